@@ -1,0 +1,214 @@
+/**
+ * REST API benchmark: the real server (`startServer`, the whole middleware chain, the
+ * configured database) next to a bare `node:http` server answering the very same bytes,
+ * measured in the same run at 50 concurrent connections.
+ *
+ * 1. `GET /v1/spaces/{id}`.
+ * 2. Listing 10,000 organization members page by page: the 10 pages at `limit=1000`
+ *    reached by following `next.page`, requested in rotation.
+ *
+ * Rate limits are off for the run (they would measure the limiter) and logs are at `warn`.
+ * The load generator runs in a worker thread, so it does not share the server's event loop.
+ * With `DATABASE_URL` set it runs on a database of its own, created on that server and
+ * dropped afterwards; otherwise on PGlite in a temporary `DATA_DIR`.
+ *
+ * `npm run bench -- api`, or `node --import tsx bench/api.ts`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { loadConfig } from '../sync-server/src/config';
+import { createLogger } from '../sync-server/src/logger';
+import { type RunningServer, startServer } from '../sync-server/src/server';
+import type { Db } from '../sync-server/src/store/db';
+import { createOrg } from '../sync-server/src/store/organizations';
+import { createToken } from '../sync-server/src/store/tokens';
+import { ensureUser } from '../sync-server/src/store/users';
+
+const CONNECTIONS = 50;
+const SECONDS = Number(process.env.API_BENCH_SECONDS ?? 5);
+const MEMBERS = 10_000;
+const PAGE_SIZE = 1000;
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  failed: number;
+}
+
+interface Scenario {
+  name: string;
+  /** Paths requested in rotation, each with the exact bytes the server answered for it. */
+  paths: string[];
+  bodies: Map<string, Buffer>;
+}
+
+/** 10,000 members in one transaction, straight through SQL: the bench measures reads. */
+async function seedMembers(db: Db, orgId: string, n: number) {
+  await db.transaction(async (tx) => {
+    await tx.query(
+      `INSERT INTO users (id, email, display_name)
+       SELECT 'bench_member_' || lpad(i::text, 8, '0'), 'member' || i || '@bench.test', 'Member ' || i FROM generate_series(1, $1::int) i`,
+      [n],
+    );
+    await tx.query(
+      `INSERT INTO org_members (org_id, user_id, role) SELECT $1, id, 'read' FROM users WHERE id LIKE 'bench\\_member\\_%' ORDER BY id`,
+      [orgId],
+    );
+  });
+}
+
+async function getBytes(base: string, path: string, token: string): Promise<Buffer> {
+  const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${await res.text()}`);
+  return Buffer.from(await res.arrayBuffer());
+}
+
+/** The member list's pages, found the way a client finds them: by following `next.page`. */
+async function memberPages(base: string, orgId: string, token: string): Promise<Scenario> {
+  const first = `/v1/orgs/${orgId}/members?limit=${PAGE_SIZE}`;
+  const paths: string[] = [];
+  const bodies = new Map<string, Buffer>();
+  let path: string | undefined = first;
+  let total = 0;
+  while (path) {
+    const bytes = await getBytes(base, path, token);
+    const page = JSON.parse(bytes.toString('utf8')) as { items: unknown[]; next?: { page: string } };
+    paths.push(path);
+    bodies.set(path, bytes);
+    total += page.items.length;
+    path = page.next ? `${first}&page=${encodeURIComponent(page.next.page)}` : undefined;
+  }
+  if (total !== MEMBERS + 1) throw new Error(`walked ${total} members, expected ${MEMBERS + 1}`);
+  return { name: `list ${MEMBERS.toLocaleString('en')} members, ${paths.length} pages of ${PAGE_SIZE}`, paths, bodies };
+}
+
+/** A server that answers each known path with its bytes and does nothing else: the ceiling. */
+async function startBaseline(bodies: Map<string, Buffer>): Promise<{ server: Server; base: string }> {
+  const server = createServer((req, res) => {
+    const body = bodies.get(req.url ?? '');
+    if (!body) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+async function load(base: string, paths: string[], token: string): Promise<Figures> {
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    workers: 1,
+    headers: { authorization: `Bearer ${token}` },
+    requests: paths.map((path) => ({ method: 'GET' as const, path })),
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    failed: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+function report(name: string, quire: Figures, bare: Figures) {
+  const row = (label: string, f: Figures) =>
+    `  ${label.padEnd(10)} ${f.rps.toFixed(0).padStart(8)} req/s   p50 ${String(f.p50).padStart(5)} ms   p99 ${String(f.p99).padStart(5)} ms   (${f.requests} requests${f.failed ? `, ${f.failed} failed` : ''})`;
+  console.log(`\n${name} — ${CONNECTIONS} connections, ${SECONDS} s`);
+  console.log(row('quire', quire));
+  console.log(row('node:http', bare));
+  console.log(`  ratio      ${(quire.rps / bare.rps).toFixed(3)} of the bare server's requests/s`);
+}
+
+/** A fresh database on the PostgreSQL server of `url`, and how to drop it. */
+async function scratchDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `quire_api_bench_${process.pid}_${Date.now()}`;
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return { url: u.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+export async function runApiBench(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'quire-api-bench-'));
+  const scratch = process.env.DATABASE_URL ? await scratchDatabase(process.env.DATABASE_URL) : undefined;
+  const config = {
+    ...loadConfig({}),
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    databaseUrl: scratch?.url,
+    rateLimitPerToken: 0,
+    rateLimitPerAddress: 0,
+    logLevel: 'warn',
+  };
+  let real: RunningServer | undefined;
+  let baseline: Server | undefined;
+  try {
+    real = await startServer(config, createLogger('warn'));
+    const { db } = real.deps;
+    const base = `http://127.0.0.1:${real.port}`;
+    const owner = await ensureUser(db, `owner-${Date.now()}@bench.test`, 'Bench owner');
+    const org = await createOrg(db, 'API bench', owner.id);
+    const token = await createToken(db, owner.id, undefined, 'api bench');
+    const created = await fetch(`${base}/v1/orgs/${org.id}/spaces`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Benchmark space', emoji: '📏' }),
+    });
+    const spaceId = ((await created.json()) as { id: string }).id;
+    await seedMembers(db, org.id, MEMBERS);
+    console.log(`database: ${db.kind}; ${MEMBERS.toLocaleString('en')} members seeded`);
+
+    const spacePath = `/v1/spaces/${spaceId}`;
+    const scenarios: Scenario[] = [
+      { name: `GET /v1/spaces/{id}`, paths: [spacePath], bodies: new Map([[spacePath, await getBytes(base, spacePath, token)]]) },
+      await memberPages(base, org.id, token),
+    ];
+    const allBodies = new Map(scenarios.flatMap((s) => [...s.bodies]));
+    const bare = await startBaseline(allBodies);
+    baseline = bare.server;
+
+    for (const s of scenarios) {
+      // The baseline shares this process: it runs first, so the server's backlog (requests
+      // still queued when the load stops) cannot slow it down.
+      const ceiling = await load(bare.base, s.paths, token);
+      // A short warm-up, so the server is not measured while compiling.
+      await autocannon({ url: base, connections: 10, amount: 100, headers: { authorization: `Bearer ${token}` }, requests: s.paths.map((path) => ({ method: 'GET' as const, path })) });
+      const quire = await load(base, s.paths, token);
+      // Let the backlog drain: this answer queues behind whatever is still in flight.
+      await getBytes(base, s.paths[0] as string, token);
+      report(s.name, quire, ceiling);
+    }
+  } finally {
+    if (baseline) await new Promise<void>((resolve) => baseline?.close(() => resolve()));
+    await real?.stop();
+    await scratch?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await runApiBench();
+}

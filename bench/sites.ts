@@ -1,0 +1,139 @@
+/**
+ * Published-site benchmark: requests a second and p99 latency of a published page served
+ * from the render cache, and of a first render (cache emptied before every request),
+ * next to a bare `node:http` server answering the very same bytes in the same run (the
+ * ceiling). Figures are printed with their ratio to that baseline.
+ *
+ * `npm run bench -- sites`, or `node --import tsx bench/sites.ts`.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import autocannon from 'autocannon';
+import { loadConfig } from '../sync-server/src/config';
+import { createApp } from '../sync-server/src/http/app';
+import { createLogger } from '../sync-server/src/logger';
+import { clearRenderCaches } from '../sync-server/src/sites/app';
+import { writePages } from '../sync-server/src/sites/testContent';
+import { migrate } from '../sync-server/src/store/migrate';
+import { createOrg } from '../sync-server/src/store/organizations';
+import { openPglite } from '../sync-server/src/store/pglite';
+import { createToken } from '../sync-server/src/store/tokens';
+import { ensureUser } from '../sync-server/src/store/users';
+
+const SECONDS = Number(process.env.SITES_BENCH_SECONDS ?? 5);
+const CONNECTIONS = 10;
+const PAGES = 40;
+
+const PAGE_MARKDOWN = `Quire keeps documentation next to the people who write it.
+
+## Install
+
+\`\`\`bash
+npm install -g @acme/cli
+\`\`\`
+
+{% hint style="info" %}
+You need Node.js 20 or later.
+{% endhint %}
+
+## Configure
+
+| Option | Default | Meaning |
+| --- | --- | --- |
+| region | eu | Where your data lives |
+| retries | 3 | How often a request is retried |
+
+- Create a project
+- Invite your team
+- Publish your first page
+
+## Next steps
+
+Read about [authentication](https://example.com/auth) and the rest of the platform.
+`;
+
+interface Figures {
+  rps: number;
+  p99: number;
+  errors: number;
+}
+
+async function load(url: string): Promise<Figures> {
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS });
+  return { rps: r.requests.average, p99: r.latency.p99, errors: r.errors + r.non2xx };
+}
+
+function listen(server: Server): Promise<number> {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+}
+
+export async function runSitesBench() {
+  const db = await openPglite(undefined);
+  await migrate(db);
+  const config = { ...loadConfig({}), rateLimitPerAddress: 0, rateLimitPerToken: 0 };
+  const app = createApp({ db, config, log: createLogger('silent') });
+  // Requests with `?cold` find the render cache empty: what a first render costs.
+  const server = serve({
+    fetch: (req) => {
+      if (req.url.includes('?cold')) clearRenderCaches();
+      return app.fetch(req);
+    },
+    port: 0,
+    hostname: '127.0.0.1',
+  }) as Server;
+  await new Promise((r) => server.once('listening', r));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const user = await ensureUser(db, 'bench@example.com', 'Bench');
+  const token = await createToken(db, user.id);
+  const org = await createOrg(db, 'Bench', user.id);
+  const api = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${origin}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return res.json() as Promise<{ id: string; basename: string }>;
+  };
+  const space = await api('POST', `/v1/orgs/${org.id}/spaces`, { title: 'Guides' });
+  await writePages(
+    db,
+    space.id,
+    Array.from({ length: PAGES }, (_, i) => ({ title: `Page ${i + 1}`, description: `About topic ${i + 1}.`, markdown: PAGE_MARKDOWN })),
+  );
+  const site = await api('POST', `/v1/orgs/${org.id}/sites`, { title: 'Bench Docs', spaces: [space.id] });
+  await api('POST', `/v1/orgs/${org.id}/sites/${site.id}/publish`);
+  const pageUrl = `${origin}/s/${org.id}/${site.basename}/page-20`;
+
+  const first = await fetch(pageUrl);
+  const bytes = Buffer.from(await first.arrayBuffer());
+  if (first.status !== 200) throw new Error(`published page answered ${first.status}`);
+  const headers = Object.fromEntries(first.headers.entries());
+  const baseline = createServer((_req, res) => {
+    res.writeHead(200, {
+      'content-type': headers['content-type'] ?? 'text/html',
+      'content-security-policy': headers['content-security-policy'] ?? '',
+    });
+    res.end(bytes);
+  });
+  const basePort = await listen(baseline);
+
+  try {
+    const staticFigures = await load(`http://127.0.0.1:${basePort}/`);
+    const cached = await load(pageUrl);
+    const cold = await load(`${pageUrl}?cold`);
+    const row = (name: string, f: Figures) =>
+      `${name.padEnd(34)} ${f.rps.toFixed(0).padStart(8)} req/s   p99 ${String(f.p99).padStart(5)} ms   ${(f.rps / staticFigures.rps).toFixed(3)}× static${f.errors ? `   (${f.errors} errors)` : ''}`;
+    console.log(`published page: ${bytes.length} bytes, ${CONNECTIONS} connections, ${SECONDS} s each`);
+    console.log(row('static file (bare node:http)', staticFigures));
+    console.log(row('published page, cached', cached));
+    console.log(row('published page, first render', cold));
+  } finally {
+    await new Promise((r) => baseline.close(r));
+    await new Promise((r) => server.close(r));
+    await db.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await runSitesBench();

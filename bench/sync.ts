@@ -1,0 +1,336 @@
+/**
+ * Sync benchmark: our `/v1/sync` endpoint side by side, in one run, with `@hocuspocus/server`
+ * and with a bare y-protocols relay that stores nothing (the ceiling). Each server runs as
+ * its own process, so its CPU time and memory are its own; the clients run here.
+ *
+ * Scenarios: 50 clients typing into one document, and 500 clients over 100 documents.
+ * Every keystroke is one update that also stamps the sender's clock into the document;
+ * every other client of the document measures how long it took to arrive.
+ *
+ * `npm run bench -- sync`, or `node --import tsx bench/sync.ts`.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { HocuspocusProvider } from '@hocuspocus/provider';
+import WebSocket from 'ws';
+import { WebsocketProvider } from 'y-websocket';
+import * as Y from 'yjs';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const TOKEN = `qt_bench_${Math.random().toString(36).slice(2)}`;
+
+interface Scenario {
+  name: string;
+  clients: number;
+  docs: number;
+  /** Keystrokes a second, per client. */
+  rate: number;
+  seconds: number;
+}
+
+const SCENARIOS: Scenario[] = [
+  { name: '50 clients, 1 document', clients: 50, docs: 1, rate: 4, seconds: 10 },
+  { name: '500 clients, 100 documents', clients: 500, docs: 100, rate: 1, seconds: 10 },
+];
+
+type ServerKind = 'quire' | 'hocuspocus' | 'relay';
+const KINDS: ServerKind[] = ['quire', 'hocuspocus', 'relay'];
+/** `SYNC_BENCH_SERVERS=quire,relay` and `SYNC_BENCH_SCENARIOS=1` narrow a run (while working on one of them). */
+const ONLY_SERVERS = process.env.SYNC_BENCH_SERVERS?.split(',') as ServerKind[] | undefined;
+const ONLY_SCENARIOS = process.env.SYNC_BENCH_SCENARIOS?.split(',').map(Number);
+const LABEL: Record<ServerKind, string> = {
+  quire: 'quire (durable log)',
+  hocuspocus: 'hocuspocus 3 (debounced)',
+  relay: 'bare relay (no storage)',
+};
+
+interface Result {
+  kind: ServerKind;
+  p50: number;
+  p99: number;
+  sentPerSecond: number;
+  deliveredPerSecond: number;
+  /** Updates still not delivered two seconds after typing stopped. */
+  missing: number;
+  cpuPercent: number;
+  kibPerConnection: number;
+}
+
+/** A client of any of the three servers: a doc, and a way to close it. */
+interface BenchClient {
+  doc: Y.Doc;
+  synced: () => boolean;
+  destroy: () => void;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const a = srv.address();
+      srv.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until(check: () => boolean | Promise<boolean>, what: string, ms: number) {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out: ${what}`);
+    await sleep(20);
+  }
+}
+
+/** CPU seconds (user + system) and resident memory of a process, from /proc. */
+function usage(pid: number): { cpu: number; rss: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  const rssKib = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  return { cpu: ticks / 100, rss: rssKib };
+}
+
+class ServerUnderTest {
+  private child?: ChildProcess;
+  private dir?: string;
+  port = 0;
+  rooms: string[] = [];
+
+  constructor(readonly kind: ServerKind) {}
+
+  get pid(): number {
+    return this.child?.pid as number;
+  }
+
+  async start(docs: number) {
+    this.port = await freePort();
+    this.dir = await mkdtemp(join(tmpdir(), `quire-bench-${this.kind}-`));
+    const entry = { quire: 'sync-server/src/main.ts', hocuspocus: 'bench/sync/hocuspocus.ts', relay: 'bench/sync/relay.ts' }[this.kind];
+    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: String(this.port),
+        HOST: '127.0.0.1',
+        DATA_DIR: this.dir,
+        DATABASE_URL: '',
+        BOOTSTRAP_ADMIN_TOKEN: TOKEN,
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_TOKEN: '0',
+        RATE_LIMIT_PER_ADDRESS: '0',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    this.child = child;
+    await until(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`${this.kind} exited while starting`);
+        try {
+          await fetch(`http://127.0.0.1:${this.port}/healthz`);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      `${this.kind} to start`,
+      60_000,
+    );
+    this.rooms = this.kind === 'quire' ? await this.createSpaces(docs) : Array.from({ length: docs }, (_, i) => `bench-${i}`);
+  }
+
+  private async createSpaces(docs: number): Promise<string[]> {
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`http://127.0.0.1:${this.port}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return res.json() as Promise<any>;
+    };
+    const org = (await call('GET', '/v1/orgs')).items[0].id;
+    const rooms: string[] = [];
+    for (let i = 0; i < docs; i++) rooms.push(`spaces/${(await call('POST', `/v1/orgs/${org}/spaces`, { title: `Bench ${i}` })).id}`);
+    return rooms;
+  }
+
+  connect(room: string): BenchClient {
+    const doc = new Y.Doc();
+    const url = `ws://127.0.0.1:${this.port}`;
+    if (this.kind === 'hocuspocus') {
+      const p = new HocuspocusProvider({ url, name: room, document: doc, WebSocketPolyfill: WebSocket } as never);
+      return { doc, synced: () => p.isSynced, destroy: () => p.destroy() };
+    }
+    const serverUrl = this.kind === 'quire' ? `${url}/v1/sync` : url;
+    const WS =
+      this.kind === 'quire'
+        ? class extends WebSocket {
+            constructor(u: string, protocols?: string | string[]) {
+              super(u, protocols, { headers: { authorization: `Bearer ${TOKEN}` } });
+            }
+          }
+        : WebSocket;
+    const p = new WebsocketProvider(serverUrl, room, doc, { WebSocketPolyfill: WS as never, disableBc: true });
+    return { doc, synced: () => p.synced, destroy: () => p.destroy() };
+  }
+
+  async stop() {
+    const child = this.child;
+    if (child && child.exitCode === null) {
+      const gone = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await gone;
+    }
+    if (this.dir) await rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+async function runOne(kind: ServerKind, s: Scenario): Promise<Result> {
+  const server = new ServerUnderTest(kind);
+  const clients: BenchClient[] = [];
+  try {
+    await server.start(s.docs);
+    await sleep(300);
+    const idle = usage(server.pid);
+    for (let i = 0; i < s.clients; i++) {
+      clients.push(server.connect(server.rooms[i % s.docs] as string));
+      if (i % 50 === 49) await sleep(50);
+    }
+    await until(() => clients.every((c) => c.synced()), `${s.clients} clients to sync with ${kind}`, 60_000);
+
+    const latencies: number[] = [];
+    let delivered = 0;
+    let sent = 0;
+    let sentInWindow = 0;
+    let measuring = false;
+    const peers = s.clients / s.docs - 1;
+    for (const c of clients) {
+      c.doc.getMap('stamps').observe((event) => {
+        if (event.transaction.local) return;
+        const now = performance.now();
+        for (const key of event.keysChanged) {
+          const at = (event.target as Y.Map<number>).get(key);
+          if (typeof at !== 'number' || at < 0) continue;
+          delivered++;
+          if (measuring) latencies.push(now - at);
+        }
+      });
+    }
+
+    let typing = true;
+    const interval = 1000 / s.rate;
+    const typists = clients.map((c, i) =>
+      (async () => {
+        // Spread the clients over one interval, so the load is steady, not in waves.
+        await sleep((i / s.clients) * interval);
+        const text = c.doc.getText('body');
+        const stamps = c.doc.getMap('stamps');
+        let next = performance.now();
+        while (typing) {
+          c.doc.transact(() => {
+            text.insert(Math.floor(Math.random() * (text.length + 1)), 'x');
+            stamps.set(String(i), performance.now());
+          });
+          sent++;
+          if (measuring) sentInWindow++;
+          next += interval;
+          await sleep(Math.max(0, next - performance.now()));
+        }
+      })(),
+    );
+
+    await sleep(1000);
+    const loaded = usage(server.pid);
+    measuring = true;
+    const deliveredBefore = delivered;
+    const started = performance.now();
+    await sleep(s.seconds * 1000);
+    measuring = false;
+    const elapsed = (performance.now() - started) / 1000;
+    const after = usage(server.pid);
+    const deliveredInWindow = delivered - deliveredBefore;
+    typing = false;
+    await Promise.all(typists);
+    await sleep(2000);
+    const missing = Math.max(0, sent * peers - delivered);
+
+    latencies.sort((a, b) => a - b);
+    return {
+      kind,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      sentPerSecond: sentInWindow / elapsed,
+      deliveredPerSecond: deliveredInWindow / elapsed,
+      missing,
+      cpuPercent: ((after.cpu - loaded.cpu) / elapsed) * 100,
+      kibPerConnection: (loaded.rss - idle.rss) / s.clients,
+    };
+  } finally {
+    for (const c of clients) c.destroy();
+    await server.stop();
+  }
+}
+
+const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+const ratio = (a: number, b: number) => (b > 0 && Number.isFinite(a) && Number.isFinite(b) ? `${(a / b).toFixed(2)}x` : 'n/a');
+
+function print(s: Scenario, results: Result[]) {
+  console.log(`\n${s.name}: ${s.rate} keystrokes/s per client, ${s.seconds} s measured`);
+  console.log(
+    ['server'.padEnd(26), 'p50 ms', 'p99 ms', 'sent/s', 'delivered/s', 'missing', 'CPU %', 'KiB/conn'].map((h, i) => (i ? h.padStart(11) : h)).join(''),
+  );
+  for (const r of results) {
+    console.log(
+      [
+        LABEL[r.kind].padEnd(26),
+        fmt(r.p50),
+        fmt(r.p99),
+        fmt(r.sentPerSecond, 0),
+        fmt(r.deliveredPerSecond, 0),
+        String(r.missing),
+        fmt(r.cpuPercent),
+        fmt(r.kibPerConnection),
+      ]
+        .map((v, i) => (i ? v.padStart(11) : v))
+        .join(''),
+    );
+  }
+  const ours = results.find((r) => r.kind === 'quire');
+  if (!ours) return;
+  for (const base of results.filter((r) => r.kind !== 'quire')) {
+    console.log(
+      `  quire / ${base.kind}: p50 ${ratio(ours.p50, base.p50)}, p99 ${ratio(ours.p99, base.p99)}, ` +
+        `delivered/s ${ratio(ours.deliveredPerSecond, base.deliveredPerSecond)}, CPU ${ratio(ours.cpuPercent, base.cpuPercent)}, ` +
+        `memory/conn ${ratio(ours.kibPerConnection, base.kibPerConnection)}`,
+    );
+  }
+}
+
+export async function runSyncBench() {
+  // Every provider adds an exit listener; hundreds of them are expected here.
+  process.setMaxListeners(0);
+  console.log('Servers run one at a time, each in its own process; the clients run in this process.');
+  for (const [n, s] of SCENARIOS.entries()) {
+    if (ONLY_SCENARIOS && !ONLY_SCENARIOS.includes(n + 1)) continue;
+    const results: Result[] = [];
+    for (const kind of KINDS) if (!ONLY_SERVERS || ONLY_SERVERS.includes(kind)) results.push(await runOne(kind, s));
+    print(s, results);
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await runSyncBench();
+  process.exit(0);
+}

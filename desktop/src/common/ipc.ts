@@ -1,0 +1,252 @@
+/**
+ * The one contract between the renderer and the LocalNode. The preload builds
+ * `window.quire` from it, the Electron main process and the browser-mode bridge validate
+ * every input against it, and the renderer's types come from it: a channel added here is
+ * added everywhere, a channel not here does not exist.
+ *
+ * Binary payloads (Yjs updates) travel as base64 so both transports (Electron IPC and the
+ * browser mode's WebSocket) carry the same JSON.
+ */
+import { z } from 'zod';
+
+const Id = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be an id (letters, digits, _ and -)');
+const Text = (max: number, min = 0) =>
+  z
+    .string()
+    .min(min)
+    .max(max)
+    .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters');
+/** Up to ~48 MB of binary: a whole branch state for a very large space. */
+const Base64 = z
+  .string()
+  .max(64 * 1024 * 1024)
+  .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64');
+const Empty = z.strictObject({});
+
+/** A branch: a space's main content, or one of its change requests. */
+export const BranchRef = z.strictObject({ spaceId: Id, changeRequestId: Id.optional() });
+export type BranchRef = z.infer<typeof BranchRef>;
+
+/** A stable string for a branch, used to route events. */
+export function branchKey(ref: BranchRef): string {
+  return ref.changeRequestId ? `${ref.spaceId}/cr/${ref.changeRequestId}` : ref.spaceId;
+}
+
+export const UserSummary = z.object({ id: z.string(), displayName: z.string(), email: z.string().optional() });
+export type UserSummary = z.infer<typeof UserSummary>;
+
+export const SessionState = z.object({
+  /** none: first start, nothing chosen yet; local: no server; server: signed in to one. */
+  mode: z.enum(['none', 'local', 'server']),
+  server: z.object({ url: z.string(), user: UserSummary }).optional(),
+  /** The token is kept encrypted by the OS keychain (false: stored in a private file). */
+  credentialsEncrypted: z.boolean(),
+  user: UserSummary,
+});
+export type SessionState = z.infer<typeof SessionState>;
+
+export const SyncStatus = z.object({
+  mode: z.enum(['none', 'local', 'server']),
+  /** local: no server at all; offline: server unreachable or the user chose to work offline. */
+  connection: z.enum(['local', 'offline', 'connecting', 'online', 'unauthorized']),
+  workOffline: z.boolean(),
+  /** Everything that waits to reach the server: queued mutations plus edits made offline. */
+  pending: z.number().int(),
+  pendingMutations: z.number().int(),
+  unsentEdits: z.number().int(),
+  /** Mutations the server refused; kept until the user retries or discards them. */
+  failed: z.number().int(),
+  lastError: z.string().optional(),
+});
+export type SyncStatus = z.infer<typeof SyncStatus>;
+
+export const SpaceSummary = z.object({
+  id: z.string(),
+  title: z.string(),
+  emoji: z.string().nullable(),
+  organizationId: z.string().nullable(),
+  collectionId: z.string().nullable(),
+  /** local: on this machine only; publishing: creation queued for the server; remote. */
+  syncState: z.enum(['local', 'publishing', 'remote']),
+});
+export type SpaceSummary = z.infer<typeof SpaceSummary>;
+
+export const Catalog = z.object({
+  organizations: z.array(
+    z.object({
+      id: z.string(),
+      title: z.string(),
+      collections: z.array(z.object({ id: z.string(), title: z.string(), parentId: z.string().nullable() })),
+      spaces: z.array(SpaceSummary),
+    }),
+  ),
+  /** Spaces that belong to no server (local mode, or not published yet). */
+  localSpaces: z.array(SpaceSummary),
+});
+export type Catalog = z.infer<typeof Catalog>;
+
+export const ChangeRequestSummary = z.object({
+  id: z.string(),
+  spaceId: z.string(),
+  number: z.number().int().nullable(),
+  subject: z.string(),
+  status: z.string(),
+  outdated: z.boolean(),
+  /** pending: creation waits in the outbox; local: on a space no server has. */
+  syncState: z.enum(['pending', 'remote', 'local']),
+  mergeState: z.enum(['none', 'queued', 'merged']),
+  createdBy: z.string().nullable(),
+  updatedAt: z.string(),
+});
+export type ChangeRequestSummary = z.infer<typeof ChangeRequestSummary>;
+
+const DiffLine = z.object({ kind: z.enum(['added', 'removed', 'same']), text: z.string() });
+export const ChangeRequestDiff = z.object({
+  added: z.array(z.object({ pageId: z.string(), title: z.string(), lines: z.array(DiffLine) })),
+  removed: z.array(z.object({ pageId: z.string(), title: z.string() })),
+  edited: z.array(z.object({ pageId: z.string(), title: z.string(), previousTitle: z.string().optional(), lines: z.array(DiffLine) })),
+});
+export type ChangeRequestDiff = z.infer<typeof ChangeRequestDiff>;
+export type DiffLine = z.infer<typeof DiffLine>;
+
+export const CommentView = z.object({
+  id: z.string(),
+  pageId: z.string().nullable(),
+  author: z.object({ id: z.string(), displayName: z.string() }).nullable(),
+  body: z.string(),
+  postedAt: z.string(),
+  resolved: z.boolean(),
+  reactions: z.array(z.object({ emoji: z.string(), count: z.number().int(), mine: z.boolean() })),
+  syncState: z.enum(['local', 'pending', 'synced', 'failed']),
+  error: z.string().nullable(),
+  replies: z.array(
+    z.object({
+      id: z.string(),
+      author: z.object({ id: z.string(), displayName: z.string() }).nullable(),
+      body: z.string(),
+      postedAt: z.string(),
+      reactions: z.array(z.object({ emoji: z.string(), count: z.number().int(), mine: z.boolean() })),
+      syncState: z.enum(['local', 'pending', 'synced', 'failed']),
+      error: z.string().nullable(),
+    }),
+  ),
+});
+export type CommentView = z.infer<typeof CommentView>;
+
+export const OutboxEntryView = z.object({
+  seq: z.number().int(),
+  kind: z.string(),
+  label: z.string(),
+  state: z.enum(['pending', 'done', 'failed']),
+  error: z.string().nullable(),
+  attempts: z.number().int(),
+  createdAt: z.string(),
+});
+export type OutboxEntryView = z.infer<typeof OutboxEntryView>;
+
+export const SearchHit = z.object({ pageId: z.string(), title: z.string(), snippet: z.string(), score: z.number() });
+export type SearchHit = z.infer<typeof SearchHit>;
+
+const Emoji = Text(32, 1);
+const Markdown = Text(64 * 1024, 1).refine((s) => s.trim().length > 0, 'must not be blank');
+const Title = Text(256, 1).refine((s) => s.trim().length > 0, 'must not be blank');
+
+/** Every request the renderer can make: channel → input schema and output schema. */
+export const ipcContract = {
+  'session.get': { input: Empty, output: SessionState },
+  /** Signs in to a server (the token is checked there first) and remembers it. */
+  'session.connect': { input: z.strictObject({ url: Text(2048, 1), token: Text(4096, 1) }), output: SessionState },
+  'session.useLocal': { input: Empty, output: SessionState },
+  'session.signOut': { input: Empty, output: SessionState },
+
+  'sync.status': { input: Empty, output: SyncStatus },
+  'sync.setWorkOffline': { input: z.strictObject({ offline: z.boolean() }), output: SyncStatus },
+
+  'catalog.get': { input: Empty, output: Catalog },
+  'catalog.refresh': { input: Empty, output: Catalog },
+
+  'spaces.create': {
+    input: z.strictObject({ title: Title, emoji: Emoji.optional(), organizationId: Id.optional() }),
+    output: SpaceSummary,
+  },
+  'spaces.rename': {
+    input: z.strictObject({ spaceId: Id, title: Title.optional(), emoji: Emoji.nullable().optional() }),
+    output: SpaceSummary,
+  },
+  'spaces.publish': { input: z.strictObject({ spaceId: Id, organizationId: Id }), output: SpaceSummary },
+
+  /** The branch's whole state; updates then flow both ways on `doc.update`. */
+  'doc.open': { input: z.strictObject({ branch: BranchRef }), output: z.object({ state: Base64, awareness: Base64 }) },
+  /** Resolves once the update is saved on disk: only then does the window show "Saved". */
+  'doc.update': { input: z.strictObject({ branch: BranchRef, update: Base64 }), output: z.object({ saved: z.literal(true) }) },
+  'doc.close': { input: z.strictObject({ branch: BranchRef }), output: z.object({}) },
+  'awareness.update': { input: z.strictObject({ branch: BranchRef, update: Base64 }), output: z.object({}) },
+
+  'search.space': { input: z.strictObject({ branch: BranchRef, query: Text(200) }), output: z.array(SearchHit) },
+
+  'changeRequests.list': { input: z.strictObject({ spaceId: Id }), output: z.array(ChangeRequestSummary) },
+  'changeRequests.create': { input: z.strictObject({ spaceId: Id, subject: Title }), output: ChangeRequestSummary },
+  'changeRequests.rename': { input: z.strictObject({ changeRequestId: Id, subject: Title }), output: ChangeRequestSummary },
+  'changeRequests.merge': { input: z.strictObject({ changeRequestId: Id }), output: ChangeRequestSummary },
+  'changeRequests.updateFromMain': { input: z.strictObject({ changeRequestId: Id }), output: ChangeRequestSummary },
+  'changeRequests.diff': { input: z.strictObject({ changeRequestId: Id }), output: ChangeRequestDiff },
+
+  'comments.list': { input: z.strictObject({ branch: BranchRef, pageId: Id.optional() }), output: z.array(CommentView) },
+  'comments.create': { input: z.strictObject({ branch: BranchRef, pageId: Id, markdown: Markdown }), output: CommentView },
+  'comments.reply': { input: z.strictObject({ commentId: Id, markdown: Markdown }), output: CommentView },
+  'comments.react': {
+    input: z.strictObject({ commentId: Id, replyId: Id.optional(), emoji: Emoji, on: z.boolean() }),
+    output: CommentView,
+  },
+  'comments.resolve': { input: z.strictObject({ commentId: Id, resolved: z.boolean() }), output: CommentView },
+
+  'outbox.list': { input: Empty, output: z.array(OutboxEntryView) },
+  'outbox.retry': { input: z.strictObject({ seq: z.number().int().positive() }), output: z.array(OutboxEntryView) },
+  'outbox.discard': { input: z.strictObject({ seq: z.number().int().positive() }), output: z.array(OutboxEntryView) },
+} as const;
+
+export type IpcContract = typeof ipcContract;
+export type IpcChannel = keyof IpcContract;
+export type IpcInput<C extends IpcChannel> = z.input<IpcContract[C]['input']>;
+export type IpcOutput<C extends IpcChannel> = z.output<IpcContract[C]['output']>;
+export const IPC_CHANNELS = Object.keys(ipcContract) as IpcChannel[];
+
+/** What the LocalNode pushes to windows. */
+export const ipcEvents = {
+  'doc.update': z.object({ branch: z.string(), update: Base64 }),
+  'awareness.update': z.object({ branch: z.string(), update: Base64 }),
+  status: SyncStatus,
+  'catalog.changed': z.object({}),
+  'changeRequests.changed': z.object({ spaceId: z.string() }),
+  'comments.changed': z.object({ branch: z.string() }),
+  'outbox.changed': z.object({}),
+  /** Something the user must know: a refused replay, a failed save, a refused branch. */
+  notice: z.object({ level: z.enum(['info', 'error']), message: z.string() }),
+} as const;
+export type IpcEventName = keyof typeof ipcEvents;
+export type IpcEventPayload<E extends IpcEventName> = z.output<(typeof ipcEvents)[E]>;
+export const IPC_EVENTS = Object.keys(ipcEvents) as IpcEventName[];
+
+/** The Electron IPC channel names the preload and main use for the contract. */
+export const ELECTRON_INVOKE = 'quire:invoke';
+export const ELECTRON_EVENT = 'quire:event';
+
+/** An error that crossed the bridge: the message is meant for the user. */
+export interface BridgeErrorBody {
+  code: 'invalid-input' | 'unknown-channel' | 'failed';
+  message: string;
+}
+
+/** `window.quire`: the one surface the renderer sees, whatever the transport. */
+export interface QuireBridge {
+  invoke<C extends IpcChannel>(channel: C, input: IpcInput<C>): Promise<IpcOutput<C>>;
+  on<E extends IpcEventName>(event: E, listener: (payload: IpcEventPayload<E>) => void): () => void;
+}
+
+/** Turns the first zod issue into a message naming the field, like the server does. */
+export function describeZodError(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'Invalid input.';
+  const path = issue.path.length ? issue.path.join('.') : 'input';
+  return `Invalid "${path}": ${issue.message}`;
+}

@@ -1,0 +1,295 @@
+import { EventEmitter } from 'node:events';
+import * as decoding from 'lib0/decoding';
+import * as encoding from 'lib0/encoding';
+import WebSocket from 'ws';
+import { Awareness, applyAwarenessUpdate, encodeAwarenessUpdate, removeAwarenessStates } from 'y-protocols/awareness';
+import * as syncProtocol from 'y-protocols/sync';
+import { WebsocketProvider } from 'y-websocket';
+import * as Y from 'yjs';
+import type { ServerClient } from './ServerClient';
+import { type LocalDb } from './store/database';
+import { appendDocUpdate, compactDoc, loadDoc, markDocSent, unsentCount } from './store/docs';
+
+/** Origin of the updates that load a branch from disk: they are already saved. */
+export const LOAD_ORIGIN = Symbol('load');
+
+/** Compact the log on open once it holds this many updates. */
+const COMPACT_AFTER = 200;
+
+export type BranchConnection = 'local' | 'offline' | 'connecting' | 'online' | 'refused';
+
+interface BranchEvents {
+  /** Every change to the doc, whoever made it (`origin` tells who). */
+  update: [update: Uint8Array, origin: unknown];
+  /** Awareness changes; `origin` is the session that sent them, or the provider. */
+  awareness: [update: Uint8Array, origin: unknown, clientIds: number[]];
+  connection: [state: BranchConnection];
+  saved: [];
+  error: [error: Error];
+}
+
+/** ws with the `Authorization` header set on the upgrade: Node clients authenticate that way. */
+function authenticatedWebSocket(authorization: string): typeof globalThis.WebSocket {
+  class AuthenticatedWebSocket extends WebSocket {
+    constructor(url: string, protocols?: string | string[]) {
+      super(url, protocols, { headers: { authorization } });
+    }
+  }
+  return AuthenticatedWebSocket as unknown as typeof globalThis.WebSocket;
+}
+
+/**
+ * One open branch (a space's main content or a change request) on this machine: its Y.Doc,
+ * its on-disk log, its awareness, and (when a server is known) its WebSocket provider.
+ *
+ * Every update to the doc is appended to the local log, whoever made it; `saved()` resolves
+ * once everything applied so far is committed. Updates waiting while a write runs are
+ * merged into one, so a burst of keystrokes costs one commit, not one per key.
+ */
+export class BranchDoc extends EventEmitter<BranchEvents> {
+  readonly doc = new Y.Doc();
+  readonly awareness: Awareness;
+  private provider?: WebsocketProvider;
+  private queue: { update: Uint8Array; unsent: boolean }[] = [];
+  private writing?: Promise<void>;
+  private lastError?: Error;
+  private state: BranchConnection = 'local';
+  private syncReplies = 0;
+  private closed = false;
+  refusal?: string;
+
+  private constructor(
+    private readonly db: LocalDb,
+    readonly docId: string,
+  ) {
+    super();
+    this.awareness = new Awareness(this.doc);
+    // The node itself is no collaborator: only the windows it serves have cursors.
+    this.awareness.setLocalState(null);
+    this.doc.on('update', (update: Uint8Array, origin: unknown) => {
+      // Edits that came from the server are not "waiting to be sent"; every other one is, until acknowledged.
+      if (origin !== LOAD_ORIGIN) this.persist(update, origin !== this.provider);
+      this.emit('update', update, origin);
+    });
+    this.awareness.on(
+      'update',
+      ({ added, updated, removed }: { added: number[]; updated: number[]; removed: number[] }, origin: unknown) => {
+        const changed = [...added, ...updated, ...removed];
+        if (changed.length === 0) return;
+        this.emit('awareness', encodeAwarenessUpdate(this.awareness, changed), origin, changed);
+      },
+    );
+  }
+
+  /** Loads a branch from disk (an empty doc when it was never saved). */
+  static async open(db: LocalDb, docId: string): Promise<BranchDoc> {
+    const branch = new BranchDoc(db, docId);
+    const stored = await loadDoc(db, docId);
+    if (stored.update) Y.applyUpdate(branch.doc, stored.update, LOAD_ORIGIN);
+    if (stored.logLength > COMPACT_AFTER) await compactDoc(db, docId);
+    return branch;
+  }
+
+  get connection(): BranchConnection {
+    return this.state;
+  }
+
+  /** Connected and caught up with the server: new edits go straight out. */
+  get isOnline(): boolean {
+    return !!this.provider?.wsconnected && this.provider.synced;
+  }
+
+  private setState(state: BranchConnection) {
+    if (state === this.state) return;
+    this.state = state;
+    this.emit('connection', state);
+  }
+
+  private persist(update: Uint8Array, unsent: boolean) {
+    if (unsent) this.hasUnacked = true;
+    this.queue.push({ update, unsent });
+    if (!this.writing) this.writing = this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0);
+      const update = batch.length === 1 ? (batch[0] as { update: Uint8Array }).update : Y.mergeUpdates(batch.map((b) => b.update));
+      try {
+        await appendDocUpdate(
+          this.db,
+          this.docId,
+          update,
+          batch.some((b) => b.unsent),
+        );
+      } catch (err) {
+        this.lastError = err as Error;
+        this.emit('error', this.lastError);
+      }
+    }
+    this.writing = undefined;
+    this.emit('saved');
+    if (this.hasUnacked) this.scheduleAck();
+  }
+
+  private hasUnacked = false;
+  private ackTimer?: NodeJS.Timeout;
+  private acking?: Promise<void>;
+
+  /** Soon after local edits go quiet, ask the server to confirm it stored them. */
+  private scheduleAck() {
+    if (!this.isOnline || this.closed) return;
+    clearTimeout(this.ackTimer);
+    this.ackTimer = setTimeout(() => void this.acknowledge().catch(() => {}), 250);
+    this.ackTimer.unref?.();
+  }
+
+  /**
+   * One round-trip on the sync socket: the server answers a connection's messages in order
+   * and only once what came before is stored, so its answer confirms every edit that was
+   * in the doc when we asked. Only then do those edits stop counting as waiting.
+   */
+  private async acknowledge(timeoutMs = 10_000): Promise<void> {
+    if (this.acking) return this.acking;
+    this.acking = (async () => {
+      await this.saved().catch(() => {});
+      const waiting = await unsentCount(this.db, this.docId);
+      this.hasUnacked = false;
+      await this.roundTrip(timeoutMs);
+      if (waiting > 0) await markDocSent(this.db, this.docId, waiting);
+      this.emit('saved');
+    })();
+    try {
+      await this.acking;
+    } finally {
+      this.acking = undefined;
+    }
+  }
+
+  /**
+   * Resolves when every update applied so far is committed to disk; rejects when one could
+   * not be (the caller must then not report the edit as saved).
+   */
+  async saved(): Promise<void> {
+    while (this.writing) await this.writing;
+    if (this.lastError) {
+      const err = this.lastError;
+      this.lastError = undefined;
+      throw err;
+    }
+  }
+
+  /** Applies an update that came from a window; resolves once it is saved. */
+  async applyFromSession(update: Uint8Array, session: unknown): Promise<void> {
+    Y.applyUpdate(this.doc, update, session);
+    await this.saved();
+  }
+
+  applyAwarenessFromSession(update: Uint8Array, session: unknown) {
+    applyAwarenessUpdate(this.awareness, update, session);
+  }
+
+  /** Drops the cursors a closed window left behind. */
+  forgetClients(clientIds: number[]) {
+    const known = clientIds.filter((id) => this.awareness.getStates().has(id));
+    if (known.length) removeAwarenessStates(this.awareness, known, 'session-closed');
+  }
+
+  /** Starts syncing with the server's room (no-op when already connected to it). */
+  connect(client: ServerClient, room: string) {
+    if (this.closed) return;
+    if (this.provider && this.provider.roomname === room) {
+      if (!this.provider.shouldConnect) this.provider.connect();
+      return;
+    }
+    this.provider?.destroy();
+    this.refusal = undefined;
+    const provider = new WebsocketProvider(client.syncUrl, room, this.doc, {
+      awareness: this.awareness,
+      WebSocketPolyfill: authenticatedWebSocket(client.authHeader),
+      disableBc: true,
+      maxBackoffTime: 4000,
+    });
+    this.provider = provider;
+    // Count the server's step-2 answers: `flushToServer` waits for one sent after its request.
+    const handleSync = provider.messageHandlers[0];
+    if (handleSync) {
+      provider.messageHandlers[0] = (encoder, decoder, p, emitSynced, messageType) => {
+        const step = decoding.peekVarUint(decoder);
+        handleSync(encoder, decoder, p, emitSynced, messageType);
+        if (step === syncProtocol.messageYjsSyncStep2) this.syncReplies++;
+      };
+    }
+    provider.on('status', ({ status }) => {
+      if (status === 'connecting') this.setState('connecting');
+      if (status === 'disconnected' && this.state !== 'refused') this.setState('offline');
+    });
+    provider.on('sync', (synced) => {
+      if (synced && provider.wsconnected) {
+        this.setState('online');
+        // The exchange sent everything the server lacked, edits made offline included: confirm it.
+        void this.acknowledge().catch(() => {});
+      }
+    });
+    provider.on('closed', (event) => {
+      this.refusal = event.reason || `closed with code ${event.code}`;
+      this.setState('refused');
+    });
+    this.setState('connecting');
+  }
+
+  /** Stops syncing (offline mode); edits keep being saved locally. */
+  disconnect() {
+    if (this.provider) {
+      this.provider.disconnect();
+      this.setState('offline');
+    }
+  }
+
+  get connectedRoom(): string | undefined {
+    return this.provider?.roomname;
+  }
+
+  /**
+   * Waits until the server holds this branch's whole state (synced, then acknowledged).
+   * Merging a change request asks for this first, so the merge cannot miss the last edits.
+   */
+  async flushToServer(timeoutMs = 10_000): Promise<void> {
+    const provider = this.provider;
+    if (!provider) throw new Error('This branch is not connected to a server.');
+    const deadline = Date.now() + timeoutMs;
+    while (!(provider.wsconnected && provider.synced)) {
+      if (this.state === 'refused') throw new Error(`The server refused this branch: ${this.refusal}`);
+      if (Date.now() > deadline) throw new Error('Timed out waiting for the branch to sync.');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await this.acknowledge(Math.max(1000, deadline - Date.now()));
+  }
+
+  /** Sends a sync step 1 and waits for the server's step 2 answer to it. */
+  private async roundTrip(timeoutMs: number): Promise<void> {
+    const provider = this.provider;
+    if (!provider?.ws || !provider.wsconnected) throw new Error('Not connected.');
+    const before = this.syncReplies;
+    const encoder = encoding.createEncoder();
+    encoding.writeVarUint(encoder, 0);
+    syncProtocol.writeSyncStep1(encoder, this.doc);
+    provider.ws.send(encoding.toUint8Array(encoder));
+    const deadline = Date.now() + timeoutMs;
+    while (this.syncReplies === before) {
+      if (Date.now() > deadline) throw new Error('Timed out waiting for the server to confirm the branch.');
+      if (!provider.wsconnected) throw new Error('The connection dropped before the server confirmed the branch.');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.ackTimer);
+    this.provider?.destroy();
+    this.provider = undefined;
+    await this.saved().catch(() => {});
+    this.awareness.destroy();
+    this.doc.destroy();
+  }
+}

@@ -1,0 +1,183 @@
+import { encodeAwarenessUpdate } from 'y-protocols/awareness';
+import * as Y from 'yjs';
+import type { z } from 'zod';
+import {
+  type BranchRef,
+  type BridgeErrorBody,
+  type IpcChannel,
+  type IpcContract,
+  type IpcEventName,
+  type IpcEventPayload,
+  type IpcOutput,
+  branchKey,
+  describeZodError,
+  ipcContract,
+} from '../common/ipc';
+import { LocalError, type LocalNode } from './LocalNode';
+
+type Parsed<C extends IpcChannel> = z.output<IpcContract[C]['input']>;
+type Handlers = { [C in IpcChannel]: (input: Parsed<C>) => Promise<IpcOutput<C>> };
+
+export type InvokeResult = { ok: true; output: unknown } | { ok: false; error: BridgeErrorBody };
+
+const b64 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+const fromB64 = (text: string) => new Uint8Array(Buffer.from(text, 'base64'));
+
+/**
+ * One window's conversation with the LocalNode, whatever carries it (Electron IPC or the
+ * browser mode's WebSocket). Every input is validated against the contract here, before
+ * any handler runs; the branches the window opened and the cursors it published are
+ * released when it goes away.
+ */
+export class IpcSession {
+  private readonly openBranches = new Map<string, BranchRef>();
+  /** Awareness client ids this window published, per branch: removed when it closes. */
+  private readonly clientIds = new Map<string, Set<number>>();
+  private readonly unsubscribe: (() => void)[] = [];
+  private closed = false;
+  private readonly handlers: Handlers;
+
+  constructor(
+    private readonly node: LocalNode,
+    private readonly send: <E extends IpcEventName>(event: E, payload: IpcEventPayload<E>) => void,
+  ) {
+    this.handlers = this.createHandlers();
+    const on = <A extends unknown[]>(event: string, fn: (...args: A) => void) => {
+      const listener = fn as (...args: unknown[]) => void;
+      (node as unknown as NodeJS.EventEmitter).on(event, listener);
+      this.unsubscribe.push(() => (node as unknown as NodeJS.EventEmitter).off(event, listener));
+    };
+    on('docUpdate', (key: string, update: Uint8Array, origin: unknown) => {
+      if (origin !== this && this.openBranches.has(key)) this.emit('doc.update', { branch: key, update: b64(update) });
+    });
+    on('awareness', (key: string, update: Uint8Array, origin: unknown, ids: number[]) => {
+      if (!this.openBranches.has(key)) return;
+      if (origin === this) {
+        const mine = this.clientIds.get(key) ?? new Set<number>();
+        for (const id of ids) mine.add(id);
+        this.clientIds.set(key, mine);
+        return;
+      }
+      this.emit('awareness.update', { branch: key, update: b64(update) });
+    });
+    on('status', (status) => this.emit('status', status as IpcEventPayload<'status'>));
+    on('catalog', () => this.emit('catalog.changed', {}));
+    on('changeRequests', (spaceId: string) => this.emit('changeRequests.changed', { spaceId }));
+    on('comments', (branch: string) => this.emit('comments.changed', { branch }));
+    on('outbox', () => this.emit('outbox.changed', {}));
+    on('notice', (notice) => this.emit('notice', notice as IpcEventPayload<'notice'>));
+  }
+
+  private emit<E extends IpcEventName>(event: E, payload: IpcEventPayload<E>) {
+    if (!this.closed) this.send(event, payload);
+  }
+
+  /** Validates and runs one request; never throws (errors come back as data). */
+  async invoke(channel: unknown, input: unknown): Promise<InvokeResult> {
+    if (typeof channel !== 'string' || !Object.hasOwn(ipcContract, channel)) {
+      return { ok: false, error: { code: 'unknown-channel', message: `Unknown channel ${String(channel).slice(0, 80)}.` } };
+    }
+    const spec = ipcContract[channel as IpcChannel];
+    const parsed = spec.input.safeParse(input ?? {});
+    if (!parsed.success) return { ok: false, error: { code: 'invalid-input', message: describeZodError(parsed.error) } };
+    try {
+      const handler = this.handlers[channel as IpcChannel] as (input: unknown) => Promise<unknown>;
+      return { ok: true, output: await handler(parsed.data) };
+    } catch (err) {
+      if (err instanceof LocalError) return { ok: false, error: { code: 'failed', message: err.message } };
+      console.error(`[quire] ${channel} failed`, err);
+      return { ok: false, error: { code: 'failed', message: `Something went wrong: ${(err as Error).message}` } };
+    }
+  }
+
+  private async branchOf(ref: BranchRef) {
+    const key = branchKey(ref);
+    if (!this.openBranches.has(key)) throw new LocalError('Open the branch first.');
+    const branch = this.node.openBranch(ref);
+    if (!branch) throw new LocalError('The branch was closed.');
+    return branch;
+  }
+
+  private createHandlers(): Handlers {
+    const node = this.node;
+    return {
+      'session.get': () => node.session(),
+      'session.connect': ({ url, token }) => node.connect(url, token),
+      'session.useLocal': () => node.useLocal(),
+      'session.signOut': () => node.signOut(),
+      'sync.status': () => node.status(),
+      'sync.setWorkOffline': ({ offline }) => node.setWorkOffline(offline),
+      'catalog.get': () => node.catalog(),
+      'catalog.refresh': () => node.refreshCatalog(),
+      'spaces.create': (input) => node.createSpace(input),
+      'spaces.rename': (input) => node.renameSpace(input),
+      'spaces.publish': ({ spaceId, organizationId }) => node.publishSpace(spaceId, organizationId),
+      'doc.open': async ({ branch: ref }) => {
+        const key = branchKey(ref);
+        const branch = this.openBranches.has(key) ? await this.branchOf(ref) : await node.acquireBranch(ref);
+        this.openBranches.set(key, ref);
+        const states = [...branch.awareness.getStates().keys()];
+        return { state: b64(Y.encodeStateAsUpdate(branch.doc)), awareness: b64(encodeAwarenessUpdate(branch.awareness, states)) };
+      },
+      'doc.update': async ({ branch: ref, update }) => {
+        const branch = await this.branchOf(ref);
+        try {
+          await branch.applyFromSession(fromB64(update), this);
+        } catch (err) {
+          throw new LocalError(`The edit could not be saved: ${(err as Error).message}`);
+        }
+        return { saved: true as const };
+      },
+      'doc.close': async ({ branch: ref }) => {
+        await this.closeBranch(ref);
+        return {};
+      },
+      'awareness.update': async ({ branch: ref, update }) => {
+        const branch = await this.branchOf(ref);
+        try {
+          branch.applyAwarenessFromSession(fromB64(update), this);
+        } catch {
+          throw new LocalError('Malformed awareness update.');
+        }
+        return {};
+      },
+      'search.space': ({ branch, query }) => node.search(branch, query),
+      'changeRequests.list': ({ spaceId }) => node.refreshChangeRequests(spaceId),
+      'changeRequests.create': ({ spaceId, subject }) => node.createChangeRequest(spaceId, subject),
+      'changeRequests.rename': ({ changeRequestId, subject }) => node.renameChangeRequest(changeRequestId, subject),
+      'changeRequests.merge': ({ changeRequestId }) => node.mergeChangeRequest(changeRequestId),
+      'changeRequests.updateFromMain': ({ changeRequestId }) => node.updateChangeRequestFromMain(changeRequestId),
+      'changeRequests.diff': ({ changeRequestId }) => node.diffChangeRequest(changeRequestId),
+      'comments.list': async ({ branch, pageId }) => {
+        void node.refreshComments(branch).catch(() => {});
+        return node.listComments(branch, pageId);
+      },
+      'comments.create': ({ branch, pageId, markdown }) => node.postComment(branch, pageId, markdown),
+      'comments.reply': ({ commentId, markdown }) => node.reply(commentId, markdown),
+      'comments.react': (input) => node.react(input),
+      'comments.resolve': ({ commentId, resolved }) => node.resolve(commentId, resolved),
+      'outbox.list': () => node.outboxEntries(),
+      'outbox.retry': ({ seq }) => node.retryOutbox(seq),
+      'outbox.discard': ({ seq }) => node.discardOutbox(seq),
+    };
+  }
+
+  private async closeBranch(ref: BranchRef) {
+    const key = branchKey(ref);
+    if (!this.openBranches.has(key)) return;
+    this.openBranches.delete(key);
+    const ids = this.clientIds.get(key);
+    this.clientIds.delete(key);
+    const branch = this.node.openBranch(ref);
+    if (branch && ids) branch.forgetClients([...ids]);
+    await this.node.releaseBranch(ref);
+  }
+
+  /** The window went away: its cursors vanish for others, its branches are released. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    for (const ref of [...this.openBranches.values()]) await this.closeBranch(ref);
+    this.closed = true;
+    for (const off of this.unsubscribe) off();
+  }
+}

@@ -1,0 +1,109 @@
+import * as Y from 'yjs';
+import { type LocalDb, type Queryable, bytea, maybeOne, u8 } from './database';
+
+/** The Yjs state of one branch as kept on disk: a snapshot plus the updates after it. */
+export interface StoredDoc {
+  update: Uint8Array | null;
+  lastSeq: number;
+  logLength: number;
+}
+
+interface Head {
+  snapshot: Uint8Array | null;
+  snapshot_seq: number;
+  last_seq: number;
+  unsent: number;
+}
+
+/**
+ * Appends one update to a branch's log. The caller reports an edit as saved only once this
+ * resolves: the row is committed (and the WAL synced) by then, so a crash cannot lose it.
+ * `unsent` counts local edits made while not connected, for the sync status.
+ */
+export async function appendDocUpdate(db: LocalDb, docId: string, update: Uint8Array, unsent: boolean): Promise<number> {
+  return db.transaction((tx) => appendDocUpdateIn(tx, docId, update, unsent));
+}
+
+/** `appendDocUpdate` inside the caller's transaction (a fork writes the new branch with its row). */
+export async function appendDocUpdateIn(tx: Queryable, docId: string, update: Uint8Array, unsent: boolean): Promise<number> {
+  const head = await maybeOne<{ last_seq: number }>(
+    tx,
+    `INSERT INTO doc_heads (doc_id, last_seq, unsent) VALUES ($1, 1, $2)
+     ON CONFLICT (doc_id) DO UPDATE SET last_seq = doc_heads.last_seq + 1, unsent = doc_heads.unsent + $2
+     RETURNING last_seq`,
+    [docId, unsent ? 1 : 0],
+  );
+  const seq = Number(head?.last_seq);
+  await tx.query('INSERT INTO doc_updates (doc_id, seq, update) VALUES ($1, $2, $3)', [docId, seq, bytea(update)]);
+  return seq;
+}
+
+/** The whole stored state of a branch as one update, or null when nothing was ever saved. */
+export async function loadDoc(db: Queryable, docId: string): Promise<StoredDoc> {
+  const head = await maybeOne<Head>(db, 'SELECT snapshot, snapshot_seq, last_seq, unsent FROM doc_heads WHERE doc_id = $1', [docId]);
+  if (!head) return { update: null, lastSeq: 0, logLength: 0 };
+  const rows = await db.query<{ update: Uint8Array }>('SELECT update FROM doc_updates WHERE doc_id = $1 AND seq > $2 ORDER BY seq', [
+    docId,
+    Number(head.snapshot_seq),
+  ]);
+  const parts = [...(head.snapshot ? [u8(head.snapshot)] : []), ...rows.map((r) => u8(r.update))];
+  return {
+    update: parts.length === 0 ? null : parts.length === 1 ? (parts[0] as Uint8Array) : Y.mergeUpdates(parts),
+    lastSeq: Number(head.last_seq),
+    logLength: rows.length,
+  };
+}
+
+/**
+ * Folds the log into the snapshot, in one transaction: a crash leaves either the old log or
+ * the new snapshot, never neither. Keeps opening a long-edited branch fast.
+ */
+export async function compactDoc(db: LocalDb, docId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const stored = await loadDoc(tx, docId);
+    if (!stored.update || stored.logLength === 0) return;
+    await tx.query('UPDATE doc_heads SET snapshot = $2, snapshot_seq = $3 WHERE doc_id = $1', [
+      docId,
+      bytea(stored.update),
+      stored.lastSeq,
+    ]);
+    await tx.query('DELETE FROM doc_updates WHERE doc_id = $1 AND seq <= $2', [docId, stored.lastSeq]);
+  });
+}
+
+export async function docLastSeq(db: Queryable, docId: string): Promise<number> {
+  const row = await maybeOne<{ last_seq: number }>(db, 'SELECT last_seq FROM doc_heads WHERE doc_id = $1', [docId]);
+  return Number(row?.last_seq ?? 0);
+}
+
+/**
+ * Local edits not yet confirmed by a server, over every branch bound for one (branches of
+ * spaces that stay on this machine wait for nothing).
+ */
+export async function unsentEdits(db: Queryable): Promise<number> {
+  const row = await maybeOne<{ n: number }>(
+    db,
+    `SELECT coalesce(sum(h.unsent), 0)::int AS n FROM doc_heads h
+      WHERE h.unsent > 0 AND (
+        EXISTS (SELECT 1 FROM spaces s WHERE s.sync_state <> 'local' AND h.doc_id = 'space:' || s.id)
+        OR EXISTS (SELECT 1 FROM change_requests c JOIN spaces s ON s.id = c.space_id
+                    WHERE s.sync_state <> 'local' AND h.doc_id = 'cr:' || c.id))`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** Local edits of one branch the server has not confirmed yet. */
+export async function unsentCount(db: Queryable, docId: string): Promise<number> {
+  const row = await maybeOne<{ unsent: number }>(db, 'SELECT unsent FROM doc_heads WHERE doc_id = $1', [docId]);
+  return Number(row?.unsent ?? 0);
+}
+
+/** The server confirmed `count` waiting edits (the ones counted when it was asked). */
+export async function markDocSent(db: Queryable, docId: string, count: number): Promise<void> {
+  await db.query('UPDATE doc_heads SET unsent = greatest(0, unsent - $2) WHERE doc_id = $1', [docId, count]);
+}
+
+export async function deleteDoc(db: Queryable, docId: string): Promise<void> {
+  await db.query('DELETE FROM doc_updates WHERE doc_id = $1', [docId]);
+  await db.query('DELETE FROM doc_heads WHERE doc_id = $1', [docId]);
+}

@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import type { Queryable } from './database';
+import { maybeOne } from './database';
+
+export type OutboxState = 'pending' | 'done' | 'failed';
+
+export interface OutboxRow {
+  seq: number;
+  key: string;
+  kind: string;
+  payload: Record<string, unknown>;
+  label: string;
+  state: OutboxState;
+  error: string | null;
+  attempts: number;
+  createdAt: string;
+}
+
+interface Raw {
+  seq: number;
+  key: string;
+  kind: string;
+  payload: Record<string, unknown>;
+  label: string;
+  state: OutboxState;
+  error: string | null;
+  attempts: number;
+  created_at: Date | string;
+}
+
+function toRow(r: Raw): OutboxRow {
+  return {
+    seq: Number(r.seq),
+    key: r.key,
+    kind: r.kind,
+    payload: r.payload,
+    label: r.label,
+    state: r.state,
+    error: r.error,
+    attempts: Number(r.attempts),
+    createdAt: new Date(r.created_at).toISOString(),
+  };
+}
+
+/**
+ * Queues a mutation for the server. The idempotency key is fixed here, once: every replay
+ * of this entry, across restarts and crashes, sends the same key, so the server does the
+ * work at most once.
+ */
+export async function enqueue(db: Queryable, kind: string, payload: Record<string, unknown>, label: string): Promise<OutboxRow> {
+  const rows = await db.query<Raw>('INSERT INTO outbox (key, kind, payload, label) VALUES ($1, $2, $3, $4) RETURNING *', [
+    `quire-desktop-${randomUUID()}`,
+    kind,
+    JSON.stringify(payload),
+    label,
+  ]);
+  return toRow(rows[0] as Raw);
+}
+
+/** The oldest entry still waiting, or undefined when the queue is drained. */
+export async function nextPending(db: Queryable): Promise<OutboxRow | undefined> {
+  const row = await maybeOne<Raw>(db, "SELECT * FROM outbox WHERE state = 'pending' ORDER BY seq LIMIT 1");
+  return row && toRow(row);
+}
+
+export async function markDone(db: Queryable, seq: number, result: unknown): Promise<void> {
+  await db.query("UPDATE outbox SET state = 'done', done_at = now(), error = NULL, result = $2 WHERE seq = $1", [
+    seq,
+    JSON.stringify(result ?? null),
+  ]);
+}
+
+export async function markFailed(db: Queryable, seq: number, error: string): Promise<void> {
+  await db.query("UPDATE outbox SET state = 'failed', error = $2, attempts = attempts + 1 WHERE seq = $1", [seq, error]);
+}
+
+export async function noteAttempt(db: Queryable, seq: number, error: string): Promise<void> {
+  await db.query('UPDATE outbox SET attempts = attempts + 1, error = $2 WHERE seq = $1', [seq, error]);
+}
+
+/** Puts a refused entry back in line, keeping its key (a retry of the same request). */
+export async function retryEntry(db: Queryable, seq: number): Promise<boolean> {
+  const rows = await db.query("UPDATE outbox SET state = 'pending', error = NULL WHERE seq = $1 AND state = 'failed' RETURNING seq", [seq]);
+  return rows.length > 0;
+}
+
+export async function getEntry(db: Queryable, seq: number): Promise<OutboxRow | undefined> {
+  const row = await maybeOne<Raw>(db, 'SELECT * FROM outbox WHERE seq = $1', [seq]);
+  return row && toRow(row);
+}
+
+export async function deleteEntry(db: Queryable, seq: number): Promise<void> {
+  await db.query('DELETE FROM outbox WHERE seq = $1', [seq]);
+}
+
+/** Entries the user should see: what waits and what the server refused. */
+export async function openEntries(db: Queryable): Promise<OutboxRow[]> {
+  const rows = await db.query<Raw>("SELECT * FROM outbox WHERE state IN ('pending', 'failed') ORDER BY seq");
+  return rows.map(toRow);
+}
+
+export async function countByState(db: Queryable): Promise<{ pending: number; failed: number }> {
+  const rows = await db.query<{ state: string; n: number }>(
+    "SELECT state, count(*)::int AS n FROM outbox WHERE state <> 'done' GROUP BY state",
+  );
+  const by = Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
+  return { pending: by.pending ?? 0, failed: by.failed ?? 0 };
+}
+
+/** Done entries are kept a while for diagnosis, then dropped. */
+export async function pruneDone(db: Queryable): Promise<void> {
+  await db.query("DELETE FROM outbox WHERE state = 'done' AND done_at < now() - interval '7 days'");
+}

@@ -1,0 +1,118 @@
+/**
+ * The local database. Idempotent DDL run on every open: the app's data directory lives
+ * across versions, so every statement must be safe to run again; a later change adds
+ * statements, never edits these.
+ *
+ * Ids: rows that come from the server keep the server id as `id`. Rows made on this
+ * machine (a local space, a change request or comment made offline) get a local id and
+ * learn their `remote_id` once the server has them, so nothing that points at them has to
+ * be rewritten.
+ */
+export const LOCAL_SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (
+  key text PRIMARY KEY,
+  value jsonb NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS organizations (
+  id text PRIMARY KEY,
+  title text NOT NULL,
+  position int NOT NULL DEFAULT 0,
+  data jsonb NOT NULL DEFAULT '{}'
+);
+
+CREATE TABLE IF NOT EXISTS collections (
+  id text PRIMARY KEY,
+  org_id text NOT NULL,
+  parent_id text,
+  title text NOT NULL,
+  position int NOT NULL DEFAULT 0
+);
+
+CREATE TABLE IF NOT EXISTS spaces (
+  id text PRIMARY KEY,
+  remote_id text UNIQUE,
+  org_id text,
+  collection_id text,
+  title text NOT NULL,
+  emoji text,
+  position int NOT NULL DEFAULT 0,
+  -- local: never on a server; publishing: queued for creation; remote: the server has it
+  sync_state text NOT NULL DEFAULT 'remote',
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE TABLE IF NOT EXISTS change_requests (
+  id text PRIMARY KEY,
+  remote_id text UNIQUE,
+  space_id text NOT NULL,
+  number int,
+  subject text NOT NULL DEFAULT '',
+  status text NOT NULL DEFAULT 'draft',
+  outdated boolean NOT NULL DEFAULT false,
+  created_by jsonb,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  -- pending: creation queued; remote: the server has it
+  sync_state text NOT NULL DEFAULT 'remote',
+  -- none | queued (merge waits in the outbox) | merged
+  merge_state text NOT NULL DEFAULT 'none',
+  -- main's local log position when the branch last took main in (fork or update)
+  base_main_seq bigint NOT NULL DEFAULT 0,
+  -- main's state vector at that moment: what merging must leave out
+  base_state_vector bytea
+);
+CREATE INDEX IF NOT EXISTS change_requests_space ON change_requests (space_id);
+
+CREATE TABLE IF NOT EXISTS comments (
+  seq bigint GENERATED ALWAYS AS IDENTITY,
+  id text PRIMARY KEY,
+  remote_id text UNIQUE,
+  space_id text NOT NULL,
+  change_request_id text,
+  page_id text,
+  -- null for a comment, the comment's id for a reply
+  parent_id text,
+  author jsonb,
+  body text NOT NULL,
+  posted_at timestamptz NOT NULL DEFAULT now(),
+  resolved boolean NOT NULL DEFAULT false,
+  reactions jsonb NOT NULL DEFAULT '[]',
+  -- local: on a space no server has yet; pending: queued; synced; failed: the server refused it
+  sync_state text NOT NULL DEFAULT 'synced',
+  error text
+);
+CREATE INDEX IF NOT EXISTS comments_page ON comments (space_id, page_id);
+
+CREATE TABLE IF NOT EXISTS doc_heads (
+  doc_id text PRIMARY KEY,
+  snapshot bytea,
+  snapshot_seq bigint NOT NULL DEFAULT 0,
+  last_seq bigint NOT NULL DEFAULT 0,
+  -- local edits made while the branch was not connected: they wait to be sent
+  unsent int NOT NULL DEFAULT 0
+);
+
+CREATE TABLE IF NOT EXISTS doc_updates (
+  doc_id text NOT NULL,
+  seq bigint NOT NULL,
+  update bytea NOT NULL,
+  PRIMARY KEY (doc_id, seq)
+);
+
+CREATE TABLE IF NOT EXISTS outbox (
+  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  key text NOT NULL UNIQUE,
+  kind text NOT NULL,
+  payload jsonb NOT NULL,
+  label text NOT NULL DEFAULT '',
+  -- pending | done | failed (refused by the server: kept with its error until the user acts)
+  state text NOT NULL DEFAULT 'pending',
+  error text,
+  attempts int NOT NULL DEFAULT 0,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  done_at timestamptz,
+  result jsonb
+);
+CREATE INDEX IF NOT EXISTS outbox_state ON outbox (state, seq);
+`;

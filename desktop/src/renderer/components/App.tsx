@@ -1,0 +1,295 @@
+import { updatePage } from '@quire/shared/content/pages';
+import { flattenPageTree } from '@quire/shared/content/tree';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { BranchRef, SessionState } from '../../common/ipc';
+import { bridge, call } from '../bridge';
+import { PageEditor } from '../editor/Editor';
+import type { BranchReplica, SaveState } from '../sync/BranchReplica';
+import { BranchSwitcher, ReviewView, StatusBadge, useChangeRequests } from './ChangeRequests';
+import { CommentsPanel } from './CommentsPanel';
+import { ConnectScreen } from './ConnectScreen';
+import { AccountDialog, NewSpaceDialog, OutboxDialog, PublishDialog } from './Dialogs';
+import { Icon } from './Icons';
+import { PromptHost } from './Prompt';
+import { Sidebar } from './Sidebar';
+import { ToastHost, notify } from './Toasts';
+import { colorFor, initials, useCatalog, usePageTree, usePresence, useReplica, useSyncStatus } from './hooks';
+
+interface Nav {
+  spaceId: string | null;
+  changeRequestId: string | null;
+  pageId: string | null;
+  view: 'page' | 'review';
+}
+
+const NAV_KEY = 'quire.nav';
+
+function loadNav(): Nav {
+  try {
+    const saved = JSON.parse(localStorage.getItem(NAV_KEY) ?? '{}') as Partial<Nav>;
+    return { spaceId: saved.spaceId ?? null, changeRequestId: saved.changeRequestId ?? null, pageId: saved.pageId ?? null, view: saved.view ?? 'page' };
+  } catch {
+    return { spaceId: null, changeRequestId: null, pageId: null, view: 'page' };
+  }
+}
+
+function SaveIndicator({ replica }: { replica: BranchReplica | null }) {
+  const [state, setState] = useState<SaveState>('saved');
+  useEffect(() => {
+    if (!replica) return;
+    setState(replica.saveState);
+    return replica.onSaveState(() => setState(replica.saveState));
+  }, [replica]);
+  if (!replica) return null;
+  return (
+    <span className={`save-state is-${state}`} data-testid="save-state" title={state === 'error' ? replica.saveError : undefined}>
+      {state === 'saving' ? 'Saving…' : state === 'error' ? 'Not saved' : 'Saved'}
+    </span>
+  );
+}
+
+export function App() {
+  const [session, setSession] = useState<SessionState | null>(null);
+  const [connecting, setConnecting] = useState(false);
+  useEffect(() => {
+    void call('session.get', {}).then(setSession);
+  }, []);
+  useEffect(
+    () =>
+      bridge.on('notice', (n) => {
+        notify(n.level, n.message);
+      }),
+    [],
+  );
+  if (!session) {
+    return (
+      <div className="splash">
+        <span className="brand-mark">
+          <Icon name="logo" size={28} />
+        </span>
+      </div>
+    );
+  }
+  if (session.mode === 'none' || connecting) {
+    return (
+      <>
+        {connecting && (
+          <button type="button" className="btn back-btn" onClick={() => setConnecting(false)}>
+            <Icon name="arrowLeft" size={15} /> Back
+          </button>
+        )}
+        <ConnectScreen
+          session={session}
+          onSession={(s) => {
+            setSession(s);
+            setConnecting(false);
+          }}
+        />
+        <PromptHost />
+        <ToastHost />
+      </>
+    );
+  }
+  return (
+    <>
+      <Workspace key={session.mode + (session.server?.url ?? '')} session={session} onSession={setSession} onConnect={() => setConnecting(true)} />
+      <PromptHost />
+      <ToastHost />
+    </>
+  );
+}
+
+function Workspace({ session, onSession, onConnect }: { session: SessionState; onSession: (s: SessionState) => void; onConnect: () => void }) {
+  const status = useSyncStatus();
+  const catalog = useCatalog(session.mode === 'server');
+  const [nav, setNavState] = useState<Nav>(loadNav);
+  const [panel, setPanel] = useState<'comments' | null>(null);
+  const [dialog, setDialog] = useState<'newSpace' | 'publish' | 'outbox' | 'account' | null>(null);
+  const setNav = useCallback((patch: Partial<Nav>) => {
+    setNavState((n) => {
+      const next = { ...n, ...patch };
+      localStorage.setItem(NAV_KEY, JSON.stringify(next));
+      return next;
+    });
+  }, []);
+
+  const allSpaces = useMemo(() => (catalog ? [...catalog.organizations.flatMap((o) => o.spaces), ...catalog.localSpaces] : []), [catalog]);
+  const space = allSpaces.find((s) => s.id === nav.spaceId) ?? null;
+  const changeRequests = useChangeRequests(space?.id ?? null);
+  const cr = nav.changeRequestId ? (changeRequests.find((c) => c.id === nav.changeRequestId) ?? null) : null;
+  const branch: BranchRef | null = useMemo(
+    () => (space ? (nav.changeRequestId ? { spaceId: space.id, changeRequestId: nav.changeRequestId } : { spaceId: space.id }) : null),
+    [space?.id, nav.changeRequestId],
+  );
+  const { replica } = useReplica(branch);
+  const tree = usePageTree(replica);
+  const presence = usePresence(replica);
+  const flat = useMemo(() => flattenPageTree(tree), [tree]);
+  const page = flat.find((p) => p.id === nav.pageId) ?? null;
+  const merged = !!cr && (cr.mergeState === 'merged' || cr.status === 'merged');
+  const editable = !merged;
+
+  // A page that was deleted (here or by someone else): open the first one instead.
+  useEffect(() => {
+    if (replica && flat.length > 0 && !page && nav.view === 'page') setNav({ pageId: flat[0]?.id ?? null });
+  }, [replica, flat, page, nav.view, setNav]);
+
+  const user = useMemo(() => ({ name: session.user.displayName, color: colorFor(session.user.id + session.user.displayName) }), [session.user]);
+
+  if (!catalog) return <div className="splash" />;
+
+  const openSpace = (spaceId: string) => setNav({ spaceId, changeRequestId: null, pageId: null, view: 'page' });
+  const openPage = (pageId: string) => setNav({ pageId, view: 'page' });
+
+  return (
+    <div className={`app${panel ? ' has-panel' : ''}`}>
+      <Sidebar
+        session={session}
+        status={status}
+        catalog={catalog}
+        space={space}
+        branch={branch}
+        replica={replica}
+        tree={tree}
+        pageId={nav.view === 'page' ? nav.pageId : null}
+        editable={editable}
+        presence={presence}
+        onOpenSpace={openSpace}
+        onOpenPage={openPage}
+        onNewSpace={() => setDialog('newSpace')}
+        onPublish={() => setDialog('publish')}
+        onOpenOutbox={() => setDialog('outbox')}
+        onAccount={() => setDialog('account')}
+      />
+      <main className="main">
+        {space ? (
+          <>
+            <header className="topbar">
+              <nav className="crumbs" aria-label="Location">
+                <span className="crumb-space">
+                  <span>{space.emoji ?? '📘'}</span> {space.title}
+                </span>
+                {nav.view === 'page' && page && (
+                  <>
+                    <Icon name="chevronRight" size={13} />
+                    <span className="crumb-page">{page.title || 'Untitled'}</span>
+                  </>
+                )}
+              </nav>
+              <BranchSwitcher
+                spaceId={space.id}
+                list={changeRequests}
+                current={cr}
+                onSwitch={(id) => setNav({ changeRequestId: id, view: id ? 'review' : 'page' })}
+              />
+              {cr && (
+                <div className="seg" role="tablist" aria-label="Change request view">
+                  <button type="button" role="tab" aria-selected={nav.view === 'page'} className={nav.view === 'page' ? 'is-active' : ''} onClick={() => setNav({ view: 'page' })}>
+                    Edit
+                  </button>
+                  <button type="button" role="tab" aria-selected={nav.view === 'review'} className={nav.view === 'review' ? 'is-active' : ''} onClick={() => setNav({ view: 'review' })}>
+                    Changes
+                  </button>
+                </div>
+              )}
+              <span className="topbar-spacer" />
+              <div className="presence" aria-label="People here">
+                {presence.slice(0, 5).map((p) => (
+                  <span key={p.clientId} className="avatar avatar-sm" style={{ background: p.color }} title={p.name}>
+                    {initials(p.name)}
+                  </span>
+                ))}
+              </div>
+              <SaveIndicator replica={replica} />
+              {nav.view === 'page' && page && (
+                <button
+                  type="button"
+                  className={`icon-btn topbar-btn${panel === 'comments' ? ' is-on' : ''}`}
+                  aria-label="Comments"
+                  title="Comments"
+                  onClick={() => setPanel((p) => (p === 'comments' ? null : 'comments'))}
+                >
+                  <Icon name="comment" size={18} />
+                </button>
+              )}
+            </header>
+            {cr && merged && nav.view === 'page' && (
+              <div className="banner">
+                <StatusBadge cr={cr} /> This change request is merged; its content is read-only.
+              </div>
+            )}
+            {nav.view === 'review' && cr ? (
+              <ReviewView cr={cr} onOpenPage={openPage} onBackToMain={() => setNav({ changeRequestId: null, view: 'page' })} />
+            ) : replica && page ? (
+              <div className="page-scroll">
+                <article className="page">
+                  <input
+                    className="page-title"
+                    aria-label="Page title"
+                    value={page.title}
+                    placeholder="Untitled"
+                    readOnly={!editable}
+                    onChange={(e) => updatePage(replica.doc, page.id, { title: e.target.value })}
+                  />
+                  <PageEditor key={`${replica.key}:${page.id}`} replica={replica} pageId={page.id} user={user} editable={editable} pages={flat} />
+                </article>
+              </div>
+            ) : replica && flat.length === 0 ? (
+              <div className="empty-state">
+                <Icon name="page" size={30} />
+                <p>This space has no pages yet.</p>
+              </div>
+            ) : (
+              <div className="page-scroll">
+                <div className="page loading">
+                  <span className="skeleton title" />
+                  <span className="skeleton" />
+                  <span className="skeleton" />
+                  <span className="skeleton short" />
+                </div>
+              </div>
+            )}
+          </>
+        ) : (
+          <div className="welcome">
+            <span className="brand-mark">
+              <Icon name="logo" size={30} />
+            </span>
+            <h1>Pick a space</h1>
+            <p className="muted">Choose a space on the left, or start a new one. Everything you write is saved on this device first.</p>
+            <button type="button" className="btn btn-primary" onClick={() => setDialog('newSpace')}>
+              <Icon name="plus" size={15} /> New space
+            </button>
+          </div>
+        )}
+      </main>
+      {panel === 'comments' && branch && page && nav.view === 'page' && (
+        <CommentsPanel branch={branch} pageId={page.id} pageTitle={page.title || 'Untitled'} onClose={() => setPanel(null)} />
+      )}
+      {dialog === 'newSpace' && (
+        <NewSpaceDialog
+          catalog={catalog}
+          session={session}
+          onClose={() => setDialog(null)}
+          onCreated={(s) => {
+            setDialog(null);
+            openSpace(s.id);
+          }}
+        />
+      )}
+      {dialog === 'publish' && space && <PublishDialog catalog={catalog} space={space} onClose={() => setDialog(null)} />}
+      {dialog === 'outbox' && <OutboxDialog onClose={() => setDialog(null)} />}
+      {dialog === 'account' && (
+        <AccountDialog
+          session={session}
+          onClose={() => setDialog(null)}
+          onSession={onSession}
+          onConnect={() => {
+            setDialog(null);
+            onConnect();
+          }}
+        />
+      )}
+    </div>
+  );
+}

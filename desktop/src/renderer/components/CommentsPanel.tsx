@@ -1,0 +1,253 @@
+import { Fragment, type ReactNode, useEffect, useState } from 'react';
+import type { BranchRef, CommentView } from '../../common/ipc';
+import { branchKey } from '../../common/ipc';
+import { bridge, call } from '../bridge';
+import { Icon } from './Icons';
+import { colorFor, initials, timeAgo } from './hooks';
+import { notify } from './Toasts';
+
+const QUICK_REACTIONS = ['👍', '❤️', '🎉', '👀'];
+
+/** A comment's markdown as text with its inline emphasis, code and links; nothing is injected as HTML. */
+function InlineMarkdown({ text }: { text: string }) {
+  const out: ReactNode[] = [];
+  const pattern = /(\*\*[^*]+\*\*|\*[^*]+\*|`[^`]+`|\[[^\]]+\]\((https?:[^)\s]+)\))/g;
+  text.split('\n').forEach((line, li) => {
+    if (li > 0) out.push(<br key={`br${li}`} />);
+    let last = 0;
+    for (const m of line.matchAll(pattern)) {
+      const token = m[0];
+      if ((m.index ?? 0) > last) out.push(line.slice(last, m.index));
+      const key = `${li}-${m.index}`;
+      if (token.startsWith('**')) out.push(<strong key={key}>{token.slice(2, -2)}</strong>);
+      else if (token.startsWith('`')) out.push(<code key={key}>{token.slice(1, -1)}</code>);
+      else if (token.startsWith('[')) {
+        const label = token.slice(1, token.indexOf(']'));
+        out.push(
+          <a key={key} href={m[2]} target="_blank" rel="noopener noreferrer">
+            {label}
+          </a>,
+        );
+      } else out.push(<em key={key}>{token.slice(1, -1)}</em>);
+      last = (m.index ?? 0) + token.length;
+    }
+    if (last < line.length) out.push(line.slice(last));
+  });
+  return <>{out}</>;
+}
+
+function SyncBadge({ state, error }: { state: CommentView['syncState']; error: string | null }) {
+  if (state === 'synced') return null;
+  if (state === 'failed')
+    return (
+      <span className="badge badge-danger" title={error ?? undefined}>
+        Not sent
+      </span>
+    );
+  if (state === 'local') return <span className="badge badge-muted">On this device</span>;
+  return <span className="badge badge-muted">Waiting to send</span>;
+}
+
+function Reactions({ reactions, onToggle }: { reactions: CommentView['reactions']; onToggle: (emoji: string, on: boolean) => void }) {
+  const [picking, setPicking] = useState(false);
+  return (
+    <div className="reactions">
+      {reactions.map((r) => (
+        <button key={r.emoji} type="button" className={`reaction${r.mine ? ' is-mine' : ''}`} onClick={() => onToggle(r.emoji, !r.mine)} aria-pressed={r.mine}>
+          {r.emoji} <span>{r.count}</span>
+        </button>
+      ))}
+      <span className="reaction-picker">
+        <button type="button" className="reaction reaction-add" aria-label="Add a reaction" onClick={() => setPicking((p) => !p)}>
+          <Icon name="smile" size={14} />
+        </button>
+        {picking && (
+          <span className="reaction-menu" onMouseLeave={() => setPicking(false)}>
+            {QUICK_REACTIONS.map((e) => (
+              <button
+                key={e}
+                type="button"
+                onClick={() => {
+                  setPicking(false);
+                  onToggle(e, true);
+                }}
+              >
+                {e}
+              </button>
+            ))}
+          </span>
+        )}
+      </span>
+    </div>
+  );
+}
+
+function Composer({ placeholder, onSend, autoFocus, compact }: { placeholder: string; onSend: (text: string) => Promise<void>; autoFocus?: boolean; compact?: boolean }) {
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const send = async () => {
+    if (!text.trim()) return;
+    setBusy(true);
+    try {
+      await onSend(text.trim());
+      setText('');
+    } catch (err) {
+      notify('error', (err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className={`composer${compact ? ' is-compact' : ''}`}>
+      <textarea
+        value={text}
+        placeholder={placeholder}
+        aria-label={placeholder}
+        rows={compact ? 1 : 2}
+        autoFocus={autoFocus}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) void send();
+        }}
+      />
+      <button type="button" className="btn btn-primary btn-small" disabled={busy || !text.trim()} onClick={() => void send()}>
+        <Icon name="send" size={14} /> {compact ? 'Reply' : 'Comment'}
+      </button>
+    </div>
+  );
+}
+
+function Thread({ comment }: { comment: CommentView }) {
+  const [replying, setReplying] = useState(false);
+  const react = (replyId: string | undefined) => (emoji: string, on: boolean) =>
+    void call('comments.react', { commentId: comment.id, replyId, emoji, on }).catch((err: Error) => notify('error', err.message));
+  const author = comment.author?.displayName ?? 'Someone';
+  return (
+    <article className={`thread${comment.resolved ? ' is-resolved' : ''}`} data-comment-id={comment.id}>
+      <header className="thread-head">
+        <span className="avatar" style={{ background: colorFor(comment.author?.id ?? author) }}>
+          {initials(author)}
+        </span>
+        <div className="thread-meta">
+          <strong>{author}</strong>
+          <span>{timeAgo(comment.postedAt)}</span>
+        </div>
+        <SyncBadge state={comment.syncState} error={comment.error} />
+        <button
+          type="button"
+          className={`icon-btn${comment.resolved ? ' is-on' : ''}`}
+          title={comment.resolved ? 'Reopen' : 'Resolve'}
+          aria-label={comment.resolved ? 'Reopen' : 'Resolve'}
+          onClick={() => void call('comments.resolve', { commentId: comment.id, resolved: !comment.resolved }).catch((err: Error) => notify('error', err.message))}
+        >
+          <Icon name="check" size={15} />
+        </button>
+      </header>
+      <div className="thread-body">
+        <InlineMarkdown text={comment.body} />
+      </div>
+      {comment.error && comment.syncState === 'failed' && <p className="form-error small">{comment.error}</p>}
+      <Reactions reactions={comment.reactions} onToggle={react(undefined)} />
+      {comment.replies.length > 0 && (
+        <div className="replies">
+          {comment.replies.map((r) => {
+            const name = r.author?.displayName ?? 'Someone';
+            return (
+              <Fragment key={r.id}>
+                <div className="reply" data-reply-id={r.id}>
+                  <span className="avatar avatar-sm" style={{ background: colorFor(r.author?.id ?? name) }}>
+                    {initials(name)}
+                  </span>
+                  <div className="reply-main">
+                    <div className="thread-meta">
+                      <strong>{name}</strong>
+                      <span>{timeAgo(r.postedAt)}</span>
+                      <SyncBadge state={r.syncState} error={r.error} />
+                    </div>
+                    <div className="thread-body">
+                      <InlineMarkdown text={r.body} />
+                    </div>
+                    <Reactions reactions={r.reactions} onToggle={react(r.id)} />
+                  </div>
+                </div>
+              </Fragment>
+            );
+          })}
+        </div>
+      )}
+      {replying ? (
+        <Composer
+          compact
+          autoFocus
+          placeholder="Reply…"
+          onSend={async (markdown) => {
+            await call('comments.reply', { commentId: comment.id, markdown });
+            setReplying(false);
+          }}
+        />
+      ) : (
+        !comment.resolved && (
+          <button type="button" className="link-btn" onClick={() => setReplying(true)}>
+            Reply
+          </button>
+        )
+      )}
+    </article>
+  );
+}
+
+/** Discussion of the open page: post, reply, react and resolve, offline too. */
+export function CommentsPanel({ branch, pageId, pageTitle, onClose }: { branch: BranchRef; pageId: string; pageTitle: string; onClose: () => void }) {
+  const [comments, setComments] = useState<CommentView[]>([]);
+  const [showResolved, setShowResolved] = useState(false);
+  const key = branchKey(branch);
+  useEffect(() => {
+    let alive = true;
+    const load = () => void call('comments.list', { branch, pageId }).then((c) => alive && setComments(c));
+    load();
+    const off = bridge.on('comments.changed', (e) => e.branch === key && load());
+    return () => {
+      alive = false;
+      off();
+    };
+  }, [key, pageId]);
+  const open = comments.filter((c) => !c.resolved);
+  const resolved = comments.filter((c) => c.resolved);
+  return (
+    <aside className="panel" aria-label="Comments">
+      <header className="panel-head">
+        <div>
+          <h2>Comments</h2>
+          <p className="muted small">{pageTitle}</p>
+        </div>
+        <button type="button" className="icon-btn" aria-label="Close comments" onClick={onClose}>
+          <Icon name="x" size={16} />
+        </button>
+      </header>
+      <div className="panel-body">
+        <Composer
+          placeholder="Add a comment on this page…"
+          onSend={async (markdown) => {
+            const created = await call('comments.create', { branch, pageId, markdown });
+            setComments((all) => [...all.filter((c) => c.id !== created.id), created]);
+          }}
+        />
+        {open.length === 0 && (
+          <div className="panel-empty">
+            <Icon name="comment" size={22} />
+            <p>No open comments on this page.</p>
+          </div>
+        )}
+        {open.map((c) => (
+          <Thread key={c.id} comment={c} />
+        ))}
+        {resolved.length > 0 && (
+          <button type="button" className="link-btn" onClick={() => setShowResolved((s) => !s)}>
+            {showResolved ? 'Hide' : 'Show'} {resolved.length} resolved
+          </button>
+        )}
+        {showResolved && resolved.map((c) => <Thread key={c.id} comment={c} />)}
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,60 @@
+import type { SyncStatus } from '../../common/ipc';
+import { call } from '../bridge';
+import { Icon } from './Icons';
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** What the status line says: the truth about the connection and what waits to be sent. */
+export function describeStatus(status: SyncStatus): { tone: 'ok' | 'busy' | 'off' | 'bad' | 'local'; title: string; detail: string } {
+  const waiting = status.pending > 0 ? `${plural(status.pending, 'change')} waiting to be sent` : 'Everything is sent';
+  switch (status.connection) {
+    case 'local':
+      return { tone: 'local', title: 'On this device', detail: 'Saved locally; no server' };
+    case 'online':
+      return status.pending > 0 ? { tone: 'busy', title: 'Syncing', detail: waiting } : { tone: 'ok', title: 'Online', detail: 'All changes synced' };
+    case 'connecting':
+      return { tone: 'busy', title: 'Connecting…', detail: status.pending > 0 ? waiting : 'Saved locally' };
+    case 'unauthorized':
+      return { tone: 'bad', title: 'Sign in again', detail: status.lastError ?? 'The server refused the token' };
+    default:
+      return {
+        tone: 'off',
+        title: status.workOffline ? 'Working offline' : 'Offline',
+        detail: status.pending > 0 ? waiting : 'Saved locally',
+      };
+  }
+}
+
+export function SyncStatusBar({ status, onOpenOutbox }: { status: SyncStatus | null; onOpenOutbox: () => void }) {
+  if (!status) return <footer className="status-bar" />;
+  const { tone, title, detail } = describeStatus(status);
+  return (
+    <footer className="status-bar" data-connection={status.connection} data-pending={status.pending}>
+      <div className="status-main">
+        <span className={`status-dot tone-${tone}`} aria-hidden />
+        <div className="status-text">
+          <strong data-testid="sync-status">{title}</strong>
+          <span data-testid="sync-detail">{detail}</span>
+        </div>
+        {status.mode === 'server' && (
+          <label className="switch" title={status.workOffline ? 'Go back online' : 'Stop syncing until you switch back'}>
+            <input
+              type="checkbox"
+              aria-label="Work offline"
+              checked={status.workOffline}
+              onChange={(e) => void call('sync.setWorkOffline', { offline: e.target.checked })}
+            />
+            <span className="switch-track" />
+            <span className="switch-label">Offline</span>
+          </label>
+        )}
+      </div>
+      {(status.failed > 0 || status.pendingMutations > 0) && (
+        <button type="button" className={`status-issues${status.failed > 0 ? ' is-bad' : ''}`} onClick={onOpenOutbox}>
+          <Icon name={status.failed > 0 ? 'warning' : 'cloud'} size={14} />
+          {status.failed > 0 ? `${plural(status.failed, 'change')} refused by the server` : `${plural(status.pendingMutations, 'action')} queued`}
+        </button>
+      )}
+    </footer>
+  );
+}

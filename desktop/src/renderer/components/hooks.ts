@@ -1,0 +1,160 @@
+import { pagesMap } from '@quire/shared/content/layout';
+import { type PageTreeNode, pageTree } from '@quire/shared/content/tree';
+import { useEffect, useState } from 'react';
+import type { BranchRef, Catalog, SyncStatus } from '../../common/ipc';
+import { bridge, call } from '../bridge';
+import { BranchReplica } from '../sync/BranchReplica';
+import { notify } from './Toasts';
+
+export function useSyncStatus(): SyncStatus | null {
+  const [status, setStatus] = useState<SyncStatus | null>(null);
+  useEffect(() => {
+    let alive = true;
+    void call('sync.status', {}).then((s) => alive && setStatus(s));
+    const off = bridge.on('status', (s) => setStatus(s));
+    return () => {
+      alive = false;
+      off();
+    };
+  }, []);
+  return status;
+}
+
+export function useCatalog(refreshOnMount: boolean): Catalog | null {
+  const [catalog, setCatalog] = useState<Catalog | null>(null);
+  useEffect(() => {
+    let alive = true;
+    const load = () => void call('catalog.get', {}).then((c) => alive && setCatalog(c));
+    load();
+    if (refreshOnMount) void call('catalog.refresh', {}).then((c) => alive && setCatalog(c)).catch(() => {});
+    const off = bridge.on('catalog.changed', load);
+    return () => {
+      alive = false;
+      off();
+    };
+  }, [refreshOnMount]);
+  return catalog;
+}
+
+/** Opens the window's replica of a branch while the branch is selected. */
+export function useReplica(ref: BranchRef | null): { replica: BranchReplica | null; error: string | null } {
+  const [replica, setReplica] = useState<BranchReplica | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const key = ref ? `${ref.spaceId}/${ref.changeRequestId ?? ''}` : '';
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the key is the branch identity
+  useEffect(() => {
+    if (!ref) {
+      setReplica(null);
+      return;
+    }
+    let alive = true;
+    let opened: BranchReplica | null = null;
+    setReplica(null);
+    setError(null);
+    BranchReplica.open(ref)
+      .then((r) => {
+        opened = r;
+        if (alive) setReplica(r);
+        else void r.close();
+      })
+      .catch((err: Error) => {
+        if (alive) setError(err.message);
+        notify('error', err.message);
+      });
+    return () => {
+      alive = false;
+      if (opened) void opened.close();
+    };
+  }, [key]);
+  return { replica, error };
+}
+
+/** The branch's page tree, recomputed (once a frame at most) whenever pages change. */
+export function usePageTree(replica: BranchReplica | null): PageTreeNode[] {
+  const [tree, setTree] = useState<PageTreeNode[]>([]);
+  useEffect(() => {
+    if (!replica) {
+      setTree([]);
+      return;
+    }
+    const pages = pagesMap(replica.doc);
+    let frame = 0;
+    const recompute = () => {
+      if (frame) return;
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        setTree(pageTree(replica.doc));
+      });
+    };
+    setTree(pageTree(replica.doc));
+    // Only tree-shaping keys matter; body keystrokes (deep in `body`) are skipped cheaply.
+    const observer = (events: { path: unknown[]; changes: { keys: Map<string, unknown> } }[]) => {
+      for (const e of events) {
+        if (e.path.length === 0) return recompute();
+        if (e.path.length === 1) {
+          for (const k of e.changes.keys.keys()) if (k !== 'body') return recompute();
+        }
+      }
+    };
+    pages.observeDeep(observer as never);
+    return () => {
+      pages.unobserveDeep(observer as never);
+      cancelAnimationFrame(frame);
+    };
+  }, [replica]);
+  return tree;
+}
+
+export interface Presence {
+  clientId: number;
+  name: string;
+  color: string;
+  page: string | null;
+}
+
+/** Who else is in this branch, and on which page. */
+export function usePresence(replica: BranchReplica | null): Presence[] {
+  const [people, setPeople] = useState<Presence[]>([]);
+  useEffect(() => {
+    if (!replica) {
+      setPeople([]);
+      return;
+    }
+    const read = () => {
+      const out: Presence[] = [];
+      replica.awareness.getStates().forEach((state, clientId) => {
+        if (clientId === replica.doc.clientID) return;
+        const user = (state as { user?: { name?: string; color?: string }; page?: string }).user;
+        if (!user?.name) return;
+        out.push({ clientId, name: user.name, color: user.color ?? '#64748b', page: (state as { page?: string }).page ?? null });
+      });
+      setPeople(out);
+    };
+    read();
+    replica.awareness.on('change', read);
+    return () => replica.awareness.off('change', read);
+  }, [replica]);
+  return people;
+}
+
+/** A stable colour per person, readable on white. */
+export function colorFor(seed: string): string {
+  const palette = ['#4f46e5', '#0891b2', '#16a34a', '#d97706', '#db2777', '#7c3aed', '#dc2626', '#0d9488'];
+  let h = 0;
+  for (const ch of seed) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  return palette[h % palette.length] as string;
+}
+
+export function initials(name: string): string {
+  const parts = name.trim().split(/[\s@._-]+/).filter(Boolean);
+  return ((parts[0]?.[0] ?? '?') + (parts[1]?.[0] ?? '')).toUpperCase();
+}
+
+/** "just now", "5 min ago", "Mar 3". */
+export function timeAgo(iso: string): string {
+  const ms = Date.now() - new Date(iso).getTime();
+  if (ms < 60_000) return 'just now';
+  if (ms < 3_600_000) return `${Math.floor(ms / 60_000)} min ago`;
+  if (ms < 86_400_000) return `${Math.floor(ms / 3_600_000)} h ago`;
+  return new Date(iso).toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+}

@@ -1,0 +1,308 @@
+import { bodyFragment, findPageMap } from '@quire/shared/content/layout';
+import type { Editor as TiptapEditor, JSONContent } from '@tiptap/core';
+import Collaboration from '@tiptap/extension-collaboration';
+import CollaborationCursor from '@tiptap/extension-collaboration-cursor';
+import Dropcursor from '@tiptap/extension-dropcursor';
+import Gapcursor from '@tiptap/extension-gapcursor';
+import Placeholder from '@tiptap/extension-placeholder';
+import { EditorContent, useEditor, useEditorState } from '@tiptap/react';
+import { useEffect, useMemo, useState } from 'react';
+import type * as Y from 'yjs';
+import { Icon, type IconName } from '../components/Icons';
+import { askText } from '../components/Prompt';
+import type { BranchReplica } from '../sync/BranchReplica';
+import { WritingShortcuts } from './behaviour';
+import { pickImageFiles } from './images';
+import { nodeViewExtras } from './nodeViews';
+import { PasteHandling, insertImages } from './paste';
+import { schemaExtensions } from './schema';
+import { addColumn, addRow, deleteColumn, deleteRow, deleteTable, insertTable, tableCellAt } from './tables';
+
+export interface Collaborator {
+  name: string;
+  color: string;
+}
+
+/** The page body fragment, created when a minimal client wrote the page without one. */
+function fragmentOf(doc: Y.Doc, pageId: string): Y.XmlFragment | null {
+  const map = findPageMap(doc, pageId);
+  return map ? bodyFragment(map, true) : null;
+}
+
+const BLOCKS: { label: string; icon: IconName; json: JSONContent }[] = [
+  { label: 'Hint', icon: 'hint', json: { type: 'hint', attrs: { style: 'info' }, content: [{ type: 'paragraph' }] } },
+  {
+    label: 'Tabs',
+    icon: 'tabs',
+    json: {
+      type: 'tabs',
+      content: [
+        { type: 'tab', attrs: { title: 'First tab' }, content: [{ type: 'paragraph' }] },
+        { type: 'tab', attrs: { title: 'Second tab' }, content: [{ type: 'paragraph' }] },
+      ],
+    },
+  },
+  {
+    label: 'Expandable',
+    icon: 'details',
+    json: {
+      type: 'details',
+      content: [
+        { type: 'detailsSummary', content: [{ type: 'text', text: 'More details' }] },
+        { type: 'detailsContent', content: [{ type: 'paragraph' }] },
+      ],
+    },
+  },
+  {
+    label: 'Stepper',
+    icon: 'stepper',
+    json: {
+      type: 'stepper',
+      content: [
+        { type: 'step', content: [{ type: 'heading', attrs: { level: 3 }, content: [{ type: 'text', text: 'Step one' }] }, { type: 'paragraph' }] },
+        { type: 'step', content: [{ type: 'heading', attrs: { level: 3 }, content: [{ type: 'text', text: 'Step two' }] }, { type: 'paragraph' }] },
+      ],
+    },
+  },
+  { label: 'Divider', icon: 'divider', json: { type: 'horizontalRule' } },
+];
+
+function ToolButton({ icon, label, active, disabled, onClick }: { icon: IconName; label: string; active?: boolean; disabled?: boolean; onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      className={`tool${active ? ' is-active' : ''}`}
+      title={label}
+      aria-label={label}
+      aria-pressed={active}
+      disabled={disabled}
+      onMouseDown={(e) => e.preventDefault()}
+      onClick={onClick}
+    >
+      <Icon name={icon} size={17} />
+    </button>
+  );
+}
+
+/** Inserts `json` after the closest ancestor of type `name` (a new tab, step). */
+function addAfterAncestor(editor: TiptapEditor, name: string, json: JSONContent) {
+  const { $from } = editor.state.selection;
+  for (let d = $from.depth; d > 0; d--) {
+    if ($from.node(d).type.name === name) {
+      const pos = $from.after(d);
+      editor.chain().insertContentAt(pos, json).focus(pos + 2).run();
+      return;
+    }
+  }
+}
+
+function hasAncestor(editor: TiptapEditor, name: string): boolean {
+  const { $from } = editor.state.selection;
+  for (let d = $from.depth; d > 0; d--) if ($from.node(d).type.name === name) return true;
+  return false;
+}
+
+function Toolbar({ editor, pages }: { editor: TiptapEditor; pages: { id: string; title: string }[] }) {
+  const state = useEditorState({
+    editor,
+    selector: ({ editor: e }) => ({
+      block: e.isActive('heading', { level: 1 })
+        ? 'h1'
+        : e.isActive('heading', { level: 2 })
+          ? 'h2'
+          : e.isActive('heading', { level: 3 })
+            ? 'h3'
+            : e.isActive('codeBlock')
+              ? 'code'
+              : 'p',
+      bold: e.isActive('bold'),
+      italic: e.isActive('italic'),
+      strike: e.isActive('strike'),
+      code: e.isActive('code'),
+      link: e.isActive('link'),
+      bullet: e.isActive('bulletList'),
+      ordered: e.isActive('orderedList'),
+      task: e.isActive('taskList'),
+      quote: e.isActive('blockquote'),
+      table: !!tableCellAt(e.state.selection.$from),
+      tabs: hasAncestor(e, 'tabs'),
+      stepper: hasAncestor(e, 'stepper'),
+      canUndo: e.can().undo(),
+      canRedo: e.can().redo(),
+      editable: e.isEditable,
+    }),
+  });
+  const [insertOpen, setInsertOpen] = useState(false);
+  if (!state.editable) return null;
+  const chain = () => editor.chain().focus();
+  const setBlock = (value: string) => {
+    if (value === 'p') chain().setNode('paragraph').run();
+    else if (value === 'code') chain().toggleNode('codeBlock', 'paragraph').run();
+    else chain().setNode('heading', { level: Number(value.slice(1)) }).run();
+  };
+  const setLink = async () => {
+    const current = (editor.getAttributes('link').href as string | undefined) ?? '';
+    const href = await askText({ title: 'Link', label: 'URL or page', value: current, placeholder: 'https://… or a page title' });
+    if (href === null) return;
+    const trimmed = href.trim();
+    if (!trimmed) return void chain().extendMarkRange('link').unsetMark('link').run();
+    const page = pages.find((p) => p.title.toLowerCase() === trimmed.toLowerCase());
+    chain().extendMarkRange('link').setMark('link', { href: page ? `page:${page.id}` : trimmed }).run();
+  };
+  const insert = async (json: JSONContent) => {
+    setInsertOpen(false);
+    chain().insertContent(json).run();
+  };
+  return (
+    <div className="toolbar" role="toolbar" aria-label="Formatting">
+      <select className="tool-select" aria-label="Block type" value={state.block} onChange={(e) => setBlock(e.target.value)}>
+        <option value="p">Text</option>
+        <option value="h1">Heading 1</option>
+        <option value="h2">Heading 2</option>
+        <option value="h3">Heading 3</option>
+        <option value="code">Code</option>
+      </select>
+      <span className="tool-sep" />
+      <ToolButton icon="bold" label="Bold (Ctrl+B)" active={state.bold} onClick={() => chain().toggleMark('bold').run()} />
+      <ToolButton icon="italic" label="Italic (Ctrl+I)" active={state.italic} onClick={() => chain().toggleMark('italic').run()} />
+      <ToolButton icon="strike" label="Strikethrough" active={state.strike} onClick={() => chain().toggleMark('strike').run()} />
+      <ToolButton icon="code" label="Inline code (Ctrl+E)" active={state.code} onClick={() => chain().toggleMark('code').run()} />
+      <ToolButton icon="link" label="Link" active={state.link} onClick={() => void setLink()} />
+      <span className="tool-sep" />
+      <ToolButton icon="list" label="Bulleted list" active={state.bullet} onClick={() => chain().toggleList('bulletList', 'listItem').run()} />
+      <ToolButton icon="orderedList" label="Numbered list" active={state.ordered} onClick={() => chain().toggleList('orderedList', 'listItem').run()} />
+      <ToolButton icon="taskList" label="Task list" active={state.task} onClick={() => chain().toggleList('taskList', 'taskItem').run()} />
+      <ToolButton icon="quote" label="Quote" active={state.quote} onClick={() => chain().toggleWrap('blockquote').run()} />
+      <ToolButton icon="codeBlock" label="Code block" active={state.block === 'code'} onClick={() => chain().toggleNode('codeBlock', 'paragraph').run()} />
+      <span className="tool-sep" />
+      <ToolButton icon="image" label="Image from a file" onClick={async () => insertImages(editor.view, await pickImageFiles())} />
+      <ToolButton icon="table" label="Table" onClick={() => insertTable(editor)} />
+      <div className="tool-menu">
+        <button type="button" className="tool tool-wide" aria-haspopup="menu" aria-expanded={insertOpen} onMouseDown={(e) => e.preventDefault()} onClick={() => setInsertOpen((o) => !o)}>
+          <Icon name="plus" size={16} /> Insert
+        </button>
+        {insertOpen && (
+          <div className="menu" role="menu" onMouseLeave={() => setInsertOpen(false)}>
+            {BLOCKS.map((b) => (
+              <button key={b.label} type="button" role="menuitem" className="menu-item" onMouseDown={(e) => e.preventDefault()} onClick={() => void insert(b.json)}>
+                <Icon name={b.icon} size={16} /> {b.label}
+              </button>
+            ))}
+            <button
+              type="button"
+              role="menuitem"
+              className="menu-item"
+              onClick={async () => {
+                setInsertOpen(false);
+                const url = await askText({ title: 'Embed', label: 'URL', placeholder: 'https://…' });
+                if (url?.trim()) chain().insertContent({ type: 'embed', attrs: { url: url.trim() } }).run();
+              }}
+            >
+              <Icon name="embed" size={16} /> Embed
+            </button>
+            <button
+              type="button"
+              role="menuitem"
+              className="menu-item"
+              onClick={async () => {
+                setInsertOpen(false);
+                const target = await askText({ title: 'Page reference', label: 'Page title or URL', placeholder: 'Getting started' });
+                if (!target?.trim()) return;
+                const page = pages.find((p) => p.title.toLowerCase() === target.trim().toLowerCase());
+                chain()
+                  .insertContent({ type: 'contentRef', attrs: page ? { href: `page:${page.id}`, title: page.title } : { href: target.trim() } })
+                  .run();
+              }}
+            >
+              <Icon name="page" size={16} /> Page reference
+            </button>
+          </div>
+        )}
+      </div>
+      <span className="tool-spacer" />
+      {state.table && (
+        <span className="tool-group" aria-label="Table">
+          <button type="button" className="tool tool-text" onClick={() => addRow(editor, true)}>
+            + Row
+          </button>
+          <button type="button" className="tool tool-text" onClick={() => addColumn(editor, true)}>
+            + Column
+          </button>
+          <button type="button" className="tool tool-text" onClick={() => deleteRow(editor)}>
+            − Row
+          </button>
+          <button type="button" className="tool tool-text" onClick={() => deleteColumn(editor)}>
+            − Column
+          </button>
+          <ToolButton icon="trash" label="Delete table" onClick={() => deleteTable(editor)} />
+        </span>
+      )}
+      {state.tabs && (
+        <button type="button" className="tool tool-text" onClick={() => addAfterAncestor(editor, 'tab', { type: 'tab', attrs: { title: 'New tab' }, content: [{ type: 'paragraph' }] })}>
+          + Tab
+        </button>
+      )}
+      {state.stepper && (
+        <button type="button" className="tool tool-text" onClick={() => addAfterAncestor(editor, 'step', { type: 'step', content: [{ type: 'paragraph' }] })}>
+          + Step
+        </button>
+      )}
+      <ToolButton icon="undo" label="Undo (Ctrl+Z)" disabled={!state.canUndo} onClick={() => chain().undo().run()} />
+      <ToolButton icon="redo" label="Redo (Ctrl+Shift+Z)" disabled={!state.canRedo} onClick={() => chain().redo().run()} />
+    </div>
+  );
+}
+
+/**
+ * The WYSIWYG editor of one page, bound to the page body's Y.XmlFragment through
+ * y-prosemirror (TipTap's Collaboration), with collaborators' cursors from the branch's
+ * awareness. Re-created per page (the caller keys it by page id).
+ */
+export function PageEditor({
+  replica,
+  pageId,
+  user,
+  editable,
+  pages,
+}: {
+  replica: BranchReplica;
+  pageId: string;
+  user: Collaborator;
+  editable: boolean;
+  pages: { id: string; title: string }[];
+}) {
+  const fragment = useMemo(() => fragmentOf(replica.doc, pageId), [replica, pageId]);
+  const editor = useEditor(
+    {
+      editable,
+      extensions: [
+        ...schemaExtensions(nodeViewExtras()),
+        WritingShortcuts,
+        PasteHandling,
+        Dropcursor.configure({ color: '#4f46e5', width: 2 }),
+        Gapcursor,
+        Placeholder.configure({
+          placeholder: ({ node }) => (node.type.name === 'heading' ? 'Heading' : 'Write, or type markdown: # heading, - list, > quote, ``` code…'),
+        }),
+        Collaboration.configure({ fragment }),
+        CollaborationCursor.configure({ provider: { awareness: replica.awareness }, user }),
+      ],
+      editorProps: { attributes: { class: 'prose', spellcheck: 'true', 'aria-label': 'Page content' } },
+    },
+    [fragment],
+  );
+  useEffect(() => {
+    editor?.setEditable(editable);
+  }, [editor, editable]);
+  useEffect(() => {
+    // Which page this window is on, for the presence shown in the page tree.
+    replica.awareness.setLocalStateField('page', pageId);
+  }, [replica, pageId]);
+  if (!fragment) return <div className="empty-state">This page no longer exists.</div>;
+  return (
+    <div className="editor">
+      {editor && <Toolbar editor={editor} pages={pages} />}
+      <EditorContent editor={editor} className="editor-content" />
+    </div>
+  );
+}

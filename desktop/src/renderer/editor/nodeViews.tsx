@@ -1,0 +1,240 @@
+import { HINT_STYLES } from '@quire/shared/content/schema';
+import type { NodeViewRendererProps } from '@tiptap/core';
+import type { Node as PMNode } from '@tiptap/pm/model';
+import { NodeViewContent, NodeViewWrapper, type NodeViewProps, ReactNodeViewRenderer } from '@tiptap/react';
+import { useState } from 'react';
+import { Icon } from '../components/Icons';
+import { askText } from '../components/Prompt';
+import type { NodeExtras } from './schema';
+
+/**
+ * How the richer blocks look and are edited: a hint's style, a code block's language, a
+ * tab's title, where an embed or a page reference points. Everything edits node
+ * attributes through ProseMirror transactions, so it syncs like typed text.
+ */
+
+const HINT_ICON: Record<string, Parameters<typeof Icon>[0]['name']> = { info: 'info', success: 'check', warning: 'warning', danger: 'danger' };
+
+function HintView({ node, updateAttributes, editor }: NodeViewProps) {
+  const style = String(node.attrs.style);
+  return (
+    <NodeViewWrapper className={`qe-hint qe-hint-${style}`} data-type="hint" data-style={style}>
+      <div className="qe-hint-icon" contentEditable={false}>
+        <button
+          type="button"
+          className="qe-hint-switch"
+          title="Change the hint style"
+          disabled={!editor.isEditable}
+          onClick={() => {
+            const next = HINT_STYLES[(HINT_STYLES.indexOf(style as (typeof HINT_STYLES)[number]) + 1) % HINT_STYLES.length];
+            updateAttributes({ style: next });
+          }}
+        >
+          <Icon name={HINT_ICON[style] ?? 'info'} size={16} />
+        </button>
+      </div>
+      <NodeViewContent className="qe-hint-body" />
+    </NodeViewWrapper>
+  );
+}
+
+const LANGUAGES = ['', 'bash', 'css', 'go', 'html', 'java', 'javascript', 'json', 'markdown', 'python', 'ruby', 'rust', 'sql', 'typescript', 'yaml'];
+
+function CodeBlockView({ node, updateAttributes, editor }: NodeViewProps) {
+  const language = (node.attrs.language as string | null) ?? '';
+  return (
+    <NodeViewWrapper className="qe-code" data-language={language || undefined}>
+      <div className="qe-code-bar" contentEditable={false}>
+        <select
+          value={LANGUAGES.includes(language) ? language : '__other'}
+          disabled={!editor.isEditable}
+          aria-label="Code language"
+          onChange={(e) => updateAttributes({ language: e.target.value === '' ? null : e.target.value })}
+        >
+          {LANGUAGES.map((l) => (
+            <option key={l} value={l}>
+              {l || 'Plain text'}
+            </option>
+          ))}
+          {!LANGUAGES.includes(language) && <option value="__other">{language}</option>}
+        </select>
+        {node.attrs.title ? <span className="qe-code-title">{String(node.attrs.title)}</span> : null}
+      </div>
+      <pre>
+        <NodeViewContent as="code" />
+      </pre>
+    </NodeViewWrapper>
+  );
+}
+
+function TabView({ node, updateAttributes, editor }: NodeViewProps) {
+  const [title, setTitle] = useState(String(node.attrs.title ?? ''));
+  return (
+    <NodeViewWrapper className="qe-tab" data-type="tab">
+      <div className="qe-tab-title" contentEditable={false}>
+        <input
+          value={title}
+          placeholder="Tab title"
+          disabled={!editor.isEditable}
+          onChange={(e) => setTitle(e.target.value)}
+          onBlur={() => title !== node.attrs.title && updateAttributes({ title })}
+          onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()}
+        />
+      </div>
+      <NodeViewContent className="qe-tab-body" />
+    </NodeViewWrapper>
+  );
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+function EmbedView({ node, updateAttributes, selected, editor }: NodeViewProps) {
+  const url = String(node.attrs.url ?? '');
+  return (
+    <NodeViewWrapper className={`qe-card qe-embed${selected ? ' is-selected' : ''}`} data-type="embed" data-drag-handle="">
+      <span className="qe-card-icon">
+        <Icon name="globe" size={18} />
+      </span>
+      <span className="qe-card-text">
+        <strong>{url ? hostOf(url) : 'Embed a link'}</strong>
+        <small>{url || 'No URL yet'}</small>
+      </span>
+      <button
+        type="button"
+        className="qe-card-action"
+        disabled={!editor.isEditable}
+        onClick={async () => {
+          const next = await askText({ title: 'Embed', label: 'URL', value: url, placeholder: 'https://…' });
+          if (next !== null) updateAttributes({ url: next.trim() });
+        }}
+      >
+        Edit
+      </button>
+    </NodeViewWrapper>
+  );
+}
+
+function ContentRefView({ node, updateAttributes, selected, editor }: NodeViewProps) {
+  const href = String(node.attrs.href ?? '');
+  const title = (node.attrs.title as string | null) ?? (href.startsWith('page:') ? 'Page' : hostOf(href));
+  return (
+    <NodeViewWrapper className={`qe-card qe-content-ref${selected ? ' is-selected' : ''}`} data-type="contentRef" data-drag-handle="">
+      <span className="qe-card-icon">
+        <Icon name="page" size={18} />
+      </span>
+      <span className="qe-card-text">
+        <strong>{title || 'Content reference'}</strong>
+        <small>{href || 'Nothing referenced yet'}</small>
+      </span>
+      <button
+        type="button"
+        className="qe-card-action"
+        disabled={!editor.isEditable}
+        onClick={async () => {
+          const next = await askText({ title: 'Content reference', label: 'Page link or URL', value: href, placeholder: 'page:<id> or https://…' });
+          if (next !== null) updateAttributes({ href: next.trim() });
+        }}
+      >
+        Edit
+      </button>
+    </NodeViewWrapper>
+  );
+}
+
+function FileView({ node, selected }: NodeViewProps) {
+  const label = (node.attrs.caption as string | null) ?? (node.attrs.src as string | null) ?? (node.attrs.fileId as string | null) ?? 'File';
+  return (
+    <NodeViewWrapper className={`qe-card qe-file${selected ? ' is-selected' : ''}`} data-type="file" data-drag-handle="">
+      <span className="qe-card-icon">
+        <Icon name="file" size={18} />
+      </span>
+      <span className="qe-card-text">
+        <strong>{label}</strong>
+        <small>{node.attrs.fileId ? `File ${String(node.attrs.fileId)}` : 'Attachment'}</small>
+      </span>
+    </NodeViewWrapper>
+  );
+}
+
+function ImageView({ node, updateAttributes, selected, editor }: NodeViewProps) {
+  const src = String(node.attrs.src ?? '');
+  const caption = (node.attrs.caption as string | null) ?? '';
+  const shown = /^(https?:|data:image\/)/i.test(src) ? src : '';
+  return (
+    <NodeViewWrapper className={`qe-image${selected ? ' is-selected' : ''}`} data-drag-handle="">
+      {shown ? (
+        <img src={shown} alt={(node.attrs.alt as string | null) ?? ''} width={(node.attrs.width as string | null) ?? undefined} draggable={false} />
+      ) : (
+        <div className="qe-image-missing">
+          <Icon name="image" size={22} />
+          <span>{src || 'No image'}</span>
+        </div>
+      )}
+      <input
+        className="qe-image-caption"
+        value={caption}
+        placeholder={editor.isEditable ? 'Add a caption' : ''}
+        disabled={!editor.isEditable}
+        onChange={(e) => updateAttributes({ caption: e.target.value || null })}
+      />
+    </NodeViewWrapper>
+  );
+}
+
+/** A checkbox that toggles the item without moving the cursor into it. */
+function taskItemView({ node, getPos, editor }: NodeViewRendererProps) {
+  const li = document.createElement('li');
+  li.dataset.type = 'taskItem';
+  const label = document.createElement('label');
+  label.contentEditable = 'false';
+  const box = document.createElement('input');
+  box.type = 'checkbox';
+  label.append(box);
+  const content = document.createElement('div');
+  li.append(label, content);
+  let current: PMNode = node as PMNode;
+  const paint = () => {
+    box.checked = !!current.attrs.checked;
+    li.dataset.checked = String(!!current.attrs.checked);
+  };
+  paint();
+  box.addEventListener('mousedown', (e) => e.preventDefault());
+  box.addEventListener('change', () => {
+    const pos = typeof getPos === 'function' ? getPos() : undefined;
+    if (pos === undefined || !editor.isEditable) {
+      paint();
+      return;
+    }
+    editor.view.dispatch(editor.state.tr.setNodeMarkup(pos, undefined, { ...current.attrs, checked: box.checked }));
+  });
+  return {
+    dom: li,
+    contentDOM: content,
+    update: (next: PMNode) => {
+      if (next.type !== current.type) return false;
+      current = next;
+      paint();
+      return true;
+    },
+  };
+}
+
+/** Node views by node name, merged into the schema extensions. */
+export function nodeViewExtras(): NodeExtras {
+  return {
+    hint: { name: 'hint', addNodeView: () => ReactNodeViewRenderer(HintView) },
+    codeBlock: { name: 'codeBlock', addNodeView: () => ReactNodeViewRenderer(CodeBlockView) },
+    tab: { name: 'tab', addNodeView: () => ReactNodeViewRenderer(TabView) },
+    embed: { name: 'embed', addNodeView: () => ReactNodeViewRenderer(EmbedView) },
+    contentRef: { name: 'contentRef', addNodeView: () => ReactNodeViewRenderer(ContentRefView) },
+    file: { name: 'file', addNodeView: () => ReactNodeViewRenderer(FileView) },
+    image: { name: 'image', addNodeView: () => ReactNodeViewRenderer(ImageView) },
+    taskItem: { name: 'taskItem', addNodeView: () => taskItemView as never },
+  };
+}

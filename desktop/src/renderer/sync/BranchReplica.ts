@@ -1,0 +1,105 @@
+import { Awareness, applyAwarenessUpdate, encodeAwarenessUpdate } from 'y-protocols/awareness';
+import * as Y from 'yjs';
+import { type BranchRef, branchKey } from '../../common/ipc';
+import { bridge } from '../bridge';
+import { fromBase64, toBase64 } from './base64';
+
+/** Origin of changes that came from the LocalNode: they are not sent back. */
+export const REMOTE = Symbol('remote');
+
+export type SaveState = 'saved' | 'saving' | 'error';
+
+/**
+ * The window's copy of one branch. The editor and the page tree edit this Y.Doc; every
+ * change goes to the LocalNode, which answers once it is on disk, so "Saved" on screen
+ * means saved. Changes from elsewhere (other windows, the server) come back as events.
+ */
+export class BranchReplica {
+  readonly doc = new Y.Doc();
+  readonly awareness = new Awareness(this.doc);
+  readonly key: string;
+  private inFlight = 0;
+  private failed?: string;
+  private readonly offs: (() => void)[] = [];
+  private readonly saveListeners = new Set<() => void>();
+  private closed = false;
+
+  private constructor(readonly ref: BranchRef) {
+    this.key = branchKey(ref);
+  }
+
+  static async open(ref: BranchRef): Promise<BranchReplica> {
+    const replica = new BranchReplica(ref);
+    // Listen first: an update that arrives while the state is on its way is applied after it, harmlessly.
+    const early: Uint8Array[] = [];
+    let loaded = false;
+    replica.offs.push(
+      bridge.on('doc.update', ({ branch, update }) => {
+        if (branch !== replica.key) return;
+        if (loaded) Y.applyUpdate(replica.doc, fromBase64(update), REMOTE);
+        else early.push(fromBase64(update));
+      }),
+      bridge.on('awareness.update', ({ branch, update }) => {
+        if (branch === replica.key && loaded) applyAwarenessUpdate(replica.awareness, fromBase64(update), REMOTE);
+      }),
+    );
+    const { state, awareness } = await bridge.invoke('doc.open', { branch: ref });
+    Y.applyUpdate(replica.doc, fromBase64(state), REMOTE);
+    for (const u of early) Y.applyUpdate(replica.doc, u, REMOTE);
+    applyAwarenessUpdate(replica.awareness, fromBase64(awareness), REMOTE);
+    loaded = true;
+    replica.doc.on('update', (update: Uint8Array, origin: unknown) => {
+      if (origin !== REMOTE) replica.send(update);
+    });
+    replica.awareness.on('update', ({ added, updated, removed }: { added: number[]; updated: number[]; removed: number[] }, origin: unknown) => {
+      if (origin === REMOTE || replica.closed) return;
+      const changed = [...added, ...updated, ...removed];
+      void bridge.invoke('awareness.update', { branch: ref, update: toBase64(encodeAwarenessUpdate(replica.awareness, changed)) }).catch(() => {});
+    });
+    return replica;
+  }
+
+  private send(update: Uint8Array) {
+    this.inFlight++;
+    this.notify();
+    bridge
+      .invoke('doc.update', { branch: this.ref, update: toBase64(update) })
+      .then(() => {
+        this.failed = undefined;
+      })
+      .catch((err: Error) => {
+        this.failed = err.message;
+      })
+      .finally(() => {
+        this.inFlight--;
+        this.notify();
+      });
+  }
+
+  get saveState(): SaveState {
+    if (this.failed) return 'error';
+    return this.inFlight > 0 ? 'saving' : 'saved';
+  }
+
+  get saveError(): string | undefined {
+    return this.failed;
+  }
+
+  onSaveState(listener: () => void): () => void {
+    this.saveListeners.add(listener);
+    return () => this.saveListeners.delete(listener);
+  }
+
+  private notify() {
+    for (const l of this.saveListeners) l();
+  }
+
+  async close() {
+    this.closed = true;
+    this.awareness.setLocalState(null);
+    for (const off of this.offs) off();
+    this.awareness.destroy();
+    await bridge.invoke('doc.close', { branch: this.ref }).catch(() => {});
+    this.doc.destroy();
+  }
+}

@@ -1,0 +1,52 @@
+import type { NodeJSON } from './json';
+import { slugify, uniqueSlug } from './slugs';
+
+/** One heading of a page body, as outlines, search results and `#anchor` links see it. */
+export interface HeadingAnchor {
+  /** Slug of the heading's text, made unique within the page (`setup`, `setup-2`). */
+  anchor: string;
+  title: string;
+  level: number;
+}
+
+/**
+ * Assigns anchors to headings in document order. The anchor is derived from the text
+ * alone, so every replica, the published site and the search index agree without
+ * storing it, and a link keeps working as long as the heading's text does.
+ */
+export class AnchorAllocator {
+  private readonly taken = new Set<string>();
+
+  next(title: string): string {
+    const anchor = uniqueSlug(slugify(title) || 'section', this.taken);
+    this.taken.add(anchor);
+    return anchor;
+  }
+}
+
+/** The outline of a body: every heading, nested ones (in hints, tabs…) included, in order. */
+export function headingAnchors(body: NodeJSON): HeadingAnchor[] {
+  const allocator = new AnchorAllocator();
+  const out: HeadingAnchor[] = [];
+  const walk = (node: NodeJSON): void => {
+    if (node.type === 'heading') {
+      const title = inlineText(node);
+      out.push({ anchor: allocator.next(title), title, level: Number(node.attrs?.level ?? 1) });
+      return;
+    }
+    node.content?.forEach(walk);
+  };
+  walk(body);
+  return out;
+}
+
+/** Text of an inline container; hard breaks read as spaces. */
+export function inlineText(node: NodeJSON): string {
+  let text = '';
+  for (const child of node.content ?? []) {
+    if (child.type === 'text') text += child.text ?? '';
+    else if (child.type === 'hardBreak') text += ' ';
+    else if (child.content) text += inlineText(child);
+  }
+  return text;
+}

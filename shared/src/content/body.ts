@@ -1,0 +1,76 @@
+import { prosemirrorToYXmlFragment, yXmlFragmentToProsemirrorJSON } from 'y-prosemirror';
+import type * as Y from 'yjs';
+import type { NodeJSON } from './json';
+import { bodyFragment, PageKey, requirePageMap } from './layout';
+import type { FrontMatter } from './markdown/frontMatter';
+import { type MarkdownImport, markdownToBody } from './markdown/parse';
+import { bodyToMarkdown, type MarkdownOptions } from './markdown/serialize';
+import { emptyBody, normalizeBody, toBodyNode } from './normalize';
+import { readPage } from './pageRecord';
+
+/** A body fragment as ProseMirror JSON, normalized to the body schema. */
+export function readBody(fragment: Y.XmlFragment | null): NodeJSON {
+  if (!fragment) return normalizeBody(emptyBody());
+  return normalizeBody(yXmlFragmentToProsemirrorJSON(fragment));
+}
+
+/**
+ * Replaces a body fragment's content through y-prosemirror, exactly as a bound editor
+ * would write it (nodes as Y.XmlElements, marks as Y.XmlText attributes). Unchanged
+ * nodes are kept, so concurrent edits elsewhere in the page survive.
+ */
+export function writeBody(fragment: Y.XmlFragment, body: unknown): void {
+  const node = toBodyNode(body);
+  const write = () => prosemirrorToYXmlFragment(node, fragment);
+  if (fragment.doc) fragment.doc.transact(write);
+  else write();
+}
+
+/** A page's body as ProseMirror JSON. */
+export function getPageDocument(doc: Y.Doc, pageId: string): NodeJSON {
+  return readBody(bodyFragment(requirePageMap(doc, pageId), false));
+}
+
+export function setPageDocument(doc: Y.Doc, pageId: string, body: NodeJSON): void {
+  const map = requirePageMap(doc, pageId);
+  doc.transact(() => writeBody(bodyFragment(map, true) as Y.XmlFragment, body));
+}
+
+/** Options of {@link getPageMarkdown}. */
+export interface PageMarkdownOptions extends Pick<MarkdownOptions, 'resolveTarget'> {
+  /** Write the page's description, icon and layout as YAML front matter, as a git export does. */
+  frontMatter?: boolean;
+}
+
+/** A page's body as GitBook-flavoured markdown (the `markdown` field of REST page reads). */
+export function getPageMarkdown(doc: Y.Doc, pageId: string, options: PageMarkdownOptions = {}): string {
+  const map = requirePageMap(doc, pageId);
+  const body = readBody(bodyFragment(map, false));
+  const frontMatter = options.frontMatter ? pageFrontMatter(readPage(pageId, map)) : undefined;
+  return bodyToMarkdown(body, { frontMatter, resolveTarget: options.resolveTarget });
+}
+
+/**
+ * Replaces a page's body with markdown; front matter sets the page's description, icon
+ * and layout. Returns what was parsed.
+ */
+export function setPageMarkdown(doc: Y.Doc, pageId: string, markdown: string): MarkdownImport {
+  const map = requirePageMap(doc, pageId);
+  const parsed = markdownToBody(markdown);
+  doc.transact(() => {
+    writeBody(bodyFragment(map, true) as Y.XmlFragment, parsed.doc);
+    const { description, icon, layout } = parsed.frontMatter;
+    if (description !== undefined) map.set(PageKey.description, description);
+    if (icon !== undefined) map.set(PageKey.icon, icon);
+    if (layout !== undefined) map.set(PageKey.layout, layout);
+  });
+  return parsed;
+}
+
+function pageFrontMatter(page: { description: string; icon: string | null; layout: FrontMatter['layout'] | null }): FrontMatter {
+  const frontMatter: FrontMatter = {};
+  if (page.description) frontMatter.description = page.description;
+  if (page.icon) frontMatter.icon = page.icon;
+  if (page.layout) frontMatter.layout = page.layout;
+  return frontMatter;
+}

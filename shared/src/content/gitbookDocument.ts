@@ -1,0 +1,442 @@
+import type { Mark, Node as PMNode } from 'prosemirror-model';
+import { isRecord, type MarkJSON, type NodeJSON } from './json';
+import { normalizeBody, toBodyNode } from './normalize';
+import { pageTarget, parseTarget } from './targets';
+
+/** GitBook's API "Document": the rich-text JSON of `format=document` reads and change request descriptions. */
+export interface GitbookDocument {
+  object: 'document';
+  data: { schemaVersion: number; [key: string]: unknown };
+  nodes: GitbookBlock[];
+}
+
+export interface GitbookBlock {
+  object: 'block';
+  type: string;
+  key: string;
+  isVoid?: boolean;
+  data: Record<string, unknown>;
+  nodes: GitbookNode[];
+}
+
+export interface GitbookInline {
+  object: 'inline';
+  type: string;
+  key: string;
+  isVoid?: boolean;
+  data: Record<string, unknown>;
+  nodes: GitbookNode[];
+}
+
+export interface GitbookText {
+  object: 'text';
+  key: string;
+  leaves: GitbookLeaf[];
+}
+
+export interface GitbookLeaf {
+  object: 'leaf';
+  text: string;
+  marks: { object: 'mark'; type: string; data: Record<string, unknown> }[];
+}
+
+export type GitbookNode = GitbookBlock | GitbookInline | GitbookText;
+
+/** A reference as GitBook writes one in `data.ref`. */
+export type GitbookRef =
+  | { kind: 'url'; url: string }
+  | { kind: 'page'; page: string; anchor?: string }
+  | { kind: 'anchor'; anchor: string }
+  | { kind: 'file'; file: string };
+
+/** Written as `data.schemaVersion`; raise it when the shape written here changes, so readers can tell. */
+export const GITBOOK_DOCUMENT_SCHEMA_VERSION = 1;
+
+const MARK_NAMES: Record<string, string> = { bold: 'bold', italic: 'italic', code: 'code', strike: 'strikethrough' };
+const MARK_FROM_GITBOOK: Record<string, string> = {
+  bold: 'bold',
+  italic: 'italic',
+  code: 'code',
+  strikethrough: 'strike',
+  strike: 'strike',
+};
+const LIST_TYPES: Record<string, string> = { bulletList: 'list-unordered', orderedList: 'list-ordered', taskList: 'list-tasks' };
+const SIMPLE_BLOCKS: Record<string, string> = {
+  blockquote: 'blockquote',
+  tabs: 'tabs',
+  stepper: 'stepper',
+  step: 'stepper-step',
+  table: 'table',
+  tableRow: 'table-row',
+};
+
+export function targetToRef(target: string): GitbookRef {
+  const parsed = parseTarget(target);
+  switch (parsed.kind) {
+    case 'page':
+      return parsed.anchor ? { kind: 'page', page: parsed.pageId, anchor: parsed.anchor } : { kind: 'page', page: parsed.pageId };
+    case 'file':
+      return { kind: 'file', file: parsed.fileId };
+    case 'anchor':
+      return { kind: 'anchor', anchor: parsed.anchor };
+    default:
+      return { kind: 'url', url: target };
+  }
+}
+
+export function refToTarget(ref: unknown): string {
+  if (!isRecord(ref)) return '';
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  switch (ref.kind) {
+    case 'page':
+      return text(ref.page) ? pageTarget(text(ref.page), text(ref.anchor) || null) : '';
+    case 'file':
+      return text(ref.file) ? `file:${text(ref.file)}` : '';
+    case 'anchor':
+      return text(ref.anchor) ? `#${text(ref.anchor)}` : '';
+    default:
+      return text(ref.url);
+  }
+}
+
+/**
+ * A body as a GitBook Document. Blocks GitBook has use its names and `data` fields
+ * (`heading-2`, `hint`, `code` + `code-line`, `images`, `expandable`…); the rest use
+ * names of the same style carrying every attribute, so the conversion back is lossless.
+ * Keys are positions in the tree, so an unchanged body always reads the same.
+ */
+export function bodyToGitbookDocument(body: unknown): GitbookDocument {
+  const doc = toBodyNode(body);
+  return { object: 'document', data: { schemaVersion: GITBOOK_DOCUMENT_SCHEMA_VERSION }, nodes: blocksOf(doc, 'b') };
+}
+
+function blocksOf(parent: PMNode, key: string): GitbookBlock[] {
+  return parent.children.map((child, i) => toBlock(child, `${key}${i}`));
+}
+
+function block(type: string, key: string, data: Record<string, unknown>, nodes: GitbookNode[], isVoid = false): GitbookBlock {
+  return isVoid ? { object: 'block', type, key, isVoid, data, nodes } : { object: 'block', type, key, data, nodes };
+}
+
+function toBlock(node: PMNode, key: string): GitbookBlock {
+  const attrs = node.attrs;
+  const children = (): GitbookBlock[] => blocksOf(node, `${key}.`);
+  switch (node.type.name) {
+    case 'paragraph':
+      return block('paragraph', key, {}, inlineNodes(node, key));
+    case 'heading':
+      return block(`heading-${attrs.level}`, key, {}, inlineNodes(node, key));
+    case 'bulletList':
+    case 'taskList':
+      return block(LIST_TYPES[node.type.name] as string, key, {}, children());
+    case 'orderedList':
+      return block('list-ordered', key, attrs.start === 1 ? {} : { start: attrs.start }, children());
+    case 'listItem':
+      return block('list-item', key, {}, children());
+    case 'taskItem':
+      return block('list-item', key, { checked: attrs.checked }, children());
+    case 'codeBlock':
+      return block(
+        'code',
+        key,
+        compact({
+          syntax: attrs.language,
+          title: attrs.title,
+          lineNumbers: attrs.lineNumbers || null,
+          overflow: attrs.wrap ? 'wrap' : null,
+        }),
+        node.textContent.split('\n').map((line, i) => block('code-line', `${key}.${i}`, {}, [textNode(`${key}.${i}t`, line)])),
+      );
+    case 'hint':
+      return block('hint', key, { style: attrs.style }, children());
+    case 'tableHeader':
+    case 'tableCell':
+      return block(node.type.name === 'tableHeader' ? 'table-header' : 'table-cell', key, compact({ align: attrs.align }), children());
+    case 'image':
+      return block('images', key, {}, [
+        block(
+          'image',
+          `${key}.0`,
+          compact({
+            ref: targetToRef(attrs.src),
+            refDark: attrs.srcDark ? targetToRef(attrs.srcDark) : null,
+            alt: attrs.alt,
+            caption: attrs.caption,
+            width: attrs.width,
+          }),
+          [],
+          true,
+        ),
+      ]);
+    case 'file':
+      return block(
+        'file',
+        key,
+        compact({ ref: attrs.fileId ? { kind: 'file', file: attrs.fileId } : targetToRef(attrs.src ?? ''), caption: attrs.caption }),
+        [],
+        true,
+      );
+    case 'horizontalRule':
+      return block('divider', key, {}, [], true);
+    case 'tab':
+      return block('tabs-item', key, { title: attrs.title }, children());
+    case 'details':
+      return block('expandable', key, {}, [
+        block('expandable-title', `${key}.0`, {}, [
+          block('paragraph', `${key}.0.0`, {}, [textNode(`${key}.0.0t`, node.child(0).textContent)]),
+        ]),
+        block('expandable-body', `${key}.1`, {}, blocksOf(node.child(1), `${key}.1.`)),
+      ]);
+    case 'embed':
+      return block('embed', key, compact({ url: attrs.url, caption: attrs.caption }), [], true);
+    case 'contentRef':
+      return block('content-ref', key, compact({ ref: targetToRef(attrs.href), title: attrs.title }), [], true);
+    default:
+      return block(SIMPLE_BLOCKS[node.type.name] ?? node.type.name, key, {}, children());
+  }
+}
+
+function compact(data: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(data).filter(([, value]) => value !== null && value !== undefined && value !== ''));
+}
+
+function textNode(key: string, text: string, marks: readonly Mark[] = []): GitbookText {
+  return { object: 'text', key, leaves: [leaf(text, marks)] };
+}
+
+function leaf(text: string, marks: readonly Mark[]): GitbookLeaf {
+  return {
+    object: 'leaf',
+    text,
+    marks: marks
+      .filter((mark) => mark.type.name !== 'link')
+      .map((mark) => ({ object: 'mark', type: MARK_NAMES[mark.type.name] ?? mark.type.name, data: {} })),
+  };
+}
+
+/** Inline content: runs of text become text nodes of leaves, linked runs `link` inlines, breaks `\n`. */
+function inlineNodes(parent: PMNode, key: string): GitbookNode[] {
+  const out: GitbookNode[] = [];
+  let keys = 0;
+  const nextKey = (): string => `${key}.${keys++}`;
+  let linkRun: { mark: Mark; node: GitbookInline } | null = null;
+  const pushLeaf = (target: GitbookNode[], value: GitbookLeaf): void => {
+    const last = target[target.length - 1];
+    if (last?.object === 'text') last.leaves.push(value);
+    else target.push({ object: 'text', key: nextKey(), leaves: [value] });
+  };
+  parent.forEach((child) => {
+    const link = child.marks.find((mark) => mark.type.name === 'link') ?? null;
+    if (!link) {
+      linkRun = null;
+    } else if (!linkRun?.mark.eq(link)) {
+      const inline: GitbookInline = {
+        object: 'inline',
+        type: 'link',
+        key: nextKey(),
+        data: compact({ ref: targetToRef(String(link.attrs.href ?? '')), title: link.attrs.title }),
+        nodes: [],
+      };
+      out.push(inline);
+      linkRun = { mark: link, node: inline };
+    }
+    const target = linkRun ? linkRun.node.nodes : out;
+    if (child.isText) {
+      pushLeaf(target, leaf(child.text ?? '', child.marks));
+    } else if (child.type.name === 'hardBreak') {
+      pushLeaf(target, leaf('\n', []));
+    } else if (child.type.name === 'inlineImage') {
+      target.push({
+        object: 'inline',
+        type: 'inline-image',
+        key: nextKey(),
+        isVoid: true,
+        data: compact({ ref: targetToRef(String(child.attrs.src ?? '')), alt: child.attrs.alt, title: child.attrs.title }),
+        nodes: [],
+      });
+    }
+  });
+  return out;
+}
+
+/** A GitBook Document as a body, best effort: unknown blocks and inlines give up their content, never their text. */
+export function gitbookDocumentToBody(document: unknown): NodeJSON {
+  const nodes = isRecord(document) && Array.isArray(document.nodes) ? document.nodes : [];
+  return normalizeBody({ type: 'doc', content: nodes.flatMap((node) => fromNode(node, [], 0)) });
+}
+
+const MAX_DEPTH = 128;
+
+function fromNodes(nodes: unknown, marks: MarkJSON[], depth: number): NodeJSON[] {
+  if (!Array.isArray(nodes) || depth > MAX_DEPTH) return [];
+  return nodes.flatMap((node) => fromNode(node, marks, depth + 1));
+}
+
+function fromNode(node: unknown, marks: MarkJSON[], depth: number): NodeJSON[] {
+  if (!isRecord(node)) return [];
+  if (node.object === 'text') return fromLeaves(node, marks);
+  const data = isRecord(node.data) ? node.data : {};
+  const type = typeof node.type === 'string' ? node.type : '';
+  const children = (): NodeJSON[] => fromNodes(node.nodes, [], depth);
+  const str = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+  if (node.object === 'inline') {
+    if (type === 'link') {
+      const link: MarkJSON = { type: 'link', attrs: { href: refToTarget(data.ref) || str(data.url) || '', title: str(data.title) } };
+      return fromNodes(node.nodes, [...marks, link], depth);
+    }
+    if (type === 'inline-image') {
+      return [
+        { type: 'inlineImage', attrs: { src: refToTarget(data.ref) || str(data.src) || '', alt: str(data.alt), title: str(data.title) } },
+      ];
+    }
+    return fromNodes(node.nodes, marks, depth);
+  }
+  const heading = /^heading-(\d)$/.exec(type);
+  if (heading) return [{ type: 'heading', attrs: { level: Number(heading[1]) }, content: children() }];
+  switch (type) {
+    case 'paragraph':
+      return [{ type: 'paragraph', content: children() }];
+    case 'blockquote':
+      return [{ type: 'blockquote', content: children() }];
+    case 'list-unordered':
+    case 'list-ordered':
+    case 'list-tasks': {
+      const items = Array.isArray(node.nodes) ? node.nodes : [];
+      const tasks =
+        type === 'list-tasks' || items.some((item) => isRecord(item) && isRecord(item.data) && typeof item.data.checked === 'boolean');
+      const content = items.flatMap((item) => {
+        if (!isRecord(item)) return [];
+        const itemData = isRecord(item.data) ? item.data : {};
+        const blocks = fromNodes(item.nodes, [], depth + 1);
+        return [
+          tasks
+            ? { type: 'taskItem', attrs: { checked: itemData.checked === true }, content: blocks }
+            : { type: 'listItem', content: blocks },
+        ];
+      });
+      if (tasks) return [{ type: 'taskList', content }];
+      return type === 'list-ordered'
+        ? [{ type: 'orderedList', attrs: { start: data.start ?? 1 }, content }]
+        : [{ type: 'bulletList', content }];
+    }
+    case 'code': {
+      const lines = Array.isArray(node.nodes) ? node.nodes.map((line) => plainText(line)) : [];
+      const text = lines.join('\n');
+      return [
+        {
+          type: 'codeBlock',
+          attrs: {
+            language: str(data.syntax),
+            title: str(data.title),
+            lineNumbers: data.lineNumbers === true,
+            wrap: data.overflow === 'wrap',
+          },
+          content: text ? [{ type: 'text', text }] : [],
+        },
+      ];
+    }
+    case 'hint':
+      return [{ type: 'hint', attrs: { style: data.style }, content: children() }];
+    case 'table-header':
+    case 'table-cell':
+      return [{ type: type === 'table-header' ? 'tableHeader' : 'tableCell', attrs: { align: data.align }, content: children() }];
+    case 'table-row':
+      return [{ type: 'tableRow', content: children() }];
+    case 'table':
+      return [{ type: 'table', content: children() }];
+    case 'images':
+      return children();
+    case 'image':
+      return [
+        {
+          type: 'image',
+          attrs: {
+            src: refToTarget(data.ref) || str(data.src) || '',
+            srcDark: data.refDark ? refToTarget(data.refDark) || null : null,
+            alt: str(data.alt),
+            caption: captionText(data.caption),
+            width: data.width ?? null,
+          },
+        },
+      ];
+    case 'file': {
+      const target = refToTarget(data.ref);
+      const parsed = parseTarget(target);
+      return [
+        {
+          type: 'file',
+          attrs: {
+            fileId: parsed.kind === 'file' ? parsed.fileId : null,
+            src: parsed.kind === 'file' ? null : target || null,
+            caption: captionText(data.caption),
+          },
+        },
+      ];
+    }
+    case 'divider':
+      return [{ type: 'horizontalRule' }];
+    case 'tabs':
+      return [{ type: 'tabs', content: children() }];
+    case 'tabs-item':
+      return [{ type: 'tab', attrs: { title: str(data.title) ?? '' }, content: children() }];
+    case 'expandable': {
+      const parts = Array.isArray(node.nodes) ? node.nodes.filter(isRecord) : [];
+      const title = parts.find((part) => part.type === 'expandable-title');
+      const body = parts.find((part) => part.type === 'expandable-body');
+      const summary = title ? plainText(title) : '';
+      return [
+        {
+          type: 'details',
+          content: [
+            { type: 'detailsSummary', content: summary ? [{ type: 'text', text: summary }] : [] },
+            { type: 'detailsContent', content: body ? fromNodes(body.nodes, [], depth) : [] },
+          ],
+        },
+      ];
+    }
+    case 'embed':
+      return [{ type: 'embed', attrs: { url: str(data.url) ?? '', caption: captionText(data.caption) } }];
+    case 'content-ref':
+      return [{ type: 'contentRef', attrs: { href: refToTarget(data.ref) || str(data.url) || '', title: str(data.title) } }];
+    case 'stepper':
+      return [{ type: 'stepper', content: children() }];
+    case 'stepper-step':
+      return [{ type: 'step', content: children() }];
+    default:
+      return children();
+  }
+}
+
+function fromLeaves(node: Record<string, unknown>, outer: MarkJSON[]): NodeJSON[] {
+  const leaves = Array.isArray(node.leaves) ? node.leaves : typeof node.text === 'string' ? [{ text: node.text, marks: node.marks }] : [];
+  const out: NodeJSON[] = [];
+  for (const item of leaves) {
+    if (!isRecord(item) || typeof item.text !== 'string') continue;
+    const marks = [...outer];
+    for (const mark of Array.isArray(item.marks) ? item.marks : []) {
+      const name = isRecord(mark) && typeof mark.type === 'string' ? MARK_FROM_GITBOOK[mark.type] : undefined;
+      if (name) marks.push({ type: name });
+    }
+    item.text.split('\n').forEach((part, i) => {
+      if (i > 0) out.push({ type: 'hardBreak' });
+      if (part) out.push(marks.length > 0 ? { type: 'text', text: part, marks } : { type: 'text', text: part });
+    });
+  }
+  return out;
+}
+
+function plainText(node: unknown): string {
+  if (!isRecord(node)) return '';
+  if (node.object === 'text') {
+    const leaves = Array.isArray(node.leaves) ? node.leaves : [];
+    return leaves.map((item) => (isRecord(item) && typeof item.text === 'string' ? item.text : '')).join('');
+  }
+  return Array.isArray(node.nodes) ? node.nodes.map(plainText).join('') : '';
+}
+
+/** GitBook captions are sometimes plain strings, sometimes documents of their own. */
+function captionText(caption: unknown): string | null {
+  if (typeof caption === 'string') return caption || null;
+  if (isRecord(caption)) return plainText(caption) || null;
+  return null;
+}

@@ -1,0 +1,189 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import { createPage, getPageDocument, getPageMarkdown, setPageMarkdown } from '../index';
+import type { NodeJSON } from '../json';
+import { bodySchema } from '../schema';
+import { markdownToBody } from './parse';
+import { bodyToMarkdown } from './serialize';
+
+const fixturesDir = fileURLToPath(new URL('../fixtures', import.meta.url));
+const fixtures = readdirSync(fixturesDir)
+  .filter((name) => name.endsWith('.md'))
+  .map((name) => ({ name, markdown: readFileSync(join(fixturesDir, name), 'utf8') }));
+
+function roundTrip(markdown: string): string {
+  const { doc, frontMatter } = markdownToBody(markdown);
+  return bodyToMarkdown(doc, { frontMatter });
+}
+
+function collectTypes(node: NodeJSON, nodes: Set<string>, marks: Set<string>): void {
+  nodes.add(node.type);
+  for (const mark of node.marks ?? []) marks.add(mark.type);
+  for (const child of node.content ?? []) collectTypes(child, nodes, marks);
+}
+
+describe('GitBook markdown fixtures', () => {
+  it('has a corpus', () => {
+    expect(fixtures.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it.each(fixtures)('$name: markdown → body → markdown is identical', ({ markdown }) => {
+    expect(roundTrip(markdown)).toBe(markdown);
+  });
+
+  it.each(fixtures)('$name: markdown → body → Y.XmlFragment → body → markdown is identical', ({ markdown }) => {
+    const parsed = markdownToBody(markdown);
+    const doc = new Y.Doc();
+    const pageId = createPage(doc, { title: 'Fixture' });
+    setPageMarkdown(doc, pageId, markdown);
+    // through the wire, as another replica receives it
+    const replica = new Y.Doc();
+    Y.applyUpdate(replica, Y.encodeStateAsUpdate(doc));
+    expect(getPageDocument(replica, pageId)).toEqual(parsed.doc);
+    expect(getPageMarkdown(replica, pageId, { frontMatter: true })).toBe(markdown);
+  });
+
+  it('covers every node and mark of the schema', () => {
+    const nodes = new Set<string>();
+    const marks = new Set<string>();
+    for (const { markdown } of fixtures) collectTypes(markdownToBody(markdown).doc, nodes, marks);
+    expect([...nodes].sort()).toEqual(Object.keys(bodySchema.nodes).sort());
+    expect([...marks].sort()).toEqual(Object.keys(bodySchema.marks).sort());
+  });
+
+  it('covers every attribute form GitBook writes', () => {
+    const all = fixtures.map(({ markdown }) => JSON.stringify(markdownToBody(markdown).doc)).join('\n');
+    for (const style of ['info', 'success', 'warning', 'danger']) expect(all).toContain(`"style":"${style}"`);
+    for (const level of [1, 2, 3]) expect(all).toContain(`"level":${level}`);
+    for (const fragment of [
+      '"checked":true',
+      '"checked":false',
+      '"lineNumbers":true',
+      '"wrap":true',
+      '"title":"list-projects.js"',
+      '"start":3',
+      '"align":"center"',
+      '"srcDark":"',
+      '"width":"188"',
+      '"fileId":"',
+      '"caption":"A three minute tour',
+    ]) {
+      expect(all).toContain(fragment);
+    }
+  });
+});
+
+describe('markdown → body', () => {
+  it('parses GitBook blocks into schema nodes', () => {
+    const { doc } = markdownToBody(
+      [
+        '{% hint style="warning" %}',
+        'Careful',
+        '{% endhint %}',
+        '',
+        '{% code title="a.js" overflow="wrap" lineNumbers="true" %}',
+        '```js',
+        'run()',
+        '```',
+        '{% endcode %}',
+        '',
+        '{% content-ref url="setup.md" %}',
+        '[Setup](setup.md)',
+        '{% endcontent-ref %}',
+      ].join('\n'),
+    );
+    expect(doc.content).toEqual([
+      { type: 'hint', attrs: { style: 'warning' }, content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Careful' }] }] },
+      {
+        type: 'codeBlock',
+        attrs: { language: 'js', title: 'a.js', lineNumbers: true, wrap: true },
+        content: [{ type: 'text', text: 'run()' }],
+      },
+      { type: 'contentRef', attrs: { href: 'setup.md', title: 'Setup' } },
+    ]);
+  });
+
+  it('returns front matter apart from the body', () => {
+    const { doc, frontMatter } = markdownToBody(
+      '---\ndescription: Hello\nicon: gear\nlayout:\n  width: wide\nhidden: true\n---\n\n# Title\n',
+    );
+    expect(frontMatter).toEqual({ description: 'Hello', icon: 'gear', layout: { width: 'wide' }, hidden: true });
+    expect(doc.content?.[0]?.type).toBe('heading');
+  });
+
+  it('leaves front matter that is not a YAML mapping in the body', () => {
+    const { doc, frontMatter } = markdownToBody('---\n: : [\n---\n\ntext\n');
+    expect(frontMatter).toEqual({});
+    expect(JSON.stringify(doc)).toContain('text');
+  });
+
+  it.each([
+    ['- a\n- b\n', '* a\n* b\n'],
+    ['__bold__ and *it*\n', '**bold** and _it_\n'],
+    ['#### Deep\n', '### Deep\n'],
+    ['Setext\n======\n', '# Setext\n'],
+    ['one\ntwo\n', 'one two\n'],
+    ['line<br/>next\n', 'line\\\nnext\n'],
+    ['    indented()\n', '```\nindented()\n```\n'],
+    ['---\n', '***\n'],
+    ['|  a  |  b  |\n|-----|:---:|\n|  1  |  2  |\n', '| a | b |\n| --- | :---: |\n| 1 | 2 |\n'],
+    ['<figure><img src="x.png" alt=""><figcaption></figcaption></figure>\n', '![](x.png)\n'],
+    ['{% embed url="https://x.dev/v" fullWidth="false" %}\n', '{% embed url="https://x.dev/v" %}\n'],
+    ['[a][ref]\n\n[ref]: https://x.dev\n', '[a](https://x.dev)\n'],
+    ['1) one\n2) two\n', '1. one\n2. two\n'],
+    ['Text<strong>bold</strong>\n', 'Text**bold**\n'],
+  ])('normalizes %j to its canonical form', (input, canonical) => {
+    expect(roundTrip(input)).toBe(canonical);
+    expect(roundTrip(canonical)).toBe(canonical);
+  });
+});
+
+describe('untrusted markdown', () => {
+  const nodeTypes = (doc: NodeJSON): string[] => {
+    const nodes = new Set<string>();
+    collectTypes(doc, nodes, new Set());
+    return [...nodes];
+  };
+
+  it('keeps a <script> block as inert text', () => {
+    const { doc } = markdownToBody('<script>alert(1)</script>\n\nAfter <script>alert(2)</script> inline\n');
+    expect(nodeTypes(doc).every((type) => type in bodySchema.nodes)).toBe(true);
+    expect(doc.content).toEqual([
+      { type: 'paragraph', content: [{ type: 'text', text: '<script>alert(1)</script>' }] },
+      { type: 'paragraph', content: [{ type: 'text', text: 'After <script>alert(2)</script> inline' }] },
+    ]);
+    const markdown = bodyToMarkdown(doc);
+    expect(markdown).toBe('\\<script>alert(1)\\</script>\n\nAfter \\<script>alert(2)\\</script> inline\n');
+    expect(markdownToBody(markdown).doc).toEqual(doc);
+  });
+
+  it('keeps event-handler HTML as text', () => {
+    const { doc } = markdownToBody('<img src=x onerror="alert(1)">\n\n<div onclick="steal()">hi</div>\n');
+    expect(JSON.stringify(doc)).not.toContain('"type":"image"');
+    expect(doc.content?.map((node) => node.content?.[0]?.text)).toEqual([
+      '<img src=x onerror="alert(1)">',
+      '<div onclick="steal()">hi</div>',
+    ]);
+  });
+
+  it('never turns script URLs into links, images, embeds or figures', () => {
+    const { doc } = markdownToBody(
+      [
+        '[click](javascript:alert(1)) ![x](JaVaScRiPt:alert(2)) <vbscript:msgbox(1)>',
+        '',
+        '{% embed url="javascript:alert(3)" %}',
+        '',
+        '<figure><img src="javascript:alert(4)" alt=""><figcaption></figcaption></figure>',
+      ].join('\n'),
+    );
+    const json = JSON.stringify(doc);
+    expect(json).not.toContain('"type":"link"');
+    expect(json).not.toContain('"type":"inlineImage"');
+    expect(json).not.toContain('"type":"embed"');
+    expect(json).not.toContain('"type":"image"');
+    expect(json).toContain('javascript:alert(3)');
+  });
+});

@@ -1,0 +1,357 @@
+import MarkdownIt, { type Token } from 'markdown-it';
+import type { MarkJSON, NodeJSON } from '../json';
+import { normalizeBody } from '../normalize';
+import { isSafeUrl } from '../targets';
+import { type FrontMatter, splitFrontMatter } from './frontMatter';
+import { type AtomMeta, type ContainerMeta, type FigureMeta, gitbookBlocks } from './gitbookBlocks';
+
+/** A page imported from markdown: its body, and the front matter that sets page fields. */
+export interface MarkdownImport {
+  doc: NodeJSON;
+  frontMatter: FrontMatter;
+}
+
+const markdownIt = new MarkdownIt('commonmark', { html: true }).enable(['table', 'strikethrough']).use(gitbookBlocks);
+// markdown-it refuses `file:` outright; ours allows the `file:<fileId>` space references and still refuses scripts
+markdownIt.validateLink = isSafeUrl;
+// targets are kept as written (a git path with a space stays one): renderers encode them for HTML
+markdownIt.normalizeLink = (url) => url;
+markdownIt.normalizeLinkText = (text) => text;
+
+const LINE_BREAK_TAG = /^<br\s*\/?>$/i;
+/** Inline HTML formatting read as marks: the serializer writes it where `**`/`_`/`~~` cannot open or close. */
+const FORMAT_TAG = /^<(\/?)(strong|b|em|i|s|del|strike)>$/i;
+const FORMAT_MARKS: Record<string, string> = {
+  strong: 'bold',
+  b: 'bold',
+  em: 'italic',
+  i: 'italic',
+  s: 'strike',
+  del: 'strike',
+  strike: 'strike',
+};
+const TASK_MARKER = /^\[([ xX])\](?: |$)/;
+
+/**
+ * Parses GitBook-flavoured markdown into a page body. HTML other than GitBook's
+ * `<figure>`, `<details>` and `<br>` is kept as literal text, so an imported page can
+ * never carry a script.
+ */
+export function markdownToBody(markdown: string): MarkdownImport {
+  const { frontMatter, body } = splitFrontMatter(markdown);
+  const builder = new BodyBuilder();
+  for (const token of markdownIt.parse(body, {})) builder.token(token);
+  return { doc: normalizeBody(builder.root), frontMatter };
+}
+
+class BodyBuilder {
+  readonly root: NodeJSON = { type: 'doc', content: [] };
+  private readonly stack: NodeJSON[] = [this.root];
+
+  private get top(): NodeJSON {
+    return this.stack[this.stack.length - 1] as NodeJSON;
+  }
+
+  private add(node: NodeJSON): void {
+    const parent = this.top;
+    if (parent.content) parent.content.push(node);
+    else parent.content = [node];
+  }
+
+  private open(type: string, attrs?: Record<string, unknown>): void {
+    const node: NodeJSON = attrs ? { type, attrs, content: [] } : { type, content: [] };
+    this.add(node);
+    this.stack.push(node);
+  }
+
+  private close(): NodeJSON {
+    return (this.stack.length > 1 ? this.stack.pop() : this.root) as NodeJSON;
+  }
+
+  token(token: Token): void {
+    switch (token.type) {
+      case 'paragraph_open':
+        this.open('paragraph');
+        break;
+      case 'paragraph_close':
+        imageOnlyParagraphToImage(this.close());
+        break;
+      case 'heading_open':
+        this.open('heading', { level: Number(token.tag.slice(1)) });
+        break;
+      case 'blockquote_open':
+        this.open('blockquote');
+        break;
+      case 'bullet_list_open':
+        this.open('bulletList');
+        break;
+      case 'bullet_list_close':
+        bulletListToTaskList(this.close());
+        break;
+      case 'ordered_list_open':
+        this.open('orderedList', { start: Number(token.attrGet('start') ?? 1) });
+        break;
+      case 'list_item_open':
+        this.open('listItem');
+        break;
+      case 'table_open':
+        this.open('table');
+        break;
+      case 'tr_open':
+        this.open('tableRow');
+        break;
+      case 'th_open':
+      case 'td_open':
+        this.open(token.type === 'th_open' ? 'tableHeader' : 'tableCell', { align: cellAlign(token) });
+        this.open('paragraph');
+        break;
+      case 'th_close':
+      case 'td_close':
+        this.close();
+        this.close();
+        break;
+      case 'thead_open':
+      case 'thead_close':
+      case 'tbody_open':
+      case 'tbody_close':
+        break;
+      case 'inline':
+        for (const node of inlineNodes(token.children ?? [])) this.add(node);
+        break;
+      case 'fence':
+      case 'code_block':
+        this.add(codeBlock(token));
+        break;
+      case 'hr':
+        this.add({ type: 'horizontalRule' });
+        break;
+      case 'html_block':
+        for (const paragraph of literalParagraphs(token.content)) this.add(paragraph);
+        break;
+      case 'gitbook_open':
+        this.openContainer(token.meta as ContainerMeta);
+        break;
+      case 'gitbook_close':
+        this.closeContainer(token.meta as ContainerMeta);
+        break;
+      case 'gitbook_atom':
+        for (const node of atomNodes(token.meta as AtomMeta)) this.add(node);
+        break;
+      case 'gitbook_figure':
+        this.add(figureImage(token.meta as FigureMeta));
+        break;
+      case 'gitbook_details_open':
+        this.open('details');
+        this.add({ type: 'detailsSummary', content: textNodes((token.meta as { summary: string }).summary) });
+        this.open('detailsContent');
+        break;
+      case 'gitbook_details_close':
+        this.close();
+        this.close();
+        break;
+      default:
+        if (token.nesting === -1) this.close();
+        else if (token.nesting === 1) this.open(token.type);
+    }
+  }
+
+  private openContainer(meta: ContainerMeta): void {
+    const { name, attrs } = meta;
+    if (name === 'hint') this.open('hint', { style: attrs.style });
+    else if (name === 'tab') this.open('tab', { title: attrs.title ?? '' });
+    else if (name === 'code') {
+      this.open(CODE_WRAPPER, {
+        title: attrs.title ?? null,
+        lineNumbers: attrs.lineNumbers === 'true',
+        wrap: attrs.overflow === 'wrap',
+      });
+    } else {
+      this.open(name);
+    }
+  }
+
+  private closeContainer(meta: ContainerMeta): void {
+    const node = this.close();
+    if (meta.name !== 'code') return;
+    const only = node.content?.length === 1 ? node.content[0] : undefined;
+    if (only?.type !== 'codeBlock') return;
+    // the wrapper's attributes belong to the code block it wraps; the normalizer unwraps anything else
+    Object.assign(node, { ...only, attrs: { ...only.attrs, ...node.attrs } });
+  }
+}
+
+/** A `{% code %}` wrapper while it is being built; not a body node. */
+const CODE_WRAPPER = 'gitbookCodeWrapper';
+
+function cellAlign(token: Token): string | null {
+  return /text-align:\s*(left|center|right)/.exec(String(token.attrGet('style') ?? ''))?.[1] ?? null;
+}
+
+function codeBlock(token: Token): NodeJSON {
+  const language = token.info.trim().split(/\s+/)[0] || null;
+  const text = token.content.endsWith('\n') ? token.content.slice(0, -1) : token.content;
+  return { type: 'codeBlock', attrs: { language }, content: textNodes(text) };
+}
+
+function textNodes(text: string): NodeJSON[] {
+  return text ? [{ type: 'text', text }] : [];
+}
+
+/** Lines of text kept literally: each run of lines a paragraph, each line break a hard break. */
+function literalParagraphs(source: string): NodeJSON[] {
+  return source
+    .split(/\n[ \t]*\n/)
+    .map((chunk) =>
+      chunk
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line !== ''),
+    )
+    .filter((lines) => lines.length > 0)
+    .map((lines) => ({
+      type: 'paragraph',
+      content: lines.flatMap((line, i): NodeJSON[] =>
+        i === 0 ? [{ type: 'text', text: line }] : [{ type: 'hardBreak' }, { type: 'text', text: line }],
+      ),
+    }));
+}
+
+function atomNodes(meta: AtomMeta): NodeJSON[] {
+  const caption = meta.inner.replace(/\s*\n\s*/g, ' ') || null;
+  if (meta.name === 'embed') {
+    const url = meta.attrs.url ?? '';
+    if (!url || !isSafeUrl(url)) return literalParagraphs(meta.source);
+    return [{ type: 'embed', attrs: { url, caption } }];
+  }
+  if (meta.name === 'file') {
+    const src = meta.attrs.src ?? '';
+    if (!src || !isSafeUrl(src)) return literalParagraphs(meta.source);
+    const fileId = /^file:(.+)$/.exec(src)?.[1] ?? null;
+    return [{ type: 'file', attrs: { fileId, src: fileId ? null : src, caption } }];
+  }
+  const href = meta.attrs.url ?? '';
+  if (!href || !isSafeUrl(href)) return literalParagraphs(meta.source);
+  const label = /^\[((?:\\.|[^\]\\])*)\]\(.*\)$/.exec(meta.inner)?.[1];
+  const title = label === undefined ? null : markdownIt.utils.unescapeAll(label);
+  return [{ type: 'contentRef', attrs: { href, title: title === href ? null : title } }];
+}
+
+function figureImage(meta: FigureMeta): NodeJSON {
+  const attrs = { src: meta.src, alt: meta.alt, caption: meta.caption, width: meta.width, srcDark: meta.srcDark };
+  if (!isSafeUrl(meta.src) || (meta.srcDark && !isSafeUrl(meta.srcDark))) {
+    return { type: 'paragraph', content: textNodes(meta.source) };
+  }
+  return { type: 'image', attrs };
+}
+
+/** A paragraph holding one image and nothing else is GitBook's image block. */
+function imageOnlyParagraphToImage(paragraph: NodeJSON): void {
+  const only = paragraph.content?.length === 1 ? paragraph.content[0] : undefined;
+  if (only?.type !== 'inlineImage') return;
+  paragraph.type = 'image';
+  paragraph.attrs = { src: only.attrs?.src, alt: only.attrs?.alt };
+  delete paragraph.content;
+}
+
+/** GFM task lists: a bullet list whose every item starts with `[ ]` or `[x]`. */
+function bulletListToTaskList(list: NodeJSON): void {
+  const items = list.content ?? [];
+  const markers = items.map((item) => {
+    const first = item.content?.[0];
+    const text = first?.type === 'paragraph' ? first.content?.[0] : undefined;
+    return text?.type === 'text' ? TASK_MARKER.exec(text.text ?? '') : null;
+  });
+  if (items.length === 0 || markers.some((marker) => marker === null)) return;
+  list.type = 'taskList';
+  items.forEach((item, i) => {
+    const marker = markers[i] as RegExpExecArray;
+    const paragraph = item.content?.[0] as NodeJSON;
+    const text = paragraph.content?.[0] as NodeJSON;
+    text.text = (text.text ?? '').slice(marker[0].length);
+    if (text.text === '') paragraph.content?.shift();
+    item.type = 'taskItem';
+    item.attrs = { checked: marker[1] !== ' ' };
+  });
+}
+
+function inlineNodes(tokens: readonly Token[]): NodeJSON[] {
+  const out: NodeJSON[] = [];
+  const marks: MarkJSON[] = [];
+  const addText = (text: string, extra?: MarkJSON): void => {
+    if (!text) return;
+    const nodeMarks = extra ? [...marks, extra] : [...marks];
+    const last = out[out.length - 1];
+    if (last?.type === 'text' && JSON.stringify(last.marks ?? []) === JSON.stringify(nodeMarks)) {
+      last.text += text;
+    } else {
+      out.push(nodeMarks.length > 0 ? { type: 'text', text, marks: nodeMarks } : { type: 'text', text });
+    }
+  };
+  const removeMark = (type: string): void => {
+    const index = marks.findLastIndex((mark) => mark.type === type);
+    if (index >= 0) marks.splice(index, 1);
+  };
+  for (const token of tokens) {
+    switch (token.type) {
+      case 'text':
+      case 'text_special':
+        addText(token.content);
+        break;
+      case 'softbreak':
+        addText(' ');
+        break;
+      case 'hardbreak':
+        out.push({ type: 'hardBreak' });
+        break;
+      case 'code_inline':
+        addText(token.content, { type: 'code' });
+        break;
+      case 'strong_open':
+        marks.push({ type: 'bold' });
+        break;
+      case 'strong_close':
+        removeMark('bold');
+        break;
+      case 'em_open':
+        marks.push({ type: 'italic' });
+        break;
+      case 'em_close':
+        removeMark('italic');
+        break;
+      case 's_open':
+        marks.push({ type: 'strike' });
+        break;
+      case 's_close':
+        removeMark('strike');
+        break;
+      case 'link_open':
+        marks.push({ type: 'link', attrs: { href: token.attrGet('href') ?? '', title: token.attrGet('title') || null } });
+        break;
+      case 'link_close':
+        removeMark('link');
+        break;
+      case 'image':
+        out.push({
+          type: 'inlineImage',
+          attrs: { src: token.attrGet('src') ?? '', alt: plainText(token.children ?? []) || null, title: token.attrGet('title') || null },
+        });
+        break;
+      case 'html_inline': {
+        const format = FORMAT_TAG.exec(token.content);
+        const markType = format ? FORMAT_MARKS[(format[2] as string).toLowerCase()] : undefined;
+        if (LINE_BREAK_TAG.test(token.content)) out.push({ type: 'hardBreak' });
+        else if (format && markType && format[1]) removeMark(markType);
+        else if (markType) marks.push({ type: markType });
+        else addText(token.content);
+        break;
+      }
+      default:
+        addText(token.content);
+    }
+  }
+  return out;
+}
+
+function plainText(tokens: readonly Token[]): string {
+  return tokens.map((token) => (token.children ? plainText(token.children) : token.type === 'softbreak' ? ' ' : token.content)).join('');
+}

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { ListQuerySchema, OrderSchema, RoleSchema, TeamRoleSchema, Timestamp, patchBody, text } from './common';
+import { UserSchema } from './user';
+
+export const MemberSchema = z
+  .object({
+    object: z.literal('member'),
+    id: z.string(),
+    role: RoleSchema.nullable(),
+    user: UserSchema,
+    disabled: z.boolean(),
+    joinedAt: Timestamp,
+    lastSeenAt: Timestamp.optional(),
+    sso: z.boolean(),
+    spaces: z.number().int(),
+    teams: z.number().int(),
+  })
+  .meta({ id: 'Member' });
+export type Member = z.infer<typeof MemberSchema>;
+
+export const ListMembersQuery = ListQuerySchema.extend({
+  order: OrderSchema.optional(),
+  role: RoleSchema.optional(),
+  search: text(256).optional(),
+  sort: z.enum(['joinedAt', 'lastSeenAt']).optional(),
+});
+
+export const UpdateMemberBody = patchBody({ role: RoleSchema.nullable().optional() });
+
+export const MemberTeamItem = z.object({
+  team: z.lazy(() => z.record(z.string(), z.unknown())),
+  member: z.object({ role: TeamRoleSchema }),
+});

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { DocumentSchema, IdSchema, MergeRulesSchema, RoleSchema, Timestamp, patchBody, text } from './common';
+
+const Permissions = z.object({
+  view: z.boolean(),
+  admin: z.boolean(),
+  ownTeam: z.boolean(),
+  createContent: z.boolean(),
+  createOpenAPISpec: z.boolean(),
+  ingestConversations: z.boolean(),
+  viewBilling: z.boolean(),
+  listMembers: z.boolean(),
+  listTeams: z.boolean(),
+  listIntegrations: z.boolean(),
+  listInstallations: z.boolean(),
+  installIntegration: z.boolean(),
+});
+
+export const OrganizationSchema = z
+  .object({
+    object: z.literal('organization'),
+    id: z.string(),
+    title: z.string(),
+    createdAt: Timestamp,
+    emailDomains: z.array(z.string()),
+    hostname: z.string().optional(),
+    type: z.string(),
+    useCase: z.string().optional(),
+    communityType: z.string().optional(),
+    defaultRole: RoleSchema.nullable(),
+    defaultContent: z.object({ type: z.string(), site: z.string().optional() }).optional(),
+    sso: z.boolean(),
+    ai: z.boolean(),
+    inviteLinks: z.boolean(),
+    plan: z.string(),
+    mergeRules: MergeRulesSchema,
+    customHostname: z.string().optional(),
+    urls: z.object({ location: z.string(), app: z.string(), logo: z.string().optional() }),
+    permissions: Permissions,
+  })
+  .meta({ id: 'Organization' });
+export type Organization = z.infer<typeof OrganizationSchema>;
+
+export const TitleSchema = text(256, 1).refine((s) => s.trim().length > 0, 'must not be blank');
+
+const EmailDomain = z
+  .string()
+  .max(253)
+  .regex(/^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i, 'must be a domain name such as example.com');
+
+const Hostname = z
+  .string()
+  .max(253)
+  .regex(
+    /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$/,
+    'must be a hostname such as docs.example.com',
+  );
+
+export const HttpUrlSchema = z
+  .string()
+  .max(2048)
+  .url()
+  .refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL');
+
+export const CreateOrganizationBody = z.strictObject({
+  title: TitleSchema,
+  emailDomains: z.array(EmailDomain).max(50).optional(),
+});
+
+export const UpdateOrganizationBody = patchBody({
+  title: TitleSchema.optional(),
+  emailDomains: z.array(EmailDomain).max(50).optional(),
+  hostname: Hostname.nullable().optional(),
+  defaultRole: RoleSchema.nullable().optional(),
+  defaultContent: z
+    .strictObject({ type: z.literal('site'), site: IdSchema })
+    .nullable()
+    .optional(),
+  logo: HttpUrlSchema.nullable().optional(),
+  sso: z.boolean().optional(),
+  ai: z.boolean().optional(),
+  inviteLinks: z.boolean().optional(),
+  mergeRules: MergeRulesSchema.optional(),
+});
+export type UpdateOrganizationBody = z.infer<typeof UpdateOrganizationBody>;
+
+export const AgentInstructionsSchema = z
+  .object({
+    object: z.literal('agent-instructions'),
+    instructions: DocumentSchema,
+    updatedAt: Timestamp.optional(),
+    updatedBy: z.string().optional(),
+    urls: z.object({ location: z.string() }),
+  })
+  .meta({ id: 'AgentInstructions' });
+
+export const UpdateAgentInstructionsBody = z.strictObject({ instructions: DocumentSchema });
+
+export const PingResponse = z.object({ platformVisitorClaims: z.string().optional() });
+
+export const InviteBody = z.strictObject({
+  emails: z.array(z.string().max(320).email()).min(1).max(100),
+  role: RoleSchema.nullable().optional(),
+});

@@ -1,0 +1,137 @@
+import { ROLES, type Role } from '@quire/shared';
+import { loadConfig } from '../config';
+import { DataDirInUseError } from '../store/lock';
+import { addMember, getMembership } from '../store/members';
+import { openStore } from '../store/open';
+import { createOrg, getOrg } from '../store/organizations';
+import { createToken, revokeToken } from '../store/tokens';
+import { ensureUser, getUserByEmail } from '../store/users';
+
+const USAGE = `Usage: npm run admin -- <command>
+
+  org create <title> [--owner <email>]         create an organization; prints its id
+  user create <email> --org <orgId> --role <role> [--name <display name>]
+                                               add a user to an organization (role: ${ROLES.join(', ')}, or guest)
+  user role <email> --org <orgId> --role <role>
+                                               change a member's role
+  token create <email>                         issue a token; printed once, alone on the last line
+  token revoke <token>                         revoke a token
+
+Works on the server's database: DATA_DIR (default ./data) or DATABASE_URL.
+With the embedded database, stop the server first.`;
+
+class UsageError extends Error {}
+
+function flag(args: string[], name: string): string | undefined {
+  const i = args.indexOf(`--${name}`);
+  if (i === -1) return undefined;
+  const v = args[i + 1];
+  if (!v || v.startsWith('--')) throw new UsageError(`--${name} needs a value`);
+  args.splice(i, 2);
+  return v;
+}
+
+function parseRole(raw: string | undefined): Role | null {
+  if (raw === undefined) throw new UsageError('--role is required');
+  if (raw === 'guest') return null;
+  if (!(ROLES as readonly string[]).includes(raw)) throw new UsageError(`unknown role "${raw}" (one of ${ROLES.join(', ')}, guest)`);
+  return raw as Role;
+}
+
+export async function runAdmin(
+  argv: string[],
+  out: (line: string) => void = console.log,
+  env: NodeJS.ProcessEnv = process.env,
+  errOut: (line: string) => void = console.error,
+): Promise<number> {
+  const args = [...argv];
+  const [group, action] = args.splice(0, 2);
+  if (!group || group === 'help' || group === '--help') {
+    out(USAGE);
+    return group ? 0 : 2;
+  }
+  const config = loadConfig(env);
+  let store: Awaited<ReturnType<typeof openStore>>;
+  try {
+    store = await openStore(config);
+  } catch (err) {
+    if (err instanceof DataDirInUseError) {
+      errOut(`${err.message}\nThe admin command needs the embedded database to itself: stop the server, run the command, start the server again.`);
+      return 1;
+    }
+    throw err;
+  }
+  const { db } = store;
+  try {
+    const key = `${group} ${action ?? ''}`.trim();
+    switch (key) {
+      case 'org create': {
+        const owner = flag(args, 'owner') ?? 'admin@localhost';
+        const title = args.join(' ').trim();
+        if (!title) throw new UsageError('org create needs a title');
+        const org = await db.transaction(async (tx) => createOrg(tx, title, (await ensureUser(tx, owner)).id));
+        out(org.id);
+        return 0;
+      }
+      case 'user create':
+      case 'user role': {
+        const orgId = flag(args, 'org');
+        const role = parseRole(flag(args, 'role'));
+        const name = flag(args, 'name');
+        const email = args[0];
+        if (!email || !email.includes('@')) throw new UsageError(`${key} needs an email`);
+        if (!orgId) throw new UsageError('--org is required');
+        if (!(await getOrg(db, orgId))) {
+          errOut(`No organization with id ${orgId}.`);
+          return 1;
+        }
+        const user = await db.transaction(async (tx) => {
+          const u = await ensureUser(tx, email.toLowerCase(), name);
+          if (await getMembership(tx, orgId, u.id)) {
+            await tx.query('UPDATE org_members SET role = $3 WHERE org_id = $1 AND user_id = $2', [orgId, u.id, role]);
+          } else {
+            await addMember(tx, orgId, u.id, role);
+          }
+          return u;
+        });
+        out(user.id);
+        return 0;
+      }
+      case 'token create': {
+        const email = args[0];
+        if (!email) throw new UsageError('token create needs an email');
+        const user = await getUserByEmail(db, email);
+        if (!user) {
+          errOut(`No user with email ${email}; create it with: npm run admin -- user create ${email} --org <orgId> --role <role>`);
+          return 1;
+        }
+        const token = await createToken(db, user.id, undefined, 'admin command');
+        out(`New token for ${user.email} (shown once; store it now):`);
+        out(token);
+        return 0;
+      }
+      case 'token revoke': {
+        const token = args[0];
+        if (!token) throw new UsageError('token revoke needs the token');
+        const revoked = await revokeToken(db, token);
+        out(revoked ? 'Token revoked.' : 'No such token (nothing to revoke).');
+        return 0;
+      }
+      default:
+        throw new UsageError(`unknown command "${key}"`);
+    }
+  } catch (err) {
+    if (err instanceof UsageError) {
+      errOut(`${err.message}\n\n${USAGE}`);
+      return 2;
+    }
+    throw err;
+  } finally {
+    await db.close();
+    store.unlock();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  runAdmin(process.argv.slice(2)).then((code) => process.exit(code));
+}

@@ -1,0 +1,52 @@
+import { resolve } from 'node:path';
+import { type ContentConfig, loadContentConfig } from './core/content/config';
+import { type SyncConfig, loadSyncConfig } from './sync/config';
+
+/** Every setting comes from the environment; this is the one place that reads it. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  publicUrl?: string;
+  bootstrapAdminToken?: string;
+  /** Requests a minute per API token. */
+  rateLimitPerToken: number;
+  /** Requests a minute per client address (unauthenticated traffic included). */
+  rateLimitPerAddress: number;
+  maxBodyBytes: number;
+  allowPrivateFetch: boolean;
+  logLevel: string;
+  /** Secret that signs server-issued JWTs (visitor claims, sync tickets). */
+  signingSecret?: string;
+  /** The `/v1/sync` WebSocket endpoint: limits, quiet period, workers. */
+  sync: SyncConfig;
+  /** Content imports: size, time and page limits. */
+  content: ContentConfig;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const int = (name: string, dflt: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return dflt;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got "${raw}"`);
+    return n;
+  };
+  return {
+    port: int('PORT', 8080),
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: resolve(env.DATA_DIR ?? './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    publicUrl: env.PUBLIC_URL?.replace(/\/+$/, '') || undefined,
+    bootstrapAdminToken: env.BOOTSTRAP_ADMIN_TOKEN || undefined,
+    rateLimitPerToken: int('RATE_LIMIT_PER_TOKEN', 6000),
+    rateLimitPerAddress: int('RATE_LIMIT_PER_ADDRESS', 12000),
+    maxBodyBytes: int('MAX_BODY_BYTES', 1024 * 1024),
+    allowPrivateFetch: env.ALLOW_PRIVATE_FETCH === 'true',
+    logLevel: env.LOG_LEVEL ?? 'info',
+    signingSecret: env.SIGNING_SECRET || undefined,
+    sync: loadSyncConfig(int),
+    content: loadContentConfig(int),
+  };
+}

@@ -1,0 +1,89 @@
+import { ApiError } from '../../../http/errors';
+import { FetchError, guardedFetch } from '../../fetchGuard';
+import type { ContentConfig } from '../config';
+
+export interface Fetched {
+  body: Buffer;
+  contentType: string;
+}
+
+/**
+ * The fetches of one import: every one guarded (no loopback or private addresses unless
+ * allowed), all of them sharing one deadline and one byte budget, so an import that
+ * follows many links still ends in bounded time and memory.
+ */
+export class ImportFetcher {
+  private readonly deadline: number;
+  private bytesLeft: number;
+
+  constructor(
+    private readonly limits: ContentConfig,
+    private readonly allowPrivate: boolean,
+  ) {
+    this.deadline = Date.now() + limits.importTimeoutMs;
+    this.bytesLeft = limits.importMaxBytes;
+  }
+
+  /**
+   * The first fetch: whatever goes wrong is the answer to the import (and nothing is
+   * written), with a status saying whose fault it is.
+   */
+  async root(url: string): Promise<Fetched> {
+    try {
+      const res = await this.fetch(url);
+      if (res.status < 200 || res.status >= 300) {
+        throw new ApiError(
+          res.status >= 400 && res.status < 500 ? 422 : 502,
+          `Fetching ${url} failed: the server answered ${res.status}. Nothing was imported.`,
+        );
+      }
+      return { body: res.body, contentType: contentTypeOf(res.headers['content-type']) };
+    } catch (err) {
+      throw asApiError(err, url);
+    }
+  }
+
+  /** A fetch of something the first document points at: a failure only leaves that resource out. */
+  async optional(url: string): Promise<Fetched | undefined> {
+    try {
+      const res = await this.fetch(url);
+      if (res.status < 200 || res.status >= 300) return undefined;
+      return { body: res.body, contentType: contentTypeOf(res.headers['content-type']) };
+    } catch (err) {
+      // Running out of time or bytes ends the whole import: a partial one would be a surprise.
+      if (err instanceof FetchError && (err.failure === 'TIMEOUT' || err.failure === 'TOO_LARGE')) throw asApiError(err, url);
+      return undefined;
+    }
+  }
+
+  private async fetch(url: string) {
+    const timeoutMs = this.deadline - Date.now();
+    if (timeoutMs <= 0) throw new FetchError('TIMEOUT', `The import took longer than ${this.limits.importTimeoutMs} ms.`);
+    const res = await guardedFetch(url, { allowPrivate: this.allowPrivate, timeoutMs, maxBytes: this.bytesLeft });
+    this.bytesLeft -= res.body.length;
+    return res;
+  }
+}
+
+function contentTypeOf(header: string | string[] | undefined): string {
+  const v = Array.isArray(header) ? header[0] : header;
+  return (v ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+function asApiError(err: unknown, url: string): Error {
+  if (err instanceof ApiError) return err;
+  if (!(err instanceof FetchError)) return err as Error;
+  switch (err.failure) {
+    case 'REFUSED':
+      return new ApiError(
+        400,
+        `Invalid body field "url": fetching ${url} was refused (loopback and private addresses are not fetched unless ALLOW_PRIVATE_FETCH=true).`,
+      );
+    case 'TIMEOUT':
+      return new ApiError(504, `${err.message} Nothing was imported.`);
+    case 'TOO_LARGE':
+      return new ApiError(413, `${err.message} Nothing was imported.`);
+    default:
+      return new ApiError(502, `${err.message} Nothing was imported.`);
+  }
+}

@@ -1,0 +1,106 @@
+import * as http from 'node:http';
+import * as https from 'node:https';
+import { useAgent } from 'request-filtering-agent';
+
+export interface GuardedFetchOptions {
+  /** Let the fetch reach loopback and private addresses (`ALLOW_PRIVATE_FETCH=true`). */
+  allowPrivate: boolean;
+  /** Whole fetch, redirects and body included. */
+  timeoutMs: number;
+  /** Largest body accepted; a longer one aborts the fetch. */
+  maxBytes: number;
+}
+
+export interface GuardedFetchResult {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** Why a guarded fetch gave up, so callers can answer a precise error. */
+export type FetchFailure = 'TIMEOUT' | 'TOO_LARGE' | 'REFUSED' | 'FAILED';
+
+export class FetchError extends Error {
+  constructor(
+    readonly failure: FetchFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const MAX_REDIRECTS = 5;
+
+/**
+ * Fetches a URL on behalf of a user (imports, spec URLs) without letting the user reach
+ * the server's own network: the connecting agent refuses loopback, private and metadata
+ * addresses after DNS resolution (so a rebinding name cannot slip through), on every
+ * redirect hop. Non-2xx answers are returned, not thrown; the caller decides.
+ */
+export async function guardedFetch(url: string, opts: GuardedFetchOptions): Promise<GuardedFetchResult> {
+  const deadline = Date.now() + opts.timeoutMs;
+  let current = url;
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    const res = await fetchOnce(current, opts, deadline);
+    const location = res.headers.location;
+    if (res.status >= 300 && res.status < 400 && location) {
+      current = new URL(location, current).toString();
+      continue;
+    }
+    return res;
+  }
+  throw new FetchError('FAILED', `Too many redirects (more than ${MAX_REDIRECTS}) fetching ${url}.`);
+}
+
+function fetchOnce(url: string, opts: GuardedFetchOptions, deadline: number): Promise<GuardedFetchResult> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return Promise.reject(new FetchError('FAILED', `Not a valid URL: ${url}.`));
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    return Promise.reject(new FetchError('REFUSED', `Only http and https URLs can be fetched, not ${parsed.protocol}.`));
+  }
+  const remaining = deadline - Date.now();
+  if (remaining <= 0) return Promise.reject(new FetchError('TIMEOUT', `Fetching ${url} took longer than ${opts.timeoutMs} ms.`));
+  const agent = useAgent(url, { allowPrivateIPAddress: opts.allowPrivate, allowMetaIPAddress: opts.allowPrivate, keepAlive: false });
+  const get = parsed.protocol === 'https:' ? https.get : http.get;
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const fail = (err: FetchError) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.destroy();
+      reject(err);
+    };
+    const timer = setTimeout(() => fail(new FetchError('TIMEOUT', `Fetching ${url} took longer than ${opts.timeoutMs} ms.`)), remaining);
+    const req = get(url, { agent, headers: { 'user-agent': 'Quire', accept: '*/*' } }, (res) => {
+      const declared = Number(res.headers['content-length']);
+      if (Number.isFinite(declared) && declared > opts.maxBytes) {
+        fail(new FetchError('TOO_LARGE', `The body at ${url} is larger than ${opts.maxBytes} bytes.`));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > opts.maxBytes) fail(new FetchError('TOO_LARGE', `The body at ${url} is larger than ${opts.maxBytes} bytes.`));
+        else chunks.push(chunk);
+      });
+      res.on('end', () => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
+      });
+      res.on('error', (err) => fail(new FetchError('FAILED', `Fetching ${url} failed: ${err.message}.`)));
+    });
+    req.on('error', (err) => {
+      // The filtering agent reports refused addresses as plain errors; tell them apart by message.
+      const refused = /is not allowed|private|meta/i.test(err.message);
+      fail(new FetchError(refused ? 'REFUSED' : 'FAILED', refused ? `Fetching ${url} was refused: ${err.message}` : `Fetching ${url} failed: ${err.message}.`));
+    });
+  });
+}

@@ -1,0 +1,23 @@
+import type { OrgAccess } from '../access';
+import type { Queryable } from '../../store/db';
+import { isSsoToken } from '../../store/saml';
+
+export const SSO_REQUIRED_MESSAGE =
+  'This organization requires single sign-on: sign in through one of its identity providers (GET /v1/orgs/{organizationId}/sso lists them) and use the token that sign-in gives.';
+
+/**
+ * SSO enforcement. With `sso` on, members act in the organization only with an API token
+ * that a SAML sign-in into it issued; tokens made any other way (the admin command line,
+ * the bootstrap token) no longer open it, whether or not the member is an SSO member.
+ * Admins are exempt so that a broken identity provider cannot lock everyone out: they can
+ * still fix the configuration. A kept-out caller is marked on its `OrgAccess`, which then
+ * counts as no membership at all; the guards answer 403 with `SSO_REQUIRED_MESSAGE`.
+ */
+export async function applySsoEnforcement(db: Queryable, access: OrgAccess, tokenId: string | undefined): Promise<OrgAccess> {
+  const member = access.member;
+  if (!member || member.disabled || member.role === 'admin') return access;
+  const rows = await db.query<{ sso: boolean }>('SELECT sso FROM organizations WHERE id = $1', [access.orgId]);
+  if (!rows[0]?.sso) return access;
+  if (!tokenId || !(await isSsoToken(db, tokenId, access.orgId))) access.blockedBySso = true;
+  return access;
+}

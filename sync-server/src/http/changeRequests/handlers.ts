@@ -1,0 +1,179 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { newId } from '@quire/shared';
+import type { z } from 'zod';
+import type { OrgChangeRequestListQuery } from '@quire/shared/schemas/changeRequest';
+import { crBranch, isActive, mergeChangeRequest, openChangeRequest, updateFromMain } from '../../core/content/changeRequests';
+import { signedPdfUrl } from '../../core/content/exports';
+import { contentAtRevision } from '../../core/content/revisions';
+import { branchHead } from '../../core/content/revisions';
+import { atLeast } from '../../core/roles';
+import * as store from '../../store/changeRequests';
+import { getMembership } from '../../store/members';
+import { getSpace } from '../../store/spaces';
+import type { SpaceRow } from '../../store/spaces';
+import { orgSpaces } from '../../store/search';
+import { badRequest, conflict, forbidden, notFound } from '../errors';
+import type { AppEnv } from '../env';
+import { requireOrg, requireSpace } from '../guards';
+import { envelope } from '../listing';
+import { guestVisibleSpaceIds } from '../organizations/handlers';
+import { baseUrl } from '../urls';
+import { presentChangeRequest, presentChangeRequests, presentRequestedReviewers, presentReviews, requireChangeRequest } from './present';
+import * as r from './routes';
+
+type OrgListQuery = z.infer<typeof OrgChangeRequestListQuery>;
+
+export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
+  app.openapi(r.listChangeRequests, async (c) => {
+    const { db } = c.get('deps');
+    const { space, access } = await requireSpace(c, c.req.valid('param').spaceId);
+    const q = c.req.valid('query');
+    const page = await store.listChangeRequests(db, { ...q, spaceIds: [space.id] }, q);
+    const items = await presentChangeRequests(db, page.rows, new Map([[space.id, space]]), access, baseUrl(c));
+    return c.json(envelope({ ...page, rows: items }, (x) => x), 200);
+  });
+
+  app.openapi(r.createChangeRequest, async (c) => {
+    const { db } = c.get('deps');
+    const { space, access } = await requireSpace(c, c.req.valid('param').spaceId, 'edit');
+    const b = c.req.valid('json');
+    const cr = await openChangeRequest(db, space.id, c.get('caller').user.id, b);
+    const fresh = (await getSpace(db, space.id)) ?? space;
+    return c.json(await presentChangeRequest(db, cr, fresh, access, baseUrl(c)), 200);
+  });
+
+  app.openapi(r.getChangeRequest, async (c) => {
+    const { spaceId, changeRequestId } = c.req.valid('param');
+    const { space, access, cr } = await requireChangeRequest(c, spaceId, changeRequestId);
+    return c.json(await presentChangeRequest(c.get('deps').db, cr, space, access, baseUrl(c)), 200);
+  });
+
+  app.openapi(r.updateChangeRequest, async (c) => {
+    const { db } = c.get('deps');
+    const { spaceId, changeRequestId } = c.req.valid('param');
+    const { space, access, cr } = await requireChangeRequest(c, spaceId, changeRequestId, 'edit');
+    const b = c.req.valid('json');
+    const updated = await db.transaction(async (tx) => {
+      const locked = await store.lockChangeRequest(tx, cr.id);
+      if (!locked) throw notFound('change request');
+      if (b.status && locked.status === 'merged') throw conflict('The change request is merged: its status cannot change any more.');
+      return store.updateChangeRequest(tx, cr.id, b);
+    });
+    return c.json(await presentChangeRequest(db, updated, space, access, baseUrl(c)), 200);
+  });
+
+  app.openapi(r.mergeChangeRequest, async (c) => {
+    const { db } = c.get('deps');
+    const { spaceId, changeRequestId } = c.req.valid('param');
+    const { cr } = await requireChangeRequest(c, spaceId, changeRequestId, 'review');
+    const { revision } = await mergeChangeRequest(db, cr.id, c.get('caller').user.id);
+    return c.json({ revision, result: 'merge' as const }, 200);
+  });
+
+  app.openapi(r.updateChangeRequestFromMain, async (c) => {
+    const { db } = c.get('deps');
+    const { spaceId, changeRequestId } = c.req.valid('param');
+    const { cr } = await requireChangeRequest(c, spaceId, changeRequestId, 'edit');
+    const { revision } = await updateFromMain(db, cr.id, c.get('caller').user.id);
+    await store.addContributor(db, cr.id, c.get('caller').user.id);
+    return c.json({ revision, result: 'update' as const }, 200);
+  });
+
+  app.openapi(r.changeRequestPdf, async (c) => {
+    const { db } = c.get('deps');
+    const { spaceId, changeRequestId } = c.req.valid('param');
+    const q = c.req.valid('query');
+    const { cr } = await requireChangeRequest(c, spaceId, changeRequestId);
+    if (q.only && !q.page) throw badRequest('Missing query parameter field "page": required when "only" is true.');
+    const head = await db.transaction((tx) => branchHead(tx, crBranch(cr)));
+    if (!head) throw notFound('change request');
+    if (q.page && !(await contentAtRevision(db, head.id)).pages[q.page]) throw notFound('page');
+    const url = await signedPdfUrl(db, baseUrl(c), { spaceId: cr.space_id, changeRequestId: cr.id, revisionId: head.id, page: q.page, only: !!q.only });
+    return c.json({ url }, 200);
+  });
+
+  app.openapi(r.listReviews, async (c) => {
+    const { db } = c.get('deps');
+    const { spaceId, changeRequestId } = c.req.valid('param');
+    const { cr } = await requireChangeRequest(c, spaceId, changeRequestId);
+    const page = await store.listReviews(db, cr.id, c.req.valid('query'));
+    const items = await presentReviews(db, page.rows, cr, baseUrl(c));
+    return c.json(envelope({ ...page, rows: items }, (x) => x), 200);
+  });
+
+  app.openapi(r.createReview, async (c) => {
+    const { db } = c.get('deps');
+    const { spaceId, changeRequestId } = c.req.valid('param');
+    const { cr, role } = await requireChangeRequest(c, spaceId, changeRequestId);
+    const me = c.get('caller').user.id;
+    const requested = await store.isRequestedReviewer(db, cr.id, me);
+    if (!requested && !atLeast(role, 'review')) throw forbidden('This needs the review role on the space, or a review request.');
+    if (!isActive(cr)) throw conflict(`The change request is ${cr.status}: it cannot be reviewed any more.`);
+    const b = c.req.valid('json');
+    const review = await db.transaction(async (tx) => {
+      const head = await branchHead(tx, crBranch(cr));
+      if (!head) throw notFound('change request');
+      return store.insertReview(tx, { id: newId(), changeRequestId: cr.id, reviewerId: me, status: b.status, revisionId: head.id, comment: b.comment });
+    });
+    const fresh = (await store.getChangeRequest(db, cr.id)) ?? cr;
+    const [shown] = await presentReviews(db, [review], fresh, baseUrl(c));
+    c.header('Location', shown?.urls.location ?? '');
+    return c.json(shown as NonNullable<typeof shown>, 201);
+  });
+
+  app.openapi(r.listRequestedReviewers, async (c) => {
+    const { db } = c.get('deps');
+    const { spaceId, changeRequestId } = c.req.valid('param');
+    const { cr, role } = await requireChangeRequest(c, spaceId, changeRequestId);
+    const page = await store.listRequestedReviewers(db, cr.id, c.req.valid('query'));
+    const latest = new Map((await store.latestReviews(db, cr.id)).map((rv) => [rv.reviewer_id, rv]));
+    const items = await presentRequestedReviewers(db, page.rows, cr, latest, atLeast(role, 'edit'), baseUrl(c));
+    return c.json(envelope({ ...page, rows: items }, (x) => x), 200);
+  });
+
+  app.openapi(r.requestReviewers, async (c) => {
+    const { db } = c.get('deps');
+    const { spaceId, changeRequestId } = c.req.valid('param');
+    const { space, cr } = await requireChangeRequest(c, spaceId, changeRequestId, 'edit');
+    const { users } = c.req.valid('json');
+    // Reviewers are members of the space's organization; anyone else is unknown here.
+    for (const u of users) {
+      const m = await getMembership(db, space.org_id, u);
+      if (!m || m.disabled) throw notFound('user');
+    }
+    await store.addRequestedReviewers(db, cr.id, users, c.get('caller').user.id);
+    const page = await store.listRequestedReviewers(db, cr.id, { limit: 1000 });
+    const latest = new Map((await store.latestReviews(db, cr.id)).map((rv) => [rv.reviewer_id, rv]));
+    const items = await presentRequestedReviewers(db, page.rows, cr, latest, true, baseUrl(c));
+    return c.json(envelope({ ...page, rows: items }, (x) => x), 200);
+  });
+
+  app.openapi(r.removeRequestedReviewer, async (c) => {
+    const { db } = c.get('deps');
+    const { spaceId, changeRequestId, userId } = c.req.valid('param');
+    const { cr } = await requireChangeRequest(c, spaceId, changeRequestId, 'edit');
+    await store.removeRequestedReviewer(db, cr.id, userId);
+    return c.body(null, 204);
+  });
+
+  app.openapi(r.listOrgChangeRequests, async (c) => {
+    const { db } = c.get('deps');
+    const { org, access } = await requireOrg(c, c.req.valid('param').organizationId);
+    const q: OrgListQuery = c.req.valid('query');
+    const visible = await orgSpaces(db, org.id);
+    const guestIds = access.orgRole === null ? new Set(await guestVisibleSpaceIds(c, org.id)) : undefined;
+    let spaces = visible.filter((s) => access.roleOn(s) && (!guestIds || guestIds.has(s.id)));
+    if (q.space) spaces = spaces.filter((s) => s.id === q.space);
+    if (q.site) {
+      const inSite = new Set(await store.spaceIdsOfSite(db, org.id, q.site));
+      spaces = spaces.filter((s) => inSite.has(s.id));
+    }
+    const page = await store.listChangeRequests(
+      db,
+      { ...q, spaceIds: spaces.map((s) => s.id), none: !!(q.styleguideRun || q.finding) },
+      q,
+    );
+    const items = await presentChangeRequests(db, page.rows, new Map(spaces.map((s) => [s.id, s])), access, baseUrl(c));
+    return c.json(envelope({ ...page, rows: items }, (x) => x), 200);
+  });
+}

@@ -1,0 +1,202 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Role } from '@quire/shared';
+import { bodyToGitbookDocument, markdownToBody } from '@quire/shared/content/index';
+import type { Context } from 'hono';
+import { crBranch } from '../../core/content/changeRequests';
+import { importIntoBranch } from '../../core/content/import';
+import { readBody } from '../../core/content/read';
+import { contentAtRevision, initSpaceContent } from '../../core/content/revisions';
+import { applyTemplate } from '../../core/content/templates';
+import { pagePaths } from '../../core/content/tree';
+import { registerContentCopyStep } from '../../core/content/spaceCopyStep';
+import { renderSpecOperations } from '../../core/openapi';
+import { addContributor } from '../../store/changeRequests';
+import { getOrg } from '../../store/organizations';
+import { getRevisionHead } from '../../store/revisions';
+import { spaceCounts } from '../../store/spaceCounts';
+import { getSpace } from '../../store/spaces';
+import { conflict, notFound } from '../errors';
+import type { AppEnv } from '../env';
+import { requireSpace } from '../guards';
+import { requireChangeRequest } from '../changeRequests/present';
+import { presentOrg } from '../presenters/organization';
+import { presentSpace } from '../presenters/space';
+import { baseUrl } from '../urls';
+import { type LinkScope, backlinkItems, linkItems, linkStats } from './links';
+import { memoryPage } from './memoryPage';
+import { appBase, presentFiles, presentPage, presentPageTree, presentRevision } from './present';
+import { registerContentDownloads } from './downloads';
+import * as r from './routes';
+
+type Ctx = Context<AppEnv>;
+interface BranchParams {
+  spaceId: string;
+  changeRequestId?: string;
+}
+
+/** The branch a content route reads or writes, checked for the caller, and its current revision. */
+async function branchContext(c: Ctx, p: BranchParams, needed: Role = 'read') {
+  const { db } = c.get('deps');
+  if (p.changeRequestId) {
+    const found = await requireChangeRequest(c, p.spaceId, p.changeRequestId, needed);
+    return { ...found, branch: crBranch(found.cr), revisionId: found.cr.revision_id };
+  }
+  const found = await requireSpace(c, p.spaceId, needed);
+  // Spaces made before content existed get their first (empty) revision on first read.
+  const revisionId = found.space.revision_id ?? (await db.transaction((tx) => initSpaceContent(tx, found.space.id))).id;
+  return { ...found, cr: undefined, branch: { spaceId: found.space.id }, revisionId };
+}
+
+async function linkScope(c: Ctx, ctx: Awaited<ReturnType<typeof branchContext>>): Promise<LinkScope> {
+  const { db } = c.get('deps');
+  const base = baseUrl(c);
+  const org = await getOrg(db, ctx.space.org_id);
+  if (!org) throw notFound('organization');
+  const counts = await spaceCounts(db, [ctx.space.id]);
+  return {
+    db,
+    base,
+    revisionId: ctx.revisionId,
+    content: await contentAtRevision(db, ctx.revisionId),
+    organization: presentOrg(org, ctx.access, base),
+    space: presentSpace(ctx.space, ctx.access, base, counts.get(ctx.space.id) as never),
+    inChangeRequest: !!ctx.cr,
+  };
+}
+
+const fileKey = (f: { id: string; name: string }) => `${f.name}\u0000${f.id}`;
+
+/** The reads both branches answer alike; `routes` are the space's or the change request's. */
+function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof r.changeRequest) {
+  app.openapi(routes.getContent, async (c) => {
+    const { db } = c.get('deps');
+    const ctx = await branchContext(c, c.req.valid('param'));
+    const head = await getRevisionHead(db, ctx.revisionId);
+    if (!head) throw notFound('revision');
+    const content = await contentAtRevision(db, head.id);
+    return c.json(await presentRevision(db, baseUrl(c), head, content, { computed: c.req.valid('query').computed !== false }), 200);
+  });
+
+  app.openapi(routes.listPages, async (c) => {
+    const { db } = c.get('deps');
+    const ctx = await branchContext(c, c.req.valid('param'));
+    const content = await contentAtRevision(db, ctx.revisionId);
+    const app = appBase(baseUrl(c), ctx.space.id, ctx.cr?.id);
+    return c.json({ pages: presentPageTree(content, app, c.req.valid('query').computed !== false) }, 200);
+  });
+
+  app.openapi(routes.listFiles, async (c) => {
+    const { db } = c.get('deps');
+    const ctx = await branchContext(c, c.req.valid('param'));
+    const content = await contentAtRevision(db, ctx.revisionId);
+    const page = memoryPage(Object.values(content.files), fileKey, c.req.valid('query'));
+    const items = await presentFiles(db, baseUrl(c), ctx.space.id, page.rows);
+    return c.json({ items, count: page.count, ...(page.next ? { next: { page: page.next } } : {}) }, 200);
+  });
+
+  app.openapi(routes.getFile, async (c) => {
+    const { db } = c.get('deps');
+    const p = c.req.valid('param');
+    const ctx = await branchContext(c, p);
+    const file = (await contentAtRevision(db, ctx.revisionId)).files[p.fileId];
+    if (!file) throw notFound('file');
+    const [shown] = await presentFiles(db, baseUrl(c), ctx.space.id, [file]);
+    return c.json(shown as NonNullable<typeof shown>, 200);
+  });
+
+  app.openapi(routes.fileBacklinks, async (c) => {
+    const p = c.req.valid('param');
+    const ctx = await branchContext(c, p);
+    const scope = await linkScope(c, ctx);
+    if (!scope.content.files[p.fileId]) throw notFound('file');
+    const page = memoryPage(backlinkItems(scope, { fileId: p.fileId }), (i) => i.key, c.req.valid('query'));
+    return c.json({ items: page.rows.map((i) => i.item) as never[], count: page.count, ...(page.next ? { next: { page: page.next } } : {}) }, 200);
+  });
+
+  app.openapi(routes.getPage, async (c) => {
+    const { db } = c.get('deps');
+    const p = c.req.valid('param');
+    const q = c.req.valid('query');
+    const ctx = await branchContext(c, p);
+    const content = await contentAtRevision(db, ctx.revisionId);
+    const entry = content.pages[p.pageId];
+    if (!entry) throw notFound('page');
+    const format = q.format ?? 'document';
+    const evaluated = q.evaluated === 'true' || q.evaluated === 'deterministic-only';
+    let body = await readBody(db, ctx.revisionId, p.pageId, { format, evaluated });
+    const spec = computedSpecRef(entry.computed);
+    if (spec && q.computed !== false) {
+      const rendered = await renderSpecOperations(db, ctx.space.org_id, spec);
+      if (rendered) body = format === 'markdown' ? rendered.markdown : bodyToGitbookDocument(markdownToBody(rendered.markdown).doc);
+    }
+    const shown = presentPage({ ...entry, path: pagePaths(content).get(entry.id) ?? entry.slug }, appBase(baseUrl(c), ctx.space.id, ctx.cr?.id), false);
+    return c.json(format === 'markdown' ? { ...shown, markdown: body as string } : { ...shown, document: body }, 200);
+  });
+
+  app.openapi(routes.pageLinks, async (c) => {
+    const p = c.req.valid('param');
+    const ctx = await branchContext(c, p);
+    const scope = await linkScope(c, ctx);
+    if (!scope.content.pages[p.pageId]) throw notFound('page');
+    const all = await linkItems(scope, [p.pageId]);
+    const page = memoryPage(all, (i) => i.key, c.req.valid('query'));
+    return c.json(
+      { items: page.rows.map((i) => i.item) as never[], count: page.count, ...(page.next ? { next: { page: page.next } } : {}), stats: linkStats(scope, all) },
+      200,
+    );
+  });
+
+  app.openapi(routes.importContent, async (c) => {
+    const { db, config } = c.get('deps');
+    const ctx = await branchContext(c, c.req.valid('param'), 'edit');
+    if (!ctx.cr && ctx.space.edit_mode === 'locked') throw conflict('The space is locked: its content cannot be changed until it is live again.');
+    const me = c.get('caller').user.id;
+    const result = await importIntoBranch({ db, config }, ctx.branch, c.req.valid('json'), me);
+    if (ctx.cr) await addContributor(db, ctx.cr.id, me);
+    return c.json(result, 201);
+  });
+}
+
+/** The spec a `builtin:openapi` page shows: `computed.dependencies.spec.ref` (`{kind: 'openapi', spec}`). */
+function computedSpecRef(computed: unknown): string | undefined {
+  const c = computed as { type?: unknown; dependencies?: { spec?: { ref?: { kind?: unknown; spec?: unknown } } } } | null;
+  if (!c || c.type !== 'builtin:openapi') return undefined;
+  const ref = c.dependencies?.spec?.ref;
+  return ref && ref.kind === 'openapi' && typeof ref.spec === 'string' ? ref.spec : undefined;
+}
+
+export function registerContent(app: OpenAPIHono<AppEnv>) {
+  registerContentCopyStep();
+  registerReads(app, r.space);
+  registerReads(app, r.changeRequest);
+  registerContentDownloads(app);
+
+  app.openapi(r.space.pageBacklinks, async (c) => {
+    const p = c.req.valid('param');
+    const ctx = await branchContext(c, p);
+    const scope = await linkScope(c, ctx);
+    if (!scope.content.pages[p.pageId]) throw notFound('page');
+    const page = memoryPage(backlinkItems(scope, { pageId: p.pageId }), (i) => i.key, c.req.valid('query'));
+    return c.json({ items: page.rows.map((i) => i.item) as never[], count: page.count, ...(page.next ? { next: { page: page.next } } : {}) }, 200);
+  });
+
+  app.openapi(r.space.spaceLinks, async (c) => {
+    const ctx = await branchContext(c, c.req.valid('param'));
+    const scope = await linkScope(c, ctx);
+    const all = await linkItems(scope, Object.keys(scope.content.pages));
+    const page = memoryPage(all, (i) => i.key, c.req.valid('query'));
+    return c.json(
+      { items: page.rows.map((i) => i.item) as never[], count: page.count, ...(page.next ? { next: { page: page.next } } : {}), stats: linkStats(scope, all) },
+      200,
+    );
+  });
+
+  app.openapi(r.space.applyTemplate, async (c) => {
+    const { db } = c.get('deps');
+    const { space } = await requireSpace(c, c.req.valid('param').spaceId, 'edit');
+    if (space.edit_mode === 'locked') throw conflict('The space is locked: its content cannot be changed until it is live again.');
+    const b = c.req.valid('json');
+    await applyTemplate(db, (await getSpace(db, space.id)) ?? space, b.id, b.params?.contentRefs ?? {}, c.get('caller').user.id);
+    return c.body(null, 204);
+  });
+}

@@ -1,0 +1,264 @@
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { zipSync } from 'fflate';
+import { pack } from 'tar-stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestServer } from '../../testing/harness';
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+
+const BOOK: Record<string, string | Buffer> = {
+  'SUMMARY.md': [
+    '# Table of contents',
+    '',
+    '* [Introduction](README.md)',
+    '* [Getting started](getting-started/README.md)',
+    '  * [Install](getting-started/install.md)',
+    '',
+    '## Reference',
+    '',
+    '* [API](reference/api.md)',
+    '* [Status page](https://status.example.com)',
+    '',
+    '***',
+    '',
+    '* [Changelog](changelog.md)',
+    '',
+  ].join('\n'),
+  'README.md': '---\ndescription: The book\nicon: book\n---\n\n# Welcome\n\nStart with [install](getting-started/install.md#steps).\n\n![Logo](.gitbook/assets/logo.png)\n',
+  'getting-started/README.md': '# Getting started\n\nOverview.\n',
+  'getting-started/install.md': '# Install\n\n## Steps\n\nRun it. See the [API](../reference/api.md) and the [manual](../files/manual.pdf).\n\n{% file src="../files/manual.pdf" %}\nManual\n{% endfile %}\n',
+  'reference/api.md': '# API\n\nBack to [the start](../README.md).\n',
+  'changelog.md': '# Changelog\n\n* First release.\n',
+  '.gitbook/assets/logo.png': PNG,
+  'files/manual.pdf': Buffer.from('%PDF-1.4 fake manual'),
+};
+
+async function tarGz(files: Record<string, string | Buffer>): Promise<Buffer> {
+  const p = pack();
+  const chunks: Buffer[] = [];
+  p.on('data', (c: unknown) => chunks.push(c as Buffer));
+  const done = new Promise<void>((resolve) => p.on('end', resolve));
+  for (const [name, data] of Object.entries(files)) p.entry({ name: `book-main/${name}` }, typeof data === 'string' ? Buffer.from(data) : data);
+  p.finalize();
+  await done;
+  return gzipSync(Buffer.concat(chunks));
+}
+
+const SITE: Record<string, string> = {
+  '/site/index.html':
+    '<html><head><title>Acme docs | Acme</title></head><body><nav><a href="/site/nav-only.html">Nav</a></nav><main><h1>Acme docs</h1><p>Welcome to <strong>Acme</strong>. Read the <a href="guide.html">guide</a> or the <a href="api/ref.html#auth">API auth</a>.</p><p><a href="/other/out.html">Outside</a> <a href="https://example.com/">External</a></p><ul><li>One</li><li>Two</li></ul></main></body></html>',
+  '/site/guide.html':
+    '<html><head><title>Guide</title></head><body><article><h1>Guide</h1><h2>Setup</h2><pre><code class="language-sh">npm install acme</code></pre><p>Back <a href="index.html">home</a>.</p><table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table></article></body></html>',
+  '/site/api/ref.html': '<html><head><title>Reference</title></head><body><main><h1>Reference</h1><h2 id="auth">Auth</h2><p>Use a token.</p></main></body></html>',
+  '/site/nav-only.html': '<html><body><main><h1>Never</h1></main></body></html>',
+  '/other/out.html': '<html><body><main><h1>Outside</h1></main></body></html>',
+};
+
+let t: TestServer;
+let fixtures: Server;
+let origin: string;
+const served: Record<string, { type: string; body: Buffer }> = {};
+
+beforeAll(async () => {
+  t = await TestServer.start({ allowPrivateFetch: true });
+  for (const [path, html] of Object.entries(SITE)) served[path] = { type: 'text/html; charset=utf-8', body: Buffer.from(html) };
+  for (const [name, data] of Object.entries(BOOK)) {
+    served[`/book/${name}`] = { type: name.endsWith('.md') ? 'text/markdown' : 'application/octet-stream', body: typeof data === 'string' ? Buffer.from(data) : data };
+  }
+  served['/book.zip'] = { type: 'application/zip', body: Buffer.from(zipSync(Object.fromEntries(Object.entries(BOOK).map(([k, v]) => [k, new Uint8Array(Buffer.from(v))])))) };
+  served['/book.tar.gz'] = { type: 'application/gzip', body: await tarGz(BOOK) };
+  served['/loose.zip'] = {
+    type: 'application/zip',
+    body: Buffer.from(zipSync({ 'README.md': new TextEncoder().encode('# Home\n\nHi.\n'), 'guide/setup.md': new TextEncoder().encode('# Setup\n\nSteps.\n') })),
+  };
+  fixtures = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0] as string;
+    if (path === '/slow.md') {
+      setTimeout(() => res.end('# Late\n'), 1500).unref();
+      return;
+    }
+    const f = served[path];
+    if (!f) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': f.type, 'content-length': f.body.length }).end(f.body);
+  });
+  await new Promise<void>((resolve) => fixtures.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(fixtures.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  fixtures?.close();
+  await t?.close();
+});
+
+async function space(token: string, orgId: string) {
+  const res = await t.post(`/v1/orgs/${orgId}/spaces`, token, { title: 'Imported' });
+  return res.body as { id: string; revision: string };
+}
+
+interface TreePage {
+  id: string;
+  title: string;
+  type: string;
+  path: string;
+  href?: string;
+  description?: string;
+  icon?: string;
+  pages: TreePage[];
+}
+
+const titles = (pages: TreePage[]): unknown[] => pages.map((p) => (p.pages.length ? [p.title, titles(p.pages)] : p.title));
+
+describe('import', () => {
+  it('imports a SUMMARY.md book: nesting, groups, link pages, files and page references', async () => {
+    const { orgId, admin } = await t.org();
+    const s = await space(admin.token, orgId);
+    const res = await t.post(`/v1/spaces/${s.id}/content/import`, admin.token, { source: 'markdown', url: `${origin}/book/SUMMARY.md` });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ revision: expect.any(String), importedResources: 9, totalResources: 9 });
+    const content = await t.get(`/v1/spaces/${s.id}/content`, admin.token);
+    expect(content.body.id).toBe(res.body.revision);
+    expect(content.body.type).toBe('import');
+    const pages = content.body.pages as TreePage[];
+    expect(titles(pages)).toEqual(['Introduction', ['Getting started', ['Install']], ['Reference', ['API', 'Status page']], 'Changelog']);
+    const [intro, started, reference] = pages as [TreePage, TreePage, TreePage];
+    expect(intro).toMatchObject({ description: 'The book', icon: 'book' });
+    expect(reference.type).toBe('group');
+    expect(reference.pages[1]).toMatchObject({ type: 'link', href: 'https://status.example.com' });
+    const install = started.pages[0] as TreePage;
+    expect(install.path).toBe('getting-started/install');
+
+    expect(content.body.files.map((f: { name: string }) => f.name).sort()).toEqual(['logo.png', 'manual.pdf']);
+    const logo = content.body.files.find((f: { name: string }) => f.name === 'logo.png');
+    expect(logo).toMatchObject({ contentType: 'image/png', size: PNG.length, dimensions: { width: 1, height: 1 } });
+    const download = await t.app.request(logo.downloadURL);
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await download.arrayBuffer())).toEqual(PNG);
+    expect((await t.app.request(logo.downloadURL.replace(/sig=.*/, 'sig=forged'))).status).toBe(403);
+    const file = await t.get(`/v1/spaces/${s.id}/content/files/${logo.id}`, admin.token);
+    expect(file.body).toEqual(logo);
+
+    const introMd = (await t.get(`/v1/spaces/${s.id}/content/page/${intro.id}?format=markdown`, admin.token)).body.markdown as string;
+    expect(introMd).not.toContain('# Welcome');
+    expect(introMd).toContain(`[install](page:${install.id}#steps)`);
+    expect(introMd).toContain(`file:${logo.id}`);
+    const links = await t.get(`/v1/spaces/${s.id}/links`, admin.token);
+    expect(links.body.stats.broken.total).toBe(0);
+    const backlinks = await t.get(`/v1/spaces/${s.id}/content/files/${logo.id}/backlinks`, admin.token);
+    expect(backlinks.body.items.map((i: { page: { id: string } }) => i.page.id)).toEqual([intro.id]);
+    const files = await t.get(`/v1/spaces/${s.id}/content/files?limit=1`, admin.token);
+    expect(files.body.count).toBe(2);
+    expect(files.body.next).toBeDefined();
+  });
+
+  it('imports the same book from .zip and .tar.gz archives, and a folder without SUMMARY.md', async () => {
+    const { orgId, admin } = await t.org();
+    for (const archive of ['book.zip', 'book.tar.gz']) {
+      const s = await space(admin.token, orgId);
+      const res = await t.post(`/v1/spaces/${s.id}/content/import`, admin.token, { source: 'markdown', url: `${origin}/${archive}` });
+      expect(res.status).toBe(201);
+      expect(res.body.importedResources).toBe(9);
+      const pages = (await t.get(`/v1/spaces/${s.id}/content/pages`, admin.token)).body.pages as TreePage[];
+      expect(titles(pages)).toEqual(['Introduction', ['Getting started', ['Install']], ['Reference', ['API', 'Status page']], 'Changelog']);
+    }
+    const s = await space(admin.token, orgId);
+    const loose = await t.post(`/v1/spaces/${s.id}/content/import`, admin.token, { source: 'markdown', url: `${origin}/loose.zip` });
+    expect(loose.status).toBe(201);
+    const pages = (await t.get(`/v1/spaces/${s.id}/content/pages`, admin.token)).body.pages as TreePage[];
+    expect(titles(pages)).toEqual(['Home', ['Guide', ['Setup']]]);
+  });
+
+  it('imports one markdown file into a change request only', async () => {
+    const { orgId, admin } = await t.org();
+    const s = await space(admin.token, orgId);
+    const cr = await t.post(`/v1/spaces/${s.id}/change-requests`, admin.token, {});
+    const res = await t.post(`/v1/spaces/${s.id}/change-requests/${cr.body.id}/content/import`, admin.token, {
+      source: 'markdown',
+      url: `${origin}/book/getting-started/install.md`,
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ importedResources: 2, totalResources: 2 });
+    const crPages = await t.get(`/v1/spaces/${s.id}/change-requests/${cr.body.id}/content/pages`, admin.token);
+    expect(crPages.body.pages.map((p: TreePage) => p.title)).toEqual(['Install']);
+    expect((await t.get(`/v1/spaces/${s.id}/content/pages`, admin.token)).body.pages).toEqual([]);
+    expect((await t.get(`/v1/spaces/${s.id}/change-requests/${cr.body.id}`, admin.token)).body.revision).toBe(res.body.revision);
+  });
+
+  it('crawls a website: same-site pages, nested by URL, links between them as page references', async () => {
+    const { orgId, admin } = await t.org();
+    const s = await space(admin.token, orgId);
+    const res = await t.post(`/v1/spaces/${s.id}/content/import`, admin.token, { source: 'website', url: `${origin}/site/index.html` });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ importedResources: 3, totalResources: 3 });
+    const pages = (await t.get(`/v1/spaces/${s.id}/content/pages`, admin.token)).body.pages as TreePage[];
+    expect(titles(pages)).toEqual([['Acme docs', ['Guide', 'Reference']]]);
+    const home = pages[0] as TreePage;
+    const [guide, ref] = home.pages as [TreePage, TreePage];
+    const md = (await t.get(`/v1/spaces/${s.id}/content/page/${home.id}?format=markdown`, admin.token)).body.markdown as string;
+    expect(md).toContain('Welcome to **Acme**.');
+    expect(md).toContain(`[guide](page:${guide.id})`);
+    expect(md).toContain(`[API auth](page:${ref.id}#auth)`);
+    expect(md).toContain('https://example.com/');
+    expect(md).not.toContain('Nav');
+    const guideMd = (await t.get(`/v1/spaces/${s.id}/content/page/${guide.id}?format=markdown`, admin.token)).body.markdown as string;
+    expect(guideMd).toContain('```sh\nnpm install acme\n```');
+    expect(guideMd).toContain('| A | B |');
+  });
+
+  it('answers a clear error for a failed fetch and changes nothing', async () => {
+    const { orgId, admin, members } = await t.org(['read']);
+    const s = await space(admin.token, orgId);
+    const path = `/v1/spaces/${s.id}/content/import`;
+    const missing = await t.post(path, admin.token, { source: 'markdown', url: `${origin}/book/nope.md` });
+    expect(missing.status).toBe(422);
+    expect(missing.body.error.message).toBe(`Fetching ${origin}/book/nope.md failed: the server answered 404. Nothing was imported.`);
+    const html = await t.post(path, admin.token, { source: 'markdown', url: `${origin}/site/index.html` });
+    expect(html.status).toBe(422);
+    const notHtml = await t.post(path, admin.token, { source: 'website', url: `${origin}/book/README.md` });
+    expect(notHtml.status).toBe(422);
+    const closed = await t.post(path, admin.token, { source: 'website', url: 'http://127.0.0.1:9/' });
+    expect(closed.status).toBe(502);
+
+    const limits = t.deps.config.content;
+    const saved = { ...limits };
+    try {
+      limits.importTimeoutMs = 300;
+      const slow = await t.post(path, admin.token, { source: 'markdown', url: `${origin}/slow.md` });
+      expect(slow.status).toBe(504);
+      limits.importTimeoutMs = saved.importTimeoutMs;
+      limits.importMaxBytes = 100;
+      const big = await t.post(path, admin.token, { source: 'markdown', url: `${origin}/book.zip` });
+      expect(big.status).toBe(413);
+    } finally {
+      Object.assign(limits, saved);
+    }
+
+    t.deps.config.allowPrivateFetch = false;
+    try {
+      const refused = await t.post(path, admin.token, { source: 'markdown', url: `${origin}/book/README.md` });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.message).toBe(
+        `Invalid body field "url": fetching ${origin}/book/README.md was refused (loopback and private addresses are not fetched unless ALLOW_PRIVATE_FETCH=true).`,
+      );
+    } finally {
+      t.deps.config.allowPrivateFetch = true;
+    }
+
+    const badSource = await t.post(path, admin.token, { source: 'docx', url: `${origin}/book/README.md` });
+    expect(badSource.status).toBe(400);
+    expect(badSource.body.error.message).toMatch(/^Invalid body field "source"/);
+    const badUrl = await t.post(path, admin.token, { source: 'markdown', url: 'ftp://example.com/x.md' });
+    expect(badUrl.status).toBe(400);
+    expect(badUrl.body.error.message).toBe('Invalid body field "url": must be an http or https URL.');
+    const reader = await t.post(path, members[0]!.token, { source: 'markdown', url: `${origin}/book/README.md` });
+    expect(reader.status).toBe(403);
+
+    const after = await t.get(`/v1/spaces/${s.id}/content`, admin.token);
+    expect(after.body).toMatchObject({ id: s.revision, pages: [], files: [] });
+  });
+});

@@ -1,0 +1,92 @@
+import type { File, Page } from '@quire/shared/schemas/content';
+import type { Materialized, PageEntry } from '../../core/content/materialize';
+import { signedFileUrl } from '../../core/content/exports';
+import type { EntryTreeNode } from '../../core/content/tree';
+import { pageTreeOf } from '../../core/content/tree';
+import type { Queryable } from '../../store/db';
+import { spaceFileHashes } from '../../store/files';
+import type { RevisionHead } from '../../store/revisions';
+import { compact } from '../presenters/iso';
+
+/** Where a branch's pages open in the app. */
+export function appBase(base: string, spaceId: string, changeRequestId?: string | null) {
+  return changeRequestId ? `${base}/app/spaces/${spaceId}/change-requests/${changeRequestId}` : `${base}/app/spaces/${spaceId}`;
+}
+
+/** A page entry as the wire Page, without its body and (unless `nested`) without its children. */
+export function presentPage(node: EntryTreeNode | (PageEntry & { path: string }), app: string, nested: boolean): Page {
+  const children = 'children' in node && nested ? node.children.map((c) => presentPage(c, app, true)) : [];
+  return compact({
+    id: node.id,
+    title: node.title,
+    emoji: node.emoji ?? undefined,
+    icon: node.icon ?? undefined,
+    createdAt: node.createdAt,
+    updatedAt: node.updatedAt,
+    type: node.type,
+    href: node.type === 'link' ? (node.href ?? undefined) : undefined,
+    urls: { app: `${app}/pages/${node.id}` },
+    slug: node.slug,
+    path: node.path,
+    description: node.description || undefined,
+    pages: children,
+    layout: node.layout ?? undefined,
+    cover: node.cover ?? undefined,
+    variables: Object.keys(node.variables ?? {}).length ? node.variables : undefined,
+    hidden: node.hidden,
+    noIndex: node.noIndex || undefined,
+    noRobotsIndex: node.noRobotsIndex || undefined,
+    computed: node.computed ? (node.computed as Page['computed']) : undefined,
+  }) as Page;
+}
+
+/** The top-level pages of a revision, each with its children nested. */
+export function presentPageTree(content: Materialized, app: string, computed: boolean): Page[] {
+  const tree = pageTreeOf(content);
+  const pages = tree.map((n) => presentPage(n, app, true));
+  return computed ? pages : pages.map(stripComputed);
+}
+
+/** `computed=false`: computed pages are listed by their definition only. */
+function stripComputed(p: Page): Page {
+  return { ...p, pages: p.pages.map(stripComputed) };
+}
+
+export async function presentFiles(db: Queryable, base: string, spaceId: string, files: Materialized['files'][string][]): Promise<File[]> {
+  const hashes = await spaceFileHashes(db, spaceId, files.map((f) => f.id));
+  return Promise.all(
+    files.map(async (f) =>
+      compact({
+        id: f.id,
+        name: f.name,
+        contentType: f.contentType,
+        downloadURL: hashes.has(f.id) ? await signedFileUrl(db, base, spaceId, f.id, f.name) : '',
+        size: f.size,
+        dimensions: f.dimensions,
+      }) as File,
+    ),
+  );
+}
+
+export async function presentRevision(
+  db: Queryable,
+  base: string,
+  head: RevisionHead,
+  content: Materialized,
+  opts: { computed: boolean },
+) {
+  const app = appBase(base, head.space_id, head.change_request_id);
+  const files = Object.values(content.files).sort((a, b) => (a.name === b.name ? (a.id < b.id ? -1 : 1) : a.name < b.name ? -1 : 1));
+  return {
+    object: 'revision' as const,
+    id: head.id,
+    parents: head.parents,
+    pages: presentPageTree(content, app, opts.computed),
+    files: await presentFiles(db, base, head.space_id, files),
+    reusableContents: Object.values(content.reusableContents).map((r) => ({ id: r.id, title: r.title })),
+    variables: content.variables,
+    createdAt: new Date(head.created_at).toISOString(),
+    type: head.type,
+    urls: { app: `${app}/revisions/${head.id}` },
+  };
+}

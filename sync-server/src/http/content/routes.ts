@@ -1,0 +1,104 @@
+import { ErrorBodySchema, IdSchema, ListQuerySchema, listOf } from '@quire/shared';
+import {
+  BacklinkListSchema,
+  ContentQuery,
+  FileSchema,
+  FilesQuery,
+  ImportBody,
+  ImportResultSchema,
+  LinkListSchema,
+  PageQuery,
+  PageSchema,
+  PagesResultSchema,
+  RevisionSchema,
+  TemplateBody,
+} from '@quire/shared/schemas/content';
+import { apiRoute, body, json } from '../openapi';
+import { SpaceParams } from '../params';
+import { ChangeRequestParams } from '../changeRequests/routes';
+
+const tags = ['Space content'];
+const crTags = ['Change request content'];
+
+const S = '/v1/spaces/{spaceId}';
+const CR = '/v1/spaces/{spaceId}/change-requests/{changeRequestId}';
+
+const FileParams = SpaceParams.extend({ fileId: IdSchema });
+const PageParams = SpaceParams.extend({ pageId: IdSchema });
+const CrFileParams = ChangeRequestParams.extend({ fileId: IdSchema });
+const CrPageParams = ChangeRequestParams.extend({ pageId: IdSchema });
+
+const fetchErrors = {
+  409: json(ErrorBodySchema, 'The space is locked'),
+  422: json(ErrorBodySchema, 'The fetched content could not be imported'),
+  502: json(ErrorBodySchema, 'The URL could not be fetched'),
+} as const;
+
+/** Both branches (a space's main content, a change request's) answer the same reads. */
+function contentRoutes(prefix: string, params: typeof SpaceParams | typeof ChangeRequestParams, t: string[], what: string) {
+  const fileParams = prefix === S ? FileParams : CrFileParams;
+  const pageParams = prefix === S ? PageParams : CrPageParams;
+  return {
+    getContent: apiRoute({
+      method: 'get', path: `${prefix}/content`, tags: t, summary: `Current revision of ${what}`,
+      request: { params, query: ContentQuery },
+      responses: { 200: json(RevisionSchema) },
+    }),
+    listPages: apiRoute({
+      method: 'get', path: `${prefix}/content/pages`, tags: t, summary: `Page tree of ${what}`,
+      request: { params, query: ContentQuery },
+      responses: { 200: json(PagesResultSchema) },
+    }),
+    listFiles: apiRoute({
+      method: 'get', path: `${prefix}/content/files`, tags: t, summary: `Files of ${what}`,
+      request: { params, query: FilesQuery },
+      responses: { 200: json(listOf(FileSchema)) },
+    }),
+    getFile: apiRoute({
+      method: 'get', path: `${prefix}/content/files/{fileId}`, tags: t, summary: `A file of ${what}`,
+      request: { params: fileParams, query: ContentQuery },
+      responses: { 200: json(FileSchema) },
+    }),
+    fileBacklinks: apiRoute({
+      method: 'get', path: `${prefix}/content/files/{fileId}/backlinks`, tags: t, summary: 'Pages that reference a file',
+      request: { params: fileParams, query: ListQuerySchema },
+      responses: { 200: json(BacklinkListSchema) },
+    }),
+    getPage: apiRoute({
+      method: 'get', path: `${prefix}/content/page/{pageId}`, tags: t, summary: `A page of ${what}, with its body`,
+      request: { params: pageParams, query: PageQuery },
+      responses: { 200: json(PageSchema) },
+    }),
+    pageLinks: apiRoute({
+      method: 'get', path: `${prefix}/content/page/{pageId}/links`, tags: t, summary: 'Links written in a page, with their status',
+      request: { params: pageParams, query: ListQuerySchema },
+      responses: { 200: json(LinkListSchema) },
+    }),
+    importContent: apiRoute({
+      method: 'post', path: `${prefix}/content/import`, tags: t, summary: `Import a website or markdown into ${what}`,
+      request: { params, body: body(ImportBody) },
+      responses: { 201: json(ImportResultSchema), ...fetchErrors },
+    }),
+  };
+}
+
+export const space = {
+  ...contentRoutes(S, SpaceParams, tags, 'the space'),
+  pageBacklinks: apiRoute({
+    method: 'get', path: `${S}/content/page/{pageId}/backlinks`, tags, summary: 'Pages that link to a page',
+    request: { params: PageParams, query: ListQuerySchema },
+    responses: { 200: json(BacklinkListSchema) },
+  }),
+  spaceLinks: apiRoute({
+    method: 'get', path: `${S}/links`, tags: ['Spaces'], summary: 'Every link written in the space, with its status',
+    request: { params: SpaceParams, query: ListQuerySchema },
+    responses: { 200: json(LinkListSchema) },
+  }),
+  applyTemplate: apiRoute({
+    method: 'post', path: `${S}/content/template`, tags, summary: 'Add the pages of a built-in template',
+    request: { params: SpaceParams, body: body(TemplateBody) },
+    responses: { 204: { description: 'Applied' }, 409: json(ErrorBodySchema, 'The space is locked') },
+  }),
+};
+
+export const changeRequest = contentRoutes(CR, ChangeRequestParams, crTags, 'the change request');

@@ -1,0 +1,249 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { SignJWT } from 'jose';
+import { presentCollectionList, presentSpaceList } from '../listing';
+import { serverSecret } from '../../core/secrets';
+import { getCollection, createCollection, listCollections } from '../../store/collections';
+import { maybeOne } from '../../store/db';
+import { addMember, getMembership } from '../../store/members';
+import { createOrg, getOrg, orgsWithEmailDomain, updateOrg } from '../../store/organizations';
+import { keysetPage } from '../../store/paginate';
+import type { OrgRow } from '../../store/organizations';
+import { createSpace, listSpaces } from '../../store/spaces';
+import { spaceCounts } from '../../store/spaceCounts';
+import { ensureUser } from '../../store/users';
+import { loadOrgAccess } from '../../core/access';
+import { initSpaceContent } from '../../core/content/revisions';
+import { atLeast } from '../../core/roles';
+import { badRequest, forbidden, notFound } from '../errors';
+import type { AppEnv } from '../env';
+import { requireOrg } from '../guards';
+import { presentCollection } from '../presenters/collection';
+import { iso } from '../presenters/iso';
+import { presentOrg } from '../presenters/organization';
+import { presentSpace } from '../presenters/space';
+import { baseUrl } from '../urls';
+import * as r from './routes';
+
+const EMPTY_DOCUMENT = { object: 'document' as const, data: { schemaVersion: 1 }, nodes: [] };
+
+export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
+  app.openapi(r.listOrganizations, async (c) => {
+    const { db } = c.get('deps');
+    const page = await keysetPage<OrgRow>(
+      db,
+      {
+        columns: 'o.*',
+        from: 'FROM organizations o JOIN org_members m ON m.org_id = o.id WHERE m.user_id = $1 AND NOT m.disabled',
+        params: [c.get('caller').user.id],
+        seq: 'o.seq',
+      },
+      c.req.valid('query'),
+    );
+    const base = baseUrl(c);
+    const items = await Promise.all(page.rows.map(async (o) => presentOrg(o, await c.get('access').org(o.id), base)));
+    return c.json({ items, count: page.count, ...(page.next ? { next: { page: page.next } } : {}) }, 200);
+  });
+
+  app.openapi(r.createOrganization, async (c) => {
+    const { db } = c.get('deps');
+    const b = c.req.valid('json');
+    const org = await db.transaction((tx) => createOrg(tx, b.title, c.get('caller').user.id, b.emailDomains?.map((d) => d.toLowerCase())));
+    return c.json(presentOrg(org, await c.get('access').org(org.id), baseUrl(c)), 201);
+  });
+
+  app.openapi(r.getOrganization, async (c) => {
+    const { org, access } = await requireOrg(c, c.req.valid('param').organizationId);
+    return c.json(presentOrg(org, access, baseUrl(c)), 200);
+  });
+
+  app.openapi(r.updateOrganization, async (c) => {
+    const { db } = c.get('deps');
+    const { org, access } = await requireOrg(c, c.req.valid('param').organizationId, 'admin');
+    const b = c.req.valid('json');
+    if (b.defaultContent) {
+      // Default content is a published site of this organization.
+      const hasSites = await maybeOne<{ t: string }>(db, "SELECT to_regclass('sites')::text AS t");
+      const site = hasSites?.t
+        ? await maybeOne(db, 'SELECT id FROM sites WHERE id = $1 AND org_id = $2', [b.defaultContent.site, org.id])
+        : undefined;
+      if (!site) throw badRequest('Invalid body field "defaultContent.site": invalid default content space or collection provided.');
+    }
+    if (b.hostname) {
+      const taken = await maybeOne(db, 'SELECT id FROM organizations WHERE hostname = $1 AND id <> $2', [b.hostname, org.id]);
+      if (taken) throw badRequest('Invalid body field "hostname": already used by another organization.');
+    }
+    const updated = await updateOrg(db, org.id, { ...b, emailDomains: b.emailDomains?.map((d) => d.toLowerCase()) });
+    return c.json(presentOrg(updated, access, baseUrl(c)), 200);
+  });
+
+  app.openapi(r.deleteLinkInvite, async (c) => {
+    const { organizationId, inviteId } = c.req.valid('param');
+    await requireOrg(c, organizationId, 'admin');
+    await c.get('deps').db.query('DELETE FROM link_invites WHERE id = $1 AND org_id = $2', [inviteId, organizationId]);
+    return c.body(null, 204);
+  });
+
+  app.openapi(r.joinOrganization, async (c) => {
+    const { db } = c.get('deps');
+    const { organizationId } = c.req.valid('param');
+    const org = await getOrg(db, organizationId);
+    if (!org) throw notFound('organization');
+    const user = c.get('caller').user;
+    if (await getMembership(db, org.id, user.id)) return c.body(null, 204);
+    const domain = user.email.split('@')[1]?.toLowerCase() ?? '';
+    if (!user.email_verified || !org.email_domains.includes(domain)) {
+      // Not revealing more than "no": the caller is not a member and cannot see the organization.
+      throw forbidden("The user's email domain is not valid for this organization.");
+    }
+    await addMember(db, org.id, user.id, org.default_role ?? 'read');
+    return c.body(null, 204);
+  });
+
+  app.openapi(r.inviteMembers, async (c) => {
+    const { db } = c.get('deps');
+    const { org } = await requireOrg(c, c.req.valid('param').organizationId, 'admin');
+    const b = c.req.valid('json');
+    const ids = await db.transaction(async (tx) => {
+      const out: string[] = [];
+      for (const email of b.emails) {
+        const u = await ensureUser(tx, email.toLowerCase());
+        await addMember(tx, org.id, u.id, b.role === undefined ? (org.default_role ?? 'read') : b.role);
+        out.push(u.id);
+      }
+      return out;
+    });
+    return c.json({ members: ids }, 200);
+  });
+
+  app.openapi(r.getAgentInstructions, async (c) => {
+    const { org } = await requireOrg(c, c.req.valid('param').organizationId);
+    const row = await maybeOne<{ instructions: unknown; updated_at: Date; updated_by: string | null }>(
+      c.get('deps').db,
+      'SELECT * FROM agent_instructions WHERE org_id = $1',
+      [org.id],
+    );
+    const base = baseUrl(c);
+    return c.json(
+      {
+        object: 'agent-instructions' as const,
+        instructions: (row?.instructions as typeof EMPTY_DOCUMENT) ?? EMPTY_DOCUMENT,
+        ...(row ? { updatedAt: iso(row.updated_at), ...(row.updated_by ? { updatedBy: row.updated_by } : {}) } : {}),
+        urls: { location: `${base}/v1/orgs/${org.id}/agent-instructions` },
+      },
+      200,
+    );
+  });
+
+  app.openapi(r.putAgentInstructions, async (c) => {
+    const { org } = await requireOrg(c, c.req.valid('param').organizationId, 'admin');
+    const { instructions } = c.req.valid('json');
+    const row = await maybeOne<{ updated_at: Date; updated_by: string }>(
+      c.get('deps').db,
+      `INSERT INTO agent_instructions (org_id, instructions, updated_by) VALUES ($1, $2, $3)
+       ON CONFLICT (org_id) DO UPDATE SET instructions = EXCLUDED.instructions, updated_by = EXCLUDED.updated_by, updated_at = now()
+       RETURNING updated_at, updated_by`,
+      [org.id, JSON.stringify(instructions), c.get('caller').user.id],
+    );
+    return c.json(
+      {
+        object: 'agent-instructions' as const,
+        instructions,
+        updatedAt: iso(row?.updated_at),
+        updatedBy: row?.updated_by,
+        urls: { location: `${baseUrl(c)}/v1/orgs/${org.id}/agent-instructions` },
+      },
+      200,
+    );
+  });
+
+  app.openapi(r.listOrgsByEmailDomain, async (c) => {
+    const { db } = c.get('deps');
+    const domain = c.req.valid('param').emailDomain.toLowerCase();
+    const user = c.get('caller').user;
+    // Only the caller's own (verified) domain is answered, so this cannot be used to map other companies.
+    const own = user.email_verified && user.email.toLowerCase().endsWith(`@${domain}`);
+    const orgs = own ? await orgsWithEmailDomain(db, domain) : [];
+    const base = baseUrl(c);
+    const organizations = await Promise.all(orgs.map(async (o) => presentOrg(o, await loadOrgAccess(db, o.id, user.id), base)));
+    return c.json({ organizations }, 200);
+  });
+
+  app.openapi(r.pingOrganization, async (c) => {
+    const { db } = c.get('deps');
+    const { org } = await requireOrg(c, c.req.valid('param').organizationId);
+    const user = c.get('caller').user;
+    await db.query('UPDATE org_members SET last_seen_at = now() WHERE org_id = $1 AND user_id = $2', [org.id, user.id]);
+    const key = await serverSecret(db, 'visitor-claims');
+    const platformVisitorClaims = await new SignJWT({ email: user.email, name: user.display_name, organization: org.id })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(user.id)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .setIssuer(baseUrl(c))
+      .sign(key);
+    return c.json({ platformVisitorClaims }, 200);
+  });
+
+  app.openapi(r.listOrgSpaces, async (c) => {
+    const { db } = c.get('deps');
+    const { org, access } = await requireOrg(c, c.req.valid('param').organizationId);
+    const visibleIds = access.orgRole === null ? await guestVisibleSpaceIds(c, org.id) : undefined;
+    const page = await listSpaces(db, org.id, { visibleIds }, c.req.valid('query'));
+    return c.json(await presentSpaceList(c, page, access), 200);
+  });
+
+  app.openapi(r.createOrgSpace, async (c) => {
+    const { db } = c.get('deps');
+    const { org, access } = await requireOrg(c, c.req.valid('param').organizationId);
+    const b = c.req.valid('json');
+    if (b.parent) {
+      const parent = await getCollection(db, b.parent);
+      if (!parent || parent.org_id !== org.id || !access.roleOn(parent)) throw notFound('collection');
+      if (!access.can(parent, 'create')) throw forbidden('This needs the create role on the collection.');
+    } else if (!atLeast(access.orgRole, 'create')) {
+      throw forbidden('This needs the create role in the organization.');
+    }
+    const space = await db.transaction(async (tx) => {
+      const created = await createSpace(tx, org.id, { title: b.title ?? 'Untitled', emoji: b.emoji, parentId: b.parent, language: b.language });
+      const revision = await initSpaceContent(tx, created.id);
+      return { ...created, revision_id: revision.id };
+    });
+    const counts = await spaceCounts(db, [space.id]);
+    return c.json(presentSpace(space, access, baseUrl(c), counts.get(space.id) as never), 201);
+  });
+
+  app.openapi(r.listOrgCollections, async (c) => {
+    const { db } = c.get('deps');
+    const { org, access } = await requireOrg(c, c.req.valid('param').organizationId);
+    const q = c.req.valid('query');
+    const page = await listCollections(db, org.id, q.nested ?? true, access.visibleCollectionIds(), q);
+    return c.json(presentCollectionList(c, page, access), 200);
+  });
+
+  app.openapi(r.createOrgCollection, async (c) => {
+    const { db } = c.get('deps');
+    const { org, access } = await requireOrg(c, c.req.valid('param').organizationId);
+    const b = c.req.valid('json');
+    if (b.parent) {
+      const parent = await getCollection(db, b.parent);
+      if (!parent || parent.org_id !== org.id || !access.roleOn(parent)) throw notFound('collection');
+      if (!access.can(parent, 'create')) throw forbidden('This needs the create role on the collection.');
+    } else if (!atLeast(access.orgRole, 'create')) {
+      throw forbidden('This needs the create role in the organization.');
+    }
+    const col = await createCollection(db, org.id, b.title, b.parent ?? null, b.description);
+    c.get('access').reset(org.id);
+    return c.json(presentCollection(col, await c.get('access').org(org.id), baseUrl(c)), 200);
+  });
+}
+
+/** Spaces a guest can see: those granted to them directly or through a collection. */
+export async function guestVisibleSpaceIds(c: import('hono').Context<AppEnv>, orgId: string): Promise<string[]> {
+  const { db } = c.get('deps');
+  const access = await c.get('access').org(orgId);
+  const rows = await db.query<{ id: string; parent_id: string | null; default_level: null }>(
+    'SELECT id, parent_id, default_level FROM spaces WHERE org_id = $1 AND deleted_at IS NULL',
+    [orgId],
+  );
+  return rows.filter((s) => access.roleOn(s)).map((s) => s.id);
+}

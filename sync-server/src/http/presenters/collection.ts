@@ -1,0 +1,25 @@
+import type { Collection } from '@quire/shared';
+import type { OrgAccess } from '../../core/access';
+import { atLeast } from '../../core/roles';
+import type { CollectionRow } from '../../store/collections';
+import { compact } from './iso';
+
+export function presentCollection(col: CollectionRow, access: OrgAccess, base: string): Collection {
+  const role = access.roleOn(col);
+  return compact({
+    object: 'collection' as const,
+    id: col.id,
+    title: col.title,
+    description: col.description ?? undefined,
+    organization: col.org_id,
+    parent: col.parent_id ?? undefined,
+    defaultLevel: col.default_level ?? 'inherit',
+    urls: { location: `${base}/v1/collections/${col.id}`, app: `${base}/app/collections/${col.id}` },
+    permissions: {
+      view: !!role,
+      admin: atLeast(role, 'admin'),
+      viewInviteLinks: atLeast(role, 'admin'),
+      create: atLeast(role, 'create'),
+    },
+  });
+}

@@ -1,0 +1,16 @@
+import type { Team } from '@quire/shared';
+import type { OrgAccess } from '../../core/access';
+import type { TeamRow } from '../../store/teams';
+import { iso } from './iso';
+
+export function presentTeam(t: TeamRow, access: OrgAccess, canManage: boolean): Team {
+  return {
+    object: 'team',
+    id: t.id,
+    title: t.title,
+    members: t.members,
+    spaces: t.spaces,
+    createdAt: iso(t.created_at) as string,
+    permissions: { admin: access.isAdmin || canManage, view: access.isMember },
+  };
+}

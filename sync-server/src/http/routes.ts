@@ -1,0 +1,34 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from './env';
+import { registerChangeRequestComments } from './changeRequestComments/handlers';
+import { registerCollections } from './collections/handlers';
+import { registerComments } from './comments/handlers';
+import { registerContentApi } from './content/register';
+import { registerMembers } from './members/handlers';
+import { registerOpenAPISpecs } from './openapi/handlers';
+import { registerOrganizations } from './organizations/handlers';
+import { registerSaml } from './saml/handlers';
+import { registerSites } from './sites/handlers';
+import { registerSpaces } from './spaces/handlers';
+import { registerSync } from './sync/handlers';
+import { registerTeams } from './teams/handlers';
+import { registerTranslations } from './translations/handlers';
+import { registerUser } from './user/handlers';
+
+/** Every resource family of /v1; each registers its own routes. */
+export function registerApiRoutes(app: OpenAPIHono<AppEnv>) {
+  registerUser(app);
+  registerOrganizations(app);
+  registerMembers(app);
+  registerTeams(app);
+  registerCollections(app);
+  registerSpaces(app);
+  registerContentApi(app);
+  registerSync(app);
+  registerOpenAPISpecs(app);
+  registerSaml(app);
+  registerComments(app);
+  registerChangeRequestComments(app);
+  registerTranslations(app);
+  registerSites(app);
+}

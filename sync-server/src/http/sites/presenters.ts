@@ -1,0 +1,182 @@
+import type { Space } from '@quire/shared';
+import type { Site } from '@quire/shared/schemas/site';
+import type { SiteRedirect } from '@quire/shared/schemas/siteRedirect';
+import type { SiteSection, SiteSectionGroup, SiteSpace } from '@quire/shared/schemas/siteStructure';
+import type { OrgAccess } from '../../core/access';
+import type { Queryable } from '../../store/db';
+import type { SiteRow } from '../../store/sites';
+import type { RedirectRow } from '../../store/sitesRedirects';
+import {
+  byPosition,
+  groupsOfSite,
+  type SectionGroupRow,
+  type SectionRow,
+  type SiteSpaceRow,
+  sectionsOfSite,
+  siteSpacesOfSite,
+} from '../../store/sitesStructure';
+import { spaceCounts } from '../../store/spaceCounts';
+import type { SpaceRow } from '../../store/spaces';
+import { compact, iso } from '../presenters/iso';
+import { presentSpace } from '../presenters/space';
+
+/** Where the server publishes a site: `/s/<organization>/<basename>`, no trailing slash. */
+export function publishedBase(base: string, site: Pick<SiteRow, 'org_id' | 'basename'>): string {
+  return `${base}/s/${site.org_id}/${site.basename}`;
+}
+
+export function presentSite(s: SiteRow, opts: { base: string; manager: boolean; siteSpaces: number }): Site {
+  const published = `${publishedBase(opts.base, s)}/`;
+  const favicon = (s.customization as { favicon?: { icon?: { light: string; dark?: string } } } | null)?.favicon;
+  let proxy: Site['proxy'];
+  if (s.proxy) proxy = { origin: `https://${s.proxy}`, target: published };
+  return compact({
+    object: 'site' as const,
+    id: s.id,
+    title: s.title,
+    type: s.type,
+    icon: favicon?.icon ? { icon: favicon.icon } : undefined,
+    hostname: s.hostname ?? undefined,
+    basename: s.basename,
+    proxy,
+    visibility: s.visibility,
+    published: s.published,
+    siteSpaces: opts.siteSpaces,
+    createdAt: iso(s.created_at) as string,
+    updatedAt: iso(s.updated_at) as string,
+    adaptiveContent: { enabled: s.adaptive_content },
+    ads: { status: 'pending', submittable: false },
+    agentsContext: s.agents_context,
+    features: [],
+    defaultSiteSection: s.default_section_id ?? undefined,
+    defaultSiteSpace: s.default_site_space_id ?? undefined,
+    shareKey: opts.manager ? s.share_key : undefined,
+    visitorAuth: opts.manager ? { signingKey: s.visitor_key, audience: s.id } : undefined,
+    permissions: { view: true, edit: opts.manager, admin: opts.manager },
+    urls: {
+      location: `${opts.base}/v1/orgs/${s.org_id}/sites/${s.id}`,
+      app: `${opts.base}/app/orgs/${s.org_id}/sites/${s.id}`,
+      published,
+    },
+  });
+}
+
+export function presentRedirect(r: RedirectRow): SiteRedirect {
+  return {
+    object: 'site-redirect',
+    id: r.id,
+    source: r.source,
+    destination: r.destination,
+    createdAt: iso(r.created_at) as string,
+    updatedAt: iso(r.updated_at) as string,
+  };
+}
+
+/**
+ * Every row of a site's structure plus the spaces it publishes, loaded at once so that
+ * presenting sections with their site spaces costs a fixed number of queries.
+ */
+export class SiteStructure {
+  private constructor(
+    readonly site: SiteRow,
+    readonly sections: SectionRow[],
+    readonly groups: SectionGroupRow[],
+    readonly siteSpaces: SiteSpaceRow[],
+    private spaces: Map<string, Space>,
+    private base: string,
+  ) {}
+
+  static async load(db: Queryable, site: SiteRow, access: OrgAccess, base: string): Promise<SiteStructure> {
+    const [sections, groups, siteSpaces] = await Promise.all([
+      sectionsOfSite(db, site.id),
+      groupsOfSite(db, site.id),
+      siteSpacesOfSite(db, site.id),
+    ]);
+    const ids = [...new Set(siteSpaces.map((s) => s.space_id))];
+    const rows = ids.length ? await db.query<SpaceRow>('SELECT * FROM spaces WHERE id = ANY($1)', [ids]) : [];
+    const counts = await spaceCounts(db, ids);
+    const spaces = new Map<string, Space>();
+    for (const row of rows) {
+      const shown = presentSpace(row, access, base, counts.get(row.id) as never);
+      // Published content is readable by whoever may read the site.
+      shown.permissions.view = true;
+      shown.permissions.access = true;
+      spaces.set(row.id, shown);
+    }
+    return new SiteStructure(site, sections, groups, siteSpaces, spaces, base);
+  }
+
+  private sectionUrl(section: SectionRow | undefined): string {
+    const root = publishedBase(this.base, this.site);
+    if (!section || section.id === this.site.default_section_id) return root;
+    return `${root}/${section.path}`;
+  }
+
+  siteSpace(ss: SiteSpaceRow): SiteSpace {
+    const section = ss.section_id ? this.sections.find((s) => s.id === ss.section_id) : undefined;
+    const isDefault = section ? section.default_site_space_id === ss.id : this.site.default_site_space_id === ss.id;
+    const space = this.spaces.get(ss.space_id) as Space;
+    return compact({
+      object: 'site-space' as const,
+      id: ss.id,
+      path: ss.path,
+      section: ss.section_id ?? undefined,
+      space,
+      title: space?.title ?? '',
+      default: isDefault,
+      condition: ss.condition ?? undefined,
+      hasAdvancedCustomizationFeature: this.site.type !== 'basic',
+      urls: { published: `${this.sectionUrl(section)}${isDefault ? '' : `/${ss.path}`}/` },
+    });
+  }
+
+  section(s: SectionRow): SiteSection {
+    return compact({
+      object: 'site-section' as const,
+      id: s.id,
+      title: s.title,
+      description: s.description ?? undefined,
+      default: this.site.default_section_id === s.id,
+      path: s.path,
+      condition: s.condition ?? undefined,
+      sectionGroup: s.group_id ?? undefined,
+      siteSpaces: this.siteSpaces.filter((x) => x.section_id === s.id).map((x) => this.siteSpace(x)),
+      icon: s.icon ?? undefined,
+      urls: { published: `${this.sectionUrl(s)}/` },
+    });
+  }
+
+  group(g: SectionGroupRow): SiteSectionGroup {
+    return compact({
+      object: 'site-section-group' as const,
+      id: g.id,
+      title: g.title,
+      sectionGroup: g.parent_id ?? undefined,
+      children: this.sections.filter((s) => s.group_id === g.id).map((s) => this.section(s)),
+      icon: g.icon ?? undefined,
+    });
+  }
+
+  /** The published structure: sections and groups in order, or the root site spaces of a site without sections. */
+  published(): { type: 'sections' | 'siteSpaces'; structure: unknown[] } {
+    if (this.sections.length === 0) {
+      return { type: 'siteSpaces', structure: this.siteSpaces.filter((s) => !s.section_id).map((s) => this.siteSpace(s)) };
+    }
+    const rootItems = [
+      ...this.sections.filter((s) => !s.group_id).map((s) => ({ position: s.position, seq: s.seq, out: this.section(s) as unknown })),
+      ...this.groups.filter((g) => !g.parent_id).map((g) => ({ position: g.position, seq: g.seq, out: this.groupTree(g) as unknown })),
+    ];
+    return { type: 'sections', structure: rootItems.sort(byPosition).map((i) => i.out) };
+  }
+
+  /** A group with its nested groups among its children, in order (for the published structure). */
+  private groupTree(g: SectionGroupRow): unknown {
+    const items = [
+      ...this.sections
+        .filter((s) => s.group_id === g.id)
+        .map((s) => ({ position: s.position, seq: s.seq, out: this.section(s) as unknown })),
+      ...this.groups.filter((x) => x.parent_id === g.id).map((x) => ({ position: x.position, seq: x.seq, out: this.groupTree(x) })),
+    ];
+    return { ...this.group(g), children: items.sort(byPosition).map((i) => i.out) };
+  }
+}

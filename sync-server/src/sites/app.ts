@@ -1,0 +1,261 @@
+import { randomBytes } from 'node:crypto';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context, MiddlewareHandler } from 'hono';
+import { getCookie } from 'hono/cookie';
+import { normalizeSource, redirectTarget } from '../core/sites/redirects';
+import type { AppEnv } from '../http/env';
+import { baseUrl } from '../http/urls';
+import type { Db } from '../store/db';
+import { type PublishedHead, publishedHeadByHostname, publishedHeadByPath, SITE_CHANGES } from '../store/sites';
+import { Lru } from './cache';
+import { clearBodyCache } from './contentSource';
+import { type Mount, SiteRequest } from './context';
+import { FreshLoader } from './freshLoad';
+import { gate } from './gate';
+import { forgetSiteHostnames, isSiteHostname } from './hostnames';
+import { loadSiteModel, siteView } from './model';
+import { renderNotFound, renderPage, renderSearchPage } from './pages';
+import { ASSETS } from './render/assets';
+import { esc, NONCE } from './render/html';
+import { searchSite } from './search';
+import { llmsFullTxt, llmsTxt, pageMarkdown, robotsTxt, sitemapXml } from './seo';
+
+/**
+ * Published sites, served by this server: under `/s/<organization>/<basename>/` (the
+ * organization by id or by its hostname) and at a site's own hostname. No API token:
+ * the site's visibility decides (see gate.ts). Pages are rendered from the current
+ * revision of each space and cached by site version, visible structure and revision.
+ */
+
+type Ctx = Context<AppEnv>;
+
+const pages = new Lru<string, { status: number; html: string; noIndex: boolean }>(1000);
+
+/**
+ * The site and its spaces' revisions, read for every request so a change shows on the
+ * next one. With the embedded database one process owns the data and hears of every
+ * change synchronously at commit (triggers of migration 009 notify), so what was read is
+ * kept until such a notification; with PostgreSQL, shared by several instances, concurrent
+ * requests share reads instead (see FreshLoader).
+ */
+const headSources = new WeakMap<Db, (key: string, read: () => Promise<PublishedHead | undefined>) => Promise<PublishedHead | undefined>>();
+
+function headSource(db: Db) {
+  let source = headSources.get(db);
+  if (source) return source;
+  if (db.kind === 'pglite') {
+    // Bounded: unknown paths are kept too (as not found), and anyone can ask for many.
+    const kept = new Lru<string, Promise<PublishedHead | undefined>>(2000);
+    const listening = db.listen(SITE_CHANGES, () => {
+      kept.clear();
+      forgetSiteHostnames();
+    });
+    source = async (key, read) => {
+      await listening;
+      let hit = kept.get(key);
+      if (!hit) {
+        hit = read();
+        kept.set(key, hit);
+        hit.catch(() => kept.clear());
+      }
+      return hit;
+    };
+  } else {
+    const loader = new FreshLoader<PublishedHead | undefined>();
+    source = (key, read) => loader.load(key, read);
+  }
+  headSources.set(db, source);
+  return source;
+}
+
+/** Forgets every rendered page, so the next request renders again (benchmarks of a first render). */
+export function clearRenderCaches() {
+  pages.clear();
+  clearBodyCache();
+}
+
+function csp(nonce: string, serverBase: string): string {
+  return [
+    "default-src 'none'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    `style-src 'self' 'nonce-${nonce}'`,
+    `img-src 'self' https: data: ${serverBase}`,
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "object-src 'none'",
+  ].join('; ');
+}
+
+function html(c: Ctx, status: number, body: string, opts: { serverBase: string; private: boolean; noIndex: boolean }) {
+  const nonce = randomBytes(16).toString('base64');
+  c.header('Content-Security-Policy', csp(nonce, opts.serverBase));
+  c.header('X-Content-Type-Options', 'nosniff');
+  c.header('Referrer-Policy', 'strict-origin-when-cross-origin');
+  c.header('X-Frame-Options', 'DENY');
+  c.header('Cache-Control', opts.private ? 'private, no-store' : 'no-cache');
+  if (opts.noIndex) c.header('X-Robots-Tag', 'noindex');
+  return c.html(body.replaceAll(NONCE, nonce), status as 200);
+}
+
+function text(c: Ctx, body: string, type: string, isPrivate: boolean) {
+  c.header('Content-Type', type);
+  c.header('X-Content-Type-Options', 'nosniff');
+  c.header('Cache-Control', isPrivate ? 'private, no-store' : 'no-cache');
+  return c.body(body, 200);
+}
+
+/** A plain page for visitors who may not see the site: it says nothing about it. */
+function bare(c: Ctx, status: 401 | 404, serverBase: string) {
+  const title = status === 404 ? 'Page not found' : 'Sign-in required';
+  const message =
+    status === 404
+      ? 'There is nothing here.'
+      : 'This content is only available to signed-in visitors. Open it through the link you were given.';
+  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title><style nonce="${NONCE}">body{font:16px/1.6 system-ui,sans-serif;display:grid;place-items:center;min-height:90vh;margin:0;color:#1b1c1f}main{text-align:center;max-width:420px}h1{font-size:56px;margin:0;color:#346ddb}</style></head><body><main><h1>${status}</h1><h2>${title}</h2><p>${esc(message)}</p></main></body></html>`;
+  return html(c, status, body, { serverBase, private: true, noIndex: true });
+}
+
+/** Serves one request to a site mounted at `mount`; `rest` is the path below the site root. */
+async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, rest: string): Promise<Response> {
+  const { db } = c.get('deps');
+  const asset = rest.startsWith('/~assets/') ? ASSETS[rest.slice('/~assets/'.length)] : undefined;
+  if (asset) {
+    c.header('Cache-Control', 'public, max-age=31536000, immutable');
+    c.header('X-Content-Type-Options', 'nosniff');
+    return c.body(asset.body, 200, { 'Content-Type': asset.type });
+  }
+  if (!head?.site.published) return bare(c, 404, mount.serverBase);
+  const site = head.site;
+  if (rest === '/robots.txt' && site.visibility !== 'public')
+    return text(c, await robotsTxt(undefined, ''), 'text/plain; charset=utf-8', false);
+
+  const access = await gate(c, site, mount.root);
+  if (access.kind === 'refused') return bare(c, access.status, mount.serverBase);
+  if (access.kind === 'redirect') {
+    c.header('Set-Cookie', access.cookie);
+    c.header('Cache-Control', 'private, no-store');
+    c.header('Referrer-Policy', 'no-referrer');
+    return c.redirect(access.location, 302);
+  }
+  const isPrivate = site.visibility === 'share-link' || site.visibility === 'visitor-auth' || Object.keys(access.claims).length > 0;
+
+  // The theme switch without script: `?theme=dark` remembers the choice and comes back.
+  const wantedTheme = c.req.query('theme');
+  if (wantedTheme === 'light' || wantedTheme === 'dark') {
+    const back = new URL(c.req.url);
+    back.searchParams.delete('theme');
+    c.header('Set-Cookie', `quire_theme=${wantedTheme}; Path=/; Max-Age=31536000; SameSite=Lax`);
+    return c.redirect(`${back.pathname}${back.search}`, 303);
+  }
+
+  const model = await loadSiteModel(db, site);
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+    // Sites are read-only; a redirect still answers, keeping the method (308).
+    const redirect = model.redirects.find((r) => r.source === normalizeSource(rest));
+    const target = redirect && redirectTarget(redirect.destination, mount.root, model.sections, site.default_section_id);
+    if (target) return c.redirect(target, 308);
+    c.header('Allow', 'GET, HEAD');
+    return c.body(null, 405);
+  }
+  const spaces = new Map(head.revisions.map(([id, revisionId, title]) => [id, { revisionId, title }]));
+  const view = siteView(model, spaces, { visitor: { claims: access.claims } });
+  const cookieTheme = getCookie(c, 'quire_theme');
+  const defaultVariant = view.sections.find((s) => s.isDefault)?.variants.find((v) => v.isDefault);
+  const settings = defaultVariant?.settings;
+  const theme: 'light' | 'dark' =
+    settings?.themes.toggeable && (cookieTheme === 'light' || cookieTheme === 'dark') ? cookieTheme : (settings?.themes.default ?? 'light');
+  const req = new SiteRequest(db, head, view, mount, theme);
+  const noIndexSite = site.visibility !== 'public';
+
+  switch (rest) {
+    case '/robots.txt':
+      return text(c, await robotsTxt(req, req.absolute(`${mount.root}/sitemap.xml`)), 'text/plain; charset=utf-8', isPrivate);
+    case '/sitemap.xml':
+      return text(c, await sitemapXml(req), 'application/xml; charset=utf-8', isPrivate);
+    case '/llms.txt':
+    case '/llms-full.txt':
+      if (site.agents_context === 'excluded') break;
+      return text(c, rest === '/llms.txt' ? await llmsTxt(req) : await llmsFullTxt(req), 'text/plain; charset=utf-8', isPrivate);
+    case '/~search': {
+      const q = (c.req.query('q') ?? '').slice(0, 200);
+      const hits = await searchSite(req, q);
+      c.header('Vary', 'Accept');
+      if ((c.req.header('accept') ?? '').includes('application/json')) {
+        c.header('Cache-Control', 'private, no-store');
+        return c.json({ query: q, results: hits });
+      }
+      const page = await renderSearchPage(req, q, hits);
+      if (page) return html(c, 200, page, { serverBase: mount.serverBase, private: true, noIndex: true });
+      break;
+    }
+  }
+
+  if (rest.endsWith('.md')) {
+    const loc = await req.locate(rest.slice(0, -3));
+    if (loc && loc.page.type === 'document') {
+      c.header('X-Robots-Tag', 'noindex');
+      return text(c, await pageMarkdown(req, loc), 'text/markdown; charset=utf-8', isPrivate);
+    }
+  } else if (!rest.startsWith('/~')) {
+    const key = `${site.id}:${site.version}:${view.signature}:${theme}:${mount.root}:${mount.origin}:${rest.replace(/\/+$/, '')}`;
+    let cached = pages.get(key);
+    if (!cached) {
+      const loc = await req.locate(rest);
+      if (loc) cached = { status: 200, html: await renderPage(req, loc), noIndex: loc.page.noIndex };
+      if (cached) pages.set(key, cached);
+    }
+    if (cached)
+      return html(c, cached.status, cached.html, {
+        serverBase: mount.serverBase,
+        private: isPrivate,
+        noIndex: noIndexSite || cached.noIndex,
+      });
+  }
+
+  const redirect = model.redirects.find((r) => r.source === normalizeSource(rest));
+  if (redirect) {
+    const target = redirectTarget(redirect.destination, mount.root, model.sections, site.default_section_id);
+    if (target) {
+      c.header('Cache-Control', isPrivate ? 'private, no-store' : 'no-cache');
+      return c.redirect(target, 301);
+    }
+  }
+
+  const notFoundPage = await renderNotFound(req);
+  if (notFoundPage) return html(c, 404, notFoundPage, { serverBase: mount.serverBase, private: isPrivate, noIndex: true });
+  return bare(c, 404, mount.serverBase);
+}
+
+/** Routes `/s/<organization>/<basename>/…`. Register before the API's catch-all 404. */
+export function registerPublishedSites(app: OpenAPIHono<AppEnv>) {
+  app.all('/s/*', async (c) => {
+    const [, , org, basename, ...restParts] = c.req.path.split('/');
+    const serverBase = baseUrl(c);
+    if (!org || !basename) return bare(c, 404, serverBase);
+    const root = `/s/${encodeURIComponent(decodeURIComponent(org))}/${encodeURIComponent(decodeURIComponent(basename))}`;
+    if (restParts.length === 0) return c.redirect(`${root}/${new URL(c.req.url).search}`, 308);
+    const { db } = c.get('deps');
+    const [orgKey, baseKey] = [decodeURIComponent(org), decodeURIComponent(basename)];
+    const head = await headSource(db)(`p\t${orgKey}\t${baseKey}`, () => publishedHeadByPath(db, orgKey, baseKey));
+    return serveSite(c, head, { root, origin: serverBase, serverBase }, `/${restParts.join('/')}`);
+  });
+}
+
+/**
+ * Serves requests whose Host is the custom hostname of a site; every other request goes
+ * on to the API. Hostnames are known from memory, so other requests cost no query.
+ */
+export function publishedSiteHosts(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const host = (c.req.header('host') ?? '').replace(/:\d+$/, '').toLowerCase();
+    if (!host || c.req.path.startsWith('/v1/') || c.req.path === '/healthz') return next();
+    const { db } = c.get('deps');
+    if (!(await isSiteHostname(db, host))) return next();
+    const proto = c.req.header('x-forwarded-proto') === 'https' || new URL(c.req.url).protocol === 'https:' ? 'https' : 'http';
+    const head = await headSource(db)(`h\t${host}`, () => publishedHeadByHostname(db, host));
+    return serveSite(c, head, { root: '', origin: `${proto}://${c.req.header('host')}`, serverBase: baseUrl(c) }, c.req.path || '/');
+  };
+}

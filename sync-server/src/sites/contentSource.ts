@@ -1,0 +1,102 @@
+import { evaluateVariables } from '@quire/shared/content/expressions';
+import type { NodeJSON } from '@quire/shared/content/json';
+import { readPageBody } from '../core/content/model';
+import { contentAtRevision, docAtRevision } from '../core/content/revisions';
+import { pageTreeOf } from '../core/content/tree';
+import type { Queryable } from '../store/db';
+import { Lru } from './cache';
+
+/**
+ * What the published-site renderer reads from a space: its page tree and page bodies at
+ * one revision. Revisions never change, so everything here may be cached by revision id.
+ * The renderer depends on this interface only, not on how revisions are stored.
+ */
+export interface PublishedPage {
+  id: string;
+  title: string;
+  emoji: string | null;
+  icon: string | null;
+  description: string;
+  type: 'document' | 'group' | 'link';
+  /** Target of a link page: a URL or `page:<id>`. */
+  href: string | null;
+  hidden: boolean;
+  /** Kept out of search engines: not in the sitemap, `noindex` on the page. */
+  noIndex: boolean;
+  /** Path in the space (`getting-started/install`), unique among all pages. */
+  path: string;
+  children: PublishedPage[];
+}
+
+export interface SpaceFile {
+  id: string;
+  name: string;
+  contentType: string;
+}
+
+export interface SpaceSnapshot {
+  revisionId: string;
+  pages: PublishedPage[];
+  files: Record<string, SpaceFile>;
+  /** The body with variables evaluated, as ProseMirror JSON of the content model's schema. */
+  body(pageId: string): Promise<NodeJSON>;
+}
+
+export interface ContentSource {
+  snapshot(db: Queryable, revisionId: string): Promise<SpaceSnapshot>;
+}
+
+function toPublished(nodes: ReturnType<typeof pageTreeOf>): PublishedPage[] {
+  return nodes.map((n) => ({
+    id: n.id,
+    title: n.title,
+    emoji: n.emoji,
+    icon: n.icon,
+    description: n.description,
+    type: n.type,
+    href: n.href,
+    hidden: n.hidden,
+    noIndex: n.noIndex || n.noRobotsIndex,
+    path: n.path,
+    children: toPublished(n.children),
+  }));
+}
+
+const trees = new WeakMap<object, PublishedPage[]>();
+const bodies = new Lru<string, NodeJSON>(2000);
+
+export function clearBodyCache() {
+  bodies.clear();
+}
+
+/** Content at revisions, as the content engine stores them. */
+export const revisionContentSource: ContentSource = {
+  async snapshot(db, revisionId) {
+    const content = await contentAtRevision(db, revisionId);
+    let pages = trees.get(content);
+    if (!pages) {
+      pages = toPublished(pageTreeOf(content));
+      trees.set(content, pages);
+    }
+    const files: Record<string, SpaceFile> = {};
+    for (const [id, f] of Object.entries(content.files)) files[id] = { id, name: f.name, contentType: f.contentType };
+    return {
+      revisionId,
+      pages,
+      files,
+      body: async (pageId) => {
+        const key = `${revisionId}\t${pageId}`;
+        const hit = bodies.get(key);
+        if (hit) return hit;
+        const doc = await docAtRevision(db, revisionId);
+        // Published pages show variables with their values, as readers expect.
+        const body = evaluateVariables(readPageBody(doc, pageId), {
+          space: content.variables,
+          page: content.pages[pageId]?.variables ?? {},
+        });
+        bodies.set(key, body);
+        return body;
+      },
+    };
+  },
+};

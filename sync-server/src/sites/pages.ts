@@ -1,0 +1,274 @@
+import type { NodeJSON } from '@quire/shared/content/json';
+import { isSafeUrl, parseTarget } from '@quire/shared/content/targets';
+import type { ContentReference } from '@quire/shared/schemas/siteCustomization';
+import { conditionHolds } from '../core/sites/expression';
+import type { PublishedPage } from './contentSource';
+import { flatten, type Located, type SiteRequest } from './context';
+import { isGroup, type Section, type Variant } from './model';
+import { assetUrls } from './render/assets';
+import { type OutlineEntry, renderBody } from './render/body';
+import { esc, safeHref } from './render/html';
+import { type Frame, type NavLink, renderFrame, type TreeNode } from './render/layout';
+
+/**
+ * Pages of a published site: the frame every page shares (header, sections, variants,
+ * page tree, footer) and what goes in its main column.
+ */
+
+/** Where a customization link leads, within the site when it names a page, space or section. */
+async function referenceUrl(
+  req: SiteRequest,
+  to: ContentReference | null | undefined,
+  here: { section: Section; variant: Variant },
+): Promise<string | undefined> {
+  if (!to) return undefined;
+  switch (to.kind) {
+    case 'url':
+      return isSafeUrl(to.url) ? to.url : undefined;
+    case 'site-section': {
+      const s = req.view.sections.find((x) => x.id === to.siteSection);
+      return s ? `${req.sectionRoot(s)}/` : undefined;
+    }
+    case 'space':
+    case 'page': {
+      const candidates = [here, ...req.view.sections.flatMap((section) => section.variants.map((variant) => ({ section, variant })))];
+      for (const c of candidates) {
+        if (to.kind === 'space' ? c.variant.spaceId !== to.space : to.space && c.variant.spaceId !== to.space) continue;
+        if (to.kind === 'space') return `${req.variantRoot(c.section, c.variant)}/`;
+        const flat = flatten((await req.snapshot(c.variant)).pages);
+        const page = flat.find((p) => p.id === to.page);
+        if (page) return req.pageUrl(c.section, c.variant, flat, page);
+      }
+      return undefined;
+    }
+  }
+}
+
+function treeOf(
+  req: SiteRequest,
+  loc: Pick<Located, 'section' | 'variant' | 'flat'>,
+  pages: PublishedPage[],
+  currentId: string | undefined,
+): TreeNode[] {
+  const out: TreeNode[] = [];
+  for (const p of pages) {
+    if (p.hidden) continue;
+    const children = treeOf(req, loc, p.children, currentId);
+    if (p.type === 'group') out.push({ title: p.title, emoji: p.emoji, group: true, children });
+    else if (p.type === 'link') {
+      const href = linkPageHref(req, loc, p);
+      if (href) out.push({ title: p.title, emoji: p.emoji, href, external: /^https?:/i.test(href), children });
+    } else
+      out.push({
+        title: p.title,
+        emoji: p.emoji,
+        href: req.pageUrl(loc.section, loc.variant, loc.flat, p),
+        current: p.id === currentId,
+        children,
+      });
+  }
+  return out;
+}
+
+function linkPageHref(req: SiteRequest, loc: Pick<Located, 'section' | 'variant' | 'flat'>, p: PublishedPage): string | undefined {
+  if (!p.href || !isSafeUrl(p.href)) return undefined;
+  const t = parseTarget(p.href);
+  if (t.kind === 'url') return /^https?:/i.test(t.url) ? t.url : undefined;
+  if (t.kind === 'page') {
+    const target = loc.flat.find((x) => x.id === t.pageId);
+    return target ? req.pageUrl(loc.section, loc.variant, loc.flat, target) : undefined;
+  }
+  return undefined;
+}
+
+/** The frame of every page of a site, around `main`. */
+async function frame(
+  req: SiteRequest,
+  loc: Pick<Located, 'section' | 'variant' | 'flat'> & { page?: PublishedPage },
+  main: string,
+  extra: { title: string; description?: string; outline?: OutlineEntry[]; canonical: string; noIndex?: boolean; markdownUrl?: string },
+): Promise<string> {
+  const { section, variant } = loc;
+  const settings = variant.settings;
+  const ctx = req.view.ctx;
+  const here = { section, variant };
+  const siteTitle = settings.title ?? req.site.title;
+
+  const headerLinks: NavLink[] = [];
+  for (const l of settings.header.links) {
+    if (!conditionHolds(l.condition, ctx)) continue;
+    const href = await referenceUrl(req, l.to, here);
+    const children: NavLink[] = [];
+    for (const sub of l.links ?? []) {
+      const subHref = await referenceUrl(req, sub.to, here);
+      if (subHref) children.push({ title: sub.title, href: subHref, external: /^https?:/i.test(subHref) });
+    }
+    if (href || children.length)
+      headerLinks.push({ title: l.title, href: href ?? '#', style: l.style, children, external: !!href && /^https?:/i.test(href) });
+  }
+
+  const tabs: NavLink[] = req.view.tabs.map((t) =>
+    isGroup(t)
+      ? {
+          title: t.title,
+          href: `${req.sectionRoot(t.sections[0] as Section)}/`,
+          current: t.sections.includes(section),
+          children: t.sections.map((s) => ({ title: s.title, href: `${req.sectionRoot(s)}/`, current: s === section })),
+        }
+      : { title: t.title, href: `${req.sectionRoot(t)}/`, current: t === section },
+  );
+
+  const variants: NavLink[] = [];
+  for (const v of section.variants) {
+    let href = `${req.variantRoot(section, v)}/`;
+    if (loc.page && v !== variant) {
+      // The same page in the other variant when it has one.
+      const flat = flatten((await req.snapshot(v)).pages);
+      const same = flat.find((p) => p.path === loc.page?.path);
+      if (same) href = req.pageUrl(section, v, flat, same);
+    }
+    variants.push({ title: v.title, href, current: v === variant });
+  }
+
+  const footerLinks: Frame['footerLinks'] = [];
+  for (const g of settings.footer.groups) {
+    const links: NavLink[] = [];
+    for (const l of g.links) {
+      const href = await referenceUrl(req, l.to, here);
+      if (href) links.push({ title: l.title, href, external: /^https?:/i.test(href) });
+    }
+    footerLinks.push({ title: g.title, links });
+  }
+  const annTo = settings.announcement.link ? await referenceUrl(req, settings.announcement.link.to, here) : undefined;
+
+  const assets = assetUrls(req.mount.root);
+  return renderFrame({
+    lang: 'en',
+    siteTitle,
+    documentTitle: extra.title === siteTitle ? siteTitle : `${extra.title} | ${siteTitle}`,
+    description: extra.description ?? '',
+    canonical: req.absolute(extra.canonical),
+    root: req.mount.root,
+    assets,
+    theme: req.theme,
+    settings,
+    noIndex: !!extra.noIndex || req.site.visibility !== 'public',
+    socialImage: settings.socialPreview.url,
+    headerLinks,
+    tabs,
+    variants,
+    tree: treeOf(req, loc, (await req.snapshot(variant)).pages, loc.page?.id),
+    main,
+    outline: extra.outline ?? [],
+    footerLinks,
+    announcementLink: annTo && settings.announcement.link ? { title: settings.announcement.link.title, href: annTo } : undefined,
+    markdownUrl: extra.markdownUrl,
+  });
+}
+
+/** The HTML of one page (with the nonce placeholder; cached by the caller). */
+export async function renderPage(req: SiteRequest, loc: Located): Promise<string> {
+  const { section, variant, snapshot, flat, page } = loc;
+  let main: string;
+  let outline: OutlineEntry[] = [];
+  const url = req.pageUrl(section, variant, flat, page);
+  const markdownUrl = req.markdownUrl(section, variant, page);
+  const crumbs = [req.view.sections.length > 1 ? section.title : '', ...ancestors(flat, page).map((p) => p.title)].filter(Boolean);
+  const head = `${crumbs.length ? `<p class="breadcrumb">${crumbs.map(esc).join(' <span aria-hidden="true">/</span> ')}</p>` : ''}<h1 class="page-title">${page.emoji ? `<span class="emoji" aria-hidden="true">${esc(page.emoji)}</span>` : ''}${esc(page.title)}</h1>${page.description ? `<p class="page-description">${esc(page.description)}</p>` : ''}`;
+  if (page.type === 'document') {
+    const body = await snapshot.body(page.id);
+    const files = await req.fileUrls(variant, snapshot, body);
+    const rendered = renderBody(body as NodeJSON, {
+      page: (id, anchor) => {
+        const target = flat.find((p) => p.id === id);
+        if (!target) return undefined;
+        return `${req.pageUrl(section, variant, flat, target)}${anchor ? `#${encodeURIComponent(anchor)}` : ''}`;
+      },
+      file: (id) => files.get(id),
+      externalTarget: variant.settings.externalLinks.target,
+    });
+    outline = rendered.outline;
+    const actions = variant.settings.pageActions.markdown
+      ? `<div class="page-actions"><a href="${esc(markdownUrl)}" type="text/markdown">View as Markdown</a></div>`
+      : '<div class="page-actions"></div>';
+    main = `${head}${actions}<article class="content">${rendered.html}</article>${pager(req, loc)}`;
+  } else {
+    // A group page lists what it holds.
+    const items = page.children
+      .filter((c) => !c.hidden && c.type === 'document')
+      .map(
+        (c) =>
+          `<a class="content-ref" href="${safeHref(req.pageUrl(section, variant, flat, c))}"><span class="content-ref-title">${esc(c.title)}</span><span class="content-ref-arrow" aria-hidden="true">→</span></a>`,
+      );
+    main = `${head}<div class="page-actions"></div><article class="content">${items.join('')}</article>`;
+  }
+  return frame(req, loc, main, {
+    title: page.title,
+    description: page.description,
+    outline,
+    canonical: url,
+    noIndex: page.noIndex,
+    markdownUrl: page.type === 'document' ? markdownUrl : undefined,
+  });
+}
+
+function ancestors(flat: PublishedPage[], page: PublishedPage): PublishedPage[] {
+  const parentOf = new Map<string, PublishedPage>();
+  for (const p of flat) for (const c of p.children) parentOf.set(c.id, p);
+  const out: PublishedPage[] = [];
+  for (let p = parentOf.get(page.id); p; p = parentOf.get(p.id)) out.unshift(p);
+  return out;
+}
+
+function pager(req: SiteRequest, loc: Located): string {
+  if (!loc.variant.settings.pagination.enabled) return '';
+  const readable = loc.flat.filter((p) => p.type === 'document' && !p.hidden && !hiddenByAncestor(loc.flat, p));
+  const i = readable.findIndex((p) => p.id === loc.page.id);
+  if (i < 0) return '';
+  const prev = readable[i - 1];
+  const next = readable[i + 1];
+  const a = (p: PublishedPage, cls: string, label: string) =>
+    `<a class="${cls}" href="${safeHref(req.pageUrl(loc.section, loc.variant, loc.flat, p))}" rel="${cls}"><small>${label}</small><span>${esc(p.title)}</span></a>`;
+  if (!prev && !next) return '';
+  return `<nav class="pager" aria-label="Pagination">${prev ? a(prev, 'prev', 'Previous') : ''}${next ? a(next, 'next', 'Next') : ''}</nav>`;
+}
+
+function hiddenByAncestor(flat: PublishedPage[], page: PublishedPage): boolean {
+  return ancestors(flat, page).some((p) => p.hidden);
+}
+
+/** The site's own 404 page, in its frame. */
+export async function renderNotFound(req: SiteRequest): Promise<string | undefined> {
+  const section = req.view.sections.find((s) => s.isDefault);
+  const variant = section?.variants.find((v) => v.isDefault);
+  if (!section || !variant) return undefined;
+  const flat = flatten((await req.snapshot(variant)).pages);
+  const main = `<div class="not-found"><div class="code">404</div><h1 class="page-title">Page not found</h1><p class="page-description">The page you are looking for does not exist or has moved.</p><p><a href="${esc(req.mount.root)}/">Go to the home page</a></p></div>`;
+  return frame(req, { section, variant, flat }, main, { title: 'Page not found', canonical: `${req.mount.root}/`, noIndex: true });
+}
+
+export interface SearchHit {
+  title: string;
+  heading: string;
+  section: string;
+  url: string;
+  snippet: string;
+}
+
+/** The search results page for visitors without JavaScript. */
+export async function renderSearchPage(req: SiteRequest, q: string, hits: SearchHit[]): Promise<string | undefined> {
+  const section = req.view.sections.find((s) => s.isDefault);
+  const variant = section?.variants.find((v) => v.isDefault);
+  if (!section || !variant) return undefined;
+  const flat = flatten((await req.snapshot(variant)).pages);
+  const list = hits.length
+    ? `<ul class="results">${hits.map((h) => `<li><a class="result" href="${safeHref(h.url)}"><span class="where">${esc(h.section)}</span><span class="title">${esc(h.heading ? `${h.title} › ${h.heading}` : h.title)}</span><span class="snippet">${esc(h.snippet)}</span></a></li>`).join('')}</ul>`
+    : `<p class="page-description">${q ? `No results for “${esc(q)}”.` : 'Type something to search for.'}</p>`;
+  const form = `<form class="search" role="search" action="${esc(req.mount.root)}/~search" method="get"><input type="search" name="q" value="${esc(q)}" aria-label="Search"></form>`;
+  const main = `<h1 class="page-title">Search</h1>${form}<div class="content">${list}</div>`;
+  return frame(req, { section, variant, flat }, main, {
+    title: q ? `Search: ${q}` : 'Search',
+    canonical: `${req.mount.root}/~search`,
+    noIndex: true,
+  });
+}

@@ -1,0 +1,164 @@
+/**
+ * The one script of published sites; pages work without it. It adds the search dialog
+ * (`/` or Ctrl/⌘-K), switches the theme in place, turns tab blocks into real tabs, copies
+ * code and follows the outline. Results are built with textContent: nothing from the
+ * server is ever parsed as HTML here.
+ */
+export const SITE_JS = String.raw`(() => {
+  const doc = document;
+  const root = (doc.querySelector('meta[name="quire-site-root"]') || {}).content || '';
+  const html = doc.documentElement;
+
+  // Theme: remembered in a cookie so the server renders the same theme next time.
+  for (const toggle of doc.querySelectorAll('[data-theme-toggle]')) {
+    toggle.addEventListener('click', (e) => {
+      e.preventDefault();
+      const next = html.dataset.theme === 'dark' ? 'light' : 'dark';
+      html.dataset.theme = next;
+      doc.cookie = 'quire_theme=' + next + '; path=/; max-age=31536000; samesite=lax';
+      toggle.setAttribute('href', '?theme=' + (next === 'dark' ? 'light' : 'dark'));
+    });
+  }
+
+  // Tabs blocks.
+  for (const tabs of doc.querySelectorAll('.content .tabs')) {
+    const panels = [...tabs.children].filter((c) => c.classList.contains('tab'));
+    if (panels.length < 2) continue;
+    const strip = doc.createElement('div');
+    strip.className = 'tab-strip';
+    strip.setAttribute('role', 'tablist');
+    panels.forEach((panel, i) => {
+      const b = doc.createElement('button');
+      b.type = 'button';
+      b.setAttribute('role', 'tab');
+      b.textContent = (panel.querySelector('.tab-title') || {}).textContent || 'Tab ' + (i + 1);
+      b.addEventListener('click', () => select(i));
+      strip.appendChild(b);
+    });
+    const select = (i) => panels.forEach((p, j) => { p.hidden = i !== j; strip.children[j].setAttribute('aria-selected', String(i === j)); });
+    tabs.prepend(strip);
+    tabs.classList.add('enhanced');
+    select(0);
+  }
+
+  // Copy buttons.
+  for (const button of doc.querySelectorAll('.code-block .copy')) {
+    button.addEventListener('click', async () => {
+      const code = button.closest('.code-block').querySelector('code');
+      try { await navigator.clipboard.writeText(code.textContent); button.textContent = 'Copied'; setTimeout(() => (button.textContent = 'Copy'), 1500); } catch {}
+    });
+  }
+
+  // Outline: highlight the heading in view.
+  const links = [...doc.querySelectorAll('.outline a')];
+  if (links.length && 'IntersectionObserver' in window) {
+    const byId = new Map(links.map((a) => [decodeURIComponent(a.hash.slice(1)), a]));
+    const seen = new Set();
+    const io = new IntersectionObserver((entries) => {
+      for (const e of entries) (e.isIntersecting ? seen.add : seen.delete).call(seen, e.target.id);
+      const first = [...byId.keys()].find((id) => seen.has(id));
+      if (first) links.forEach((a) => a.classList.toggle('active', a === byId.get(first)));
+    }, { rootMargin: '-100px 0px -60% 0px' });
+    for (const id of byId.keys()) { const h = doc.getElementById(id); if (h) io.observe(h); }
+  }
+
+  // Search dialog.
+  const dialog = doc.createElement('div');
+  dialog.className = 'search-dialog';
+  dialog.setAttribute('role', 'dialog');
+  dialog.setAttribute('aria-modal', 'true');
+  dialog.setAttribute('aria-label', 'Search');
+  const panel = doc.createElement('div');
+  panel.className = 'search-panel';
+  const input = doc.createElement('input');
+  input.type = 'search';
+  input.placeholder = 'Search the docs…';
+  input.setAttribute('aria-label', 'Search');
+  const list = doc.createElement('ul');
+  list.className = 'results';
+  panel.append(input, list);
+  dialog.append(panel);
+  doc.body.append(dialog);
+  let items = [];
+  let active = -1;
+  let timer = 0;
+  let last = '';
+  const open = (q) => { dialog.classList.add('open'); if (typeof q === 'string') input.value = q; input.focus(); input.select(); if (input.value) run(); };
+  const close = () => { dialog.classList.remove('open'); };
+  const mark = (el, text, terms) => {
+    const re = terms.length ? new RegExp('(' + terms.map((t) => t.replace(/[.*+?^$()|[\]{}\\]/g, '\\$&')).join('|') + ')', 'ig') : null;
+    for (const part of re ? text.split(re) : [text]) {
+      if (re && terms.some((t) => t.toLowerCase() === part.toLowerCase())) { const m = doc.createElement('mark'); m.textContent = part; el.append(m); }
+      else el.append(doc.createTextNode(part));
+    }
+  };
+  const render = (results, q) => {
+    list.textContent = '';
+    items = [];
+    active = -1;
+    if (!results.length) {
+      const li = doc.createElement('li');
+      li.className = 'empty';
+      li.textContent = q ? 'No results for “' + q + '”' : 'Type to search';
+      list.append(li);
+      return;
+    }
+    const terms = q.split(/\s+/).filter(Boolean);
+    for (const r of results) {
+      const li = doc.createElement('li');
+      const a = doc.createElement('a');
+      a.className = 'result';
+      a.href = r.url;
+      const where = doc.createElement('span');
+      where.className = 'where';
+      where.textContent = r.section;
+      const title = doc.createElement('span');
+      title.className = 'title';
+      title.textContent = r.heading ? r.title + ' › ' + r.heading : r.title;
+      const snippet = doc.createElement('span');
+      snippet.className = 'snippet';
+      mark(snippet, r.snippet || '', terms);
+      a.append(where, title, snippet);
+      li.append(a);
+      list.append(li);
+      items.push(a);
+    }
+    move(0);
+  };
+  const move = (i) => {
+    if (!items.length) return;
+    active = (i + items.length) % items.length;
+    items.forEach((a, j) => a.setAttribute('aria-selected', String(j === active)));
+    items[active].scrollIntoView({ block: 'nearest' });
+  };
+  const run = async () => {
+    const q = input.value.trim();
+    if (q === last) return;
+    last = q;
+    if (!q) return render([], '');
+    try {
+      const res = await fetch(root + '/~search?q=' + encodeURIComponent(q), { headers: { accept: 'application/json' }, credentials: 'same-origin' });
+      if (!res.ok || input.value.trim() !== q) return;
+      render((await res.json()).results || [], q);
+    } catch {}
+  };
+  input.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(run, 120); });
+  input.addEventListener('keydown', (e) => {
+    if (e.key === 'ArrowDown') { e.preventDefault(); move(active + 1); }
+    else if (e.key === 'ArrowUp') { e.preventDefault(); move(active - 1); }
+    else if (e.key === 'Enter' && items[active]) { e.preventDefault(); location.href = items[active].href; }
+    else if (e.key === 'Escape') close();
+  });
+  dialog.addEventListener('click', (e) => { if (e.target === dialog) close(); });
+  const headerSearch = doc.querySelector('.search input');
+  if (headerSearch) {
+    headerSearch.addEventListener('focus', () => { open(headerSearch.value); headerSearch.blur(); });
+    headerSearch.closest('form').addEventListener('submit', (e) => { e.preventDefault(); open(headerSearch.value); });
+  }
+  doc.addEventListener('keydown', (e) => {
+    const typing = /^(INPUT|TEXTAREA|SELECT)$/.test((e.target && e.target.tagName) || '') || (e.target && e.target.isContentEditable);
+    if ((e.key === 'k' && (e.metaKey || e.ctrlKey)) || (e.key === '/' && !typing)) { e.preventDefault(); open(); }
+    else if (e.key === 'Escape' && dialog.classList.contains('open')) close();
+  });
+})();
+`;

@@ -1,0 +1,129 @@
+/**
+ * The stylesheet of published sites. Colors come from CSS variables that each page sets
+ * from its customization (primary color and the hint colors, per theme), so one cached
+ * file serves every site.
+ */
+export const SITE_CSS = `
+*,*::before,*::after{box-sizing:border-box}
+:root{--primary:#346ddb;--primary-dark:#6d9cf5;--info:#787878;--success:#02a05b;--warning:#d97706;--danger:#dc2626;
+--radius:10px;--font:"Inter",ui-sans-serif,system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;
+--mono:"IBM Plex Mono",ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;--header-h:64px;--tabs-h:46px}
+html[data-theme=light]{color-scheme:light;--bg:#ffffff;--bg-soft:#f7f7f8;--bg-muted:#f0f1f3;--fg:#1b1c1f;--fg-soft:#4b4f58;--fg-muted:#747a85;
+--border:#e6e7ea;--accent:var(--primary);--accent-soft:color-mix(in srgb,var(--primary) 10%,transparent);--code-bg:#f5f6f8;--shadow:0 1px 2px rgba(16,24,40,.05),0 8px 24px rgba(16,24,40,.08)}
+html[data-theme=dark]{color-scheme:dark;--bg:#0f1115;--bg-soft:#15181e;--bg-muted:#1b1f26;--fg:#e8eaed;--fg-soft:#b5bac3;--fg-muted:#8a909b;
+--border:#262a33;--accent:var(--primary-dark);--accent-soft:color-mix(in srgb,var(--primary-dark) 16%,transparent);--code-bg:#171a21;--shadow:0 1px 2px rgba(0,0,0,.3),0 12px 32px rgba(0,0,0,.45)}
+html{scroll-padding-top:calc(var(--header-h) + var(--tabs-h) + 16px)}
+body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.65 var(--font);-webkit-font-smoothing:antialiased;text-rendering:optimizeLegibility}
+a{color:var(--accent);text-decoration:none}a:hover{text-decoration:underline}
+.skip{position:absolute;left:-999px}.skip:focus{left:12px;top:12px;z-index:100;background:var(--bg);padding:8px 12px;border-radius:8px}
+.announcement{display:flex;gap:12px;justify-content:center;align-items:center;padding:8px 16px;font-size:14px;font-weight:500;background:var(--accent-soft);color:var(--fg);border-bottom:1px solid var(--border)}
+.announcement.success{background:color-mix(in srgb,var(--success) 14%,var(--bg))}.announcement.warning{background:color-mix(in srgb,var(--warning) 16%,var(--bg))}.announcement.danger{background:color-mix(in srgb,var(--danger) 14%,var(--bg))}
+.announcement a{font-weight:600}
+.site-header{position:sticky;top:0;z-index:20;background:color-mix(in srgb,var(--bg) 88%,transparent);backdrop-filter:saturate(180%) blur(12px);border-bottom:1px solid var(--border)}
+.header-row{display:flex;align-items:center;gap:20px;height:var(--header-h);max-width:1440px;margin:0 auto;padding:0 24px}
+.brand{display:flex;align-items:center;gap:10px;color:var(--fg);font-weight:650;font-size:17px;letter-spacing:-.01em;white-space:nowrap}
+.brand:hover{text-decoration:none}.brand img{height:28px;width:auto}.brand .logo-dark{display:none}html[data-theme=dark] .brand .logo-dark{display:block}html[data-theme=dark] .brand .logo-light.has-dark{display:none}
+.brand-mark{display:grid;place-items:center;width:30px;height:30px;border-radius:8px;background:var(--accent);color:#fff;font-size:15px;font-weight:700}
+.search{flex:1;max-width:420px;margin-left:auto;position:relative}
+.search input{width:100%;height:38px;padding:0 64px 0 38px;border-radius:999px;border:1px solid var(--border);background:var(--bg-soft);color:var(--fg);font:inherit;font-size:14px;outline:none;transition:border-color .15s,box-shadow .15s}
+.search input:focus{border-color:var(--accent);box-shadow:0 0 0 3px var(--accent-soft)}
+.search svg{position:absolute;left:13px;top:11px;width:16px;height:16px;color:var(--fg-muted)}
+.search kbd{position:absolute;right:10px;top:8px;font:600 11px/20px var(--font);padding:0 6px;border-radius:6px;border:1px solid var(--border);color:var(--fg-muted);background:var(--bg)}
+.header-links{display:flex;align-items:center;gap:6px}
+.header-links a,.header-links summary{color:var(--fg-soft);font-size:14px;font-weight:500;padding:6px 10px;border-radius:8px;cursor:pointer;list-style:none}
+.header-links a:hover,.header-links summary:hover{background:var(--bg-muted);text-decoration:none;color:var(--fg)}
+.header-links .button-primary{background:var(--accent);color:#fff}.header-links .button-primary:hover{background:var(--accent);color:#fff;filter:brightness(1.08)}
+.header-links .button-secondary{border:1px solid var(--border);color:var(--fg)}
+.menu{position:relative}.menu[open] .menu-items{display:flex}.menu-items{display:none;position:absolute;right:0;top:38px;flex-direction:column;min-width:200px;padding:6px;background:var(--bg);border:1px solid var(--border);border-radius:12px;box-shadow:var(--shadow)}
+.theme-toggle{display:grid;place-items:center;width:36px;height:36px;border-radius:999px;border:1px solid var(--border);color:var(--fg-soft);background:var(--bg)}
+.theme-toggle:hover{background:var(--bg-muted);text-decoration:none}.theme-toggle svg{width:17px;height:17px}
+html[data-theme=light] .icon-sun{display:none}html[data-theme=dark] .icon-moon{display:none}
+.tabs-bar{border-top:1px solid var(--border)}.tabs-row{display:flex;gap:4px;max-width:1440px;margin:0 auto;padding:0 16px;height:var(--tabs-h);align-items:stretch;overflow-x:auto}
+.tabs-row>a,.tabs-row summary{display:flex;align-items:center;gap:8px;padding:0 12px;color:var(--fg-soft);font-size:14px;font-weight:500;border-bottom:2px solid transparent;white-space:nowrap;cursor:pointer;list-style:none}
+.tabs-row>a:hover,.tabs-row summary:hover{color:var(--fg);text-decoration:none}
+.tabs-row>a[aria-current],.tabs-row .current>summary{color:var(--accent);border-bottom-color:var(--accent)}
+.tabs-row details{position:relative;display:flex}.tabs-row details .menu-items{top:calc(var(--tabs-h) - 2px);left:0;right:auto}
+.tabs-row details[open] .menu-items{display:flex}.menu-items a{padding:8px 10px;border-radius:8px;color:var(--fg-soft);font-size:14px}.menu-items a:hover{background:var(--bg-muted);text-decoration:none;color:var(--fg)}
+.menu-items a[aria-current]{color:var(--accent);background:var(--accent-soft)}
+.layout{display:grid;grid-template-columns:280px minmax(0,1fr) 240px;gap:48px;max-width:1440px;margin:0 auto;padding:0 24px}
+.sidebar{position:sticky;top:calc(var(--header-h) + var(--tabs-h));align-self:start;height:calc(100vh - var(--header-h) - var(--tabs-h));overflow:auto;padding:24px 8px 40px 0}
+.no-tabs .sidebar{top:var(--header-h);height:calc(100vh - var(--header-h))}
+.variant{margin:0 0 18px;position:relative}
+.variant summary{display:flex;justify-content:space-between;align-items:center;padding:8px 12px;border:1px solid var(--border);border-radius:10px;background:var(--bg-soft);font-size:14px;font-weight:600;cursor:pointer;list-style:none}
+.variant summary::after{content:"";width:8px;height:8px;border-right:2px solid var(--fg-muted);border-bottom:2px solid var(--fg-muted);transform:rotate(45deg) translateY(-2px)}
+.variant .menu-items{position:absolute;left:0;right:0;top:44px;z-index:5}.variant[open] .menu-items{display:flex}
+.tree,.tree ul{list-style:none;margin:0;padding:0}.tree ul{margin-left:12px;padding-left:10px;border-left:1px solid var(--border)}
+.tree a{display:flex;gap:8px;padding:6px 10px;border-radius:8px;color:var(--fg-soft);font-size:14.5px;line-height:1.45}
+.tree a:hover{background:var(--bg-muted);color:var(--fg);text-decoration:none}
+.tree a[aria-current=page]{background:var(--accent-soft);color:var(--accent);font-weight:600}
+.tree .group-title{margin:22px 10px 6px;font-size:12px;font-weight:700;letter-spacing:.06em;text-transform:uppercase;color:var(--fg-muted)}
+.tree li:first-child>.group-title{margin-top:4px}
+.tree details>summary{list-style:none;cursor:pointer}.tree details>summary::-webkit-details-marker{display:none}
+.tree .external::after{content:"↗";margin-left:auto;color:var(--fg-muted)}
+main{min-width:0;padding:40px 0 80px}
+.breadcrumb{font-size:13px;font-weight:600;color:var(--accent);margin:0 0 8px;letter-spacing:.01em}
+.page-title{font-size:38px;line-height:1.2;letter-spacing:-.025em;margin:0 0 10px;font-weight:750}
+.page-title .emoji{margin-right:10px}
+.page-description{font-size:18px;color:var(--fg-soft);margin:0 0 20px}
+.page-actions{display:flex;gap:8px;margin:0 0 28px;padding-bottom:24px;border-bottom:1px solid var(--border)}
+.page-actions a{display:inline-flex;align-items:center;gap:6px;font-size:13px;font-weight:500;color:var(--fg-soft);padding:5px 10px;border:1px solid var(--border);border-radius:8px}
+.page-actions a:hover{background:var(--bg-muted);text-decoration:none;color:var(--fg)}
+.content{font-size:16px}.content>*:first-child{margin-top:0}
+.content p,.content ul,.content ol{margin:0 0 16px}.content li{margin:4px 0}.content li>p{margin:0}
+.content h2,.content h3,.content h4{position:relative;letter-spacing:-.015em;line-height:1.3;margin:36px 0 12px}
+.content h2{font-size:26px}.content h3{font-size:21px}.content h4{font-size:18px}
+.content .anchor{margin-left:8px;color:var(--fg-muted);opacity:0;font-weight:400}.content .heading:hover .anchor{opacity:1;text-decoration:none}
+.content code{font:14px/1.5 var(--mono);background:var(--code-bg);border:1px solid var(--border);padding:1px 6px;border-radius:6px}
+.code-block{margin:0 0 20px;border:1px solid var(--border);border-radius:var(--radius);background:var(--code-bg);overflow:hidden}
+.code-head{display:flex;justify-content:space-between;align-items:center;padding:6px 12px;border-bottom:1px solid var(--border);font-size:12.5px;color:var(--fg-muted);font-weight:600}
+.code-head .copy{font:inherit;font-size:12px;color:var(--fg-muted);background:none;border:1px solid var(--border);border-radius:6px;padding:2px 8px;cursor:pointer}
+.code-block pre{margin:0;padding:16px;overflow:auto}.code-block pre.wrap{white-space:pre-wrap}.code-block pre code{background:none;border:0;padding:0;font-size:13.5px}
+.hint{display:block;margin:0 0 20px;padding:14px 16px 14px 18px;border-radius:var(--radius);border:1px solid color-mix(in srgb,var(--hint) 30%,transparent);background:color-mix(in srgb,var(--hint) 9%,var(--bg));border-left:4px solid var(--hint)}
+.hint>*:last-child{margin-bottom:0}.hint-info{--hint:var(--info)}.hint-success{--hint:var(--success)}.hint-warning{--hint:var(--warning)}.hint-danger{--hint:var(--danger)}
+.content blockquote{margin:0 0 16px;padding:2px 18px;border-left:3px solid var(--border);color:var(--fg-soft)}
+.table-wrap{overflow-x:auto;margin:0 0 20px;border:1px solid var(--border);border-radius:var(--radius)}
+.content table{border-collapse:collapse;width:100%;font-size:14.5px}.content th,.content td{padding:10px 14px;border-bottom:1px solid var(--border);text-align:left;vertical-align:top}
+.content tr:first-child th{background:var(--bg-soft);font-weight:600}.content tr:last-child td{border-bottom:0}
+.content figure{margin:0 0 20px}.content img{max-width:100%;height:auto;border-radius:var(--radius)}.content figcaption{font-size:13px;color:var(--fg-muted);text-align:center;margin-top:6px}
+.content hr{border:0;border-top:1px solid var(--border);margin:32px 0}
+.tabs{margin:0 0 20px;border:1px solid var(--border);border-radius:var(--radius);overflow:hidden}
+.tab-title{padding:8px 14px;font-size:14px;font-weight:600;background:var(--bg-soft);border-bottom:1px solid var(--border)}.tab-body{padding:14px 16px}.tab-body>*:last-child{margin-bottom:0}
+.tabs.enhanced .tab-strip{display:flex;gap:2px;background:var(--bg-soft);border-bottom:1px solid var(--border);padding:0 6px}
+.tabs.enhanced .tab-strip button{font:inherit;font-size:14px;font-weight:500;color:var(--fg-soft);background:none;border:0;border-bottom:2px solid transparent;padding:9px 12px;cursor:pointer}
+.tabs.enhanced .tab-strip button[aria-selected=true]{color:var(--accent);border-bottom-color:var(--accent)}.tabs.enhanced .tab-title{display:none}.tabs.enhanced .tab[hidden]{display:none}
+.content details{margin:0 0 16px;border:1px solid var(--border);border-radius:var(--radius);padding:10px 14px}.content summary{cursor:pointer;font-weight:600}
+.content-ref{display:flex;justify-content:space-between;align-items:center;margin:0 0 16px;padding:14px 16px;border:1px solid var(--border);border-radius:var(--radius);color:var(--fg);font-weight:600}
+.content-ref:hover{border-color:var(--accent);text-decoration:none}.content-ref-arrow{color:var(--accent)}
+.embed{margin:0 0 16px;padding:14px 16px;border:1px dashed var(--border);border-radius:var(--radius)}
+.stepper{list-style:none;counter-reset:step;padding:0}.stepper .step{position:relative;padding:0 0 8px 44px;counter-increment:step}
+.stepper .step::before{content:counter(step);position:absolute;left:0;top:0;width:28px;height:28px;display:grid;place-items:center;border-radius:999px;background:var(--accent-soft);color:var(--accent);font-weight:700;font-size:14px}
+.task-list{list-style:none;padding-left:4px}.task-item{display:flex;gap:8px;align-items:baseline}
+.pager{display:grid;grid-template-columns:1fr 1fr;gap:16px;margin-top:56px}
+.pager a{display:flex;flex-direction:column;gap:2px;padding:14px 18px;border:1px solid var(--border);border-radius:12px;color:var(--fg);transition:border-color .15s,box-shadow .15s}
+.pager a:hover{border-color:var(--accent);box-shadow:var(--shadow);text-decoration:none}.pager small{color:var(--fg-muted);font-size:12.5px}.pager span{font-weight:600}
+.pager .next{text-align:right;grid-column:2}
+.outline{position:sticky;top:calc(var(--header-h) + var(--tabs-h));align-self:start;padding:40px 0;font-size:13.5px;max-height:calc(100vh - var(--header-h) - var(--tabs-h));overflow:auto}
+.no-tabs .outline{top:var(--header-h)}
+.outline h2{font-size:12px;text-transform:uppercase;letter-spacing:.06em;color:var(--fg-muted);margin:0 0 10px}
+.outline ul{list-style:none;margin:0;padding:0;border-left:1px solid var(--border)}.outline li a{display:block;padding:4px 12px;color:var(--fg-soft);margin-left:-1px;border-left:1px solid transparent}
+.outline li.l2 a{padding-left:24px}.outline a:hover{color:var(--fg);text-decoration:none}.outline a.active{color:var(--accent);border-left-color:var(--accent)}
+.site-footer{border-top:1px solid var(--border);background:var(--bg-soft);margin-top:40px}
+.footer-row{max-width:1440px;margin:0 auto;padding:40px 24px;display:flex;gap:48px;flex-wrap:wrap}
+.footer-group h3{font-size:13px;margin:0 0 10px;color:var(--fg)}.footer-group ul{list-style:none;margin:0;padding:0}.footer-group li{margin:6px 0}.footer-group a{color:var(--fg-soft);font-size:14px}
+.footer-meta{margin-left:auto;color:var(--fg-muted);font-size:13px;display:flex;flex-direction:column;gap:6px;align-items:flex-end}
+.results{list-style:none;margin:0;padding:0}.results li{margin:0 0 12px}
+.result{display:block;padding:14px 16px;border:1px solid var(--border);border-radius:12px;color:var(--fg)}.result:hover{border-color:var(--accent);text-decoration:none}
+.result .where{font-size:12px;font-weight:600;color:var(--accent);text-transform:uppercase;letter-spacing:.04em}.result .title{display:block;font-weight:650;margin:2px 0}.result .snippet{display:block;color:var(--fg-soft);font-size:14px}
+.result mark{background:var(--accent-soft);color:inherit;border-radius:3px;padding:0 1px}
+.search-dialog{position:fixed;inset:0;z-index:50;display:none;background:rgba(10,12,16,.45);backdrop-filter:blur(2px);padding:10vh 16px}
+.search-dialog.open{display:block}.search-panel{max-width:640px;margin:0 auto;background:var(--bg);border:1px solid var(--border);border-radius:16px;box-shadow:var(--shadow);overflow:hidden}
+.search-panel input{width:100%;border:0;border-bottom:1px solid var(--border);padding:18px 20px;font:inherit;font-size:17px;background:var(--bg);color:var(--fg);outline:none}
+.search-panel .results{max-height:60vh;overflow:auto;padding:10px}.search-panel .result{border-color:transparent}.search-panel .result[aria-selected=true]{background:var(--accent-soft);border-color:var(--accent)}
+.search-panel .empty{padding:24px;text-align:center;color:var(--fg-muted)}
+.not-found{text-align:center;padding:80px 0}.not-found .code{font-size:64px;font-weight:800;color:var(--accent);letter-spacing:-.04em}
+.menu-toggle{display:none}
+@media (max-width:1180px){.layout{grid-template-columns:260px minmax(0,1fr)}.outline{display:none}}
+@media (max-width:820px){.layout{grid-template-columns:1fr;gap:0}.sidebar{position:static;height:auto;padding:16px 0;border-bottom:1px solid var(--border)}
+.menu-toggle{display:block}.sidebar-body{display:none}.menu-toggle[open]+.sidebar-body{display:block}.menu-toggle summary{cursor:pointer;font-weight:600;font-size:14px;padding:6px 0}
+.search kbd{display:none}.search input{padding-right:12px}.header-links{display:none}.page-title{font-size:30px}}
+`;

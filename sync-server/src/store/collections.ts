@@ -1,0 +1,94 @@
+import { type Role, keyBetween, newId } from '@quire/shared';
+import { type Queryable, maybeOne, one } from './db';
+import { type PageRequest, keysetPage } from './paginate';
+
+export interface CollectionRow {
+  id: string;
+  seq: number;
+  org_id: string;
+  parent_id: string | null;
+  title: string;
+  description: string | null;
+  default_level: Role | 'inherit' | null;
+  position: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export function getCollection(db: Queryable, id: string) {
+  return maybeOne<CollectionRow>(db, 'SELECT * FROM collections WHERE id = $1', [id]);
+}
+
+export function collectionsOfOrg(db: Queryable, orgId: string) {
+  return db.query<CollectionRow>('SELECT * FROM collections WHERE org_id = $1', [orgId]);
+}
+
+/**
+ * The greatest sibling position under a parent (spaces and collections share one order),
+ * compared bytewise like the fractional-index keys themselves.
+ */
+export async function lastPosition(db: Queryable, orgId: string, parentId: string | null): Promise<string | null> {
+  const row = await maybeOne<{ p: string | null }>(
+    db,
+    `SELECT max(p COLLATE "C") AS p FROM (
+       SELECT position AS p FROM spaces WHERE org_id = $1 AND parent_id IS NOT DISTINCT FROM $2 AND deleted_at IS NULL
+       UNION ALL SELECT position FROM collections WHERE org_id = $1 AND parent_id IS NOT DISTINCT FROM $2) x`,
+    [orgId, parentId],
+  );
+  return row?.p ?? null;
+}
+
+export async function createCollection(db: Queryable, orgId: string, title: string, parentId: string | null, description?: string) {
+  const position = keyBetween(await lastPosition(db, orgId, parentId), null);
+  return one<CollectionRow>(
+    db,
+    'INSERT INTO collections (id, org_id, parent_id, title, description, position) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *',
+    [newId(), orgId, parentId, title, description ?? null, position],
+  );
+}
+
+export async function updateCollection(
+  db: Queryable,
+  id: string,
+  patch: { title?: string; description?: string; defaultLevel?: Role | 'inherit' | null },
+) {
+  return one<CollectionRow>(
+    db,
+    `UPDATE collections SET
+       title = COALESCE($2, title),
+       description = CASE WHEN $3::boolean THEN $4 ELSE description END,
+       default_level = CASE WHEN $5::boolean THEN $6 ELSE default_level END,
+       updated_at = now()
+     WHERE id = $1 RETURNING *`,
+    [
+      id,
+      patch.title ?? null,
+      patch.description !== undefined,
+      patch.description ?? null,
+      patch.defaultLevel !== undefined,
+      patch.defaultLevel === 'inherit' ? null : (patch.defaultLevel ?? null),
+    ],
+  );
+}
+
+export function listCollections(db: Queryable, orgId: string, nested: boolean, visibleIds: string[] | undefined, page: PageRequest) {
+  const params: unknown[] = [orgId];
+  let where = 'WHERE c.org_id = $1';
+  if (!nested) where += ' AND c.parent_id IS NULL';
+  if (visibleIds) {
+    params.push(visibleIds);
+    where += ` AND c.id = ANY($${params.length})`;
+  }
+  return keysetPage<CollectionRow>(db, { columns: 'c.*', from: `FROM collections c ${where}`, params, seq: 'c.seq' }, page);
+}
+
+/** Ids of a collection and every collection below it. */
+export async function collectionSubtree(db: Queryable, id: string): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    `WITH RECURSIVE sub AS (SELECT id FROM collections WHERE id = $1
+       UNION ALL SELECT c.id FROM collections c JOIN sub ON c.parent_id = sub.id)
+     SELECT id FROM sub`,
+    [id],
+  );
+  return rows.map((r) => r.id);
+}

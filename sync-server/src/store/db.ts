@@ -1,0 +1,30 @@
+/**
+ * The small database interface both adapters implement. SQL is PostgreSQL dialect with
+ * `$1` placeholders; rows come back as plain objects.
+ */
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs several statements at once (migrations); no parameters. */
+  exec(sql: string): Promise<void>;
+  /** Subscribes to NOTIFY on a channel; returns the unsubscribe function. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  notify(channel: string, payload: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function one<T>(db: Queryable, sql: string, params?: unknown[]): Promise<T> {
+  const rows = await db.query<T>(sql, params);
+  if (rows.length === 0) throw new Error(`expected one row: ${sql}`);
+  return rows[0] as T;
+}
+
+export async function maybeOne<T>(db: Queryable, sql: string, params?: unknown[]): Promise<T | undefined> {
+  const rows = await db.query<T>(sql, params);
+  return rows[0];
+}

@@ -1,0 +1,56 @@
+import { createHash } from 'node:crypto';
+import { type Queryable, maybeOne } from './db';
+
+export interface BlobRow {
+  hash: string;
+  content: Uint8Array;
+  size: number;
+  content_type: string;
+}
+
+/** SHA-256 (hex) of some bytes: the address a blob is stored under. */
+export function blobHash(content: Uint8Array): string {
+  return createHash('sha256').update(content).digest('hex');
+}
+
+/** Stores bytes once per content; returns their hash. */
+export async function putBlob(db: Queryable, content: Uint8Array, contentType: string): Promise<string> {
+  const hash = blobHash(content);
+  await db.query(
+    'INSERT INTO files_blobs (hash, content, size, content_type) VALUES ($1, $2, $3, $4) ON CONFLICT (hash) DO NOTHING',
+    [hash, Buffer.from(content.buffer, content.byteOffset, content.byteLength), content.byteLength, contentType],
+  );
+  return hash;
+}
+
+export async function getBlob(db: Queryable, hash: string): Promise<BlobRow | undefined> {
+  const row = await maybeOne<BlobRow>(db, 'SELECT hash, content, size, content_type FROM files_blobs WHERE hash = $1', [hash]);
+  if (!row) return undefined;
+  return { ...row, size: Number(row.size), content: new Uint8Array(row.content.buffer, row.content.byteOffset, row.content.byteLength) };
+}
+
+/** Records that a space's file holds these bytes. */
+export async function linkSpaceFile(db: Queryable, spaceId: string, fileId: string, hash: string) {
+  await db.query(
+    'INSERT INTO space_files (space_id, file_id, hash) VALUES ($1, $2, $3) ON CONFLICT (space_id, file_id) DO UPDATE SET hash = EXCLUDED.hash',
+    [spaceId, fileId, hash],
+  );
+}
+
+/** Hashes of some files of a space, for their download URLs. */
+export async function spaceFileHashes(db: Queryable, spaceId: string, fileIds: string[]): Promise<Map<string, string>> {
+  if (!fileIds.length) return new Map();
+  const rows = await db.query<{ file_id: string; hash: string }>(
+    'SELECT file_id, hash FROM space_files WHERE space_id = $1 AND file_id = ANY($2)',
+    [spaceId, fileIds],
+  );
+  return new Map(rows.map((r) => [r.file_id, r.hash]));
+}
+
+/** A duplicated space's files hold the same bytes. */
+export async function copySpaceFiles(db: Queryable, fromSpaceId: string, toSpaceId: string) {
+  await db.query(
+    'INSERT INTO space_files (space_id, file_id, hash) SELECT $2, file_id, hash FROM space_files WHERE space_id = $1 ON CONFLICT DO NOTHING',
+    [fromSpaceId, toSpaceId],
+  );
+}

@@ -1,0 +1,77 @@
+import { closeSync, fsyncSync, openSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { Db, Queryable } from './db';
+
+/**
+ * PGlite's Postgres runs with fsync off and its file system cannot fsync, so a commit
+ * reaches the OS page cache only: enough for a killed process, not for a power cut.
+ * After each write we fsync the current WAL segment (and its directory) ourselves; the
+ * commit record is in it, and recovery replays the WAL on the next start.
+ */
+function walSyncer(dataDir: string): () => void {
+  const walDir = join(dataDir, 'pg_wal');
+  return () => {
+    const segments = readdirSync(walDir).filter((f) => /^[0-9A-F]{24}$/.test(f));
+    const current = segments.sort().at(-1);
+    for (const path of current ? [join(walDir, current), walDir] : [walDir]) {
+      const fd = openSync(path, 'r');
+      try {
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    }
+  };
+}
+
+const READ_ONLY = /^\s*(SELECT|SHOW|WITH\s[\s\S]*?\)\s*SELECT)\b/i;
+
+/**
+ * The embedded adapter. PGlite is one connection, so a transaction holds it and other
+ * queries wait their turn; that is also what makes concurrent writes safe here.
+ */
+export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob): Promise<Db> {
+  const pg = new PGlite(dataDir, loadDataDir ? { loadDataDir } : {});
+  await pg.waitReady;
+  return wrapPglite(pg, dataDir ? walSyncer(dataDir) : undefined);
+}
+
+export function wrapPglite(pg: PGlite, syncWal: () => void = () => {}): Db & { raw: PGlite } {
+  const wrap = (q: Pick<PGlite, 'query'>, inTransaction: boolean): Queryable => ({
+    async query<T>(sql: string, params?: unknown[]) {
+      const res = await q.query<T>(sql, params);
+      if (!inTransaction && !READ_ONLY.test(sql)) syncWal();
+      return res.rows;
+    },
+  });
+  return {
+    kind: 'pglite',
+    raw: pg,
+    ...wrap(pg, false),
+    async transaction(fn) {
+      const out = await pg.transaction((tx) => fn(wrap(tx, true)));
+      syncWal();
+      return out;
+    },
+    async exec(sql) {
+      await pg.exec(sql);
+      syncWal();
+    },
+    async listen(channel, onPayload) {
+      const unsub = await pg.listen(channel, onPayload);
+      return async () => unsub();
+    },
+    async notify(channel, payload) {
+      await pg.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    },
+    async close() {
+      if (!pg.closed) await pg.close();
+    },
+  };
+}
+
+/** The raw PGlite handle, for dumping a prepared data directory in tests. */
+export function pgliteOf(db: Db): PGlite | undefined {
+  return (db as { raw?: PGlite }).raw;
+}

@@ -1,0 +1,111 @@
+import { type Queryable, maybeOne } from './db';
+import type { SpaceRow } from './spaces';
+import { YDOC_CHANNEL } from './ydocs';
+
+/** What the sync endpoint needs of a change request: where it lives and whether it still takes edits. */
+export interface SyncChangeRequestRow {
+  id: string;
+  space_id: string;
+  status: string;
+}
+
+/** Whether the change request tables exist (they come with the content migration). */
+export async function changeRequestsAvailable(db: Queryable): Promise<boolean> {
+  const row = await maybeOne<{ present: boolean }>(db, "SELECT to_regclass('change_requests') IS NOT NULL AS present");
+  return !!row?.present;
+}
+
+export function getChangeRequestForSync(db: Queryable, changeRequestId: string) {
+  return maybeOne<SyncChangeRequestRow>(db, 'SELECT id, space_id, status FROM change_requests WHERE id = $1', [changeRequestId]);
+}
+
+/** Whether an API token still exists (a sync ticket lives no longer than the token that asked for it). */
+export async function tokenExists(db: Queryable, tokenId: string): Promise<boolean> {
+  return !!(await maybeOne(db, 'SELECT 1 FROM api_tokens WHERE id = $1', [tokenId]));
+}
+
+/** The log position of a document: the last seq handed out and the last one folded into the snapshot. */
+export async function docHead(db: Queryable, docId: string): Promise<{ lastSeq: number; snapshotSeq: number } | undefined> {
+  const row = await maybeOne<{ last_seq: number; snapshot_seq: number }>(db, 'SELECT last_seq, snapshot_seq FROM ydocs WHERE id = $1', [
+    docId,
+  ]);
+  return row && { lastSeq: Number(row.last_seq), snapshotSeq: Number(row.snapshot_seq) };
+}
+
+/** The last seq of each of several documents (to notice a missed notification). */
+export async function lastSeqs(db: Queryable, docIds: string[]): Promise<Map<string, number>> {
+  if (docIds.length === 0) return new Map();
+  const rows = await db.query<{ id: string; last_seq: number }>('SELECT id, last_seq FROM ydocs WHERE id = ANY($1)', [docIds]);
+  return new Map(rows.map((r) => [r.id, Number(r.last_seq)]));
+}
+
+/**
+ * Branch documents holding logged updates that no revision covers yet: live edits typed
+ * before a crash or a stop, whose revision still has to be cut. Only documents of branches
+ * that exist (a space's main doc, a change request's doc) are returned.
+ */
+export async function docsAheadOfRevisions(db: Queryable): Promise<string[]> {
+  if (!(await changeRequestsAvailable(db))) return [];
+  const rows = await db.query<{ id: string }>(
+    `SELECT d.id FROM ydocs d
+      WHERE d.last_seq > COALESCE((SELECT max(r.doc_seq) FROM revisions r WHERE r.branch = d.id), 0)
+        AND (
+          (d.id LIKE 'space:%' AND EXISTS (SELECT 1 FROM spaces s WHERE s.id = substr(d.id, 7) AND s.deleted_at IS NULL))
+          OR (d.id LIKE 'cr:%' AND EXISTS (SELECT 1 FROM change_requests c WHERE c.id = substr(d.id, 4)))
+        )`,
+  );
+  return rows.map((r) => r.id);
+}
+
+/** One document's share of a grouped append. */
+export interface GroupedAppend {
+  docId: string;
+  update: Uint8Array;
+}
+
+/**
+ * Appends one update to each of several documents' logs in a few statements, inside the
+ * caller's transaction: the same rows and the same notifications as `appendUpdate` (seq
+ * bumped under the document row's lock, the row, a NOTIFY `<docId>\t<seq>\t<origin>` sent
+ * on commit), at a cost that does not grow with the number of documents in round trips.
+ * Rows are locked in document id order, so concurrent groups never deadlock. Each document
+ * appears at most once. Returns the seq of each entry, in the order given.
+ */
+export async function appendGrouped(tx: Queryable, entries: GroupedAppend[], origin: string): Promise<number[]> {
+  const ids = entries.map((e) => e.docId);
+  const sorted = [...ids].sort();
+  await tx.query('INSERT INTO ydocs (id) SELECT unnest($1::text[]) ON CONFLICT (id) DO NOTHING', [sorted]);
+  const bumped = await tx.query<{ id: string; last_seq: number }>(
+    `WITH locked AS (SELECT id FROM ydocs WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE)
+     UPDATE ydocs d SET last_seq = d.last_seq + 1, updated_at = now() FROM locked WHERE d.id = locked.id
+     RETURNING d.id, d.last_seq`,
+    [sorted],
+  );
+  const seqOf = new Map(bumped.map((r) => [r.id, Number(r.last_seq)]));
+  const seqs = ids.map((id) => seqOf.get(id) as number);
+  await tx.query(
+    `INSERT INTO ydoc_updates (doc_id, seq, update, origin)
+     SELECT d, s, decode(u, 'base64'), $4 FROM unnest($1::text[], $2::bigint[], $3::text[]) AS t(d, s, u)`,
+    [ids, seqs, entries.map((e) => Buffer.from(e.update.buffer, e.update.byteOffset, e.update.byteLength).toString('base64')), origin],
+  );
+  await tx.query('SELECT pg_notify($1, n) FROM unnest($2::text[]) AS n', [YDOC_CHANNEL, ids.map((id, i) => `${id}\t${seqs[i]}\t${origin}`)]);
+  return seqs;
+}
+
+/** Spaces that are not deleted, among `ids` (the loaded rooms' spaces, checked together). */
+export function liveSpaces(db: Queryable, ids: string[]): Promise<SpaceRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.query<SpaceRow>('SELECT * FROM spaces WHERE id = ANY($1::text[]) AND deleted_at IS NULL', [ids]);
+}
+
+export function changeRequestsForSync(db: Queryable, ids: string[]): Promise<SyncChangeRequestRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.query<SyncChangeRequestRow>('SELECT id, space_id, status FROM change_requests WHERE id = ANY($1::text[])', [ids]);
+}
+
+/** The ids among `ids` of API tokens that still exist. */
+export async function existingTokens(db: Queryable, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.query<{ id: string }>('SELECT id FROM api_tokens WHERE id = ANY($1::text[])', [ids]);
+  return new Set(rows.map((r) => r.id));
+}

@@ -1,0 +1,143 @@
+import { newId } from '@quire/shared';
+import type { Document } from '@quire/shared';
+import type { TranslationStatus } from '@quire/shared/schemas/translation';
+import { type Queryable, maybeOne, one } from './db';
+import { type PageRequest, keysetPage } from './paginate';
+
+export interface TranslationRow {
+  id: string;
+  seq: number;
+  org_id: string;
+  source_space_id: string;
+  source_language: string | null;
+  language: string;
+  instructions: Document | null;
+  result_space_id: string | null;
+  result_revision_id: string | null;
+  status: TranslationStatus;
+  error_code: string | null;
+  error_message: string | null;
+  run_started_at: Date | null;
+  rerun: boolean;
+  runs: number;
+  total_words: number;
+  total_pages: number;
+  total_duration_ms: number;
+  latest_run_duration_ms: number;
+  latest_pages: number;
+  latest_words: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A run that started longer ago than this is taken to have died with its process. */
+const STALE_RUN = "interval '1 hour'";
+
+export function getTranslation(db: Queryable, orgId: string, id: string) {
+  return maybeOne<TranslationRow>(db, 'SELECT * FROM translations WHERE org_id = $1 AND id = $2', [orgId, id]);
+}
+
+export function getTranslationById(db: Queryable, id: string) {
+  return maybeOne<TranslationRow>(db, 'SELECT * FROM translations WHERE id = $1', [id]);
+}
+
+/** Translations of an organization, restricted to these source spaces when given. */
+export function listTranslations(db: Queryable, orgId: string, visibleSpaceIds: string[] | undefined, page: PageRequest) {
+  const params: unknown[] = [orgId];
+  let where = 'WHERE t.org_id = $1';
+  if (visibleSpaceIds) {
+    params.push(visibleSpaceIds);
+    where += ` AND t.source_space_id = ANY($${params.length})`;
+  }
+  return keysetPage<TranslationRow>(db, { columns: 't.*', from: `FROM translations t ${where}`, params, seq: 't.seq' }, page);
+}
+
+export function insertTranslation(
+  db: Queryable,
+  orgId: string,
+  f: { sourceSpaceId: string; sourceLanguage: string | null; language: string; instructions: Document | null },
+) {
+  return one<TranslationRow>(
+    db,
+    `INSERT INTO translations (id, org_id, source_space_id, source_language, language, instructions)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
+    [newId(), orgId, f.sourceSpaceId, f.sourceLanguage, f.language, f.instructions ? JSON.stringify(f.instructions) : null],
+  );
+}
+
+export async function setInstructions(db: Queryable, id: string, instructions: Document) {
+  await db.query(
+    'UPDATE translations SET instructions = $2, updated_at = now() WHERE id = $1 AND instructions IS DISTINCT FROM $2::jsonb',
+    [id, JSON.stringify(instructions)],
+  );
+}
+
+export async function deleteTranslation(db: Queryable, orgId: string, id: string) {
+  await db.query('DELETE FROM translations WHERE org_id = $1 AND id = $2', [orgId, id]);
+}
+
+/**
+ * Claims the right to run: the translation becomes `running`, unless a live run holds it,
+ * in which case that run is asked to go again when it ends. Answers the row when claimed.
+ */
+export async function claimRun(db: Queryable, id: string): Promise<TranslationRow | undefined> {
+  const claimed = await maybeOne<TranslationRow>(
+    db,
+    `UPDATE translations SET status = 'running', run_started_at = now(), rerun = false, updated_at = now()
+     WHERE id = $1 AND (status <> 'running' OR run_started_at < now() - ${STALE_RUN}) RETURNING *`,
+    [id],
+  );
+  if (!claimed) await db.query("UPDATE translations SET rerun = true WHERE id = $1 AND status = 'running'", [id]);
+  return claimed;
+}
+
+export async function setResultSpace(db: Queryable, id: string, spaceId: string) {
+  await db.query('UPDATE translations SET result_space_id = $2 WHERE id = $1', [id, spaceId]);
+}
+
+export interface RunOutcome {
+  durationMs: number;
+  pages: number;
+  words: number;
+  resultRevisionId?: string | null;
+  error?: { code: string; message: string };
+}
+
+/** Ends a run with its outcome and stats; answers whether another run was asked for meanwhile. */
+export async function finishRun(db: Queryable, id: string, o: RunOutcome): Promise<boolean> {
+  const row = await maybeOne<{ rerun: boolean }>(
+    db,
+    `UPDATE translations SET
+       status = $2, error_code = $3, error_message = $4,
+       result_revision_id = COALESCE($5, result_revision_id),
+       runs = runs + 1, total_words = total_words + $6, total_pages = total_pages + $7, total_duration_ms = total_duration_ms + $8,
+       latest_run_duration_ms = $8, latest_pages = $7, latest_words = $6, run_started_at = NULL, updated_at = now()
+     WHERE id = $1 RETURNING rerun`,
+    [id, o.error ? 'failed' : 'completed', o.error?.code ?? null, o.error?.message ?? null, o.resultRevisionId ?? null, o.words, o.pages, Math.round(o.durationMs)],
+  );
+  return !!row?.rerun;
+}
+
+/** Digest of each source page as last translated. */
+export async function translatedDigests(db: Queryable, id: string): Promise<Map<string, string>> {
+  const rows = await db.query<{ page_id: string; source_digest: string }>(
+    'SELECT page_id, source_digest FROM translation_pages WHERE translation_id = $1',
+    [id],
+  );
+  return new Map(rows.map((r) => [r.page_id, r.source_digest]));
+}
+
+export async function recordPages(db: Queryable, id: string, digests: Map<string, string>, removed: string[]) {
+  if (removed.length) await db.query('DELETE FROM translation_pages WHERE translation_id = $1 AND page_id = ANY($2)', [id, removed]);
+  for (const [pageId, digest] of digests) {
+    await db.query(
+      `INSERT INTO translation_pages (translation_id, page_id, source_digest) VALUES ($1, $2, $3)
+       ON CONFLICT (translation_id, page_id) DO UPDATE SET source_digest = EXCLUDED.source_digest`,
+      [id, pageId, digest],
+    );
+  }
+}
+
+export async function forgetPages(db: Queryable, id: string) {
+  await db.query('DELETE FROM translation_pages WHERE translation_id = $1', [id]);
+}

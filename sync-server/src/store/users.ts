@@ -1,0 +1,31 @@
+import { newId } from '@quire/shared';
+import { type Queryable, maybeOne, one } from './db';
+
+export interface UserRow {
+  id: string;
+  email: string;
+  display_name: string;
+  photo_url: string | null;
+  email_verified: boolean;
+  created_at: Date;
+}
+
+export function getUser(db: Queryable, id: string) {
+  return maybeOne<UserRow>(db, 'SELECT * FROM users WHERE id = $1', [id]);
+}
+
+export function getUserByEmail(db: Queryable, email: string) {
+  return maybeOne<UserRow>(db, 'SELECT * FROM users WHERE lower(email) = lower($1)', [email]);
+}
+
+/** The user with this email, created when there is none. */
+export async function ensureUser(db: Queryable, email: string, displayName?: string): Promise<UserRow> {
+  const existing = await getUserByEmail(db, email);
+  if (existing) return existing;
+  return one<UserRow>(
+    db,
+    `INSERT INTO users (id, email, display_name) VALUES ($1, $2, $3)
+     ON CONFLICT (email) DO UPDATE SET email = users.email RETURNING *`,
+    [newId(), email, displayName ?? email.split('@')[0]],
+  );
+}

@@ -1,0 +1,109 @@
+import * as Y from 'yjs';
+import type { Queryable } from './db';
+import { maybeOne } from './db';
+
+/** NOTIFY channel announcing a new update: payload `<docId>\t<seq>\t<origin>`. */
+export const YDOC_CHANNEL = 'quire_ydoc_updates';
+
+export interface StoredDoc {
+  snapshot: Uint8Array | null;
+  snapshotSeq: number;
+  updates: { seq: number; update: Uint8Array }[];
+  lastSeq: number;
+}
+
+const bytes = (v: Uint8Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+const u8 = (v: Uint8Array | Buffer) => new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+
+export async function ensureDoc(db: Queryable, docId: string) {
+  await db.query('INSERT INTO ydocs (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [docId]);
+}
+
+/**
+ * Appends one update to a document's log and announces it; returns its seq. Runs inside
+ * the caller's transaction when given one, so the NOTIFY goes out only on commit.
+ */
+export async function appendUpdate(db: Queryable, docId: string, update: Uint8Array, origin: string | null = null): Promise<number> {
+  await ensureDoc(db, docId);
+  const row = await maybeOne<{ last_seq: number }>(
+    db,
+    'UPDATE ydocs SET last_seq = last_seq + 1, updated_at = now() WHERE id = $1 RETURNING last_seq',
+    [docId],
+  );
+  const seq = Number(row?.last_seq);
+  await db.query('INSERT INTO ydoc_updates (doc_id, seq, update, origin) VALUES ($1, $2, $3, $4)', [docId, seq, bytes(update), origin]);
+  await db.query('SELECT pg_notify($1, $2)', [YDOC_CHANNEL, `${docId}\t${seq}\t${origin ?? ''}`]);
+  return seq;
+}
+
+export async function loadStoredDoc(db: Queryable, docId: string): Promise<StoredDoc | undefined> {
+  const head = await maybeOne<{ snapshot: Uint8Array | null; snapshot_seq: number; last_seq: number }>(
+    db,
+    'SELECT snapshot, snapshot_seq, last_seq FROM ydocs WHERE id = $1',
+    [docId],
+  );
+  if (!head) return undefined;
+  const updates = await updatesSince(db, docId, Number(head.snapshot_seq));
+  return {
+    snapshot: head.snapshot ? u8(head.snapshot) : null,
+    snapshotSeq: Number(head.snapshot_seq),
+    updates,
+    lastSeq: Math.max(Number(head.last_seq), updates.at(-1)?.seq ?? 0),
+  };
+}
+
+export async function updatesSince(db: Queryable, docId: string, afterSeq: number) {
+  const rows = await db.query<{ seq: number; update: Uint8Array }>(
+    'SELECT seq, update FROM ydoc_updates WHERE doc_id = $1 AND seq > $2 ORDER BY seq',
+    [docId, afterSeq],
+  );
+  return rows.map((r) => ({ seq: Number(r.seq), update: u8(r.update) }));
+}
+
+/** The whole state of a stored document as one update (empty doc when unknown). */
+export async function loadDocUpdate(db: Queryable, docId: string): Promise<{ update: Uint8Array; seq: number }> {
+  const stored = await loadStoredDoc(db, docId);
+  if (!stored) return { update: Y.encodeStateAsUpdate(new Y.Doc()), seq: 0 };
+  const parts = [...(stored.snapshot ? [stored.snapshot] : []), ...stored.updates.map((u) => u.update)];
+  return { update: parts.length ? Y.mergeUpdates(parts) : Y.encodeStateAsUpdate(new Y.Doc()), seq: stored.lastSeq };
+}
+
+/** A Y.Doc holding the stored state. */
+export async function loadYDoc(db: Queryable, docId: string): Promise<{ doc: Y.Doc; seq: number }> {
+  const { update, seq } = await loadDocUpdate(db, docId);
+  const doc = new Y.Doc({ gc: true });
+  Y.applyUpdate(doc, update);
+  return { doc, seq };
+}
+
+/**
+ * Folds the log into the snapshot. The fold happens under the doc row's lock, so an
+ * update appended meanwhile either lands before (and is folded) or after (and stays).
+ */
+export async function compactDoc(db: { transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> }, docId: string): Promise<number> {
+  return db.transaction(async (tx) => {
+    const head = await maybeOne<{ snapshot: Uint8Array | null; snapshot_seq: number }>(
+      tx,
+      'SELECT snapshot, snapshot_seq FROM ydocs WHERE id = $1 FOR UPDATE',
+      [docId],
+    );
+    if (!head) return 0;
+    const updates = await updatesSince(tx, docId, Number(head.snapshot_seq));
+    if (updates.length === 0) return 0;
+    const merged = Y.mergeUpdates([...(head.snapshot ? [u8(head.snapshot)] : []), ...updates.map((u) => u.update)]);
+    const upTo = updates.at(-1)?.seq ?? 0;
+    await tx.query('UPDATE ydocs SET snapshot = $2, snapshot_seq = $3 WHERE id = $1', [docId, bytes(merged), upTo]);
+    await tx.query('DELETE FROM ydoc_updates WHERE doc_id = $1 AND seq <= $2', [docId, upTo]);
+    return updates.length;
+  });
+}
+
+/** Starts `toId` as a copy of `fromId`'s current state (a fork, or a duplicated space). */
+export async function copyDoc(db: Queryable, fromId: string, toId: string) {
+  const { update } = await loadDocUpdate(db, fromId);
+  await appendUpdate(db, toId, update);
+}
+
+export async function deleteDoc(db: Queryable, docId: string) {
+  await db.query('DELETE FROM ydocs WHERE id = $1', [docId]);
+}

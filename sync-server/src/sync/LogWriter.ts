@@ -1,0 +1,93 @@
+import type { Logger } from '../logger';
+import type { Db } from '../store/db';
+import { appendGrouped } from '../store/syncRooms';
+
+interface Pending {
+  docId: string;
+  update: Uint8Array;
+  resolve: (seq: number) => void;
+  reject: (err: unknown) => void;
+}
+
+/** Appends gathered into one transaction, at most: bounds how long one commit takes. */
+const MAX_GROUP = 256;
+
+/**
+ * Appends updates to the log with group commit: what every room hands in while a commit is
+ * under way goes into the next transaction together. A commit (and its fsync) is the cost
+ * of durability, so sharing one among many rooms is what lets hundreds of documents take
+ * edits at once; on the embedded database, which runs one transaction at a time, it is
+ * what keeps rooms from queueing behind each other's commits.
+ *
+ * A group is a handful of statements whatever its size (`appendGrouped`): the same rows
+ * and notifications `appendUpdate` writes, with rows locked in document id order so two
+ * instances committing groups that share documents cannot deadlock.
+ */
+export class LogWriter {
+  private queue: Pending[] = [];
+  private running?: Promise<void>;
+
+  constructor(
+    private db: Db,
+    private origin: string,
+    private log: Logger,
+  ) {}
+
+  /** Resolves with the update's seq once its transaction committed (and its NOTIFY went out). */
+  append(docId: string, update: Uint8Array): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ docId, update, resolve, reject });
+      this.running ??= this.drain().finally(() => {
+        this.running = undefined;
+      });
+    });
+  }
+
+  private async drain() {
+    while (this.queue.length > 0) {
+      // One turn of the event loop first: messages that arrived during the last commit join this group.
+      await new Promise((r) => setImmediate(r));
+      const group = this.takeGroup();
+      try {
+        const T0 = performance.now();
+        const seqs = await this.commit(group);
+        if (process.env.SYNC_DEBUG) console.error('group', group.length, Math.round(performance.now() - T0), this.queue.length);
+        group.forEach((p, i) => p.resolve(seqs[i] as number));
+      } catch (err) {
+        if (group.length === 1) {
+          group[0]?.reject(err);
+          continue;
+        }
+        // One failing document must not fail the others: commit each on its own.
+        this.log.warn({ err }, 'a grouped log append failed; appending one by one');
+        for (const p of group) {
+          try {
+            const [seq] = await this.commit([p]);
+            p.resolve(seq as number);
+          } catch (one) {
+            p.reject(one);
+          }
+        }
+      }
+    }
+  }
+
+  /** The next group: queued appends in order, one per document (a second one waits for the next group). */
+  private takeGroup(): Pending[] {
+    const group: Pending[] = [];
+    const docs = new Set<string>();
+    const rest: Pending[] = [];
+    for (const p of this.queue) {
+      if (group.length < MAX_GROUP && !docs.has(p.docId)) {
+        docs.add(p.docId);
+        group.push(p);
+      } else rest.push(p);
+    }
+    this.queue = rest;
+    return group;
+  }
+
+  private commit(group: Pending[]): Promise<number[]> {
+    return this.db.transaction((tx) => appendGrouped(tx, group, this.origin));
+  }
+}

@@ -1,0 +1,374 @@
+import type { SyncRoom } from '@quire/shared/sync';
+import * as awarenessProtocol from 'y-protocols/awareness';
+import * as Y from 'yjs';
+import type { Logger } from '../logger';
+import type { Db } from '../store/db';
+import { docHead } from '../store/syncRooms';
+import { loadStoredDoc, updatesSince } from '../store/ydocs';
+import { type RoomPolicy, SyncRefused, loadRoomPolicy } from './access';
+import type { SyncConfig } from './config';
+import { encodeAwarenessStates, encodeUpdate } from './protocol';
+import { type DeleteSet, pendingOf } from './updates';
+
+/** Transaction origins in a room's doc and awareness, so nothing echoes back to where it came from. */
+export const FROM_LOG = Symbol('from-log');
+export const FROM_REMOTE = Symbol('from-remote-instance');
+
+/** The part of a connection a room talks to. */
+export interface RoomMember {
+  readonly controlled: Set<number>;
+  send(data: Uint8Array): void;
+  close(code: number, reason: string): void;
+}
+
+/** What a room needs from the service that holds it. */
+export interface RoomHost {
+  db: Db;
+  log: Logger;
+  config: SyncConfig;
+  instanceId: string;
+  /** Appends one row to the document's log (group commit); resolves with its seq. */
+  append(docId: string, update: Uint8Array): Promise<number>;
+  /** A batch of live edits was stored (starts the quiet timer, counts towards compaction). */
+  edited(room: Room): void;
+  /** Local awareness changed: other instances should hear of it. */
+  awarenessChanged(room: Room, clients: number[]): void;
+  /** The last connection left. */
+  emptied(room: Room): void;
+}
+
+/** An update could not be applied: the connection that sent it is closed, nothing was stored. */
+export class BadUpdateError extends Error {}
+/** The update could not be stored: nothing was applied or relayed. */
+export class StorageError extends Error {}
+
+interface UpdateJob {
+  kind: 'update';
+  from: RoomMember;
+  update: Uint8Array;
+  resolve: () => void;
+  reject: (err: Error) => void;
+}
+type Job = UpdateJob | { kind: 'catchUp' };
+
+/** Most updates folded into one stored row: bounds the work of one batch. */
+const MAX_BATCH = 256;
+/** How long a gap in the log (a writer between its seq and its commit) is waited for before reloading. */
+const GAP_PATIENCE_MS = 3000;
+
+/**
+ * One branch document in memory, with the connections editing it.
+ *
+ * Every change goes through one queue, so the stored log and the document move in the
+ * same order: client updates are validated on a probe copy of the document, folded into
+ * one row per batch, appended to the log (durable) and only then applied to the document,
+ * which relays them. Updates other writers appended (other instances, REST merges) are
+ * read from the log by seq and applied the same way.
+ */
+export class Room {
+  readonly doc = new Y.Doc({ gc: true });
+  /** A twin of `doc` that every update is tried on first: a crafted update that throws breaks the probe, never the document. */
+  private probe = new Y.Doc({ gc: true });
+  private probeChanged = false;
+  readonly awareness: awarenessProtocol.Awareness;
+  readonly members = new Set<RoomMember>();
+  /** The last log seq applied, with every seq before it. */
+  lastSeq = 0;
+  /** Log rows written since the last compaction, roughly: decides when to compact. */
+  rowsSinceSnapshot = 0;
+  readonly ready: Promise<void>;
+  destroyed = false;
+  /** Loading or applying failed: the room is dropped at once and the next connection loads it again. */
+  failed = false;
+  idleTimer?: NodeJS.Timeout;
+  private jobs: Job[] = [];
+  private working?: Promise<void>;
+  private gapSince?: number;
+  private gapTimer?: NodeJS.Timeout;
+  private policyValue?: Promise<RoomPolicy>;
+  private deleteSetCache?: DeleteSet;
+
+  constructor(
+    readonly docId: string,
+    readonly room: SyncRoom,
+    private host: RoomHost,
+  ) {
+    this.awareness = new awarenessProtocol.Awareness(this.doc);
+    this.awareness.setLocalState(null);
+    this.doc.on('update', (update: Uint8Array, origin: unknown) => {
+      this.deleteSetCache = undefined;
+      const msg = encodeUpdate(update);
+      for (const m of this.members) if (m !== origin) m.send(msg);
+    });
+    this.awareness.on('update', ({ added, updated, removed }: Record<string, number[]>, origin: unknown) => {
+      const clients = [...(added ?? []), ...(updated ?? []), ...(removed ?? [])];
+      if (this.members.has(origin as RoomMember)) {
+        const from = origin as RoomMember;
+        for (const c of [...(added ?? []), ...(updated ?? [])]) from.controlled.add(c);
+        for (const c of removed ?? []) from.controlled.delete(c);
+      }
+      const msg = encodeAwarenessStates(this.awareness, clients);
+      for (const m of this.members) if (m !== origin) m.send(msg);
+      if (origin !== FROM_REMOTE) this.host.awarenessChanged(this, clients);
+    });
+    this.watchProbe();
+    this.ready = this.load();
+    // Whoever waits on `ready` sees a failure; this only keeps an unobserved one from crashing the process.
+    this.ready.catch(() => {});
+  }
+
+  private watchProbe() {
+    this.probe.on('update', () => {
+      this.probeChanged = true;
+    });
+  }
+
+  /** Loads the snapshot and the log. Retries when a compaction moved the snapshot between the two reads. */
+  private async load() {
+    for (let attempt = 0; ; attempt++) {
+      const stored = await loadStoredDoc(this.host.db, this.docId);
+      if (!stored) return;
+      const first = stored.updates[0]?.seq;
+      if (first !== undefined && first !== stored.snapshotSeq + 1 && attempt < 5) continue;
+      if (stored.snapshot) this.applyTrusted(stored.snapshot, FROM_LOG);
+      this.lastSeq = stored.snapshotSeq;
+      for (const row of stored.updates) {
+        if (row.seq !== this.lastSeq + 1) break;
+        this.applyTrusted(row.update, FROM_LOG);
+        this.lastSeq = row.seq;
+      }
+      this.rowsSinceSnapshot = stored.updates.length;
+      if (stored.lastSeq > this.lastSeq) this.requestCatchUp();
+      return;
+    }
+  }
+
+  /** Applies an update that is already stored to the document and its probe. */
+  private applyTrusted(update: Uint8Array, origin: unknown) {
+    let probeOk = true;
+    try {
+      Y.applyUpdate(this.probe, update);
+    } catch {
+      probeOk = false;
+    }
+    Y.applyUpdate(this.doc, update, origin);
+    if (!probeOk) this.rebuildProbe([]);
+  }
+
+  /** Makes the probe a copy of the document again, plus updates accepted but not yet applied. */
+  private rebuildProbe(accepted: Uint8Array[]) {
+    this.probe.destroy();
+    this.probe = new Y.Doc({ gc: true });
+    Y.applyUpdate(this.probe, Y.encodeStateAsUpdate(this.doc));
+    for (const u of accepted) Y.applyUpdate(this.probe, u);
+    this.watchProbe();
+  }
+
+  /** The document's delete set, computed once per change (refused writers' updates are checked against it). */
+  deleteSet = (): DeleteSet => {
+    this.deleteSetCache ??= Y.createDeleteSetFromStructStore(this.doc.store);
+    return this.deleteSetCache;
+  };
+
+  /**
+   * The room's write policy (locks, closed change requests): read with the room, then
+   * kept current by the service, which checks every loaded room's at once each second.
+   * Rejects with `SyncRefused` once the space or change request is gone.
+   */
+  policy(): Promise<RoomPolicy> {
+    this.policyValue ??= loadRoomPolicy(this.host.db, this.room);
+    return this.policyValue;
+  }
+
+  /** A fresh policy, or the refusal that the room's branch is gone. */
+  setPolicy(policy: RoomPolicy | SyncRefused) {
+    const value = policy instanceof SyncRefused ? Promise.reject(policy) : Promise.resolve(policy);
+    value.catch(() => {});
+    this.policyValue = value;
+  }
+
+  /** Queues a client update. Resolves once it is stored and applied (relayed). */
+  submit(from: RoomMember, update: Uint8Array): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.jobs.push({ kind: 'update', from, update, resolve, reject, at: performance.now() } as UpdateJob);
+      this.kick();
+    });
+  }
+
+  /** Asks the room to read the log for updates other writers appended. */
+  requestCatchUp() {
+    if (this.destroyed || this.jobs.some((j) => j.kind === 'catchUp')) return;
+    this.jobs.push({ kind: 'catchUp' });
+    this.kick();
+  }
+
+  /** Resolves when the queue is empty. */
+  async settled(): Promise<void> {
+    while (this.working) await this.working;
+  }
+
+  get busy(): boolean {
+    return this.jobs.length > 0 || !!this.working;
+  }
+
+  private kick() {
+    if (this.working || this.destroyed) return;
+    this.working = (async () => {
+      try {
+        await this.ready;
+        while (this.jobs.length > 0 && !this.destroyed) {
+          if (this.jobs[0]?.kind === 'catchUp') {
+            this.jobs.shift();
+            await this.catchUp(Number.POSITIVE_INFINITY);
+            continue;
+          }
+          const batch: UpdateJob[] = [];
+          while (batch.length < MAX_BATCH && this.jobs[0]?.kind === 'update') batch.push(this.jobs.shift() as UpdateJob);
+          await this.persist(batch);
+        }
+      } catch (err) {
+        this.host.log.error({ err, docId: this.docId }, 'sync room failed; closing it');
+        this.fail();
+      } finally {
+        this.working = undefined;
+      }
+      if (this.jobs.length > 0 && !this.destroyed) this.kick();
+    })();
+  }
+
+  /** Validate on the probe, store as one row, then apply and relay. */
+  private async persist(batch: UpdateJob[]) {
+    const accepted: UpdateJob[] = [];
+    for (const job of batch) {
+      const pendingBefore = pendingOf(this.probe);
+      this.probeChanged = false;
+      try {
+        Y.applyUpdate(this.probe, job.update);
+      } catch (err) {
+        job.reject(new BadUpdateError((err as Error).message));
+        this.rebuildProbe(accepted.map((j) => j.update));
+        continue;
+      }
+      const pendingChanged = pendingOf(this.probe).some((p, i) => p !== pendingBefore[i]);
+      // An update that changes nothing (a reconnecting client's delete set) is not stored again.
+      if (!this.probeChanged && !pendingChanged) {
+        job.resolve();
+        continue;
+      }
+      accepted.push(job);
+    }
+    if (accepted.length === 0) return;
+    const updates = accepted.map((j) => j.update);
+    const row = updates.length === 1 ? (updates[0] as Uint8Array) : Y.mergeUpdates(updates);
+    let seq: number;
+    try {
+      seq = await this.host.append(this.docId, row);
+    } catch (err) {
+      this.host.log.error({ err, docId: this.docId }, 'could not store a sync update');
+      for (const j of accepted) j.reject(new StorageError('storage failed'));
+      this.rebuildProbe([]);
+      return;
+    }
+    // Rows other writers appended before ours come first, so `lastSeq` stays gap-free.
+    if (seq > this.lastSeq + 1) await this.catchUp(seq - 1);
+    for (const j of accepted) Y.applyUpdate(this.doc, j.update, j.from);
+    if (this.lastSeq === seq - 1) this.lastSeq = seq;
+    else this.requestCatchUp();
+    this.rowsSinceSnapshot++;
+    for (const j of accepted) j.resolve();
+    if (process.env.SYNC_DEBUG && Math.random() < 0.05) console.error('wait', Math.round(performance.now() - ((accepted[0] as any).at ?? 0)), accepted.length);
+    this.host.edited(this);
+  }
+
+  /**
+   * Applies the log rows after `lastSeq` (up to `upTo`), in seq order and without gaps.
+   * A gap is a writer between taking its seq and committing, or a compaction that folded
+   * the rows into the snapshot; the first is waited for, the second read from the snapshot.
+   */
+  private async catchUp(upTo: number) {
+    const rows = await updatesSince(this.host.db, this.docId, this.lastSeq);
+    if (rows.length > 0 && (rows[0]?.seq ?? 0) !== this.lastSeq + 1) {
+      const head = await docHead(this.host.db, this.docId);
+      if (head && head.snapshotSeq > this.lastSeq) return this.reloadFromStore(upTo);
+    }
+    for (const row of rows) {
+      if (row.seq > upTo) return this.clearGap();
+      if (row.seq !== this.lastSeq + 1) return this.waitForGap(upTo);
+      this.applyTrusted(row.update, FROM_LOG);
+      this.lastSeq = row.seq;
+      this.rowsSinceSnapshot++;
+    }
+    if (upTo !== Number.POSITIVE_INFINITY && this.lastSeq < upTo) return this.waitForGap(upTo);
+    this.clearGap();
+  }
+
+  private clearGap() {
+    this.gapSince = undefined;
+  }
+
+  private waitForGap(upTo: number) {
+    this.gapSince ??= Date.now();
+    if (Date.now() - this.gapSince > GAP_PATIENCE_MS) {
+      this.host.log.warn({ docId: this.docId, lastSeq: this.lastSeq }, 'a gap in the update log did not fill; reading the whole document again');
+      this.gapSince = undefined;
+      return this.reloadFromStore(upTo);
+    }
+    if (!this.gapTimer) {
+      this.gapTimer = setTimeout(() => {
+        this.gapTimer = undefined;
+        this.requestCatchUp();
+      }, 25);
+      this.gapTimer.unref();
+    }
+  }
+
+  /** Applies the whole stored document (idempotent): after a compaction, or a gap that never filled. */
+  private async reloadFromStore(upTo: number) {
+    const stored = await loadStoredDoc(this.host.db, this.docId);
+    if (!stored) return;
+    if (stored.snapshot) this.applyTrusted(stored.snapshot, FROM_LOG);
+    let last = stored.snapshotSeq;
+    for (const row of stored.updates) {
+      if (row.seq > upTo) break;
+      this.applyTrusted(row.update, FROM_LOG);
+      last = row.seq;
+    }
+    this.lastSeq = Math.max(this.lastSeq, last);
+  }
+
+  addMember(m: RoomMember) {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    this.members.add(m);
+  }
+
+  removeMember(m: RoomMember) {
+    if (!this.members.delete(m)) return;
+    if (m.controlled.size > 0) awarenessProtocol.removeAwarenessStates(this.awareness, [...m.controlled], null);
+    if (this.members.size === 0) this.host.emptied(this);
+  }
+
+  /** Closes every connection (a deleted space, a broken room, a stopping server). */
+  closeAll(code: number, reason: string) {
+    for (const m of [...this.members]) m.close(code, reason);
+  }
+
+  private fail() {
+    this.failed = true;
+    for (const job of this.jobs) if (job.kind === 'update') job.reject(new StorageError('room failed'));
+    this.jobs = [];
+    this.closeAll(1011, 'the document could not be loaded; reconnect to retry');
+    this.host.emptied(this);
+  }
+
+  destroy() {
+    this.destroyed = true;
+    clearTimeout(this.idleTimer);
+    clearTimeout(this.gapTimer);
+    for (const job of this.jobs) if (job.kind === 'update') job.reject(new StorageError('room closed'));
+    this.jobs = [];
+    this.awareness.destroy();
+    this.doc.destroy();
+    this.probe.destroy();
+  }
+}

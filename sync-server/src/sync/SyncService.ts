@@ -1,0 +1,412 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Role } from '@quire/shared';
+import { SYNC_PATH, SyncClose, SyncCloseReason, type SyncRoom, parseRoom, roomDocId } from '@quire/shared/sync';
+import { type WebSocket, WebSocketServer } from 'ws';
+import * as awarenessProtocol from 'y-protocols/awareness';
+import type { Config } from '../config';
+import { type OrgAccess, loadOrgAccess } from '../core/access';
+import type { Logger } from '../logger';
+import type { Db } from '../store/db';
+import { changeRequestsAvailable, changeRequestsForSync, docsAheadOfRevisions, existingTokens, lastSeqs, liveSpaces } from '../store/syncRooms';
+import { YDOC_CHANNEL, compactDoc } from '../store/ydocs';
+import { type Credentials, SyncRefused, authenticate, policyOf, roleInRoom } from './access';
+import { Connection } from './Connection';
+import { LogWriter } from './LogWriter';
+import { QuietScheduler } from './QuietScheduler';
+import { FROM_REMOTE, Room, type RoomHost } from './Room';
+
+/** NOTIFY channel relaying awareness (cursors, presence) between instances: `<docId>\t<origin>\t<base64 update>`. */
+export const AWARENESS_CHANNEL = 'quire_sync_awareness';
+/** NOTIFY payloads must stay under 8000 bytes. */
+const MAX_NOTIFY_BYTES = 7800;
+/** How often loaded rooms compare their position with the log, in case a notification was lost. */
+const SWEEP_MS = 5000;
+/** How often idle sockets are pinged; one that did not answer the previous ping is dropped. */
+const HEARTBEAT_MS = 30_000;
+/** How often the write policy of every loaded room (locks, closed change requests) is read again, all at once. */
+const POLICY_REFRESH_MS = 1000;
+/** Awareness changes are gathered this long before they are relayed to other instances. */
+const AWARENESS_RELAY_MS = 30;
+
+export interface SyncServiceOptions {
+  db: Db;
+  config: Config;
+  log: Logger;
+  /**
+   * Called once a branch document's live edits have gone quiet, and on start for logged
+   * updates that no revision holds. Cuts a revision by default.
+   */
+  onQuiet?: (docId: string) => Promise<void>;
+}
+
+/**
+ * The `/v1/sync` WebSocket endpoint: authenticates upgrades, keeps one `Room` per loaded
+ * branch document, relays what other writers append to the log (other instances, REST
+ * merges) through LISTEN/NOTIFY, cuts revisions once edits go quiet, compacts logs and
+ * unloads idle rooms.
+ */
+export class SyncService {
+  /** Written as the origin of every log row this process appends, so its own notifications are skipped. */
+  readonly instanceId = `${process.pid}-${randomBytes(6).toString('base64url')}`;
+  private wss: WebSocketServer;
+  private rooms = new Map<string, Room>();
+  private connections = new Set<Connection>();
+  private quiet: QuietScheduler;
+  private host: RoomHost;
+  private unlisten: (() => Promise<void>)[] = [];
+  private timers: NodeJS.Timeout[] = [];
+  private compacting = new Set<string>();
+  private awarenessOut = new Map<Room, Set<number>>();
+  private awarenessTimer?: NodeJS.Timeout;
+  private alive = new WeakSet<WebSocket>();
+  private server?: Server;
+  private stopping = false;
+  private background: Promise<unknown>[] = [];
+
+  private constructor(private opts: SyncServiceOptions) {
+    const { db, config, log } = opts;
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: config.sync.maxMessageBytes, perMessageDeflate: false, clientTracking: false });
+    const writer = new LogWriter(db, this.instanceId, log);
+    this.quiet = new QuietScheduler(config.sync.quietMs, (docId) => this.onQuiet(docId), log);
+    this.host = {
+      db,
+      log,
+      config: config.sync,
+      instanceId: this.instanceId,
+      append: (docId, update) => writer.append(docId, update),
+      edited: (room) => {
+        this.quiet.touch(room.docId);
+        if (room.rowsSinceSnapshot >= config.sync.compactEvery) this.compact(room.docId);
+      },
+      awarenessChanged: (room, clients) => this.relayAwareness(room, clients),
+      emptied: (room) => this.roomEmptied(room),
+    };
+  }
+
+  static async start(opts: SyncServiceOptions): Promise<SyncService> {
+    const service = new SyncService(opts);
+    if (process.env.SYNC_DEBUG) {
+      const { monitorEventLoopDelay } = await import('node:perf_hooks');
+      const h = monitorEventLoopDelay({ resolution: 10 });
+      h.enable();
+      setInterval(() => {
+        console.error('loop', Math.round(h.percentile(50) / 1e6), Math.round(h.percentile(99) / 1e6), Math.round(h.max / 1e6));
+        h.reset();
+      }, 2000).unref();
+    }
+    await service.listen();
+    return service;
+  }
+
+  private async listen() {
+    const { db, log } = this.opts;
+    this.unlisten.push(await db.listen(YDOC_CHANNEL, (payload) => this.onLogNotice(payload)));
+    // One process shares its awareness in memory; only separate processes need the relay.
+    if (db.kind === 'postgres') this.unlisten.push(await db.listen(AWARENESS_CHANNEL, (payload) => this.onAwarenessNotice(payload)));
+    this.every(SWEEP_MS, () => this.sweep());
+    this.every(POLICY_REFRESH_MS, () => this.refreshPolicies());
+    this.every(this.opts.config.sync.recheckMs, () => this.recheck());
+    this.every(HEARTBEAT_MS, () => this.heartbeat());
+    this.background.push(
+      this.cutPendingRevisions().catch((err) => log.error({ err }, 'cutting revisions for edits logged before the start failed')),
+    );
+  }
+
+  private every(ms: number, fn: () => Promise<void> | void) {
+    let running = false;
+    const timer = setInterval(async () => {
+      if (running) return;
+      running = true;
+      try {
+        await fn();
+      } catch (err) {
+        this.opts.log.error({ err }, 'sync background work failed');
+      } finally {
+        running = false;
+      }
+    }, ms);
+    timer.unref();
+    this.timers.push(timer);
+  }
+
+  /** Live edits logged before this start (a crash, a stop before the quiet period ended) get their revision. */
+  private async cutPendingRevisions() {
+    for (const docId of await docsAheadOfRevisions(this.opts.db)) {
+      if (this.stopping) return;
+      await this.onQuiet(docId);
+    }
+  }
+
+  private async onQuiet(docId: string) {
+    if (this.opts.onQuiet) return this.opts.onQuiet(docId);
+    // Loaded on first use: the sync endpoint does not need the content model to start.
+    const { cutRevision } = await import('../core/content/revisions');
+    await cutRevision(this.opts.db, docId);
+  }
+
+  /** Serves WebSocket upgrades of `server` under `/v1/sync/`. */
+  attach(server: Server) {
+    this.server = server;
+    server.on('upgrade', this.onUpgrade);
+  }
+
+  private onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (!url.pathname.startsWith(`${SYNC_PATH}/`)) {
+      // Another endpoint may own this path; when none does, answer instead of hanging.
+      if ((this.server?.listenerCount('upgrade') ?? 0) <= 1) refuseHttp(socket, 404, 'Not Found');
+      return;
+    }
+    socket.on('error', () => {});
+    void this.accept(req, socket, head, url);
+  };
+
+  /** Authenticates and authorizes before completing the upgrade, so a refusal is a close code before any document data. */
+  private async accept(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL) {
+    const { db, log } = this.opts;
+    const roomName = url.pathname.slice(SYNC_PATH.length + 1);
+    let refusal: SyncRefused | undefined;
+    let creds: Credentials | undefined;
+    let room: SyncRoom | undefined;
+    let role: Role | undefined;
+    try {
+      if (this.stopping) throw new SyncRefused(SyncClose.restarting, SyncCloseReason.restarting);
+      creds = await authenticate(db, bearer(req) ?? (url.searchParams.get('token') || undefined), roomName);
+      room = parseRoom(roomName);
+      if (!room) throw new SyncRefused(SyncClose.notFound, SyncCloseReason.unknownRoom);
+      role = await roleInRoom(db, creds, room);
+    } catch (err) {
+      if (err instanceof SyncRefused) refusal = err;
+      else {
+        log.error({ err }, 'sync upgrade failed');
+        refusal = new SyncRefused(SyncClose.storageFailed, SyncCloseReason.storageFailed);
+      }
+    }
+    if (socket.destroyed) return;
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      if (this.stopping && !refusal) refusal = new SyncRefused(SyncClose.restarting, SyncCloseReason.restarting);
+      if (refusal || !creds || !room || !role) {
+        const r = refusal ?? new SyncRefused(SyncClose.storageFailed, SyncCloseReason.storageFailed);
+        log.info({ room: roomName, code: r.code, reason: r.reason }, 'sync connection refused');
+        ws.close(r.code, r.reason);
+        return;
+      }
+      this.alive.add(ws);
+      ws.on('pong', () => this.alive.add(ws));
+      const conn = new Connection(ws, this.roomFor(room), creds, role, this.opts.config.sync, log);
+      this.connections.add(conn);
+      ws.on('close', () => this.connections.delete(conn));
+      void conn.start();
+    });
+  }
+
+  private roomFor(sr: SyncRoom): Room {
+    const docId = roomDocId(sr);
+    let room = this.rooms.get(docId);
+    if (!room || room.destroyed || room.failed) {
+      room = new Room(docId, sr, this.host);
+      this.rooms.set(docId, room);
+    }
+    return room;
+  }
+
+  private roomEmptied(room: Room): void {
+    if (room.failed) return this.unload(room);
+    clearTimeout(room.idleTimer);
+    room.idleTimer = setTimeout(() => this.unload(room), this.opts.config.sync.idleMs);
+    room.idleTimer.unref();
+  }
+
+  /** Drops an idle room from memory; its log is compacted on the way out. */
+  private unload(room: Room): void {
+    if (room.members.size > 0 || room.destroyed) return;
+    if (room.busy && !room.failed) return this.roomEmptied(room);
+    if (this.rooms.get(room.docId) === room) this.rooms.delete(room.docId);
+    const rows = room.rowsSinceSnapshot;
+    room.destroy();
+    if (rows > 0 && !room.failed) this.compact(room.docId);
+  }
+
+  private compact(docId: string) {
+    if (this.compacting.has(docId) || this.stopping) return;
+    this.compacting.add(docId);
+    const run = compactDoc(this.opts.db, docId)
+      .then(() => {
+        const room = this.rooms.get(docId);
+        if (room) room.rowsSinceSnapshot = 0;
+      })
+      .catch((err) => this.opts.log.error({ err, docId }, 'compacting a document log failed'))
+      .finally(() => {
+        this.compacting.delete(docId);
+        this.background = this.background.filter((p) => p !== run);
+      });
+    this.background.push(run);
+  }
+
+  private onLogNotice(payload: string) {
+    const [docId, , origin] = payload.split('\t');
+    if (!docId || origin === this.instanceId) return;
+    this.rooms.get(docId)?.requestCatchUp();
+  }
+
+  private relayAwareness(room: Room, clients: number[]) {
+    if (this.opts.db.kind !== 'postgres' || this.stopping) return;
+    let set = this.awarenessOut.get(room);
+    if (!set) {
+      set = new Set();
+      this.awarenessOut.set(room, set);
+    }
+    for (const c of clients) set.add(c);
+    this.awarenessTimer ??= setTimeout(() => {
+      this.awarenessTimer = undefined;
+      const out = this.awarenessOut;
+      this.awarenessOut = new Map();
+      for (const [r, ids] of out) {
+        if (r.destroyed) continue;
+        const update = awarenessProtocol.encodeAwarenessUpdate(r.awareness, [...ids]);
+        const payload = `${r.docId}\t${this.instanceId}\t${Buffer.from(update).toString('base64')}`;
+        if (payload.length > MAX_NOTIFY_BYTES) {
+          this.opts.log.debug({ docId: r.docId, bytes: payload.length }, 'awareness update too large to relay to other instances');
+          continue;
+        }
+        this.opts.db.notify(AWARENESS_CHANNEL, payload).catch((err) => this.opts.log.warn({ err }, 'relaying awareness failed'));
+      }
+    }, AWARENESS_RELAY_MS);
+  }
+
+  private onAwarenessNotice(payload: string) {
+    const [docId, origin, data] = payload.split('\t');
+    if (!docId || !data || origin === this.instanceId) return;
+    const room = this.rooms.get(docId);
+    if (!room || room.destroyed) return;
+    try {
+      awarenessProtocol.applyAwarenessUpdate(room.awareness, new Uint8Array(Buffer.from(data, 'base64')), FROM_REMOTE);
+    } catch (err) {
+      this.opts.log.warn({ err, docId }, 'ignoring an undecodable awareness relay');
+    }
+  }
+
+  /** Catches up rooms whose log moved without a notification reaching us (a dropped LISTEN connection). */
+  private async sweep() {
+    const loaded = [...this.rooms.values()].filter((r) => !r.destroyed && !r.busy);
+    if (loaded.length === 0) return;
+    const seqs = await lastSeqs(this.opts.db, loaded.map((r) => r.docId));
+    for (const room of loaded) if ((seqs.get(room.docId) ?? 0) > room.lastSeq) room.requestCatchUp();
+  }
+
+  /** The rows deciding the loaded rooms' fate, read in a few queries whatever their number. */
+  private async branchRows(rooms: SyncRoom[]) {
+    const { db } = this.opts;
+    const spaceIds = [...new Set(rooms.map((r) => r.spaceId))];
+    const crIds = [...new Set(rooms.flatMap((r) => (r.kind === 'changeRequest' ? [r.changeRequestId] : [])))];
+    const [spaces, crs] = await Promise.all([
+      liveSpaces(db, spaceIds),
+      crIds.length > 0 && (await changeRequestsAvailable(db)) ? changeRequestsForSync(db, crIds) : [],
+    ]);
+    return { spaces: new Map(spaces.map((x) => [x.id, x])), crs: new Map(crs.map((x) => [x.id, x])) };
+  }
+
+  /** Locks, closed change requests and deleted spaces reach live rooms within about a second. */
+  private async refreshPolicies() {
+    const rooms = [...this.rooms.values()].filter((r) => !r.destroyed && r.members.size > 0);
+    if (rooms.length === 0) return;
+    const { spaces, crs } = await this.branchRows(rooms.map((r) => r.room));
+    for (const room of rooms) {
+      const sr = room.room;
+      try {
+        room.setPolicy(policyOf(sr, spaces.get(sr.spaceId), sr.kind === 'changeRequest' ? crs.get(sr.changeRequestId) : undefined));
+      } catch (err) {
+        if (!(err instanceof SyncRefused)) throw err;
+        room.setPolicy(err);
+        room.closeAll(err.code, err.reason);
+      }
+    }
+  }
+
+  /** Revoked tokens, lost roles and deleted spaces end their connections; changed roles apply. Checked for all connections at once. */
+  private async recheck() {
+    const { db } = this.opts;
+    const conns = [...this.connections].filter((c) => !c.closed);
+    if (conns.length === 0) return;
+    const tokens = await existingTokens(db, [...new Set(conns.map((c) => c.creds.tokenId))]);
+    const { spaces, crs } = await this.branchRows(conns.map((c) => c.room.room));
+    const access = new Map<string, Promise<OrgAccess>>();
+    for (const conn of conns) {
+      if (!tokens.has(conn.creds.tokenId)) {
+        conn.close(SyncClose.unauthenticated, SyncCloseReason.badToken);
+        continue;
+      }
+      const sr = conn.room.room;
+      const space = spaces.get(sr.spaceId);
+      const cr = sr.kind === 'changeRequest' ? crs.get(sr.changeRequestId) : undefined;
+      if (!space || (sr.kind === 'changeRequest' && (!cr || cr.space_id !== sr.spaceId))) {
+        conn.close(SyncClose.notFound, SyncCloseReason.noAccess);
+        continue;
+      }
+      const key = `${space.org_id}:${conn.creds.userId}`;
+      let orgAccess = access.get(key);
+      if (!orgAccess) {
+        orgAccess = loadOrgAccess(db, space.org_id, conn.creds.userId);
+        access.set(key, orgAccess);
+      }
+      const role = (await orgAccess).roleOn(space);
+      if (!role) conn.close(SyncClose.notFound, SyncCloseReason.noAccess);
+      else conn.role = role;
+    }
+  }
+
+  private heartbeat() {
+    for (const conn of this.connections) {
+      const ws = conn.ws;
+      if (!this.alive.has(ws)) {
+        ws.terminate();
+        continue;
+      }
+      this.alive.delete(ws);
+      ws.ping();
+    }
+  }
+
+  /** Connections and rooms now open, for diagnostics and tests. */
+  stats() {
+    return { rooms: this.rooms.size, connections: this.connections.size };
+  }
+
+  /** The loaded room of a document, if any. */
+  loadedRoom(docId: string): Room | undefined {
+    return this.rooms.get(docId);
+  }
+
+  /**
+   * Closes every connection (1012, so clients reconnect elsewhere or later), lets stored
+   * updates finish applying, cuts the revisions of edits still in their quiet period, and
+   * stops listening.
+   */
+  async stop() {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.server?.off('upgrade', this.onUpgrade);
+    for (const t of this.timers) clearInterval(t);
+    clearTimeout(this.awarenessTimer);
+    for (const conn of [...this.connections]) conn.close(SyncClose.restarting, SyncCloseReason.restarting);
+    await Promise.all([...this.rooms.values()].map((r) => r.settled()));
+    await this.quiet.flush();
+    this.quiet.stop();
+    await Promise.allSettled(this.background);
+    for (const un of this.unlisten) await un().catch(() => {});
+    for (const room of this.rooms.values()) room.destroy();
+    this.rooms.clear();
+    this.wss.close();
+  }
+}
+
+function bearer(req: IncomingMessage): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  return match?.[1];
+}
+
+function refuseHttp(socket: Duplex, status: number, text: string) {
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}

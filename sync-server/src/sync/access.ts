@@ -1,0 +1,94 @@
+import type { Role } from '@quire/shared';
+import { SyncClose, SyncCloseReason, SyncRefusal, type SyncRoom } from '@quire/shared/sync';
+import { loadOrgAccess } from '../core/access';
+import { atLeast } from '../core/roles';
+import { type SpaceRow, getSpace } from '../store/spaces';
+import { type SyncChangeRequestRow, changeRequestsAvailable, getChangeRequestForSync, tokenExists } from '../store/syncRooms';
+import { userForToken } from '../store/tokens';
+import type { Queryable } from '../store/db';
+import { looksLikeTicket, verifyTicket } from './tickets';
+
+/** A refused connection: closed with this code and reason before any document data is sent. */
+export class SyncRefused extends Error {
+  constructor(
+    readonly code: SyncClose,
+    readonly reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+/** Who is connected: checked again periodically, so a revoked token ends its connections. */
+export interface Credentials {
+  userId: string;
+  tokenId: string;
+}
+
+/**
+ * Turns the upgrade's credential (an API token, or a sync ticket for this room) into a
+ * user. Throws `SyncRefused` with 4401.
+ */
+export async function authenticate(db: Queryable, token: string | undefined, roomName: string): Promise<Credentials> {
+  if (!token) throw new SyncRefused(SyncClose.unauthenticated, SyncCloseReason.noToken);
+  if (looksLikeTicket(token)) {
+    const claims = await verifyTicket(db, token);
+    if (claims) {
+      if (claims.room !== roomName || !(await tokenExists(db, claims.tokenId))) {
+        throw new SyncRefused(SyncClose.unauthenticated, SyncCloseReason.badTicket);
+      }
+      return { userId: claims.userId, tokenId: claims.tokenId };
+    }
+  }
+  const found = await userForToken(db, token);
+  if (!found) {
+    throw new SyncRefused(SyncClose.unauthenticated, looksLikeTicket(token) ? SyncCloseReason.badTicket : SyncCloseReason.badToken);
+  }
+  return { userId: found.user.id, tokenId: found.tokenId };
+}
+
+/** The caller's role on the room's space. Throws `SyncRefused` 4404 when they have none or the room does not exist. */
+export async function roleInRoom(db: Queryable, creds: Credentials, room: SyncRoom): Promise<Role> {
+  const space = await getSpace(db, room.spaceId);
+  if (!space) throw new SyncRefused(SyncClose.notFound, SyncCloseReason.noAccess);
+  const role = (await loadOrgAccess(db, space.org_id, creds.userId)).roleOn(space);
+  if (!role) throw new SyncRefused(SyncClose.notFound, SyncCloseReason.noAccess);
+  if (room.kind === 'changeRequest') {
+    if (!(await changeRequestsAvailable(db))) throw new SyncRefused(SyncClose.notFound, SyncCloseReason.changeRequestsUnavailable);
+    const cr = await getChangeRequestForSync(db, room.changeRequestId);
+    if (!cr || cr.space_id !== room.spaceId) throw new SyncRefused(SyncClose.notFound, SyncCloseReason.noAccess);
+  }
+  return role;
+}
+
+/** What the branch itself allows, whoever writes: a locked space's main branch and a closed change request take no edits. */
+export interface RoomPolicy {
+  /** Why nobody may write now; undefined when writers may. */
+  refusal?: string;
+}
+
+/** Change request statuses after which its branch takes no more edits. */
+const CLOSED_STATUSES = new Set(['merged', 'archived']);
+
+/**
+ * The write policy of a room given its space and change request rows (undefined when
+ * gone). Throws `SyncRefused` 4404 when the space or change request is gone.
+ */
+export function policyOf(room: SyncRoom, space: SpaceRow | undefined, cr: SyncChangeRequestRow | undefined): RoomPolicy {
+  if (!space) throw new SyncRefused(SyncClose.notFound, SyncCloseReason.spaceDeleted);
+  if (room.kind === 'space') return { refusal: space.edit_mode === 'locked' ? SyncRefusal.locked : undefined };
+  if (!cr || cr.space_id !== room.spaceId) throw new SyncRefused(SyncClose.notFound, SyncCloseReason.noAccess);
+  return { refusal: CLOSED_STATUSES.has(cr.status) ? SyncRefusal.closed : undefined };
+}
+
+/** The room's current write policy, read from the database. */
+export async function loadRoomPolicy(db: Queryable, room: SyncRoom): Promise<RoomPolicy> {
+  const space = await getSpace(db, room.spaceId);
+  const cr = room.kind === 'changeRequest' ? await getChangeRequestForSync(db, room.changeRequestId) : undefined;
+  return policyOf(room, space, cr);
+}
+
+/** Why this caller may not write in the room now; undefined when they may. */
+export function writeRefusal(role: Role, policy: RoomPolicy): string | undefined {
+  if (!atLeast(role, 'edit')) return SyncRefusal.readOnly;
+  return policy.refusal;
+}

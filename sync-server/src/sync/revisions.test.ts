@@ -1,0 +1,60 @@
+import { createPage } from '@quire/shared/content/index';
+import { spaceRoom } from '@quire/shared/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import { appendUpdate, loadDocUpdate } from '../store/ydocs';
+import { LiveServer, acknowledged, synced, waitFor } from '../testing/syncClients';
+
+const QUIET_MS = 300;
+
+let s: LiveServer;
+beforeAll(async () => {
+  s = await LiveServer.start({ sync: { quietMs: QUIET_MS } });
+});
+afterAll(async () => s?.close());
+
+async function fixture() {
+  const { orgId, admin } = await s.t.org();
+  const spaceId = await s.space(orgId, admin.token);
+  return { admin, spaceId, room: spaceRoom(spaceId) };
+}
+
+const revisionOf = async (spaceId: string, token: string) => (await s.t.get(`/v1/spaces/${spaceId}`, token)).body.revision as string;
+
+describe('live edits reach the REST reads', () => {
+  it('cuts a revision once the edits go quiet, while the client stays connected', async () => {
+    const { admin, spaceId, room } = await fixture();
+    const before = await revisionOf(spaceId, admin.token);
+    const p = s.provider(room, admin.token);
+    await synced(p);
+    const pageId = createPage(p.doc, { title: 'Live', markdown: 'Typed in the editor.' });
+    await acknowledged(p);
+    await waitFor(async () => (await revisionOf(spaceId, admin.token)) !== before, 'a new revision', QUIET_MS + 5000);
+    const page = await s.t.get(`/v1/spaces/${spaceId}/content/page/${pageId}?format=markdown`, admin.token);
+    expect(page.status).toBe(200);
+    expect(page.body.title).toBe('Live');
+    expect(page.body.markdown).toContain('Typed in the editor.');
+    expect(p.wsconnected).toBe(true);
+    p.destroy();
+  });
+
+  it('cuts a revision on start for logged edits that no revision holds', async () => {
+    const { admin, spaceId } = await fixture();
+    const before = await revisionOf(spaceId, admin.token);
+    // Edits a server stored and relayed just before it died, without their revision.
+    const doc = new Y.Doc();
+    Y.applyUpdate(doc, (await loadDocUpdate(s.db, `space:${spaceId}`)).update);
+    const sv = Y.encodeStateVector(doc);
+    createPage(doc, { title: 'Before the crash', markdown: 'Logged, not yet in a revision.' });
+    await s.db.transaction((tx) => appendUpdate(tx, `space:${spaceId}`, Y.encodeStateAsUpdate(doc, sv), 'a-dead-instance'));
+    expect(await revisionOf(spaceId, admin.token)).toBe(before);
+    const restarted = await LiveServer.start({}, s.db);
+    try {
+      await waitFor(async () => (await revisionOf(spaceId, admin.token)) !== before, 'the revision cut on start', 10_000);
+      const pages = await s.t.get(`/v1/spaces/${spaceId}/content/pages`, admin.token);
+      expect(JSON.stringify(pages.body)).toContain('Before the crash');
+    } finally {
+      await restarted.close();
+    }
+  });
+});

@@ -1,0 +1,281 @@
+import { SyncClose, SyncCloseReason, SyncRefusal, changeRequestRoom, spaceRoom } from '@quire/shared/sync';
+import * as encoding from 'lib0/encoding';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import { appendUpdate, loadDocUpdate } from '../store/ydocs';
+import { issueTicket } from './tickets';
+import { LiveServer, acknowledged, nextClose, rawClient, refusals, synced, waitFor } from '../testing/syncClients';
+
+let s: LiveServer;
+beforeAll(async () => {
+  s = await LiveServer.start({ sync: { recheckMs: 200, idleMs: 200 } });
+});
+afterAll(async () => s?.close());
+
+const text = (doc: Y.Doc) => doc.getText('t').toString();
+
+/** The stored document's text, read from the database as a restarted server would. */
+async function storedText(spaceId: string): Promise<string> {
+  const { update } = await loadDocUpdate(s.db, `space:${spaceId}`);
+  const doc = new Y.Doc();
+  Y.applyUpdate(doc, update);
+  return text(doc);
+}
+
+async function fixture(roles: ('read' | 'comment' | 'edit')[] = []) {
+  const { orgId, admin, members } = await s.t.org(roles);
+  const spaceId = await s.space(orgId, admin.token);
+  return { orgId, admin, members, spaceId, room: spaceRoom(spaceId) };
+}
+
+describe('sync endpoint', () => {
+  it('two clients converge, and what they typed is stored', async () => {
+    const { admin, members, room, spaceId } = await fixture(['edit']);
+    const a = s.provider(room, admin.token);
+    const b = s.provider(room, members[0]?.token);
+    await Promise.all([synced(a), synced(b)]);
+    a.doc.getText('t').insert(0, 'hello ');
+    b.doc.getText('t').insert(0, 'world ');
+    await waitFor(() => text(a.doc) === text(b.doc) && text(a.doc).length === 12, 'convergence');
+    await acknowledged(a);
+    await acknowledged(b);
+    expect(await storedText(spaceId)).toBe(text(a.doc));
+    a.destroy();
+    b.destroy();
+  });
+
+  it('accepts a sync ticket in the query string, for browsers', async () => {
+    const { admin, room } = await fixture();
+    const res = await s.t.post('/v1/sync/tickets', admin.token, { room });
+    expect(res.status).toBe(201);
+    const p = s.provider(room, res.body.ticket, { viaQuery: true });
+    await synced(p);
+    p.doc.getText('t').insert(0, 'via ticket');
+    await acknowledged(p);
+    p.destroy();
+  });
+
+  it('refuses a ticket issued for another room, or one that expired', async () => {
+    const { admin, room } = await fixture();
+    const other = await fixture();
+    const res = await s.t.post('/v1/sync/tickets', other.admin.token, { room: other.room });
+    const wrongRoom = await rawClient(`${s.wsUrl}/${room}?token=${res.body.ticket}`);
+    expect(await wrongRoom.closed).toEqual({ code: SyncClose.unauthenticated, reason: SyncCloseReason.badTicket });
+    const user = await s.db.query<{ id: string }>('SELECT id FROM api_tokens LIMIT 1');
+    const expired = await issueTicket(s.db, { userId: admin.id, tokenId: user[0]?.id as string, room }, -10);
+    const late = await rawClient(`${s.wsUrl}/${room}?token=${expired.ticket}`);
+    expect(await late.closed).toEqual({ code: SyncClose.unauthenticated, reason: SyncCloseReason.badTicket });
+    expect(wrongRoom.messages.length + late.messages.length).toBe(0);
+  });
+
+  it('refuses the edits of a reader, tells it why, and still sends it the document', async () => {
+    const { admin, members, room, spaceId } = await fixture(['read']);
+    const writer = s.provider(room, admin.token);
+    const reader = s.provider(room, members[0]?.token);
+    const notices = refusals(reader);
+    await Promise.all([synced(writer), synced(reader)]);
+    writer.doc.getText('t').insert(0, 'from the writer');
+    await waitFor(() => text(reader.doc) === 'from the writer', 'the reader to receive the edit');
+    reader.doc.getText('t').insert(0, 'NOPE ');
+    await waitFor(() => notices.length > 0, 'a refusal notice');
+    expect(notices[0]).toBe(SyncRefusal.readOnly);
+    await acknowledged(reader);
+    expect(reader.wsconnected).toBe(true);
+    expect(text(writer.doc)).toBe('from the writer');
+    expect(await storedText(spaceId)).toBe('from the writer');
+    writer.destroy();
+    reader.destroy();
+  });
+
+  it('refuses every edit on the main branch of a locked space, an admin\'s included, from the next second on', async () => {
+    const { admin, room, spaceId } = await fixture();
+    const live = s.provider(room, admin.token);
+    const liveNotices = refusals(live);
+    await synced(live);
+    live.doc.getText('t').insert(0, 'before');
+    await acknowledged(live);
+    const locked = await s.t.patch(`/v1/spaces/${spaceId}`, admin.token, { editMode: 'locked' });
+    expect(locked.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1200));
+    live.doc.getText('t').insert(6, ' during');
+    await waitFor(() => liveNotices.length > 0, 'a refusal notice on the live connection');
+    expect(liveNotices[0]).toBe(SyncRefusal.locked);
+
+    const late = s.provider(room, admin.token);
+    const notices = refusals(late);
+    await synced(late);
+    expect(text(late.doc)).toBe('before');
+    late.doc.getText('t').insert(6, ' after');
+    await waitFor(() => notices.length > 0, 'a refusal notice');
+    expect(notices[0]).toBe(SyncRefusal.locked);
+    await acknowledged(late);
+    await acknowledged(live);
+    expect(await storedText(spaceId)).toBe('before');
+    live.destroy();
+    late.destroy();
+  });
+
+  it('refuses a caller without access before sending any document data, as it refuses an unknown space', async () => {
+    const { admin, room } = await fixture();
+    const seed = s.provider(room, admin.token);
+    await synced(seed);
+    seed.doc.getText('t').insert(0, 'secret');
+    await acknowledged(seed);
+    const stranger = await s.t.user();
+    const foreign = await rawClient(`${s.wsUrl}/${room}`, stranger.token);
+    const unknown = await rawClient(`${s.wsUrl}/spaces/AAAAAAAAAAAAAAAAAAAAAA`, stranger.token);
+    expect(await foreign.closed).toEqual({ code: SyncClose.notFound, reason: SyncCloseReason.noAccess });
+    expect(await unknown.closed).toEqual({ code: SyncClose.notFound, reason: SyncCloseReason.noAccess });
+    expect(foreign.messages).toEqual([]);
+    const noToken = await rawClient(`${s.wsUrl}/${room}`);
+    expect(await noToken.closed).toEqual({ code: SyncClose.unauthenticated, reason: SyncCloseReason.noToken });
+    const badToken = await rawClient(`${s.wsUrl}/${room}`, 'qt_not-a-token');
+    expect(await badToken.closed).toEqual({ code: SyncClose.unauthenticated, reason: SyncCloseReason.badToken });
+    const badRoom = await rawClient(`${s.wsUrl}/spaces/x/y`, admin.token);
+    expect(await badRoom.closed).toEqual({ code: SyncClose.notFound, reason: SyncCloseReason.unknownRoom });
+    expect(noToken.messages.length + badToken.messages.length + badRoom.messages.length).toBe(0);
+    seed.destroy();
+  });
+
+  it('refuses a change request room of another space', async () => {
+    const { admin, room, spaceId } = await fixture();
+    const other = await fixture();
+    const wrong = await rawClient(`${s.wsUrl}/${changeRequestRoom(spaceId, 'AAAAAAAAAAAAAAAAAAAAAA')}`, admin.token);
+    expect((await wrong.closed).code).toBe(SyncClose.notFound);
+    expect(wrong.messages).toEqual([]);
+    expect(room).not.toBe(other.room);
+  });
+
+  it('merges a client that was offline while both sides edited', async () => {
+    const { admin, members, room, spaceId } = await fixture(['edit']);
+    const a = s.provider(room, admin.token);
+    const b = s.provider(room, members[0]?.token);
+    await Promise.all([synced(a), synced(b)]);
+    a.doc.getText('t').insert(0, 'shared ');
+    await waitFor(() => text(b.doc) === 'shared ', 'the first edit');
+    b.disconnect();
+    a.doc.getText('t').insert(7, 'online');
+    b.doc.getText('t').insert(0, 'offline ');
+    b.doc.getText('t').delete(8, 7);
+    await acknowledged(a);
+    b.connect();
+    await synced(b);
+    await waitFor(() => text(a.doc) === text(b.doc), 'convergence');
+    expect(text(a.doc)).toBe('offline online');
+    await acknowledged(b);
+    expect(await storedText(spaceId)).toBe('offline online');
+    a.destroy();
+    b.destroy();
+  });
+
+  it('closes only the connection that sends a malformed or crafted message, and stores none of it', async () => {
+    const { admin, room, spaceId } = await fixture();
+    const good = s.provider(room, admin.token);
+    await synced(good);
+    good.doc.getText('t').insert(0, 'intact');
+    await acknowledged(good);
+
+    const garbage = await rawClient(`${s.wsUrl}/${room}`, admin.token);
+    garbage.ws.send(new Uint8Array([0, 7, 1, 2, 3]));
+    expect(await garbage.closed).toEqual({ code: SyncClose.badMessage, reason: SyncCloseReason.badMessage });
+
+    const truncated = await rawClient(`${s.wsUrl}/${room}`, admin.token);
+    truncated.ws.send(new Uint8Array([0, 2, 40, 1, 2]));
+    expect((await truncated.closed).code).toBe(SyncClose.badMessage);
+
+    // Well-framed, but its update holds a shared type of a kind that does not exist.
+    const e = encoding.createEncoder();
+    encoding.writeVarUint(e, 1); // clients
+    encoding.writeVarUint(e, 1); // structs
+    encoding.writeVarUint(e, 4242); // client
+    encoding.writeVarUint(e, 0); // clock
+    encoding.writeUint8(e, 7); // ContentType, no origins
+    encoding.writeVarUint(e, 1); // parent is a root type, by name
+    encoding.writeVarString(e, 't');
+    encoding.writeVarUint(e, 99); // unknown type ref
+    encoding.writeVarUint(e, 0); // empty delete set
+    const crafted = encoding.toUint8Array(e);
+    const msg = encoding.createEncoder();
+    encoding.writeVarUint(msg, 0);
+    encoding.writeVarUint(msg, 2);
+    encoding.writeVarUint8Array(msg, crafted);
+    const attacker = await rawClient(`${s.wsUrl}/${room}`, admin.token);
+    attacker.ws.send(encoding.toUint8Array(msg));
+    expect(await attacker.closed).toEqual({ code: SyncClose.badMessage, reason: SyncCloseReason.badUpdate });
+    good.doc.getText('t').insert(6, ' still');
+    await acknowledged(good);
+    expect(good.wsconnected).toBe(true);
+    expect(await storedText(spaceId)).toBe('intact still');
+    const fresh = s.provider(room, admin.token);
+    await synced(fresh);
+    expect(text(fresh.doc)).toBe('intact still');
+    good.destroy();
+    fresh.destroy();
+  });
+
+  it('relays what other writers append to the log (a REST merge, another instance)', async () => {
+    const { admin, room, spaceId } = await fixture();
+    const p = s.provider(room, admin.token);
+    await synced(p);
+    const elsewhere = new Y.Doc();
+    elsewhere.getText('t').insert(0, 'merged over REST');
+    await s.db.transaction((tx) => appendUpdate(tx, `space:${spaceId}`, Y.encodeStateAsUpdate(elsewhere), null));
+    await waitFor(() => text(p.doc) === 'merged over REST', 'the appended update to reach the client');
+    p.destroy();
+  });
+
+  it('fans out between two instances on one database', async () => {
+    const { admin, members, room } = await fixture(['edit']);
+    const other = await LiveServer.start({}, s.db);
+    try {
+      const a = s.provider(room, admin.token);
+      const b = other.provider(room, members[0]?.token);
+      await Promise.all([synced(a), synced(b)]);
+      b.doc.getText('t').insert(0, 'typed on B');
+      await waitFor(() => text(a.doc) === 'typed on B', 'the edit made on B to reach A', 2000);
+      a.doc.getText('t').insert(0, 'and on A, ');
+      await waitFor(() => text(b.doc) === 'and on A, typed on B', 'the edit made on A to reach B', 2000);
+      if (s.db.kind === 'postgres') {
+        // Cursors and presence cross instances too (a relay only separate processes need).
+        b.awareness.setLocalStateField('user', { name: 'bea' });
+        await waitFor(() => [...a.awareness.getStates().values()].some((st) => st.user?.name === 'bea'), 'awareness from B on A', 2000);
+      }
+      a.destroy();
+      b.destroy();
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('unloads an idle room, compacts its log, and serves it again intact', async () => {
+    const { admin, room, spaceId } = await fixture();
+    const p = s.provider(room, admin.token);
+    await synced(p);
+    for (const word of ['one ', 'two ', 'three ']) {
+      p.doc.getText('t').insert(text(p.doc).length, word);
+      await acknowledged(p);
+    }
+    p.destroy();
+    const docId = `space:${spaceId}`;
+    await waitFor(() => !s.running.sync.loadedRoom(docId), 'the room to unload');
+    await waitFor(async () => {
+      const rows = await s.db.query<{ n: number }>('SELECT count(*)::int AS n FROM ydoc_updates WHERE doc_id = $1', [docId]);
+      return rows[0]?.n === 0;
+    }, 'the log to be compacted');
+    const again = s.provider(room, admin.token);
+    await synced(again);
+    expect(text(again.doc)).toBe('one two three ');
+    again.destroy();
+  });
+
+  it('ends the connections of a revoked token', async () => {
+    const { admin, members, room } = await fixture(['edit']);
+    const p = s.provider(room, members[0]?.token);
+    await synced(p);
+    const closed = nextClose(p);
+    await s.db.query('DELETE FROM api_tokens WHERE user_id = $1', [members[0]?.id]);
+    expect(await closed).toEqual({ code: SyncClose.unauthenticated, reason: SyncCloseReason.badToken });
+    p.destroy();
+    expect(admin.token).toBeTruthy();
+  });
+});

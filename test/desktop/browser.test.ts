@@ -1,0 +1,249 @@
+import { setPageMarkdown } from '@quire/shared/content/body';
+import { createPage, listPages } from '@quire/shared/content/pages';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Machine, ensureRendererBuilt, launchChromium, openWindow, screenshot, startMachine } from './helpers/browser';
+import { type QuireTestServer, eventually, startQuireServer } from './helpers/server';
+
+/**
+ * The browser mode driven in Debian's chromium against a real server: two machines (each a
+ * headless LocalNode with its own data, behind its own bridge), each with a window.
+ */
+
+const GUIDE = `Quire keeps your documentation **on your machine** and syncs it with your team when the server is reachable.
+
+## Install
+
+\`\`\`bash
+npm install && npm start
+\`\`\`
+
+{% hint style="info" %}
+You can work fully offline: every edit is saved locally first.
+{% endhint %}
+
+- Fast search within a space
+- Change requests with a diff of every page
+- Comments that work offline
+
+| Feature | Offline | Online |
+| --- | --- | --- |
+| Editing | Saved locally | Synced live |
+| Comments | Queued | Posted |
+
+- [x] Write the guide
+- [ ] Review it with the team
+`;
+
+let s: QuireTestServer;
+let a: Machine;
+let b: Machine;
+let browser: Browser;
+let spaceId: string;
+let firstPage: string;
+const errors: string[] = [];
+
+async function window(machine: Machine): Promise<Page> {
+  const w = await openWindow(browser, machine);
+  w.page.on('pageerror', (e) => errors.push(e.message));
+  return w.page;
+}
+
+/** Opens the shared space and its first page. */
+async function openSpace(page: Page) {
+  await page.locator(`[data-space-id="${spaceId}"]`).first().click();
+  await page.locator('.ProseMirror').waitFor();
+}
+
+async function typeAtEnd(page: Page, text: string) {
+  await page.locator('.ProseMirror').click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(text, { delay: 15 });
+}
+
+beforeAll(async () => {
+  await ensureRendererBuilt();
+  s = await startQuireServer();
+  [a, b] = await Promise.all([startMachine(), startMachine()]);
+  browser = await launchChromium();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await a?.close();
+  await b?.close();
+  await s?.close();
+});
+
+describe('desktop app in the browser mode', () => {
+  it('connects to a server from the connect screen', async () => {
+    const page = await window(a);
+    await page.locator('input[name=token]').waitFor();
+    await page.fill('input[name=server]', s.url);
+    await screenshot(page, '01-connect');
+    await page.fill('input[name=token]', 'not-a-valid-token');
+    await page.click('button[type=submit]');
+    await expect.poll(() => page.locator('[role=alert]').textContent()).toContain('refused this token');
+    await page.fill('input[name=token]', s.token);
+    await page.click('button[type=submit]');
+    await page.getByRole('heading', { name: 'Pick a space' }).waitFor();
+    await screenshot(page, '02-workspace-empty');
+    await page.close();
+    await b.node.connect(s.url, s.otherToken);
+
+    // The content both windows will work on, written through machine A's LocalNode.
+    const space = await a.node.createSpace({ title: 'Handbook', emoji: '📘', organizationId: s.orgId });
+    spaceId = space.id;
+    await a.node.withBranch({ spaceId }, async (branch) => {
+      firstPage = listPages(branch.doc)[0]!.id;
+      setPageMarkdown(branch.doc, firstPage, GUIDE);
+      const guides = createPage(branch.doc, { title: 'Guides', markdown: 'Everything about writing with Quire.' });
+      createPage(branch.doc, { title: 'Writing pages', parent: guides, markdown: 'Type markdown and it becomes blocks: `# ` for a heading, `- ` for a list.' });
+      createPage(branch.doc, { title: 'Reviewing changes', parent: guides, markdown: 'Open a change request, edit, review the diff, merge.' });
+      createPage(branch.doc, { title: 'FAQ', markdown: '## Does Quire work offline?\n\nYes: edits are saved on your machine first.' });
+      await branch.saved();
+    });
+    await eventually(async () => (await a.node.status()).pending === 0, 'the space on the server', 30_000);
+    const remoteId = (await a.node.db.query<{ remote_id: string }>('SELECT remote_id FROM spaces WHERE id = $1', [spaceId]))[0]!.remote_id;
+    expect(remoteId).toBeTruthy();
+    spaceId = remoteId;
+    await b.node.refreshCatalog();
+    await a.node.refreshCatalog();
+  });
+
+  it('two windows on the same page see each other typing, and each other’s cursors', async () => {
+    const pa = await window(a);
+    const pb = await window(b);
+    await openSpace(pa);
+    await openSpace(pb);
+    await pa.locator('.ProseMirror h2', { hasText: 'Install' }).waitFor();
+    await screenshot(pa, '03-editor');
+
+    await typeAtEnd(pa, ' Typed in window A.');
+    await expect.poll(() => pb.locator('.ProseMirror').textContent(), { timeout: 10_000 }).toContain('Typed in window A.');
+    await typeAtEnd(pb, ' And B answers.');
+    await expect.poll(() => pa.locator('.ProseMirror').textContent(), { timeout: 10_000 }).toContain('And B answers.');
+    // Each sees the other's caret with a name label.
+    await expect.poll(() => pb.locator('.collaboration-cursor__label').allTextContents(), { timeout: 10_000 }).toContain('admin');
+    await expect.poll(() => pa.locator('.collaboration-cursor__label').allTextContents(), { timeout: 10_000 }).toContain('edit');
+    await expect.poll(() => pa.getByTestId('save-state').textContent()).toBe('Saved');
+    await screenshot(pb, '04-collaboration');
+    await pa.close();
+    await pb.close();
+  });
+
+  it('going offline, editing and coming back syncs, and the status tells the truth', async () => {
+    const pa = await window(a);
+    const pb = await window(b);
+    await openSpace(pa);
+    await openSpace(pb);
+    await expect.poll(() => pa.getByTestId('sync-status').textContent(), { timeout: 10_000 }).toBe('Online');
+    await pa.getByLabel('Work offline').check({ force: true });
+    await expect.poll(() => pa.getByTestId('sync-status').textContent()).toBe('Working offline');
+    await typeAtEnd(pa, ' Written on a plane.');
+    await expect.poll(() => pa.getByTestId('sync-detail').textContent(), { timeout: 10_000 }).toMatch(/\d+ changes? waiting to be sent/);
+    await expect.poll(() => pa.getByTestId('save-state').textContent()).toBe('Saved');
+    await screenshot(pa, '05-offline');
+    await pb.waitForTimeout(1000);
+    expect(await pb.locator('.ProseMirror').textContent()).not.toContain('Written on a plane.');
+
+    await pa.getByLabel('Work offline').uncheck({ force: true });
+    await expect.poll(() => pb.locator('.ProseMirror').textContent(), { timeout: 15_000 }).toContain('Written on a plane.');
+    await expect.poll(() => pa.getByTestId('sync-status').textContent(), { timeout: 15_000 }).toBe('Online');
+    await expect.poll(() => pa.getByTestId('sync-detail').textContent(), { timeout: 15_000 }).toBe('All changes synced');
+    await pa.close();
+    await pb.close();
+  });
+
+  it('comments: post, reply, react and resolve', async () => {
+    const pa = await window(a);
+    await openSpace(pa);
+    await pa.getByRole('button', { name: 'Comments' }).click();
+    await pa.getByPlaceholder('Add a comment on this page…').fill('Should we mention **Windows** here?');
+    await pa.getByRole('button', { name: 'Comment', exact: true }).click();
+    const thread = pa.locator('.thread').first();
+    await thread.waitFor();
+    await thread.getByRole('button', { name: 'Reply' }).click();
+    await thread.getByPlaceholder('Reply…').fill('Yes, with the installer steps.');
+    await thread.getByRole('button', { name: 'Reply' }).click();
+    await thread.locator('.reply').waitFor();
+    await thread.getByRole('button', { name: 'Add a reaction' }).first().click();
+    await thread.getByRole('button', { name: '👍' }).click();
+    await expect.poll(() => thread.locator('.reaction.is-mine').count()).toBe(1);
+    await expect.poll(async () => (await a.node.status()).pendingMutations, { timeout: 30_000 }).toBe(0);
+    await screenshot(pa, '06-comments');
+    await thread.getByRole('button', { name: 'Resolve' }).click();
+    await expect.poll(() => pa.locator('.thread').count()).toBe(0);
+    await expect.poll(async () => (await a.node.status()).pendingMutations, { timeout: 30_000 }).toBe(0);
+    const list = await s.live.t.get(`/v1/spaces/${spaceId}/comments`, s.token);
+    expect(list.body.items).toHaveLength(1);
+    expect(list.body.items[0].status).toBe('resolved');
+    expect(list.body.items[0].replies).toBe(1);
+    await pa.close();
+  });
+
+  it('search within a space, and the page tree: add, rename, reorder by drag and drop, delete', async () => {
+    const pa = await window(a);
+    await openSpace(pa);
+    await pa.getByLabel('Search this space').fill('offline');
+    await pa.locator('.search-hit').first().waitFor();
+    await screenshot(pa, '07-search');
+    await pa.locator('.search-hit', { hasText: 'FAQ' }).click();
+    await expect.poll(() => pa.locator('.page-title').inputValue()).toBe('FAQ');
+
+    await pa.getByRole('button', { name: 'Add a page' }).click();
+    const rename = pa.locator('.tree-rename');
+    await rename.fill('Release notes');
+    await rename.press('Enter');
+    const rows = () => pa.locator('.tree > ul > li > .tree-row .tree-title').allTextContents();
+    await expect.poll(rows).toEqual(['Getting started', 'Guides', 'FAQ', 'Release notes']);
+    // Drag "Release notes" above "Getting started".
+    const source = pa.locator('.tree-row', { hasText: 'Release notes' });
+    const target = pa.locator('.tree-row', { hasText: 'Getting started' });
+    await source.dragTo(target, { targetPosition: { x: 40, y: 3 } });
+    await expect.poll(rows).toEqual(['Release notes', 'Getting started', 'Guides', 'FAQ']);
+    await screenshot(pa, '08-page-tree');
+    await pa.locator('.tree-row', { hasText: 'Release notes' }).hover();
+    await pa.locator('.tree-row', { hasText: 'Release notes' }).getByRole('button', { name: 'Delete' }).click();
+    await pa.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(rows).toEqual(['Getting started', 'Guides', 'FAQ']);
+    await pa.close();
+  });
+
+  it('a change request is created, edited, reviewed and merged', async () => {
+    const pa = await window(a);
+    await openSpace(pa);
+    await pa.locator('.branch-btn').click();
+    await pa.getByRole('menuitem', { name: 'New change request' }).click();
+    await pa.getByRole('dialog').locator('input').fill('Explain Windows installs');
+    await pa.getByRole('dialog').getByRole('button', { name: 'Open change request' }).click();
+    await pa.locator('.review').waitFor();
+    await pa.getByRole('tab', { name: 'Edit' }).click();
+    await pa.locator('.ProseMirror').waitFor();
+    await typeAtEnd(pa, ' On Windows, run the installer.');
+    await pa.getByRole('tab', { name: 'Changes' }).click();
+    await expect.poll(() => pa.locator('.diff-added').allTextContents(), { timeout: 10_000 }).toEqual(
+      expect.arrayContaining([expect.stringContaining('On Windows, run the installer.')]),
+    );
+    await expect.poll(() => pa.locator('.branch-name').textContent(), { timeout: 30_000 }).toMatch(/^#\d+ Explain Windows installs$/);
+    await screenshot(pa, '09-change-request');
+
+    await pa.getByRole('button', { name: 'Merge', exact: true }).click();
+    await pa.getByRole('dialog').getByRole('button', { name: 'Merge' }).click();
+    await expect.poll(() => pa.locator('.review-badges').textContent(), { timeout: 30_000 }).toContain('Merged');
+    await screenshot(pa, '10-merged');
+
+    // Main now has the change, on this machine and on the other one.
+    await pa.getByRole('button', { name: 'Back to main' }).click();
+    await expect.poll(() => pa.locator('.ProseMirror').textContent(), { timeout: 20_000 }).toContain('On Windows, run the installer.');
+    const pb = await window(b);
+    await openSpace(pb);
+    await expect.poll(() => pb.locator('.ProseMirror').textContent(), { timeout: 20_000 }).toContain('On Windows, run the installer.');
+    await pa.close();
+    await pb.close();
+  });
+
+  it('no page error in any window', () => {
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,81 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type Page, chromium } from 'playwright-core';
+import { LocalNode } from '../../../desktop/src/local/LocalNode';
+import { MemoryCredentialStore } from '../../../desktop/src/local/credentials';
+import { type WebBridge, startWebBridge } from '../../../desktop/src/web/webBridge';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../..');
+export const RENDERER_DIR = join(ROOT, 'desktop/dist/renderer');
+export const ARTIFACTS = join(ROOT, 'test-artifacts/desktop');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+function newest(dir: string): number {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
+  }
+  return latest;
+}
+
+/** Builds the renderer when its bundle is missing or older than its sources. */
+export async function ensureRendererBuilt(): Promise<void> {
+  const index = join(RENDERER_DIR, 'index.html');
+  const sources = Math.max(newest(join(ROOT, 'desktop/src/renderer')), newest(join(ROOT, 'desktop/src/common')), newest(join(ROOT, 'shared/src')));
+  if (existsSync(index) && statSync(index).mtimeMs > sources) return;
+  const { build } = await import('vite');
+  await build({ configFile: join(ROOT, 'desktop/vite.config.ts'), logLevel: 'error' });
+}
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+}
+
+/** A headless LocalNode with its own data directory behind the browser-mode bridge: one "machine". */
+export interface Machine {
+  node: LocalNode;
+  bridge: WebBridge;
+  dir: string;
+  close(): Promise<void>;
+}
+
+export async function startMachine(): Promise<Machine> {
+  const dir = mkdtempSync(join(tmpdir(), 'quire-web-'));
+  const node = await LocalNode.open({ dataDir: dir, credentials: new MemoryCredentialStore(), probeIntervalMs: 250 });
+  const bridge = await startWebBridge({ node, rendererDir: RENDERER_DIR });
+  return {
+    node,
+    bridge,
+    dir,
+    async close() {
+      await bridge.close();
+      await node.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A window on a machine, with page errors collected (a test fails on any). */
+export async function openWindow(browser: Browser, machine: Machine): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  await page.goto(machine.bridge.url);
+  return { page, errors };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  // Let transitions and the caret settle so the picture shows the resting state.
+  await page.waitForTimeout(250);
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+}

@@ -1,0 +1,111 @@
+import { listPages } from '@quire/shared/content/pages';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalNode, type Notice } from '../../desktop/src/local/LocalNode';
+import { MemoryCredentialStore } from '../../desktop/src/local/credentials';
+import { type QuireTestServer, eventually, startQuireServer } from './helpers/server';
+
+let s: QuireTestServer;
+beforeAll(async () => {
+  s = await startQuireServer();
+});
+afterAll(async () => s?.close());
+
+async function node(token: string): Promise<LocalNode> {
+  const n = await LocalNode.open({ credentials: new MemoryCredentialStore(), probeIntervalMs: 100 });
+  await n.connect(s.url, token);
+  return n;
+}
+
+describe('outbox', () => {
+  it('keeps a replay the server refuses, with its error, and tells the user', async () => {
+    const reader = await s.live.t.member(s.orgId, 'read');
+    const n = await node(reader.token);
+    const notices: Notice[] = [];
+    n.on('notice', (notice) => notices.push(notice));
+    const space = await n.createSpace({ title: 'Not allowed', organizationId: s.orgId });
+    await eventually(async () => (await n.status()).failed === 1, 'the refusal');
+    const [entry] = await n.outboxEntries();
+    expect(entry?.state).toBe('failed');
+    expect(entry?.kind).toBe('space.publish');
+    expect(entry?.error).toMatch(/403/);
+    expect(notices.some((x) => x.level === 'error' && x.message.includes('Publish space'))).toBe(true);
+    // The space is back to local: nothing written is lost, it can be published elsewhere.
+    const catalog = await n.catalog();
+    expect(catalog.localSpaces.map((x) => x.id)).toContain(space.id);
+    expect((await n.status()).pendingMutations).toBe(0);
+
+    // Retrying sends the same request again (same key); discarding drops it.
+    await n.retryOutbox(entry!.seq);
+    await eventually(async () => (await n.status()).failed === 1, 'the second refusal');
+    await n.discardOutbox(entry!.seq);
+    expect((await n.status()).failed).toBe(0);
+    await n.close();
+  });
+
+  it('a local space written offline is published later with its whole content', async () => {
+    const n = await LocalNode.open({ credentials: new MemoryCredentialStore(), probeIntervalMs: 100 });
+    await n.useLocal();
+    const space = await n.createSpace({ title: 'Written on a plane' });
+    await n.withBranch({ spaceId: space.id }, async (branch) => {
+      const { createPage } = await import('@quire/shared/content/pages');
+      createPage(branch.doc, { title: 'Chapter one', markdown: 'It was a **dark** night.' });
+      await branch.saved();
+    });
+    expect((await n.status()).connection).toBe('local');
+
+    await n.connect(s.url, s.token);
+    await n.publishSpace(space.id, s.orgId);
+    await eventually(
+      async () => (await n.catalog()).organizations.some((o) => o.spaces.some((x) => x.id === space.id && x.syncState === 'remote')),
+      'published',
+    );
+    const remoteId = (await n.db.query<{ remote_id: string }>('SELECT remote_id FROM spaces WHERE id = $1', [space.id]))[0]?.remote_id;
+    expect(remoteId).toBeTruthy();
+
+    // Someone else opens it from the server: the pages written offline are there.
+    const other = await node(s.otherToken);
+    await other.refreshCatalog();
+    const branch = await other.acquireBranch({ spaceId: remoteId! });
+    await eventually(() => listPages(branch.doc).some((p) => p.title === 'Chapter one'), 'content on the server');
+    await other.close();
+    await n.close();
+  });
+
+  it('comments, replies, reactions and resolutions made offline reach the server once, in order', async () => {
+    const n = await node(s.token);
+    const space = await n.createSpace({ title: 'Discussed', organizationId: s.orgId });
+    await eventually(async () => (await n.catalog()).organizations.some((o) => o.spaces.some((x) => x.id === space.id && x.syncState === 'remote')), 'published');
+    const [page] = await n.withBranch({ spaceId: space.id }, (b) => listPages(b.doc));
+    await n.setWorkOffline(true);
+    const ref = { spaceId: space.id };
+    const comment = await n.postComment(ref, page!.id, 'Is this **accurate**?');
+    await n.reply(comment.id, 'Checking now.');
+    await n.react({ commentId: comment.id, emoji: '👍', on: true });
+    await n.resolve(comment.id, true);
+    expect((await n.status()).pendingMutations).toBe(4);
+    expect((await n.listComments(ref, page!.id))[0]?.syncState).toBe('pending');
+
+    await n.setWorkOffline(false);
+    await eventually(async () => (await n.status()).pendingMutations === 0, 'replayed', 60_000);
+    expect((await n.status()).failed).toBe(0);
+    const remoteId = (await n.db.query<{ remote_id: string }>('SELECT remote_id FROM spaces WHERE id = $1', [space.id]))[0]!.remote_id;
+    const list = await s.live.t.get(`/v1/spaces/${remoteId}/comments`, s.token);
+    expect(list.status).toBe(200);
+    expect(list.body.items).toHaveLength(1);
+    const [onServer] = list.body.items;
+    expect(onServer.body.markdown).toContain('accurate');
+    expect(onServer.status).toBe('resolved');
+    expect(onServer.replies).toBe(1);
+    expect(onServer.reactions.map((r: { emoji: string }) => r.emoji)).toEqual(['👍']);
+
+    // Another user sees the thread as the server has it.
+    const other = await node(s.otherToken);
+    await other.refreshCatalog();
+    const threads = await other.refreshComments({ spaceId: remoteId });
+    expect(threads).toHaveLength(1);
+    expect(threads[0]?.replies.map((r) => r.body)).toEqual(['Checking now.']);
+    expect(threads[0]?.resolved).toBe(true);
+    await other.close();
+    await n.close();
+  }, 90_000);
+});

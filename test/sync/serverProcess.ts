@@ -1,0 +1,89 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, waitFor } from '../../sync-server/src/testing/syncClients';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** A server started as its own process (`node --import tsx sync-server/src/main.ts`), so it can be killed for real. */
+export class ServerProcess {
+  private child?: ChildProcess;
+  private output = '';
+
+  constructor(
+    readonly port: number,
+    private env: Record<string, string>,
+  ) {}
+
+  static async create(env: Record<string, string>): Promise<ServerProcess> {
+    return new ServerProcess(await freePort(), env);
+  }
+
+  get http(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get wsUrl(): string {
+    return `ws://127.0.0.1:${this.port}/v1/sync`;
+  }
+
+  /** Starts the process and resolves once `/healthz` answers. */
+  async start(timeoutMs = 60_000) {
+    this.output = '';
+    // Node itself runs main.ts (tsx as a loader, not a wrapper process), so a signal reaches the server.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'sync-server/src/main.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...this.env, PORT: String(this.port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    child.stdout?.on('data', (d) => (this.output += d));
+    child.stderr?.on('data', (d) => (this.output += d));
+    let exited = false;
+    child.once('exit', () => (exited = true));
+    await waitFor(
+      async () => {
+        if (exited) throw new Error(`the server exited while starting:\n${this.output}`);
+        try {
+          return (await fetch(`${this.http}/healthz`)).ok;
+        } catch {
+          return false;
+        }
+      },
+      'the server to answer /healthz',
+      timeoutMs,
+    );
+  }
+
+  /** Kills the process at once (no shutdown, no flush) and waits for it to be gone. */
+  async kill(signal: NodeJS.Signals = 'SIGKILL') {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const gone = new Promise((r) => child.once('exit', r));
+    child.kill(signal);
+    await gone;
+  }
+
+  async request(method: string, path: string, token: string, body?: unknown): Promise<{ status: number; body: any }> {
+    const res = await fetch(`${this.http}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  }
+
+  /** The bootstrap organization's first space, created through the REST API. */
+  async createSpace(token: string): Promise<string> {
+    const orgs = await this.request('GET', '/v1/orgs', token);
+    const orgId = orgs.body.items[0].id;
+    const space = await this.request('POST', `/v1/orgs/${orgId}/spaces`, token, { title: 'Synced' });
+    if (space.status >= 300) throw new Error(`creating a space answered ${space.status}`);
+    return space.body.id;
+  }
+
+  get log(): string {
+    return this.output;
+  }
+}
