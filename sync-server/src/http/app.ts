@@ -61,8 +61,9 @@ export function createApp(deps: Deps) {
     '/v1/*',
     bodyLimit({
       maxSize: deps.config.maxBodyBytes,
+      // The rest of the body is never read, so the connection cannot carry another request.
       onError: () => {
-        throw new ApiError(413, `Request body is larger than ${deps.config.maxBodyBytes} bytes.`);
+        throw new ApiError(413, `Request body is larger than ${deps.config.maxBodyBytes} bytes.`, { Connection: 'close' });
       },
     }),
   );

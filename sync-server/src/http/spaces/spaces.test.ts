@@ -59,7 +59,7 @@ describe('GET /v1/spaces/{spaceId}', () => {
       mergeRules: { type: 'inherit' },
       urls: { location: `http://quire.test/v1/spaces/${s.id}`, app: `http://quire.test/app/spaces/${s.id}` },
       organization: orgId,
-      revision: '',
+      revision: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
       defaultLevel: 'inherit',
       comments: 0,
       changeRequests: 0,
