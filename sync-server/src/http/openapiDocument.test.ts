@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestServer } from '../testing/harness';
 
@@ -105,6 +106,25 @@ describe('OpenAPI document', () => {
     expect(limit.schema).toMatchObject({ minimum: 1, maximum: 1000 });
   });
 
+  it('has every operation of the specification, with its success status and the public client\'s query names', async () => {
+    const doc = (await t.get('/v1/openapi.json')).body;
+    const operations = specificationOperations();
+    expect(operations).toHaveLength(142);
+    const wrong: string[] = [];
+    for (const op of operations) {
+      const documented = doc.paths[op.path]?.[op.method.toLowerCase()];
+      if (!documented) {
+        wrong.push(`#${op.number} ${op.method} ${op.path}: missing`);
+        continue;
+      }
+      const success = Object.keys(documented.responses).filter((s) => s.startsWith('2'));
+      if (success.join() !== op.success) wrong.push(`#${op.number} ${op.method} ${op.path}: answers ${success.join()}, the specification says ${op.success}`);
+      const names = new Set((documented.parameters ?? []).filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => p.name));
+      for (const q of op.query) if (!names.has(q)) wrong.push(`#${op.number} ${op.method} ${op.path}: no query parameter "${q}"`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it('serves a readable reference page', async () => {
     const res = await t.request('GET', '/v1/reference');
     expect(res.status).toBe(200);
@@ -113,3 +133,34 @@ describe('OpenAPI document', () => {
     expect(String(res.body)).toContain('/v1/openapi.json');
   });
 });
+
+interface SpecOperation {
+  number: number;
+  method: string;
+  path: string;
+  success: string;
+  query: string[];
+}
+
+/** The rows of the specification's operations table (a copy kept beside this test). */
+function specificationOperations(): SpecOperation[] {
+  const table = readFileSync(new URL('./fixtures/operations.md', import.meta.url), 'utf8');
+  const rows: SpecOperation[] = [];
+  for (const line of table.split('\n')) {
+    const cells = line.split('|').map((c) => c.trim());
+    if (!/^\d+$/.test(cells[1] ?? '')) continue;
+    const [, number, , method, path, success, query] = cells as string[];
+    rows.push({
+      number: Number(number),
+      method: method as string,
+      path: (path as string).replaceAll('`', ''),
+      // "success without body" and "success, no content" are 204s.
+      success: /^\d{3}/.exec(success as string)?.[0] ?? '204',
+      query: (query as string)
+        .split(',')
+        .map((q) => q.replace(/\(.*\)/, '').trim())
+        .filter((q) => q && q !== '-'),
+    });
+  }
+  return rows;
+}
