@@ -23,6 +23,8 @@ export interface Config {
   sync: SyncConfig;
   /** Content imports: size, time and page limits. */
   content: ContentConfig;
+  /** The machine translation service translation runs use (LibreTranslate API); none: runs fail and say so. */
+  translation: { providerUrl?: string; providerKey?: string };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -36,7 +38,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: int('PORT', 8080),
     host: env.HOST ?? '0.0.0.0',
-    dataDir: resolve(env.DATA_DIR ?? './data'),
+    // `npm start` at the top level runs the script inside sync-server/; npm keeps the
+    // directory it was started from in INIT_CWD, and that is where ./data is meant to be.
+    dataDir: resolve(env.INIT_CWD ?? process.cwd(), env.DATA_DIR ?? './data'),
     databaseUrl: env.DATABASE_URL || undefined,
     publicUrl: env.PUBLIC_URL?.replace(/\/+$/, '') || undefined,
     bootstrapAdminToken: env.BOOTSTRAP_ADMIN_TOKEN || undefined,
@@ -48,5 +52,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signingSecret: env.SIGNING_SECRET || undefined,
     sync: loadSyncConfig(int),
     content: loadContentConfig(int),
+    translation: {
+      providerUrl: env.TRANSLATION_PROVIDER_URL?.trim() || undefined,
+      providerKey: env.TRANSLATION_PROVIDER_KEY?.trim() || undefined,
+    },
   };
 }

@@ -3,6 +3,7 @@ import { type ServerType, serve } from '@hono/node-server';
 import type { Config } from './config';
 import { bootstrapAdmin } from './core/bootstrap';
 import { startJobs } from './core/jobs';
+import { resumeUnfinishedSpecs } from './core/openapi/process';
 import { createApp } from './http/app';
 import type { Deps } from './http/env';
 import { type Logger, createLogger } from './logger';
@@ -32,6 +33,8 @@ export async function startServer(
   const deps: Deps = { db, config, log };
   const app = createApp(deps);
   const stopJobs = startJobs(db, log);
+  // Spec processing a stopped process left pending or in progress starts again.
+  void resumeUnfinishedSpecs(deps).catch((err) => log.error({ err }, 'resuming OpenAPI processing failed'));
   const sync = await SyncService.start({ db, config, log });
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
@@ -48,7 +51,7 @@ export async function startServer(
     sync,
     stop() {
       stopping ??= (async () => {
-        stopJobs();
+        await stopJobs();
         await sync.stop();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await db.close();

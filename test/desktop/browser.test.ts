@@ -49,9 +49,9 @@ async function window(machine: Machine): Promise<Page> {
   return w.page;
 }
 
-/** Opens the shared space and its first page. */
+/** Opens the shared space and its first page, by its title as a writer would. */
 async function openSpace(page: Page) {
-  await page.locator(`[data-space-id="${spaceId}"]`).first().click();
+  await page.locator('.space-row', { hasText: 'Handbook' }).click();
   await page.locator('.ProseMirror').waitFor();
 }
 
@@ -191,7 +191,7 @@ describe('desktop app in the browser mode', () => {
     await pa.locator('.search-hit', { hasText: 'FAQ' }).click();
     await expect.poll(() => pa.locator('.page-title').inputValue()).toBe('FAQ');
 
-    await pa.getByRole('button', { name: 'Add a page' }).click();
+    await pa.getByRole('button', { name: 'Add a page', exact: true }).click();
     const rename = pa.locator('.tree-rename');
     await rename.fill('Release notes');
     await rename.press('Enter');

@@ -24,7 +24,8 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('crash safety', () => {
+// Each test starts LocalNodes in child processes (tsx, then PGlite opening its files): slow on a busy machine.
+describe('crash safety', { timeout: 120_000 }, () => {
   it('reopening after SIGKILL loses no edit that was reported saved', async () => {
     const dir = dataDir();
     const child = await ChildNode.start(dir);

@@ -6,6 +6,8 @@ import { freshPostgresUrl, testAdapter } from '../../sync-server/src/testing/dat
 import { spawnServer } from '../../sync-server/src/testing/processes';
 
 const TOKEN = 'durability-test-token-0123456789';
+/** Starts real server processes: on a busy machine each start can take many seconds. */
+const SPAWNING = 300_000;
 const dirs: string[] = [];
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -53,13 +55,13 @@ describe(`durability on ${testAdapter()}`, () => {
       second.proc.kill('SIGTERM');
       await second.exited;
     }
-  });
+  }, SPAWNING);
 
   it.skipIf(testAdapter() === 'postgres')('refuses a second server on a data directory in use, and takes over a stale lock', async () => {
     const env = await databaseEnv();
     const first = await spawnServer(env);
     try {
-      await expect(spawnServer(env, 30_000)).rejects.toThrow(/in use by another process/);
+      await expect(spawnServer(env, 120_000)).rejects.toThrow(/in use by another process/);
     } finally {
       first.proc.kill('SIGKILL');
       await first.exited;
@@ -70,5 +72,5 @@ describe(`durability on ${testAdapter()}`, () => {
     expect(health.status).toBe(200);
     again.proc.kill('SIGTERM');
     expect(await again.exited).toBe(0);
-  });
+  }, SPAWNING);
 });

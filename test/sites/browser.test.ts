@@ -134,7 +134,8 @@ describe.skipIf(!hasChromium)('published sites in a browser', () => {
     const ss = (await t.get(`${base}/site-spaces`, admin.token)).body.items as { id: string; space: { id: string } }[];
     await t.patch(`${base}/site-spaces/${ss.find((s) => s.space.id === v2)?.id}`, admin.token, { path: 'v2' });
     const apiSection = await t.post(`${base}/sections`, admin.token, { spaceId: api, title: 'API Reference' });
-    await t.post(`${base}/sections`, admin.token, { spaceId: xss, title: 'Security' });
+    const security = await t.post(`${base}/sections`, admin.token, { spaceId: xss, title: 'Security' });
+    await t.post(`${base}/section-groups`, admin.token, { title: 'More', sections: [security.body.id] });
     const sections = (await t.get(`${base}/sections`, admin.token)).body.items as { id: string; title: string }[];
     await t.patch(`${base}/sections/${sections[0]?.id}`, admin.token, { title: 'Guides' });
     await t.put(`${base}/customization`, admin.token, {
@@ -201,6 +202,7 @@ describe.skipIf(!hasChromium)('published sites in a browser', () => {
     await page.goto(url(docs.basename));
     expect(await textOf(page.locator('h1.page-title'))).toMatch(/Getting started/);
     await page.screenshot({ path: join(ARTIFACTS, 'home-light.png'), fullPage: false });
+    await page.screenshot({ path: join(ARTIFACTS, 'home-full.png'), fullPage: true });
 
     await page.locator('.tree a', { hasText: 'Spaces' }).click();
     await page.waitForURL(/core-concepts\/spaces$/);
@@ -212,6 +214,13 @@ describe.skipIf(!hasChromium)('published sites in a browser', () => {
     expect(await textOf(page.locator('h1.page-title'))).toBe('API overview');
     expect((await page.locator('.outline a').allTextContents()).map((x) => x.trim())).toEqual(['Authentication', 'Rate limits']);
     await page.screenshot({ path: join(ARTIFACTS, 'api-section.png') });
+
+    // A section group is a menu among the tabs.
+    await page.locator('.tabs-row summary', { hasText: 'More' }).click();
+    await page.screenshot({ path: join(ARTIFACTS, 'section-group.png') });
+    await page.locator('.tabs-row .menu-items a', { hasText: 'Security' }).click();
+    await page.waitForURL(/security\/$/);
+    expect(await page.locator('.tabs-row details.current summary').textContent()).toBe('More');
 
     await page.locator('.tabs-row a', { hasText: 'Guides' }).click();
     await page.locator('.variant summary').click();
@@ -259,6 +268,15 @@ describe.skipIf(!hasChromium)('published sites in a browser', () => {
     await page.goto(url(docs.basename, '/publishing'));
     expect(await textOf(page.locator('h1.page-title'))).toBe('Publishing');
     await page.screenshot({ path: join(ARTIFACTS, 'phone.png') });
+  });
+
+  it('answers an unknown page with the site 404 page', async () => {
+    const page = await newPage();
+    const res = await page.goto(url(docs.basename, '/no/such/page'));
+    expect(res?.status()).toBe(404);
+    expect(await textOf(page.locator('main'))).toContain('Page not found');
+    await expect(page.locator('.tabs-row a', { hasText: 'API Reference' }).count()).resolves.toBe(1);
+    await page.screenshot({ path: join(ARTIFACTS, 'not-found.png') });
   });
 
   it('refuses a share-link site without the key and opens it with the key', async () => {

@@ -32,15 +32,12 @@ async function instance(databaseUrl: string): Promise<ServerProcess> {
 }
 
 const text = (p: WebsocketProvider) => p.doc.getText('t').toString();
+/** Shorter than the rooms' periodic look at the log (5 s): what arrives in time came through LISTEN/NOTIFY. */
+const NOTIFIED_MS = 3000;
 
 describe('two server processes on one PostgreSQL', () => {
-  it('relays edits and cursors between clients connected to different instances within a second', { timeout: 120_000 }, async (ctx) => {
-    // Several processes need a PostgreSQL server; the embedded database serves one process.
-    if (!process.env.DATABASE_URL) {
-      const reason = 'skipped: two server processes need a PostgreSQL server (the embedded database serves one process); set DATABASE_URL to run it';
-      console.warn(reason);
-      return ctx.skip(reason);
-    }
+  // On PostgreSQL in both runs: the embedded database serves one process.
+  it('relays edits and cursors between clients connected to different instances', { timeout: 120_000 }, async () => {
     const pg = await freshPostgresUrl();
     cleanups.push(pg.drop);
     const [a, b] = [await instance(pg.url), await instance(pg.url)] as [ServerProcess, ServerProcess];
@@ -50,15 +47,15 @@ describe('two server processes on one PostgreSQL', () => {
     await Promise.all([synced(onA), synced(onB)]);
 
     onB.doc.getText('t').insert(0, 'typed on B');
-    await waitFor(() => text(onA) === 'typed on B', 'the edit made on B to reach a client of A', 1000);
+    await waitFor(() => text(onA) === 'typed on B', 'the edit made on B to reach a client of A', NOTIFIED_MS);
     onA.doc.getText('t').insert(0, 'then on A, ');
-    await waitFor(() => text(onB) === 'then on A, typed on B', 'the edit made on A to reach a client of B', 1000);
+    await waitFor(() => text(onB) === 'then on A, typed on B', 'the edit made on A to reach a client of B', NOTIFIED_MS);
 
     onB.awareness.setLocalStateField('user', { name: 'bea' });
     await waitFor(
       () => [...onA.awareness.getStates().values()].some((s) => s.user?.name === 'bea'),
       'the cursor state set on B to reach A',
-      1000,
+      NOTIFIED_MS,
     );
 
     // A room opened later on either instance is filled from the stored log.

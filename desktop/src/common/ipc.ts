@@ -151,6 +151,14 @@ const Emoji = Text(32, 1);
 const Markdown = Text(64 * 1024, 1).refine((s) => s.trim().length > 0, 'must not be blank');
 const Title = Text(256, 1).refine((s) => s.trim().length > 0, 'must not be blank');
 
+/** What a computed page (`builtin:openapi`) shows: a body rendered by the server, or why there is none. */
+export const ComputedPageView = z.object({
+  /** ProseMirror JSON of the page body schema, shown read-only. */
+  document: z.record(z.string(), z.unknown()).nullable(),
+  reason: z.string().nullable(),
+});
+export type ComputedPageView = z.infer<typeof ComputedPageView>;
+
 /** Every request the renderer can make: channel → input schema and output schema. */
 export const ipcContract = {
   'session.get': { input: Empty, output: SessionState },
@@ -183,6 +191,7 @@ export const ipcContract = {
   'awareness.update': { input: z.strictObject({ branch: BranchRef, update: Base64 }), output: z.object({}) },
 
   'search.space': { input: z.strictObject({ branch: BranchRef, query: Text(200) }), output: z.array(SearchHit) },
+  'pages.computed': { input: z.strictObject({ branch: BranchRef, pageId: Id }), output: ComputedPageView },
 
   'changeRequests.list': { input: z.strictObject({ spaceId: Id }), output: z.array(ChangeRequestSummary) },
   'changeRequests.create': { input: z.strictObject({ spaceId: Id, subject: Title }), output: ChangeRequestSummary },

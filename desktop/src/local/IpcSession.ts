@@ -142,6 +142,7 @@ export class IpcSession {
         return {};
       },
       'search.space': ({ branch, query }) => node.search(branch, query),
+      'pages.computed': ({ branch, pageId }) => node.computedPage(branch, pageId),
       'changeRequests.list': ({ spaceId }) => node.refreshChangeRequests(spaceId),
       'changeRequests.create': ({ spaceId, subject }) => node.createChangeRequest(spaceId, subject),
       'changeRequests.rename': ({ changeRequestId, subject }) => node.renameChangeRequest(changeRequestId, subject),

@@ -9,6 +9,7 @@ import type {
   ChangeRequestDiff,
   ChangeRequestSummary,
   CommentView,
+  ComputedPageView,
   OutboxEntryView,
   SearchHit,
   SessionState,
@@ -18,6 +19,7 @@ import type {
 } from '../common/ipc';
 import { branchKey } from '../common/ipc';
 import { BranchDoc } from './BranchDoc';
+import { fetchComputedPage } from './computedPages';
 import { diffBranches, searchBranch, seedNewSpace } from './content';
 import { type CredentialStore, MemoryCredentialStore } from './credentials';
 import { Outbox } from './Outbox';
@@ -682,6 +684,13 @@ export class LocalNode extends EventEmitter<NodeEvents> {
 
   async search(ref: BranchRef, query: string): Promise<SearchHit[]> {
     return this.withBranch(ref, (branch) => searchBranch(branch.doc, query));
+  }
+
+  /** What a computed page (`builtin:openapi`) shows, rendered by the server that holds its spec. */
+  async computedPage(ref: BranchRef, pageId: string): Promise<ComputedPageView> {
+    const space = await this.spaceOrThrow(ref.spaceId);
+    const cr = ref.changeRequestId ? await this.crOrThrow(ref.changeRequestId) : undefined;
+    return fetchComputedPage(this.server, space, cr, pageId);
   }
 
   // ---------------------------------------------------------------- change requests

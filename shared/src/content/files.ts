@@ -2,6 +2,7 @@ import type * as Y from 'yjs';
 import { invalid, notFound } from './errors';
 import { isRecord } from './json';
 import { filesMap, readJson } from './layout';
+import { type GitSource, readGitSource } from './pageRecord';
 
 /** A file uploaded to a space; its bytes live in storage, only this record lives in the branch. */
 export interface FileInfo {
@@ -10,6 +11,8 @@ export interface FileInfo {
   contentType: string;
   size: number;
   dimensions?: { width: number; height: number };
+  /** The repository file it came from, when imported from one. */
+  git?: GitSource;
 }
 
 /**
@@ -52,7 +55,7 @@ export function removeFile(doc: Y.Doc, fileId: string): void {
 
 function toFileInfo(id: string, value: unknown): FileInfo | null {
   if (!isRecord(value)) return null;
-  const { name, contentType, size, dimensions } = value;
+  const { name, contentType, size, dimensions, git } = value;
   if (typeof name !== 'string' || typeof contentType !== 'string' || typeof size !== 'number' || !Number.isFinite(size)) {
     return null;
   }
@@ -60,5 +63,7 @@ function toFileInfo(id: string, value: unknown): FileInfo | null {
   if (isRecord(dimensions) && typeof dimensions.width === 'number' && typeof dimensions.height === 'number') {
     file.dimensions = { width: dimensions.width, height: dimensions.height };
   }
+  const source = readGitSource(git);
+  if (source) file.git = source;
   return file;
 }

@@ -37,7 +37,7 @@ export type { FrontMatter } from './markdown/frontMatter';
 export { type MarkdownImport, markdownToBody } from './markdown/parse';
 export { bodyToMarkdown, type MarkdownOptions } from './markdown/serialize';
 export { emptyBody, normalizeBody, toBodyNode } from './normalize';
-export { PAGE_TYPES, type Page, type PageType } from './pageRecord';
+export { type GitSource, PAGE_TYPES, type Page, type PageType } from './pageRecord';
 export {
   type CreatePageInput,
   createPage,

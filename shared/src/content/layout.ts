@@ -48,6 +48,8 @@ export const PageKey = {
   computed: 'computed',
   /** plain JSON: page-level variables, `{{ page.vars.name }}` */
   variables: 'variables',
+  /** plain JSON: `{oid, path}` of the repository file the page came from (git sync layout) */
+  git: 'git',
 } as const;
 export type PageKey = (typeof PageKey)[keyof typeof PageKey];
 

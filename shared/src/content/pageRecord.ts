@@ -30,6 +30,21 @@ export interface Page {
   /** Computed pages (`{type: 'builtin:openapi', …}`) keep their definition here as plain JSON. */
   computed: { [key: string]: JsonValue } | null;
   variables: Record<string, string>;
+  /** The repository file the page came from (`path`) and its git blob id (`oid`), when imported from one. */
+  git: GitSource | null;
+}
+
+/** Where in a repository a page or file came from: the file's path and its git blob id. */
+export interface GitSource {
+  oid: string;
+  path: string;
+}
+
+/** A `{oid, path}` record, or null when the value is not one. */
+export function readGitSource(value: unknown): GitSource | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const { oid, path } = value as Record<string, unknown>;
+  return typeof oid === 'string' && typeof path === 'string' ? { oid, path } : null;
 }
 
 /** Slug of a page whose title gives none (empty, or only punctuation). */
@@ -56,6 +71,7 @@ export function readPage(id: string, map: Y.Map<unknown>): Page {
     href: readString(map, PageKey.href),
     computed: readObject(map, PageKey.computed),
     variables: readStringRecord(readJson(map.get(PageKey.variables))),
+    git: readGitSource(readJson(map.get(PageKey.git))),
   };
 }
 

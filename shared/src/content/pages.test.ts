@@ -110,6 +110,7 @@ describe('pages', () => {
       href: null,
       computed: null,
       variables: {},
+      git: null,
     });
     updatePage(doc, 'minimal-page-id-000001', { title: 'Renamed', emoji: '🚀', hidden: true, layout: { width: 'wide' } });
     expect(page.get('x-plugin')).toEqual({ color: 'teal' });

@@ -7,7 +7,7 @@ import type { JsonValue, NodeJSON } from './json';
 import { findPageMap, PageKey, pagesMap, requirePageMap } from './layout';
 import { markdownToBody } from './markdown/parse';
 import { emptyBody } from './normalize';
-import { FALLBACK_SLUG, PAGE_TYPES, type Page, type PageType, readPage } from './pageRecord';
+import { FALLBACK_SLUG, type GitSource, PAGE_TYPES, type Page, type PageType, readPage } from './pageRecord';
 import { slugify, uniqueSlug } from './slugs';
 import { pagesInTreeOrder, subtreeIds, type TreeIndex, treeIndex } from './tree';
 
@@ -36,6 +36,7 @@ export interface PageFields {
   href?: string | null;
   computed?: { [key: string]: JsonValue } | null;
   variables?: Record<string, string>;
+  git?: GitSource | null;
 }
 
 export interface CreatePageInput extends PageFields, PagePosition {
@@ -154,6 +155,7 @@ function writeFields(map: Y.Map<unknown>, fields: PageFields): void {
   set(PageKey.href, fields.href);
   set(PageKey.computed, fields.computed);
   set(PageKey.variables, fields.variables);
+  set(PageKey.git, fields.git === undefined || fields.git === null ? fields.git : { oid: fields.git.oid, path: fields.git.path });
 }
 
 function resolveParent(index: TreeIndex, pageId: string, position: PagePosition): string | null {

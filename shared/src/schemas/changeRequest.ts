@@ -61,6 +61,8 @@ export const ChangeRequestListQuery = ListQuerySchema.extend({
   creator: IdSchema.optional(),
   contributor: IdSchema.optional(),
   requestedReviewer: IdSchema.optional(),
+  /** Change requests here have no topics: a topic filter matches none. */
+  topic: text(256, 1).optional(),
   orderBy: ChangeRequestOrderBySchema.optional(),
 });
 

@@ -9,6 +9,8 @@ import { runAdmin } from './admin';
 let env: NodeJS.ProcessEnv;
 let dataDir: string;
 let drop = async () => {};
+/** Starts real server processes: on a busy machine each start can take many seconds. */
+const SPAWNING = 300_000;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'quire-admin-'));
@@ -72,7 +74,7 @@ describe('npm run admin', () => {
       again.proc.kill('SIGTERM');
       await again.exited;
     }
-  });
+  }, SPAWNING);
 
   it('explains bad usage', async () => {
     const bad = await admin('user', 'create', 'x@y.z', '--org', 'nope', '--role', 'wizard');

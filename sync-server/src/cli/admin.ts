@@ -38,49 +38,34 @@ function parseRole(raw: string | undefined): Role | null {
   return raw as Role;
 }
 
-export async function runAdmin(
-  argv: string[],
-  out: (line: string) => void = console.log,
-  env: NodeJS.ProcessEnv = process.env,
-  errOut: (line: string) => void = console.error,
-): Promise<number> {
-  const args = [...argv];
+type Db = Awaited<ReturnType<typeof openStore>>['db'];
+/** A command whose arguments are checked; it only needs the database to run. */
+type Command = (db: Db) => Promise<number>;
+
+/** Reads the arguments without touching the database, so bad usage is explained even while the server runs. */
+function parseCommand(args: string[], out: (line: string) => void, errOut: (line: string) => void): Command {
   const [group, action] = args.splice(0, 2);
-  if (!group || group === 'help' || group === '--help') {
-    out(USAGE);
-    return group ? 0 : 2;
-  }
-  const config = loadConfig(env);
-  let store: Awaited<ReturnType<typeof openStore>>;
-  try {
-    store = await openStore(config);
-  } catch (err) {
-    if (err instanceof DataDirInUseError) {
-      errOut(`${err.message}\nThe admin command needs the embedded database to itself: stop the server, run the command, start the server again.`);
-      return 1;
-    }
-    throw err;
-  }
-  const { db } = store;
-  try {
-    const key = `${group} ${action ?? ''}`.trim();
-    switch (key) {
-      case 'org create': {
-        const owner = flag(args, 'owner') ?? 'admin@localhost';
-        const title = args.join(' ').trim();
-        if (!title) throw new UsageError('org create needs a title');
+  const key = `${group} ${action ?? ''}`.trim();
+  switch (key) {
+    case 'org create': {
+      const owner = flag(args, 'owner') ?? 'admin@localhost';
+      const title = args.join(' ').trim();
+      if (!title) throw new UsageError('org create needs a title');
+      return async (db) => {
         const org = await db.transaction(async (tx) => createOrg(tx, title, (await ensureUser(tx, owner)).id));
         out(org.id);
         return 0;
-      }
-      case 'user create':
-      case 'user role': {
-        const orgId = flag(args, 'org');
-        const role = parseRole(flag(args, 'role'));
-        const name = flag(args, 'name');
-        const email = args[0];
-        if (!email || !email.includes('@')) throw new UsageError(`${key} needs an email`);
-        if (!orgId) throw new UsageError('--org is required');
+      };
+    }
+    case 'user create':
+    case 'user role': {
+      const orgId = flag(args, 'org');
+      const role = parseRole(flag(args, 'role'));
+      const name = flag(args, 'name');
+      const email = args[0];
+      if (!email || !email.includes('@')) throw new UsageError(`${key} needs an email`);
+      if (!orgId) throw new UsageError('--org is required');
+      return async (db) => {
         if (!(await getOrg(db, orgId))) {
           errOut(`No organization with id ${orgId}.`);
           return 1;
@@ -96,10 +81,12 @@ export async function runAdmin(
         });
         out(user.id);
         return 0;
-      }
-      case 'token create': {
-        const email = args[0];
-        if (!email) throw new UsageError('token create needs an email');
+      };
+    }
+    case 'token create': {
+      const email = args[0];
+      if (!email) throw new UsageError('token create needs an email');
+      return async (db) => {
         const user = await getUserByEmail(db, email);
         if (!user) {
           errOut(`No user with email ${email}; create it with: npm run admin -- user create ${email} --org <orgId> --role <role>`);
@@ -109,25 +96,58 @@ export async function runAdmin(
         out(`New token for ${user.email} (shown once; store it now):`);
         out(token);
         return 0;
-      }
-      case 'token revoke': {
-        const token = args[0];
-        if (!token) throw new UsageError('token revoke needs the token');
+      };
+    }
+    case 'token revoke': {
+      const token = args[0];
+      if (!token) throw new UsageError('token revoke needs the token');
+      return async (db) => {
         const revoked = await revokeToken(db, token);
         out(revoked ? 'Token revoked.' : 'No such token (nothing to revoke).');
         return 0;
-      }
-      default:
-        throw new UsageError(`unknown command "${key}"`);
+      };
     }
+    default:
+      throw new UsageError(`unknown command "${key}"`);
+  }
+}
+
+export async function runAdmin(
+  argv: string[],
+  out: (line: string) => void = console.log,
+  env: NodeJS.ProcessEnv = process.env,
+  errOut: (line: string) => void = console.error,
+): Promise<number> {
+  const args = [...argv];
+  const group = args[0];
+  if (!group || group === 'help' || group === '--help') {
+    out(USAGE);
+    return group ? 0 : 2;
+  }
+  let command: Command;
+  try {
+    command = parseCommand(args, out, errOut);
   } catch (err) {
     if (err instanceof UsageError) {
       errOut(`${err.message}\n\n${USAGE}`);
       return 2;
     }
     throw err;
+  }
+  let store: Awaited<ReturnType<typeof openStore>>;
+  try {
+    store = await openStore(loadConfig(env));
+  } catch (err) {
+    if (err instanceof DataDirInUseError) {
+      errOut(`${err.message}\nThe admin command needs the embedded database to itself: stop the server, run the command, start the server again.`);
+      return 1;
+    }
+    throw err;
+  }
+  try {
+    return await command(store.db);
   } finally {
-    await db.close();
+    await store.db.close();
     store.unlock();
   }
 }

@@ -3,19 +3,40 @@ import type { Db } from '../store/db';
 import { purgeOldKeys } from '../store/idempotency';
 import { purgeDeletedSpaces } from '../store/spaces';
 
-/** Background work on a timer: purging spaces past their retention and old idempotency keys. Returns a stop function. */
-export function startJobs(db: Db, log: Logger, everyMs = 60 * 60 * 1000): () => void {
-  const run = async () => {
-    try {
-      const purged = await purgeDeletedSpaces(db);
-      if (purged.length) log.info({ purged }, 'purged deleted spaces');
-      await purgeOldKeys(db);
-    } catch (err) {
-      log.error({ err }, 'space purge failed');
-    }
+/**
+ * One round of background work: spaces past their retention are purged for good (in one
+ * transaction, so a purge is never half done), and old idempotency keys are dropped.
+ */
+export async function runBackgroundJobs(db: Db, log: Logger): Promise<{ purgedSpaces: string[] }> {
+  let purgedSpaces: string[] = [];
+  try {
+    purgedSpaces = await db.transaction((tx) => purgeDeletedSpaces(tx));
+    if (purgedSpaces.length) log.info({ purged: purgedSpaces }, 'purged deleted spaces');
+  } catch (err) {
+    log.error({ err }, 'space purge failed');
+  }
+  try {
+    await purgeOldKeys(db);
+  } catch (err) {
+    log.error({ err }, 'idempotency key purge failed');
+  }
+  return { purgedSpaces };
+}
+
+/**
+ * Runs the background work on start and then on a timer. The returned stop function waits
+ * for a round in progress, so the database is never closed under it.
+ */
+export function startJobs(db: Db, log: Logger, everyMs = 60 * 60 * 1000): () => Promise<void> {
+  let running: Promise<unknown> = Promise.resolve();
+  const tick = () => {
+    running = running.then(() => runBackgroundJobs(db, log));
   };
-  void run();
-  const timer = setInterval(run, everyMs);
+  tick();
+  const timer = setInterval(tick, everyMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }

@@ -1,13 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../store/db';
 
-const cache = new Map<string, Uint8Array>();
+/** Per database: one process may hold several (tests, benchmarks). */
+const caches = new WeakMap<Queryable, Map<string, Uint8Array>>();
 
 /**
  * A named server secret, created on first use and shared through the database so that
  * every instance signs and verifies with the same key.
  */
 export async function serverSecret(db: Queryable, name: string): Promise<Uint8Array> {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new Map()));
   const hit = cache.get(name);
   if (hit) return hit;
   await db.query('INSERT INTO server_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [

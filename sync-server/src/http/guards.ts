@@ -1,4 +1,4 @@
-import type { Role } from '@quire/shared';
+import type { MergeRules, Role } from '@quire/shared';
 import type { Context } from 'hono';
 import type { OrgAccess } from '../core/access';
 import { atLeast } from '../core/roles';
@@ -53,4 +53,13 @@ export async function requireCollection(
   if (!role) throw notFound('collection');
   if (!atLeast(role, needed)) throw forbidden(`This needs the ${needed} role on the collection.`);
   return { collection, access, role };
+}
+
+/** User ids named in merge rules: each must be a member of the organization, or it is 404 like any unknown id. */
+export async function requireMergeRuleMembers(c: Ctx, orgId: string, rules: MergeRules | undefined) {
+  if (rules?.type !== 'rules') return;
+  const ids = [...new Set(rules.rules.flatMap((r) => r.users))];
+  if (!ids.length) return;
+  const found = await c.get('deps').db.query<{ user_id: string }>('SELECT user_id FROM org_members WHERE org_id = $1 AND user_id = ANY($2)', [orgId, ids]);
+  if (found.length < ids.length) throw notFound('member');
 }

@@ -5,9 +5,9 @@ import { setGrant } from '../store/grants';
 import { type Answer, type TestUser, TestServer } from '../testing/harness';
 
 /**
- * One table: each role against each write operation of the organization API, and the
- * `permissions` objects each role is shown. Every cell runs on a fresh target, so no cell
- * depends on another.
+ * One table: each role against each operation of the organization API (reads and writes),
+ * and the `permissions` objects each role is shown. Every write cell runs on a fresh
+ * target, so no cell depends on another.
  */
 
 const CALLERS = ['admin', 'create', 'review', 'edit', 'comment', 'read', 'guest', 'outsider'] as const;
@@ -59,8 +59,38 @@ const onResource = { guest: 404, outsider: 404 };
 /** DELETE answers 204 for what the caller cannot see, exactly as for what does not exist. */
 const deleteUnseen = { guest: 204, outsider: 204 };
 
+const everyone = (status: number) => Object.fromEntries(CALLERS.map((name) => [name, status])) as Record<Caller, number>;
+let sharedTeam: string | undefined;
+const aTeam = async () => (sharedTeam ??= await newTeam());
+let sharedSpace: string | undefined;
+const aSpace = async () => (sharedSpace ??= await newSpace());
+let sharedCollection: string | undefined;
+const aCollection = async () => (sharedCollection ??= await newCollection());
+
 const ROWS: Row[] = [
-  // Organization
+  // The caller's own: no organization role involved
+  ['GET /v1/user', everyone(200), (tk) => t.get('/v1/user', tk)],
+  ['GET /v1/orgs', everyone(200), (tk) => t.get('/v1/orgs', tk)],
+  ['POST /v1/orgs', everyone(201), (tk) => t.post('/v1/orgs', tk, { title: 'Own' })],
+  ['GET /v1/email-domains/{domain}/orgs', everyone(200), (tk) => t.get('/v1/email-domains/example.com/orgs', tk)],
+  // Organization reads
+  ['GET O', expectByRole('member', 200, inOrg), (tk) => t.get(O(), tk)],
+  ['GET O/agent-instructions', expectByRole('member', 200, inOrg), (tk) => t.get(`${O()}/agent-instructions`, tk)],
+  ['GET O/spaces', expectByRole('member', 200, inOrg), (tk) => t.get(`${O()}/spaces`, tk)],
+  ['GET O/collections', expectByRole('member', 200, inOrg), (tk) => t.get(`${O()}/collections`, tk)],
+  // Members already in answer 204; an outsider's email domain is not the organization's.
+  ['POST O/join', expectByRole('member', 204, { guest: 204, outsider: 403 }), (tk) => t.post(`${O()}/join`, tk)],
+  ['GET O/members', expectByRole('read', 200, inOrg), (tk) => t.get(`${O()}/members`, tk)],
+  ['GET O/members/{other}', expectByRole('read', 200, inOrg), (tk) => t.get(`${O()}/members/${owner.id}`, tk)],
+  ['GET O/members/{other}/spaces', expectByRole('admin', 200, inOrg), (tk) => t.get(`${O()}/members/${owner.id}/spaces`, tk)],
+  ['GET O/members/{other}/teams', expectByRole('read', 200, inOrg), (tk) => t.get(`${O()}/members/${owner.id}/teams`, tk)],
+  ['GET O/teams', expectByRole('read', 200, inOrg), (tk) => t.get(`${O()}/teams`, tk)],
+  ['GET O/teams/{id}', expectByRole('read', 200, inOrg), async (tk) => t.get(`${O()}/teams/${await aTeam()}`, tk)],
+  ['GET O/teams/{id}/members', expectByRole('read', 200, inOrg), async (tk) => t.get(`${O()}/teams/${await aTeam()}/members`, tk)],
+  ['GET S', expectByRole('read', 200, onResource), async (tk) => t.get(`/v1/spaces/${await aSpace()}`, tk)],
+  ['GET C', expectByRole('read', 200, onResource), async (tk) => t.get(`/v1/collections/${await aCollection()}`, tk)],
+  ['GET C/spaces', expectByRole('read', 200, onResource), async (tk) => t.get(`/v1/collections/${await aCollection()}/spaces`, tk)],
+  // Organization writes
   ['PATCH O', expectByRole('admin', 200, inOrg), (tk) => t.patch(O(), tk, { title: 'Org' })],
   [
     'DELETE O/link-invites/{id}',
@@ -114,7 +144,7 @@ const ROWS: Row[] = [
   ['POST C/transfer', expectByRole('admin', 200, onResource), async (tk) => t.post(`/v1/collections/${await newCollection()}/transfer`, tk, { organization: targetOrgId })],
 ];
 
-describe('each role against each write operation', () => {
+describe('each role against each operation', () => {
   it.each(ROWS)('%s', async (_name, expected, run) => {
     const actual = {} as Record<Caller, number>;
     for (const name of CALLERS) {

@@ -5,6 +5,7 @@ import { contentAtRevision, docAtRevision } from '../core/content/revisions';
 import { pageTreeOf } from '../core/content/tree';
 import type { Queryable } from '../store/db';
 import { Lru } from './cache';
+import { openapiPageBody } from './openapiPages';
 
 /**
  * What the published-site renderer reads from a space: its page tree and page bodies at
@@ -85,6 +86,9 @@ export const revisionContentSource: ContentSource = {
       pages,
       files,
       body: async (pageId) => {
+        // A computed page (`builtin:openapi`) shows what it computes, rendered afresh.
+        const computed = await openapiPageBody(db, revisionId, content.pages[pageId]?.computed);
+        if (computed) return computed;
         const key = `${revisionId}\t${pageId}`;
         const hit = bodies.get(key);
         if (hit) return hit;

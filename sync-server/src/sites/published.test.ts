@@ -277,6 +277,37 @@ describe('published site pages', () => {
   });
 });
 
+describe('unlisted sites', () => {
+  it('open to anyone but kept from search engines; logo, favicon, social image and a fixed theme', async () => {
+    const created = await t.post(`/v1/orgs/${orgId}/sites`, admin.token, { title: 'Handbook', spaces: [guides], visibility: 'unlisted' });
+    const base = `/v1/orgs/${orgId}/sites/${created.body.id}`;
+    const put = await t.put(`${base}/customization`, admin.token, {
+      favicon: { icon: { light: 'https://cdn.example.com/fav.png', dark: 'https://cdn.example.com/fav-dark.png' } },
+      header: { logo: { light: 'https://cdn.example.com/logo.svg' }, links: [] },
+      socialPreview: { url: 'https://cdn.example.com/card.png' },
+      themes: { default: 'dark', toggeable: false },
+    });
+    expect(put.body.error?.message).toBeUndefined();
+    await t.post(`${base}/publish`, admin.token);
+    const r = `/s/${orgId}/${created.body.basename}`;
+    const page = await get(`${r}/install-guide`, { cookie: 'quire_theme=light' });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('x-robots-tag')).toBe('noindex');
+    const doc = parse(page.body as string);
+    expect(doc.querySelector('html')?.getAttribute('data-theme')).toBe('dark');
+    expect(doc.querySelector('[data-theme-toggle]')).toBeNull();
+    expect(doc.querySelector('.brand img.logo-light')?.getAttribute('src')).toBe('https://cdn.example.com/logo.svg');
+    expect(doc.querySelectorAll('link[rel=icon]').map((l) => l.getAttribute('href'))).toEqual([
+      'https://cdn.example.com/fav.png',
+      'https://cdn.example.com/fav-dark.png',
+    ]);
+    expect(doc.querySelector('meta[property="og:image"]')?.getAttribute('content')).toBe('https://cdn.example.com/card.png');
+    expect(doc.querySelector('meta[name="twitter:card"]')?.getAttribute('content')).toBe('summary_large_image');
+    expect((await get(`${r}/robots.txt`)).body).toBe('User-agent: *\nDisallow: /\n');
+    expect((await get(`${r}/sitemap.xml`)).body).not.toContain('<loc>');
+  });
+});
+
 describe('share-link sites', () => {
   it('refuses everything without the key, then opens with ?shareKey= and a cookie', async () => {
     const created = await t.post(`/v1/orgs/${orgId}/sites`, admin.token, {

@@ -87,7 +87,8 @@ export async function setVisibility(db: Queryable, id: string, visibility: 'priv
 }
 
 export async function deleteSpec(db: Queryable, orgId: string, slug: string) {
-  await db.query('DELETE FROM openapi_specs WHERE org_id = $1 AND slug = $2', [orgId, slug]);
+  const gone = await db.query('DELETE FROM openapi_specs WHERE org_id = $1 AND slug = $2 RETURNING id', [orgId, slug]);
+  if (gone.length) await db.query('UPDATE sites SET version = version + 1 WHERE org_id = $1', [orgId]);
 }
 
 /** Moves a generation from pending to progress; false when a newer generation replaced it. */
@@ -112,6 +113,16 @@ export async function completeProcessing(db: Queryable, id: string, generation: 
     [id, generation, version.id],
   );
   if (rows.length === 0) await db.query('DELETE FROM openapi_spec_versions WHERE id = $1', [version.id]);
+  else await refreshPublishedSites(db, id);
+}
+
+/**
+ * Published sites render `builtin:openapi` pages from a spec's latest version: a new
+ * version (or a deleted spec) moves the version of the organization's sites, so rendered
+ * pages cached by site version are rendered again.
+ */
+async function refreshPublishedSites(db: Queryable, specId: string) {
+  await db.query('UPDATE sites SET version = version + 1 WHERE org_id = (SELECT org_id FROM openapi_specs WHERE id = $1)', [specId]);
 }
 
 /** Records a failed processing; the last good version stays the one pages render. */

@@ -7,6 +7,9 @@ pg.types.setTypeParser(20, (v) => (Number.isSafeInteger(Number(v)) ? Number(v) :
 /** The PostgreSQL server adapter (`DATABASE_URL`). */
 export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle connection the server closes (restart, dropped database) leaves the pool and
+  // is replaced on the next query; unheard, its error would end the process.
+  pool.on('error', () => {});
   // Fail fast on a wrong URL instead of at the first request.
   const client = await pool.connect();
   client.release();

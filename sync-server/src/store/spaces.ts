@@ -112,13 +112,27 @@ export async function restoreSpace(db: Queryable, id: string) {
   return one<SpaceRow>(db, 'UPDATE spaces SET deleted_at = NULL, updated_at = now() WHERE id = $1 RETURNING *', [id]);
 }
 
-/** Permanently removes spaces deleted longer ago than the retention period; returns their ids. */
+/**
+ * Permanently removes spaces deleted longer ago than the retention period, with what no
+ * foreign key cascades to: grants and the Yjs documents of the space and its change
+ * requests. Returns the ids removed; run it in a transaction.
+ */
 export async function purgeDeletedSpaces(db: Queryable): Promise<string[]> {
-  const rows = await db.query<{ id: string }>(
-    `DELETE FROM spaces WHERE deleted_at IS NOT NULL AND deleted_at <= now() - interval '${SPACE_RETENTION_DAYS} days' RETURNING id`,
+  const expired = (
+    await db.query<{ id: string }>(
+      `SELECT id FROM spaces WHERE deleted_at IS NOT NULL AND deleted_at <= now() - interval '${SPACE_RETENTION_DAYS} days' FOR UPDATE`,
+    )
+  ).map((r) => r.id);
+  if (!expired.length) return [];
+  await db.query(
+    `DELETE FROM ydocs WHERE id IN (
+       SELECT 'space:' || s FROM unnest($1::text[]) s
+       UNION ALL SELECT 'cr:' || c.id FROM change_requests c WHERE c.space_id = ANY($1))`,
+    [expired],
   );
-  if (rows.length) await db.query('DELETE FROM grants WHERE resource_id = ANY($1)', [rows.map((r) => r.id)]);
-  return rows.map((r) => r.id);
+  await db.query('DELETE FROM grants WHERE resource_id = ANY($1)', [expired]);
+  await db.query('DELETE FROM spaces WHERE id = ANY($1)', [expired]);
+  return expired;
 }
 
 /** A live sibling usable as a move anchor; a deleted space is not one. */

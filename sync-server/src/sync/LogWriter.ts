@@ -49,9 +49,7 @@ export class LogWriter {
       await new Promise((r) => setImmediate(r));
       const group = this.takeGroup();
       try {
-        const T0 = performance.now();
         const seqs = await this.commit(group);
-        if (process.env.SYNC_DEBUG) console.error('group', group.length, Math.round(performance.now() - T0), this.queue.length);
         group.forEach((p, i) => p.resolve(seqs[i] as number));
       } catch (err) {
         if (group.length === 1) {

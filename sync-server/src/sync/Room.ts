@@ -8,7 +8,7 @@ import { loadStoredDoc, updatesSince } from '../store/ydocs';
 import { type RoomPolicy, SyncRefused, loadRoomPolicy } from './access';
 import type { SyncConfig } from './config';
 import { encodeAwarenessStates, encodeUpdate } from './protocol';
-import { type DeleteSet, pendingOf } from './updates';
+import { type DeleteSet, assertMergeable, pendingOf } from './updates';
 
 /** Transaction origins in a room's doc and awareness, so nothing echoes back to where it came from. */
 export const FROM_LOG = Symbol('from-log');
@@ -190,7 +190,7 @@ export class Room {
   /** Queues a client update. Resolves once it is stored and applied (relayed). */
   submit(from: RoomMember, update: Uint8Array): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.jobs.push({ kind: 'update', from, update, resolve, reject, at: performance.now() } as UpdateJob);
+      this.jobs.push({ kind: 'update', from, update, resolve, reject });
       this.kick();
     });
   }
@@ -243,6 +243,12 @@ export class Room {
       const pendingBefore = pendingOf(this.probe);
       this.probeChanged = false;
       try {
+        assertMergeable(job.update);
+      } catch (err) {
+        job.reject(new BadUpdateError((err as Error).message));
+        continue;
+      }
+      try {
         Y.applyUpdate(this.probe, job.update);
       } catch (err) {
         job.reject(new BadUpdateError((err as Error).message));
@@ -276,7 +282,6 @@ export class Room {
     else this.requestCatchUp();
     this.rowsSinceSnapshot++;
     for (const j of accepted) j.resolve();
-    if (process.env.SYNC_DEBUG && Math.random() < 0.05) console.error('wait', Math.round(performance.now() - ((accepted[0] as any).at ?? 0)), accepted.length);
     this.host.edited(this);
   }
 

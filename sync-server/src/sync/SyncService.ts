@@ -87,15 +87,6 @@ export class SyncService {
 
   static async start(opts: SyncServiceOptions): Promise<SyncService> {
     const service = new SyncService(opts);
-    if (process.env.SYNC_DEBUG) {
-      const { monitorEventLoopDelay } = await import('node:perf_hooks');
-      const h = monitorEventLoopDelay({ resolution: 10 });
-      h.enable();
-      setInterval(() => {
-        console.error('loop', Math.round(h.percentile(50) / 1e6), Math.round(h.percentile(99) / 1e6), Math.round(h.max / 1e6));
-        h.reset();
-      }, 2000).unref();
-    }
     await service.listen();
     return service;
   }

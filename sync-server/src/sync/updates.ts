@@ -49,3 +49,14 @@ export function wouldChange(doc: Y.Doc, update: Uint8Array, deletes: () => Delet
 export function pendingOf(doc: Y.Doc): unknown[] {
   return [doc.store.pendingStructs, doc.store.pendingDs];
 }
+
+/**
+ * Throws when `update` is one Yjs would apply but not merge. `applyUpdate` skips some
+ * malformed structs (a skip carrying an item's flags) that the merge, which compaction and
+ * every REST read of the document go through, throws on: stored, such an update would
+ * leave the document unreadable outside the room. The conversion reads and writes every
+ * struct the way the merge does.
+ */
+export function assertMergeable(update: Uint8Array): void {
+  Y.convertUpdateFormatV1ToV2(update);
+}

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -9,8 +9,19 @@ import { openPglite, wrapPglite } from '../store/pglite';
 import { openPostgres } from '../store/postgres';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../..');
+/**
+ * Several test runs may share one machine and one PostgreSQL server: each run names its
+ * own template (handed to the workers through the environment) and drops only its own
+ * databases, so one run finishing never pulls the template from under another.
+ */
+const TEMPLATE_ENV = 'QUIRE_TEST_TEMPLATE';
 const TEMPLATE_FILE = join(ROOT, '.test-data', 'pglite-template.tar');
-const RUN_FILE = join(ROOT, '.test-data', 'postgres-template.txt');
+
+function runTemplate(): string {
+  const name = process.env[TEMPLATE_ENV];
+  if (!name) throw new Error('test database template missing: run tests through vitest (globalSetup)');
+  return name;
+}
 
 /** Tests run on PostgreSQL when DATABASE_URL is set, else on PGlite. */
 export function testAdapter(): 'postgres' | 'pglite' {
@@ -33,18 +44,18 @@ export async function prepareTestDatabases(): Promise<() => Promise<void>> {
   const url = process.env.DATABASE_URL;
   if (url) {
     const name = `quire_tpl_${process.pid}_${Date.now()}`;
+    process.env[TEMPLATE_ENV] = name;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(`CREATE DATABASE ${name}`);
     const db = await openPostgres(withDatabase(url, name), 2);
     await migrate(db);
     await db.close();
-    writeFileSync(RUN_FILE, name);
     await admin.end();
     return async () => {
       const c = new pg.Client({ connectionString: url });
       await c.connect();
-      const dbs = await c.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'quire_t%'");
+      const dbs = await c.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${name}%`]);
       for (const d of dbs.rows) await c.query(`DROP DATABASE IF EXISTS ${d.datname} WITH (FORCE)`).catch(() => {});
       await c.end();
     };
@@ -53,17 +64,19 @@ export async function prepareTestDatabases(): Promise<() => Promise<void>> {
   const db = wrapPglite(pglite);
   await migrate(db);
   const dump = await pglite.dumpDataDir('none');
-  writeFileSync(TEMPLATE_FILE, Buffer.from(await dump.arrayBuffer()));
+  const file = TEMPLATE_FILE.replace(/\.tar$/, `-${process.pid}.tar`);
+  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  process.env[TEMPLATE_ENV] = file;
   await db.close();
-  return async () => {};
+  return async () => rmSync(file, { force: true });
 }
 
 /** A fresh, migrated database for one test file. */
 export async function freshTestDb(): Promise<Db> {
   const url = process.env.DATABASE_URL;
   if (url) {
-    const template = readFileSync(RUN_FILE, 'utf8').trim();
-    const name = `quire_t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+    const template = runTemplate();
+    const name = `${template}_${Math.random().toString(36).slice(2, 10)}`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
@@ -80,21 +93,34 @@ export async function freshTestDb(): Promise<Db> {
       },
     });
   }
-  if (!existsSync(TEMPLATE_FILE)) throw new Error('test database template missing: run tests through vitest (globalSetup)');
-  const db = await openPglite(undefined, new Blob([readFileSync(TEMPLATE_FILE)]));
+  const file = runTemplate();
+  if (!existsSync(file)) throw new Error('test database template missing: run tests through vitest (globalSetup)');
+  const db = await openPglite(undefined, new Blob([readFileSync(file)]));
   await migrate(db);
   return db;
 }
 
-/** Connection string of a fresh PostgreSQL database (for tests that start real server processes). */
+/** The PostgreSQL server of the PGlite run (CI has one for its second run): the same default as `.ci/run`. */
+const LOCAL_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/**
+ * Connection string of a fresh, migrated PostgreSQL database, for tests that start real
+ * server processes. Works in the PGlite run too (on `CI_POSTGRES_URL` or the local server):
+ * several processes sharing one database can only be tested on PostgreSQL.
+ */
 export async function freshPostgresUrl(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const url = process.env.DATABASE_URL as string;
-  const template = readFileSync(RUN_FILE, 'utf8').trim();
-  const name = `quire_t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const onRunServer = !!process.env.DATABASE_URL;
+  const url = process.env.DATABASE_URL || process.env.CI_POSTGRES_URL || LOCAL_POSTGRES;
+  const template = onRunServer ? runTemplate() : undefined;
+  const name = `${template ?? `quire_tsolo_${process.pid}`}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   await admin.end();
+  if (!template) {
+    const db = await openPostgres(withDatabase(url, name), 2);
+    await migrate(db).finally(() => db.close());
+  }
   return {
     url: withDatabase(url, name),
     drop: async () => {

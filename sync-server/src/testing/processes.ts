@@ -27,7 +27,7 @@ export interface ServerProcess {
 }
 
 /** Starts `npm start`'s entry point as a real child process and waits for /healthz. */
-export async function spawnServer(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
+export async function spawnServer(env: Record<string, string>, timeoutMs = 120_000): Promise<ServerProcess> {
   const port = Number(env.PORT ?? (await freePort()));
   const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: SERVER_DIR,

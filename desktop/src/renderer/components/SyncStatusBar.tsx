@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import type { SyncStatus } from '../../common/ipc';
 import { call } from '../bridge';
 import { Icon } from './Icons';
@@ -26,6 +27,12 @@ export function describeStatus(status: SyncStatus): { tone: 'ok' | 'busy' | 'off
 }
 
 export function SyncStatusBar({ status, onOpenOutbox }: { status: SyncStatus | null; onOpenOutbox: () => void }) {
+  // The switch moves at once; the status that confirms it arrives a moment later.
+  const [wanted, setWanted] = useState<boolean | null>(null);
+  const confirmed = status?.workOffline;
+  useEffect(() => {
+    if (wanted !== null && wanted === confirmed) setWanted(null);
+  }, [wanted, confirmed]);
   if (!status) return <footer className="status-bar" />;
   const { tone, title, detail } = describeStatus(status);
   return (
@@ -41,8 +48,12 @@ export function SyncStatusBar({ status, onOpenOutbox }: { status: SyncStatus | n
             <input
               type="checkbox"
               aria-label="Work offline"
-              checked={status.workOffline}
-              onChange={(e) => void call('sync.setWorkOffline', { offline: e.target.checked })}
+              checked={wanted ?? status.workOffline}
+              onChange={(e) => {
+                const offline = e.target.checked;
+                setWanted(offline);
+                call('sync.setWorkOffline', { offline }).catch(() => setWanted(null));
+              }}
             />
             <span className="switch-track" />
             <span className="switch-label">Offline</span>

@@ -134,6 +134,18 @@ async function lockActive(tx: Queryable, crId: string, action: 'merge' | 'update
 }
 
 /**
+ * Refuses a write to a change request's branch once it is merged or archived. Takes the
+ * branch lock before the row, as a merge does, so a write and a merge never interleave.
+ */
+export async function lockActiveBranch(tx: Queryable, branch: Branch): Promise<void> {
+  if (!branch.changeRequestId) return;
+  await lockBranch(tx, branchDocId(branch));
+  const cr = await lockChangeRequest(tx, branch.changeRequestId);
+  if (!cr) throw new ApiError(404, 'No matching change request found.');
+  if (!isActive(cr)) throw conflict(`The change request is ${cr.status}: its content cannot change any more.`);
+}
+
+/**
  * Merges a change request into main as a CRDT merge: the branch's edits are applied to
  * main through main's update log, so concurrent edits on both sides survive and live
  * clients receive the result. Cuts main's merge revision.

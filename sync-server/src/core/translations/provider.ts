@@ -1,3 +1,5 @@
+import type { Config } from '../../config';
+
 /** What a translation run asks of a provider. */
 export interface TranslateRequest {
   texts: string[];
@@ -76,13 +78,8 @@ export class LibreTranslateProvider implements TranslationProvider {
   }
 }
 
-/**
- * The configured provider: `TRANSLATION_PROVIDER_URL` (a LibreTranslate-compatible
- * service) and optional `TRANSLATION_PROVIDER_KEY`. Read at each run, so a restart is not
- * needed to pick up a change; undefined when none is configured.
- */
-export function translationProviderFromEnv(env: NodeJS.ProcessEnv = process.env): TranslationProvider | undefined {
-  const url = env.TRANSLATION_PROVIDER_URL?.trim();
-  if (!url) return undefined;
-  return new LibreTranslateProvider(url, env.TRANSLATION_PROVIDER_KEY?.trim() || undefined);
+/** The configured provider (see `Config.translation`); undefined when none is configured. */
+export function configuredProvider(config: Pick<Config, 'translation'>): TranslationProvider | undefined {
+  const { providerUrl, providerKey } = config.translation;
+  return providerUrl ? new LibreTranslateProvider(providerUrl, providerKey) : undefined;
 }

@@ -28,10 +28,10 @@ import type { TranslationRow } from '../../store/translations';
 import { loadYDoc } from '../../store/ydocs';
 import { branchDocId } from '../content/branches';
 import { branchHead, commitToBranch, docAtRevision } from '../content/revisions';
-import { ProviderError, type TranslationProvider, translationProviderFromEnv } from './provider';
+import { ProviderError, type TranslationProvider, configuredProvider } from './provider';
 import { type Segment, batches, bodySegments, countWords, textSegments } from './segments';
 
-type RunDeps = Pick<Deps, 'db' | 'log'>;
+type RunDeps = Pick<Deps, 'db' | 'log' | 'config'>;
 
 /** A run that cannot go on; its code and message become the translation's `error`. */
 export class RunFailure extends Error {
@@ -211,7 +211,7 @@ export function scheduleTranslationRun(deps: RunDeps, translationId: string, pro
  * run and only their text. Without a provider the run fails and says so; it never copies
  * untranslated text as if it were translated.
  */
-export async function runTranslation(deps: RunDeps, translationId: string, provider = translationProviderFromEnv()): Promise<void> {
+export async function runTranslation(deps: RunDeps, translationId: string, provider = configuredProvider(deps.config)): Promise<void> {
   const { db } = deps;
   const t = await store.claimRun(db, translationId);
   if (!t) return;

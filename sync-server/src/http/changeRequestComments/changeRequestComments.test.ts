@@ -133,4 +133,56 @@ describe('change request comments', () => {
     expect((await t.get(`${base}/${reply.body.id}`, f.reader.token)).status).toBe(404);
     expect((await t.get(`/v1/spaces/${f.spaceId}/change-requests/${f.crId}/comments/${comment.id}`, f.reader.token)).body.replies).toBe(1);
   });
+  it('answers 401 without a token, 404 to strangers and 403 to readers, on every operation', async () => {
+    const f = await fixture();
+    const base = `/v1/spaces/${f.spaceId}/change-requests/${f.crId}/comments`;
+    const { body: comment } = await t.post(base, f.commenter.token, { body: { markdown: 'c' } });
+    const { body: reply } = await t.post(`${base}/${comment.id}/replies`, f.commenter.token, { body: { markdown: 'r' } });
+    const text = { body: { markdown: 'x' } };
+    const reads: [string, string][] = [
+      ['GET', base],
+      ['GET', `${base}/${comment.id}`],
+      ['GET', `${base}/${comment.id}/replies`],
+      ['GET', `${base}/${comment.id}/replies/${reply.id}`],
+    ];
+    const writes: [string, string, unknown?][] = [
+      ['POST', base, text],
+      ['PUT', `${base}/${comment.id}`, { resolved: true }],
+      ['DELETE', `${base}/${comment.id}`],
+      ['POST', `${base}/${comment.id}/replies`, text],
+      ['PUT', `${base}/${comment.id}/replies/${reply.id}`, { addedReactions: ['👀'] }],
+      ['DELETE', `${base}/${comment.id}/replies/${reply.id}`],
+    ];
+    const stranger = await t.user();
+    for (const [method, path, body] of [...reads, ...writes]) {
+      expect((await t.request(method, path, { body })).status, `${method} ${path} without a token`).toBe(401);
+      expect((await t.request(method, path, { body, token: stranger.token })).status, `${method} ${path} by a stranger`).toBe(404);
+    }
+    for (const [method, path] of reads) expect((await t.request(method, path, { token: f.reader.token })).status, `${method} ${path}`).toBe(200);
+    for (const [method, path, body] of writes) {
+      expect((await t.request(method, path, { body, token: f.reader.token })).status, `${method} ${path} by a reader`).toBe(403);
+    }
+    expect((await t.get(`${base}/${comment.id}`, f.commenter.token)).body).toMatchObject({ status: 'open', replies: 1, reactions: [] });
+    expect((await t.get(`${base}?limit=1000&status=open`, f.reader.token)).body.count).toBe(1);
+    expect((await t.get(`${base}/${comment.id}/replies?limit=1001`, f.reader.token)).status).toBe(400);
+  });
+
+  it('updates and deletes replies like their space twins: body by the author only, reactions once per user', async () => {
+    const f = await fixture();
+    const base = `/v1/spaces/${f.spaceId}/change-requests/${f.crId}/comments`;
+    const { body: comment } = await t.post(base, f.commenter.token, { body: { markdown: 'c' } });
+    const url = `${base}/${comment.id}/replies/${(await t.post(`${base}/${comment.id}/replies`, f.other.token, { body: { markdown: 'r' } })).body.id}`;
+    await t.put(url, f.commenter.token, { addedReactions: ['👍'] });
+    await t.put(url, f.commenter.token, { addedReactions: ['👍'] });
+    const reacted = await t.put(url, f.other.token, { addedReactions: ['👍'] });
+    expect(reacted.body.reactions).toMatchObject([{ emoji: '👍', count: 2, users: [{ user: { id: f.commenter.id } }, { user: { id: f.other.id } }] }]);
+    expect(reacted.body.editedAt).toBeUndefined();
+    const both = await t.put(url, f.other.token, { addedReactions: ['👍'], removedReactions: ['👍'] });
+    expect(both.status).toBe(400);
+    expect((await t.put(url, f.other.token, {})).status).toBe(400);
+    expect((await t.put(`${base}/${comment.id}/replies/AAAAAAAAAAAAAAAAAAAAAA`, f.other.token, { addedReactions: ['👍'] })).status).toBe(404);
+    expect((await t.delete(url, f.other.token)).status).toBe(204);
+    expect((await t.delete(url, f.other.token)).status).toBe(204);
+    expect((await t.get(`${base}/${comment.id}`, f.reader.token)).body.replies).toBe(0);
+  });
 });

@@ -111,6 +111,18 @@ describe('change requests', () => {
     expect(bySpace.body.items.map((x: { id: string }) => x.id)).toEqual([b.body.id]);
     const none = await t.get(`/v1/orgs/${orgId}/change-requests?styleguideRun=AAAAAAAAAAAAAAAAAAAAAA`, admin.token);
     expect(none.body).toEqual({ items: [], count: 0 });
+    expect((await t.get(`/v1/spaces/${s.id}/change-requests?topic=billing`, admin.token)).body).toEqual({ items: [], count: 0 });
+
+    // Newest first by default; orderBy=updatedAt puts the last edited first.
+    const ids = async (query: string) => (await t.get(`/v1/spaces/${s.id}/change-requests?${query}`, admin.token)).body.items.map((x: { id: string }) => x.id);
+    expect(await ids('')).toEqual([b.body.id, a.body.id]);
+    await t.patch(`/v1/spaces/${s.id}/change-requests/${a.body.id}`, admin.token, { subject: 'a, edited' });
+    expect(await ids('orderBy=updatedAt')).toEqual([a.body.id, b.body.id]);
+    expect((await t.get(`/v1/spaces/${s.id}/change-requests?orderBy=title`, admin.token)).status).toBe(400);
+    await t.post(`/v1/spaces/${s.id}/change-requests/${a.body.id}/requested-reviewers`, admin.token, { users: [members[0]!.id] });
+    expect(await ids(`requestedReviewer=${members[0]!.id}`)).toEqual([a.body.id]);
+    const orgReviewer = await t.get(`/v1/orgs/${orgId}/change-requests?requestedReviewer=${members[0]!.id}`, admin.token);
+    expect(orgReviewer.body.items.map((x: { id: string }) => x.id)).toEqual([a.body.id]);
     const stranger = await t.user();
     expect((await t.get(`/v1/orgs/${orgId}/change-requests`, stranger.token)).status).toBe(404);
   });
@@ -278,6 +290,30 @@ describe('change requests', () => {
     const removed = await t.delete(`${path}/requested-reviewers/${reviewer.id}`, editor.token);
     expect(removed.status).toBe(204);
     expect((await t.get(`${path}/requested-reviewers`, editor.token)).body.count).toBe(0);
+  });
+
+  it("enforces a space's own merge rules over the organization's", async () => {
+    const { orgId, admin, members } = await t.org(['review', 'review']);
+    const [orgReviewer, spaceReviewer] = members as [(typeof members)[0], (typeof members)[0]];
+    await t.patch(`/v1/orgs/${orgId}`, admin.token, { mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [orgReviewer.id] }] } });
+    const s = await space(admin.token, orgId);
+    const rules = await t.patch(`/v1/spaces/${s.id}`, admin.token, {
+      mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [spaceReviewer.id] }] },
+    });
+    expect(rules.status).toBe(200);
+    const cr = await t.post(`/v1/spaces/${s.id}/change-requests`, admin.token, {});
+    const path = `/v1/spaces/${s.id}/change-requests/${cr.body.id}`;
+    await t.post(`${path}/reviews`, orgReviewer.token, { status: 'approved' });
+    const refused = await t.post(`${path}/merge`, admin.token);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toContain(`user ${spaceReviewer.id}`);
+    const changes = await t.post(`${path}/reviews`, spaceReviewer.token, { status: 'changes-requested' });
+    expect(changes.status).toBe(201);
+    expect((await t.post(`${path}/merge`, admin.token)).status).toBe(409);
+    await t.post(`${path}/reviews`, spaceReviewer.token, { status: 'approved' });
+    expect((await t.post(`${path}/merge`, admin.token)).status).toBe(200);
+    const late = await t.post(`${path}/reviews`, spaceReviewer.token, { status: 'approved' });
+    expect(late.status).toBe(409);
   });
 
   it('serves the change request content as a PDF that pdftotext reads', async () => {

@@ -28,7 +28,7 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
     const { db } = c.get('deps');
     const { space, access } = await requireSpace(c, c.req.valid('param').spaceId);
     const q = c.req.valid('query');
-    const page = await store.listChangeRequests(db, { ...q, spaceIds: [space.id] }, q);
+    const page = await store.listChangeRequests(db, { ...q, spaceIds: [space.id], none: !!q.topic }, q);
     const items = await presentChangeRequests(db, page.rows, new Map([[space.id, space]]), access, baseUrl(c));
     return c.json(envelope({ ...page, rows: items }, (x) => x), 200);
   });
@@ -170,7 +170,7 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
     }
     const page = await store.listChangeRequests(
       db,
-      { ...q, spaceIds: spaces.map((s) => s.id), none: !!(q.styleguideRun || q.finding) },
+      { ...q, spaceIds: spaces.map((s) => s.id), none: !!(q.styleguideRun || q.finding || q.topic) },
       q,
     );
     const items = await presentChangeRequests(db, page.rows, new Map(spaces.map((s) => [s.id, s])), access, baseUrl(c));

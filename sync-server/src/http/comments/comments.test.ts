@@ -251,4 +251,56 @@ describe('space comments', () => {
     expect((await t.get(`/v1/spaces/${f.spaceId}/comments/${two}`, f.admin.token)).status).toBe(404);
     expect((await t.get(`/v1/spaces/${f.spaceId}/comments`, f.admin.token)).body.count).toBe(0);
   });
+  it('answers 401 without a token, 404 to strangers and 403 to readers, on every operation', async () => {
+    const f = await fixture();
+    const { body: comment } = await t.post(`/v1/spaces/${f.spaceId}/comments`, f.commenter.token, { body: { markdown: 'c' } });
+    const { body: reply } = await t.post(`/v1/spaces/${f.spaceId}/comments/${comment.id}/replies`, f.commenter.token, { body: { markdown: 'r' } });
+    const base = `/v1/spaces/${f.spaceId}/comments`;
+    const text = { body: { markdown: 'x' } };
+    const reads: [string, string][] = [
+      ['GET', base],
+      ['GET', `${base}/${comment.id}`],
+      ['GET', `${base}/${comment.id}/replies`],
+      ['GET', `${base}/${comment.id}/replies/${reply.id}`],
+    ];
+    const writes: [string, string, unknown?][] = [
+      ['POST', base, text],
+      ['PUT', `${base}/${comment.id}`, { resolved: true }],
+      ['DELETE', `${base}/${comment.id}`],
+      ['POST', `${base}/${comment.id}/replies`, text],
+      ['PUT', `${base}/${comment.id}/replies/${reply.id}`, { addedReactions: ['👀'] }],
+      ['DELETE', `${base}/${comment.id}/replies/${reply.id}`],
+    ];
+    const stranger = await t.user();
+    for (const [method, path, body] of [...reads, ...writes]) {
+      const anonymous = await t.request(method, path, { body });
+      expect(anonymous.status, `${method} ${path} without a token`).toBe(401);
+      expect(anonymous.body.error.code).toBe(401);
+      const foreign = await t.request(method, path, { body, token: stranger.token });
+      expect(foreign.status, `${method} ${path} by a stranger`).toBe(404);
+      expect(foreign.body.error.message).toBe('No matching space found.');
+    }
+    for (const [method, path] of reads) expect((await t.request(method, path, { token: f.reader.token })).status, `${method} ${path}`).toBe(200);
+    for (const [method, path, body] of writes) {
+      expect((await t.request(method, path, { body, token: f.reader.token })).status, `${method} ${path} by a reader`).toBe(403);
+    }
+    // Nothing a refused caller sent changed the thread.
+    const after = await t.get(`${base}/${comment.id}`, f.commenter.token);
+    expect(after.body).toMatchObject({ status: 'open', replies: 1, reactions: [] });
+    expect((await t.get(`${base}?limit=1000`, f.reader.token)).body.count).toBe(1);
+  });
+
+  it('targets a table cell of a page', async () => {
+    const f = await fixture();
+    const res = await t.post(`/v1/spaces/${f.spaceId}/comments`, f.commenter.token, {
+      page: f.pageId,
+      tableCell: { record: 'row-7', definition: 'price' },
+      body: { markdown: 'Out of date?' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.target).toMatchObject({ tableCell: { record: 'row-7', definition: 'price' }, page: { id: f.pageId, outdated: false } });
+    const cellOnly = await t.post(`/v1/spaces/${f.spaceId}/comments`, f.commenter.token, { tableCell: { record: 'row-7', definition: 'price' }, body: { markdown: 'x' } });
+    expect(cellOnly.status).toBe(400);
+    expect(cellOnly.body.error.message).toBe('Invalid body field "tableCell": a table cell is targeted within a page, so "page" is needed too.');
+  });
 });

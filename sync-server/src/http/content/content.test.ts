@@ -263,6 +263,7 @@ describe('search', () => {
     const ids = await editLive(t.db, { spaceId: s.id }, (doc) => ({
       install: createPage(doc, { title: 'Installation', markdown: 'Intro text.\n\n## Requirements\n\nYou need a recent Node runtime.\n\n## Upgrading\n\nInstalling a new version keeps data.\n' }),
       other: createPage(doc, { title: 'Billing', markdown: 'Invoices are monthly. Node is not involved.\n' }),
+      invoices: createPage(doc, { title: 'Invoices', markdown: 'Sent by mail.\n' }),
     }));
     const res = await t.get(`/v1/spaces/${s.id}/search?query=${encodeURIComponent('install')}`, admin.token);
     expect(res.status).toBe(200);
@@ -276,6 +277,9 @@ describe('search', () => {
     const node = await t.get(`/v1/spaces/${s.id}/search?query=node`, admin.token);
     expect(node.body.count).toBe(2);
     expect(node.body.items.find((i: { id: string }) => i.id === ids.install).sections[0]).toMatchObject({ id: 'requirements', title: 'Requirements' });
+    // A match in the title ranks above one in the text.
+    const ranked = await t.get(`/v1/spaces/${s.id}/search?query=invoices`, admin.token);
+    expect(ranked.body.items.map((i: { id: string }) => i.id)).toEqual([ids.invoices, ids.other]);
     const firstPage = await t.get(`/v1/spaces/${s.id}/search?query=node&limit=1`, admin.token);
     const secondPage = await t.get(`/v1/spaces/${s.id}/search?query=node&limit=1&page=${firstPage.body.next.page}`, admin.token);
     expect([firstPage.body.items[0].id, secondPage.body.items[0].id].sort()).toEqual([ids.install, ids.other].sort());

@@ -2,7 +2,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Role } from '@quire/shared';
 import { bodyToGitbookDocument, markdownToBody } from '@quire/shared/content/index';
 import type { Context } from 'hono';
-import { crBranch } from '../../core/content/changeRequests';
+import { crBranch, isActive } from '../../core/content/changeRequests';
 import { importIntoBranch } from '../../core/content/import';
 import { readBody } from '../../core/content/read';
 import { contentAtRevision, initSpaceContent } from '../../core/content/revisions';
@@ -74,7 +74,7 @@ function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof
     const head = await getRevisionHead(db, ctx.revisionId);
     if (!head) throw notFound('revision');
     const content = await contentAtRevision(db, head.id);
-    return c.json(await presentRevision(db, baseUrl(c), head, content, { computed: c.req.valid('query').computed !== false }), 200);
+    return c.json(await presentRevision(db, baseUrl(c), head, content, { metadata: c.req.valid('query').metadata !== false }), 200);
   });
 
   app.openapi(routes.listPages, async (c) => {
@@ -82,15 +82,16 @@ function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof
     const ctx = await branchContext(c, c.req.valid('param'));
     const content = await contentAtRevision(db, ctx.revisionId);
     const app = appBase(baseUrl(c), ctx.space.id, ctx.cr?.id);
-    return c.json({ pages: presentPageTree(content, app, c.req.valid('query').computed !== false) }, 200);
+    return c.json({ pages: presentPageTree(content, app, c.req.valid('query').metadata !== false) }, 200);
   });
 
   app.openapi(routes.listFiles, async (c) => {
     const { db } = c.get('deps');
     const ctx = await branchContext(c, c.req.valid('param'));
     const content = await contentAtRevision(db, ctx.revisionId);
-    const page = memoryPage(Object.values(content.files), fileKey, c.req.valid('query'));
-    const items = await presentFiles(db, baseUrl(c), ctx.space.id, page.rows);
+    const q = c.req.valid('query');
+    const page = memoryPage(Object.values(content.files), fileKey, q);
+    const items = await presentFiles(db, baseUrl(c), ctx.space.id, page.rows, q.metadata !== false);
     return c.json({ items, count: page.count, ...(page.next ? { next: { page: page.next } } : {}) }, 200);
   });
 
@@ -100,7 +101,7 @@ function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof
     const ctx = await branchContext(c, p);
     const file = (await contentAtRevision(db, ctx.revisionId)).files[p.fileId];
     if (!file) throw notFound('file');
-    const [shown] = await presentFiles(db, baseUrl(c), ctx.space.id, [file]);
+    const [shown] = await presentFiles(db, baseUrl(c), ctx.space.id, [file], c.req.valid('query').metadata !== false);
     return c.json(shown as NonNullable<typeof shown>, 200);
   });
 
@@ -129,7 +130,8 @@ function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof
       const rendered = await renderSpecOperations(db, ctx.space.org_id, spec);
       if (rendered) body = format === 'markdown' ? rendered.markdown : bodyToGitbookDocument(markdownToBody(rendered.markdown).doc);
     }
-    const shown = presentPage({ ...entry, path: pagePaths(content).get(entry.id) ?? entry.slug }, appBase(baseUrl(c), ctx.space.id, ctx.cr?.id), false);
+    const app = appBase(baseUrl(c), ctx.space.id, ctx.cr?.id);
+    const shown = presentPage({ ...entry, path: pagePaths(content).get(entry.id) ?? entry.slug }, app, false, q.metadata !== false);
     return c.json(format === 'markdown' ? { ...shown, markdown: body as string } : { ...shown, document: body }, 200);
   });
 
@@ -150,6 +152,7 @@ function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof
     const { db, config } = c.get('deps');
     const ctx = await branchContext(c, c.req.valid('param'), 'edit');
     if (!ctx.cr && ctx.space.edit_mode === 'locked') throw conflict('The space is locked: its content cannot be changed until it is live again.');
+    if (ctx.cr && !isActive(ctx.cr)) throw conflict(`The change request is ${ctx.cr.status}: its content cannot change any more.`);
     const me = c.get('caller').user.id;
     const result = await importIntoBranch({ db, config }, ctx.branch, c.req.valid('json'), me);
     if (ctx.cr) await addContributor(db, ctx.cr.id, me);

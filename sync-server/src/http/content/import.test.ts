@@ -55,6 +55,16 @@ const SITE: Record<string, string> = {
   '/site/api/ref.html': '<html><head><title>Reference</title></head><body><main><h1>Reference</h1><h2 id="auth">Auth</h2><p>Use a token.</p></main></body></html>',
   '/site/nav-only.html': '<html><body><main><h1>Never</h1></main></body></html>',
   '/other/out.html': '<html><body><main><h1>Outside</h1></main></body></html>',
+  // A chain of pages, each linking to the next (and one more) page: for the crawl bounds.
+  ...Object.fromEntries(
+    ['a', 'b', 'c', 'd', 'e'].map((name, i, all) => [
+      `/deep/${name}.html`,
+      `<html><head><title>Deep ${name}</title></head><body><main><h1>Deep ${name}</h1><p>${all
+        .slice(i + 1, i + 3)
+        .map((n) => `<a href="${n}.html">to ${n}</a>`)
+        .join(' ')}</p></main></body></html>`,
+    ]),
+  ),
 };
 
 let t: TestServer;
@@ -108,6 +118,7 @@ interface TreePage {
   href?: string;
   description?: string;
   icon?: string;
+  git?: { oid: string; path: string };
   pages: TreePage[];
 }
 
@@ -154,6 +165,26 @@ describe('import', () => {
     const files = await t.get(`/v1/spaces/${s.id}/content/files?limit=1`, admin.token);
     expect(files.body.count).toBe(2);
     expect(files.body.next).toBeDefined();
+
+    // Git metadata: each page and file knows its path in the folder and its git blob id
+    // (what `git hash-object` prints); metadata=false leaves it out of every read.
+    const readmeGit = { oid: '55613bbfd3ad2d82a554f3c4743339e3d80cb29e', path: 'README.md' };
+    const logoGit = { oid: '909c66db1740b7c1b41eb4db6c414a7ab5bb6a23', path: '.gitbook/assets/logo.png' };
+    expect(intro.git).toEqual(readmeGit);
+    expect(install.git?.path).toBe('getting-started/install.md');
+    expect(logo.git).toEqual(logoGit);
+    expect((await t.get(`/v1/spaces/${s.id}/content/page/${intro.id}`, admin.token)).body.git).toEqual(readmeGit);
+    const S = `/v1/spaces/${s.id}`;
+    const bare = {
+      content: (await t.get(`${S}/content?metadata=false`, admin.token)).body,
+      pages: (await t.get(`${S}/content/pages?metadata=false`, admin.token)).body,
+      page: (await t.get(`${S}/content/page/${intro.id}?metadata=false`, admin.token)).body,
+      files: (await t.get(`${S}/content/files?metadata=false`, admin.token)).body,
+      file: (await t.get(`${S}/content/files/${logo.id}?metadata=false`, admin.token)).body,
+    };
+    expect(JSON.stringify(bare)).not.toContain('"git"');
+    expect(bare.content.pages.map((p: TreePage) => p.id)).toEqual(pages.map((p) => p.id));
+    expect(bare.file).toEqual({ ...logo, git: undefined, downloadURL: expect.any(String) });
   });
 
   it('imports the same book from .zip and .tar.gz archives, and a folder without SUMMARY.md', async () => {
@@ -208,6 +239,59 @@ describe('import', () => {
     const guideMd = (await t.get(`/v1/spaces/${s.id}/content/page/${guide.id}?format=markdown`, admin.token)).body.markdown as string;
     expect(guideMd).toContain('```sh\nnpm install acme\n```');
     expect(guideMd).toContain('| A | B |');
+  });
+
+  it('bounds a crawl by depth and by page count', async () => {
+    const { orgId, admin } = await t.org();
+    const limits = t.deps.config.content;
+    const saved = { ...limits };
+    const crawl = async () => {
+      const s = await space(admin.token, orgId);
+      const res = await t.post(`/v1/spaces/${s.id}/content/import`, admin.token, { source: 'website', url: `${origin}/deep/a.html` });
+      expect(res.status).toBe(201);
+      const content = await t.get(`/v1/spaces/${s.id}/content`, admin.token);
+      const all: string[] = [];
+      const walk = (pages: TreePage[]) => pages.forEach((p) => (all.push(p.title), walk(p.pages)));
+      walk(content.body.pages);
+      return { result: res.body, titles: all.sort() };
+    };
+    try {
+      limits.crawlMaxDepth = 1;
+      const shallow = await crawl();
+      // a links to b and c (depth 1); their links are not followed.
+      expect(shallow.titles).toEqual(['Deep a', 'Deep b', 'Deep c']);
+      expect(shallow.result).toMatchObject({ importedResources: 3, totalResources: 3 });
+      limits.crawlMaxDepth = 10;
+      expect((await crawl()).titles).toEqual(['Deep a', 'Deep b', 'Deep c', 'Deep d', 'Deep e']);
+      limits.crawlMaxPages = 2;
+      const few = await crawl();
+      expect(few.titles).toEqual(['Deep a', 'Deep b']);
+      expect(few.result.importedResources).toBe(2);
+    } finally {
+      Object.assign(limits, saved);
+    }
+  });
+
+  it('refuses an import into a locked space or a change request that is merged or archived', async () => {
+    const { orgId, admin } = await t.org();
+    const s = await space(admin.token, orgId);
+    const url = `${origin}/book/changelog.md`;
+    const merged = await t.post(`/v1/spaces/${s.id}/change-requests`, admin.token, {});
+    expect((await t.post(`/v1/spaces/${s.id}/change-requests/${merged.body.id}/merge`, admin.token)).status).toBe(200);
+    const intoMerged = await t.post(`/v1/spaces/${s.id}/change-requests/${merged.body.id}/content/import`, admin.token, { source: 'markdown', url });
+    expect(intoMerged.status).toBe(409);
+    expect(intoMerged.body.error.message).toBe('The change request is merged: its content cannot change any more.');
+    const archived = await t.post(`/v1/spaces/${s.id}/change-requests`, admin.token, {});
+    await t.patch(`/v1/spaces/${s.id}/change-requests/${archived.body.id}`, admin.token, { status: 'archived' });
+    const intoArchived = await t.post(`/v1/spaces/${s.id}/change-requests/${archived.body.id}/content/import`, admin.token, { source: 'markdown', url });
+    expect(intoArchived.status).toBe(409);
+    expect((await t.get(`/v1/spaces/${s.id}/change-requests/${archived.body.id}/content/pages`, admin.token)).body.pages).toEqual([]);
+
+    await t.patch(`/v1/spaces/${s.id}`, admin.token, { editMode: 'locked' });
+    const locked = await t.post(`/v1/spaces/${s.id}/content/import`, admin.token, { source: 'markdown', url });
+    expect(locked.status).toBe(409);
+    expect(locked.body.error.message).toBe('The space is locked: its content cannot be changed until it is live again.');
+    expect((await t.get(`/v1/spaces/${s.id}/content/pages`, admin.token)).body.pages).toEqual([]);
   });
 
   it('answers a clear error for a failed fetch and changes nothing', async () => {

@@ -13,9 +13,13 @@ export function appBase(base: string, spaceId: string, changeRequestId?: string 
   return changeRequestId ? `${base}/app/spaces/${spaceId}/change-requests/${changeRequestId}` : `${base}/app/spaces/${spaceId}`;
 }
 
-/** A page entry as the wire Page, without its body and (unless `nested`) without its children. */
-export function presentPage(node: EntryTreeNode | (PageEntry & { path: string }), app: string, nested: boolean): Page {
-  const children = 'children' in node && nested ? node.children.map((c) => presentPage(c, app, true)) : [];
+/**
+ * A page entry as the wire Page, without its body and (unless `nested`) without its
+ * children. `metadata: false` leaves out the git metadata (what changes when the
+ * repository does, not the content).
+ */
+export function presentPage(node: EntryTreeNode | (PageEntry & { path: string }), app: string, nested: boolean, metadata = true): Page {
+  const children = 'children' in node && nested ? node.children.map((c) => presentPage(c, app, true, metadata)) : [];
   return compact({
     id: node.id,
     title: node.title,
@@ -37,22 +41,25 @@ export function presentPage(node: EntryTreeNode | (PageEntry & { path: string })
     noIndex: node.noIndex || undefined,
     noRobotsIndex: node.noRobotsIndex || undefined,
     computed: node.computed ? (node.computed as Page['computed']) : undefined,
+    git: metadata && node.git ? node.git : undefined,
   }) as Page;
 }
 
-/** The top-level pages of a revision, each with its children nested. */
-export function presentPageTree(content: Materialized, app: string, computed: boolean): Page[] {
-  const tree = pageTreeOf(content);
-  const pages = tree.map((n) => presentPage(n, app, true));
-  return computed ? pages : pages.map(stripComputed);
+/**
+ * The top-level pages of a revision, each with its children nested. A computed page is
+ * listed by its definition whether or not `computed` is asked for: only its body is computed.
+ */
+export function presentPageTree(content: Materialized, app: string, metadata = true): Page[] {
+  return pageTreeOf(content).map((n) => presentPage(n, app, true, metadata));
 }
 
-/** `computed=false`: computed pages are listed by their definition only. */
-function stripComputed(p: Page): Page {
-  return { ...p, pages: p.pages.map(stripComputed) };
-}
-
-export async function presentFiles(db: Queryable, base: string, spaceId: string, files: Materialized['files'][string][]): Promise<File[]> {
+export async function presentFiles(
+  db: Queryable,
+  base: string,
+  spaceId: string,
+  files: Materialized['files'][string][],
+  metadata = true,
+): Promise<File[]> {
   const hashes = await spaceFileHashes(db, spaceId, files.map((f) => f.id));
   return Promise.all(
     files.map(async (f) =>
@@ -63,6 +70,7 @@ export async function presentFiles(db: Queryable, base: string, spaceId: string,
         downloadURL: hashes.has(f.id) ? await signedFileUrl(db, base, spaceId, f.id, f.name) : '',
         size: f.size,
         dimensions: f.dimensions,
+        git: metadata ? f.git : undefined,
       }) as File,
     ),
   );
@@ -73,7 +81,7 @@ export async function presentRevision(
   base: string,
   head: RevisionHead,
   content: Materialized,
-  opts: { computed: boolean },
+  opts: { metadata: boolean },
 ) {
   const app = appBase(base, head.space_id, head.change_request_id);
   const files = Object.values(content.files).sort((a, b) => (a.name === b.name ? (a.id < b.id ? -1 : 1) : a.name < b.name ? -1 : 1));
@@ -81,8 +89,8 @@ export async function presentRevision(
     object: 'revision' as const,
     id: head.id,
     parents: head.parents,
-    pages: presentPageTree(content, app, opts.computed),
-    files: await presentFiles(db, base, head.space_id, files),
+    pages: presentPageTree(content, app, opts.metadata),
+    files: await presentFiles(db, base, head.space_id, files, opts.metadata),
     reusableContents: Object.values(content.reusableContents).map((r) => ({ id: r.id, title: r.title })),
     variables: content.variables,
     createdAt: new Date(head.created_at).toISOString(),

@@ -2,8 +2,9 @@ import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FetchError, guardedFetch } from '../../core/fetchGuard';
-import { processSpec } from '../../core/openapi/process';
+import { processSpec, resumeUnfinishedSpecs } from '../../core/openapi/process';
 import { renderSpecOperations } from '../../core/openapi/index';
+import { writePages } from '../../sites/testContent';
 import { TestServer } from '../../testing/harness';
 
 const PETSTORE = {
@@ -246,6 +247,20 @@ describe('OpenAPI specifications', () => {
     expect(foreign.status).toBe(404);
     expect(foreign.body).toEqual({ error: { code: 404, message: 'No matching organization found.' } });
     expect((await t.get(`/v1/orgs/${orgId}/openapi`)).status).toBe(401);
+    const source = { source: { text: JSON.stringify(PETSTORE) } };
+    const calls: [string, string, unknown?][] = [
+      ['GET', `/v1/orgs/${orgId}/openapi`],
+      ['POST', `/v1/orgs/${orgId}/openapi`, { slug: 'other', ...source }],
+      ['GET', `/v1/orgs/${orgId}/openapi/held`],
+      ['PUT', `/v1/orgs/${orgId}/openapi/held`, source],
+      ['PATCH', `/v1/orgs/${orgId}/openapi/held`, { visibility: 'public' }],
+      ['DELETE', `/v1/orgs/${orgId}/openapi/held`],
+    ];
+    for (const [method, path, body] of calls) {
+      expect((await t.request(method, path, { body })).status, `${method} ${path} without a token`).toBe(401);
+      expect((await t.request(method, path, { body, token: stranger.token })).status, `${method} ${path} by a stranger`).toBe(404);
+    }
+    expect((await t.get(`/v1/orgs/${orgId}/openapi/held`, admin.token)).body.visibility).toBe('private');
   });
 
   it('deletes a spec (204 twice), after which it is gone', async () => {
@@ -259,6 +274,36 @@ describe('OpenAPI specifications', () => {
   });
 });
 
+describe('builtin:openapi pages', () => {
+  it("render the spec's operations in a published site, and follow a new version of the spec", async () => {
+    const { orgId, admin } = await t.org();
+    await t.post(`/v1/orgs/${orgId}/openapi`, admin.token, { slug: 'pets', source: { url: `${origin}/petstore.json` } });
+    await settled(orgId, 'pets', admin.token);
+    const spaceId = (await t.post(`/v1/orgs/${orgId}/spaces`, admin.token, { title: 'API' })).body.id as string;
+    await writePages(t.db, spaceId, [
+      {
+        title: 'Reference',
+        markdown: 'Stored text that a computed page replaces.\n',
+        computed: { type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: 'pets' } } }, props: {} },
+      },
+    ]);
+    const site = (await t.post(`/v1/orgs/${orgId}/sites`, admin.token, { title: 'API docs', spaces: [spaceId] })).body;
+    expect((await t.post(`/v1/orgs/${orgId}/sites/${site.id}/publish`, admin.token)).status).toBe(200);
+    const root = `/s/${orgId}/${site.basename}/`;
+    const html = await t.get(root);
+    expect(html.status).toBe(200);
+    expect(html.body).toContain('Get a pet');
+    expect(html.body).toContain('GET /pets/{petId}');
+    expect(html.body).not.toContain('Stored text that a computed page replaces.');
+
+    await t.put(`/v1/orgs/${orgId}/openapi/pets`, admin.token, { source: { url: `${origin}/legacy.yaml` } });
+    await settled(orgId, 'pets', admin.token);
+    const next = await t.get(root);
+    expect(next.body).toContain('List things');
+    expect(next.body).not.toContain('Get a pet');
+  });
+});
+
 describe('spec fetching', () => {
   it('refuses loopback addresses unless private fetches are allowed', async () => {
     const err = await guardedFetch(`${origin}/petstore.json`, { allowPrivate: false, timeoutMs: 2000, maxBytes: 1e6 }).catch((e) => e);
@@ -268,6 +313,19 @@ describe('spec fetching', () => {
     expect(ok.status).toBe(200);
     const big = await guardedFetch(`${origin}/petstore.json`, { allowPrivate: true, timeoutMs: 2000, maxBytes: 10 }).catch((e) => e);
     expect(big.failure).toBe('TOO_LARGE');
+  });
+
+  it('resumes processing that a stopped process left unfinished', async () => {
+    const { orgId, admin } = await t.org();
+    await t.post(`/v1/orgs/${orgId}/openapi`, admin.token, { slug: 'resumed', source: { text: SWAGGER_YAML } });
+    await settled(orgId, 'resumed', admin.token);
+    // As a crash mid-processing leaves it: in progress, with no run under way.
+    await t.db.query("UPDATE openapi_specs SET processing_state = 'progress', last_version_id = NULL WHERE org_id = $1", [orgId]);
+    expect((await t.get(`/v1/orgs/${orgId}/openapi/resumed`, admin.token)).body.processingState).toBe('progress');
+    expect(await resumeUnfinishedSpecs(t.deps)).toBeGreaterThanOrEqual(1);
+    const done = await settled(orgId, 'resumed', admin.token);
+    expect(done.processingState).toBe('complete');
+    expect(done.lastVersion).toMatch(/^[A-Za-z0-9]{20,}$/);
   });
 
   it('fails a spec whose URL does not answer in time with FETCH_TIMEOUT', async () => {

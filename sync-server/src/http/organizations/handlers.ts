@@ -16,7 +16,7 @@ import { initSpaceContent } from '../../core/content/revisions';
 import { atLeast } from '../../core/roles';
 import { badRequest, forbidden, notFound } from '../errors';
 import type { AppEnv } from '../env';
-import { requireOrg } from '../guards';
+import { requireMergeRuleMembers, requireOrg } from '../guards';
 import { presentCollection } from '../presenters/collection';
 import { iso } from '../presenters/iso';
 import { presentOrg } from '../presenters/organization';
@@ -68,6 +68,7 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
         : undefined;
       if (!site) throw badRequest('Invalid body field "defaultContent.site": invalid default content space or collection provided.');
     }
+    await requireMergeRuleMembers(c, org.id, b.mergeRules);
     if (b.hostname) {
       const taken = await maybeOne(db, 'SELECT id FROM organizations WHERE hostname = $1 AND id <> $2', [b.hostname, org.id]);
       if (taken) throw badRequest('Invalid body field "hostname": already used by another organization.');

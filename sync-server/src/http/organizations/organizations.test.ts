@@ -1,9 +1,10 @@
-import { decodeJwt } from 'jose';
+import { jwtVerify } from 'jose';
+import { serverSecret } from '../../core/secrets';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setGrant } from '../../store/grants';
 import { createToken } from '../../store/tokens';
 import { ensureUser } from '../../store/users';
-import { NO_COLLECTION, NO_ORG, UNKNOWN_ID, expectError } from '../../testing/apiExpect';
+import { NO_COLLECTION, NO_MEMBER, NO_ORG, UNKNOWN_ID, expectError } from '../../testing/apiExpect';
 import { type TestUser, TestServer } from '../../testing/harness';
 
 let t: TestServer;
@@ -161,6 +162,12 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
       'Invalid body field "hostname": must be a hostname such as docs.example.com.',
     );
     expectError(await t.patch(`/v1/orgs/${orgId}`, admin.token, { logo: 'javascript:alert(1)' }), 400, /^Invalid body field "logo"/);
+    const outsider = await t.user();
+    expectError(
+      await t.patch(`/v1/orgs/${orgId}`, admin.token, { mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [outsider.id] }] } }),
+      404,
+      NO_MEMBER,
+    );
     const other = await t.org();
     expect((await t.patch(`/v1/orgs/${other.orgId}`, other.admin.token, { hostname: 'docs.taken.test' })).status).toBe(200);
     expectError(
@@ -302,6 +309,7 @@ describe('agent instructions', () => {
     expectError(await t.put(`/v1/orgs/${orgId}/agent-instructions`, members[0]!.token, { instructions: doc }), 403, 'This needs the admin role in the organization.');
     const stranger = await t.user();
     expectError(await t.get(`/v1/orgs/${orgId}/agent-instructions`, stranger.token), 404, NO_ORG);
+    expectError(await t.get('/v1/orgs/bad%20id/agent-instructions', admin.token), 400, /^Invalid path parameter field "organizationId"/);
     expectError(await t.put(`/v1/orgs/${orgId}/agent-instructions`, stranger.token, { instructions: doc }), 404, NO_ORG);
     expect((await t.get(`/v1/orgs/${orgId}/agent-instructions`, admin.token)).body.instructions.nodes).toEqual([]);
   });
@@ -334,9 +342,15 @@ describe('POST /v1/orgs/{organizationId}/ping', () => {
     expect((await t.get(`/v1/orgs/${orgId}/members/${guest.id}`, admin.token)).body.lastSeenAt).toBeUndefined();
     const res = await t.post(`/v1/orgs/${orgId}/ping`, guest.token);
     expect(res.status).toBe(200);
-    const claims = decodeJwt(res.body.platformVisitorClaims);
+    // Signed by the server with its own key: it verifies, and a forged signature does not.
+    const key = await serverSecret(t.db, 'visitor-claims');
+    const token: string = res.body.platformVisitorClaims;
+    const { payload: claims, protectedHeader } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: 'http://quire.test' });
+    expect(protectedHeader.alg).toBe('HS256');
     expect(claims).toMatchObject({ sub: guest.id, email: guest.email, organization: orgId });
     expect(claims.exp).toBeGreaterThan(Date.now() / 1000);
+    const [head, body] = token.split('.');
+    await expect(jwtVerify(`${head}.${body}.${'A'.repeat(43)}`, key)).rejects.toThrow(/signature/);
     const seen = (await t.get(`/v1/orgs/${orgId}/members/${guest.id}`, admin.token)).body.lastSeenAt;
     expect(Date.now() - Date.parse(seen)).toBeLessThan(60_000);
   });

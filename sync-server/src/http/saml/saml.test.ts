@@ -128,6 +128,24 @@ describe('SAML providers', () => {
     expect(foreign.body.error.message).toBe('No matching organization found.');
     expect((await t.get(`/v1/orgs/${orgId}/sso`, stranger.token)).status).toBe(404);
     expect((await t.get(`/v1/orgs/${orgId}/sso`)).status).toBe(401);
+    const calls: [string, string, unknown?][] = [
+      ['GET', `/v1/orgs/${orgId}/saml`],
+      ['POST', `/v1/orgs/${orgId}/saml`, body],
+      ['GET', `/v1/orgs/${orgId}/saml/${provider.id}`],
+      ['PATCH', `/v1/orgs/${orgId}/saml/${provider.id}`, { label: 'y' }],
+      ['DELETE', `/v1/orgs/${orgId}/saml/${provider.id}`],
+      ['GET', `/v1/orgs/${orgId}/sso`],
+    ];
+    for (const [method, path, b] of calls) {
+      expect((await t.request(method, path, { body: b })).status, `${method} ${path} without a token`).toBe(401);
+      expect((await t.request(method, path, { body: b, token: stranger.token })).status, `${method} ${path} by a stranger`).toBe(404);
+    }
+    // A provider id of another organization is unknown there, even to its admin.
+    const other = await setup();
+    const elsewhere = await t.get(`/v1/orgs/${other.orgId}/saml/${provider.id}`, other.admin.token);
+    expect(elsewhere.status).toBe(404);
+    expect(elsewhere.body.error.message).toBe('No matching provider found.');
+    expect((await t.patch(`/v1/orgs/${other.orgId}/saml/${provider.id}`, other.admin.token, { label: 'z' })).status).toBe(404);
   });
 });
 

@@ -11,7 +11,7 @@ import { spaceCounts } from '../../store/spaceCounts';
 import * as spaces from '../../store/spaces';
 import { badRequest, forbidden, notFound } from '../errors';
 import type { AppEnv } from '../env';
-import { requireSpace } from '../guards';
+import { requireMergeRuleMembers, requireSpace } from '../guards';
 import { presentSpace } from '../presenters/space';
 import { baseUrl } from '../urls';
 import * as r from './routes';
@@ -67,6 +67,7 @@ export function registerSpaces(app: OpenAPIHono<AppEnv>) {
     if (b.visibility === IN_COLLECTION && !space.parent_id) {
       throw badRequest('Invalid body field "visibility": "in-collection" is only for spaces in a collection.');
     }
+    await requireMergeRuleMembers(c, space.org_id, b.mergeRules);
     await spaces.updateSpace(db, space.id, b);
     c.get('access').reset(space.org_id);
     return c.json(await respond(c, space.id, await c.get('access').org(space.org_id)), 200);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setGrant } from '../../store/grants';
-import { purgeDeletedSpaces } from '../../store/spaces';
-import { NO_COLLECTION, NO_ORG, NO_SPACE, UNKNOWN_ID, expectError } from '../../testing/apiExpect';
+import { runBackgroundJobs } from '../../core/jobs';
+import { NO_COLLECTION, NO_MEMBER, NO_ORG, NO_SPACE, UNKNOWN_ID, expectError } from '../../testing/apiExpect';
 import { testAdapter } from '../../testing/databases';
 import { type TestUser, TestServer } from '../../testing/harness';
 
@@ -191,6 +191,10 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
     expectError(await t.patch(url, admin.token, { emoji: 'e'.repeat(33) }), 400, 'Invalid body field "emoji": Too big: expected string to have <=32 characters.');
     expectError(await t.patch(url, admin.token, { mergeRules: { type: 'rules', rules: [{ rule: 'anything', users: [] }] } }), 400, /^Invalid body field "mergeRules\.rules\.0\.rule"/);
     expectError(await t.patch(url, admin.token, { title: 'T', gitSync: {} }), 400, 'Unknown body field: "gitSync".');
+    // A reviewer must be a member of the space's organization: anyone else is an unknown id.
+    const outsider = await t.user();
+    const foreignReviewer = { mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [admin.id, outsider.id] }] } };
+    expectError(await t.patch(url, admin.token, foreignReviewer), 404, NO_MEMBER);
     expectError(await t.patch(url, admin.token, { visibility: 'in-collection' }), 400, 'Invalid body field "visibility": "in-collection" is only for spaces in a collection.');
     const stranger = await t.user();
     expectError(await t.patch(url, stranger.token, { title: 'Nope' }), 404, NO_SPACE);
@@ -255,17 +259,35 @@ describe('POST /v1/spaces/{spaceId}/restore', () => {
     expect(again.body).toEqual((await t.get(`/v1/spaces/${s.id}`, admin.token)).body);
   });
 
-  it('answers 404 past the retention period, and the purge job removes the space for good', async () => {
+  it('answers 404 past the retention period, and the background job purges the space and its documents for good', async () => {
     const { orgId, admin, members } = await t.org(['read']);
     const s = await space(orgId, admin.token);
+    const kept = await space(orgId, admin.token);
     await setGrant(t.db, { resource_id: s.id, resource_kind: 'space', principal_id: members[0]!.id, principal_kind: 'user', role: 'edit' });
+    const cr = await t.post(`/v1/spaces/${s.id}/change-requests`, admin.token, { subject: 'Draft' });
+    expect(cr.status).toBe(200);
+    const docsOf = async (spaceId: string, crId?: string) =>
+      (await t.db.query<{ id: string }>('SELECT id FROM ydocs WHERE id = ANY($1) ORDER BY id', [[`space:${spaceId}`, `cr:${crId}`]])).map((r) => r.id);
+    // The main branch's document exists once someone edits live; stand in for that edit.
+    await t.db.query('INSERT INTO ydocs (id) VALUES ($1) ON CONFLICT DO NOTHING', [`space:${s.id}`]);
+    expect(await docsOf(s.id, cr.body.id)).toEqual([`cr:${cr.body.id}`, `space:${s.id}`]);
+
     await t.delete(`/v1/spaces/${s.id}`, admin.token);
+    await t.delete(`/v1/spaces/${kept.id}`, admin.token);
     await t.db.query("UPDATE spaces SET deleted_at = now() - interval '7 days 1 minute' WHERE id = $1", [s.id]);
+    await t.db.query("UPDATE spaces SET deleted_at = now() - interval '6 days 23 hours' WHERE id = $1", [kept.id]);
     expectError(await t.post(`/v1/spaces/${s.id}/restore`, admin.token), 404, NO_SPACE);
-    expect(await purgeDeletedSpaces(t.db)).toContain(s.id);
+
+    const { purgedSpaces } = await runBackgroundJobs(t.db, t.deps.log);
+    expect(purgedSpaces).toContain(s.id);
+    expect(purgedSpaces).not.toContain(kept.id);
     expect(await t.db.query('SELECT id FROM spaces WHERE id = $1', [s.id])).toEqual([]);
     expect(await t.db.query('SELECT * FROM grants WHERE resource_id = $1', [s.id])).toEqual([]);
-    expect(await purgeDeletedSpaces(t.db)).not.toContain(s.id);
+    expect(await t.db.query('SELECT id FROM change_requests WHERE space_id = $1', [s.id])).toEqual([]);
+    expect(await docsOf(s.id, cr.body.id)).toEqual([]);
+    // Still within its 7 days: restorable.
+    expect((await t.post(`/v1/spaces/${kept.id}/restore`, admin.token)).status).toBe(200);
+    expect((await runBackgroundJobs(t.db, t.deps.log)).purgedSpaces).not.toContain(s.id);
   });
 
   it('refuses a bad id (400), members below admin (403), outsiders (404), restoring nothing', async () => {

@@ -38,11 +38,11 @@ a{color:var(--accent);text-decoration:none}a:hover{text-decoration:underline}
 .theme-toggle{display:grid;place-items:center;width:36px;height:36px;border-radius:999px;border:1px solid var(--border);color:var(--fg-soft);background:var(--bg)}
 .theme-toggle:hover{background:var(--bg-muted);text-decoration:none}.theme-toggle svg{width:17px;height:17px}
 html[data-theme=light] .icon-sun{display:none}html[data-theme=dark] .icon-moon{display:none}
-.tabs-bar{border-top:1px solid var(--border)}.tabs-row{display:flex;gap:4px;max-width:1440px;margin:0 auto;padding:0 16px;height:var(--tabs-h);align-items:stretch;overflow-x:auto}
+.tabs-bar{position:relative;border-top:1px solid var(--border)}.tabs-row{display:flex;gap:4px;max-width:1440px;margin:0 auto;padding:0 16px;height:var(--tabs-h);align-items:stretch;overflow-x:auto}
 .tabs-row>a,.tabs-row summary{display:flex;align-items:center;gap:8px;padding:0 12px;color:var(--fg-soft);font-size:14px;font-weight:500;border-bottom:2px solid transparent;white-space:nowrap;cursor:pointer;list-style:none}
 .tabs-row>a:hover,.tabs-row summary:hover{color:var(--fg);text-decoration:none}
 .tabs-row>a[aria-current],.tabs-row .current>summary{color:var(--accent);border-bottom-color:var(--accent)}
-.tabs-row details{position:relative;display:flex}.tabs-row details .menu-items{top:calc(var(--tabs-h) - 2px);left:0;right:auto}
+.tabs-row details{position:static;display:flex;flex-direction:column}.tabs-row details>summary{flex:1}.tabs-row details>summary::after{content:"";width:6px;height:6px;border-right:1.5px solid currentColor;border-bottom:1.5px solid currentColor;transform:translateY(-2px) rotate(45deg)}.tabs-row details>summary::-webkit-details-marker{display:none}.tabs-row details .menu-items{top:calc(var(--tabs-h) + 2px);left:auto;right:auto;z-index:30}
 .tabs-row details[open] .menu-items{display:flex}.menu-items a{padding:8px 10px;border-radius:8px;color:var(--fg-soft);font-size:14px}.menu-items a:hover{background:var(--bg-muted);text-decoration:none;color:var(--fg)}
 .menu-items a[aria-current]{color:var(--accent);background:var(--accent-soft)}
 .layout{display:grid;grid-template-columns:280px minmax(0,1fr) 240px;gap:48px;max-width:1440px;margin:0 auto;padding:0 24px}

@@ -2,6 +2,7 @@ import type { Config } from '../../../config';
 import type { Db } from '../../../store/db';
 import { linkSpaceFile, putBlob } from '../../../store/files';
 import type { Branch } from '../branches';
+import { lockActiveBranch } from '../changeRequests';
 import { editBranch } from '../revisions';
 import { ImportFetcher } from './fetcher';
 import { planMarkdownImport } from './markdown';
@@ -36,6 +37,8 @@ export async function importIntoBranch(
       ? await planWebsiteImport(fetcher, req.url, deps.config.content)
       : await planMarkdownImport(fetcher, req.url, deps.config.content);
   const { revision } = await deps.db.transaction(async (tx) => {
+    // The fetch took time: a change request merged meanwhile takes no more content.
+    await lockActiveBranch(tx, branch);
     for (const f of plan.files) {
       const hash = await putBlob(tx, f.bytes, f.contentType);
       await linkSpaceFile(tx, branch.spaceId, f.id, hash);

@@ -5,7 +5,7 @@ import { unprocessable } from '../../../http/errors';
 import type { ContentConfig } from '../config';
 import { type ArchiveFiles, isGzip, isZip, readTarGz, readZip } from './archive';
 import type { ImportFetcher } from './fetcher';
-import { type ImportPlan, type PlannedFile, type PlannedPage, contentTypeFor, imageDimensions, withoutLeadingH1 } from './plan';
+import { type ImportPlan, type PlannedFile, type PlannedPage, contentTypeFor, gitSource, imageDimensions, withoutLeadingH1 } from './plan';
 import { type TocEntry, parseSummary } from './summary';
 
 /** Where the markdown files and assets of an import are read from: an archive, or URLs next to the first one. */
@@ -126,6 +126,7 @@ async function buildPlan(source: Source, toc: TocEntry[], limits: ContentConfig,
       p.page.title ||= prettify(posix.basename(p.file));
       continue;
     }
+    p.page.git = gitSource(posix.relative(rootDir, p.file), bytes);
     const parsed = markdownToBody(utf8(bytes));
     const { body, h1 } = withoutLeadingH1(parsed.doc);
     p.page.title ||= h1 || prettify(posix.basename(p.file));
@@ -145,7 +146,7 @@ async function buildPlan(source: Source, toc: TocEntry[], limits: ContentConfig,
       const name = posix.basename(resolved.path);
       files.set(
         resolved.path,
-        data ? { id: newId(), name, contentType: contentTypeFor(name), bytes: data, ...dims(data) } : null,
+        data ? { id: newId(), name, contentType: contentTypeFor(name), bytes: data, ...dims(data), git: gitSource(posix.relative(rootDir, resolved.path), data) } : null,
       );
     }
     p.page.body = rewriteTargets(body, (target) => {

@@ -1,4 +1,5 @@
-import { type JsonValue, type NodeJSON, addFile, createPage } from '@quire/shared/content/index';
+import { createHash } from 'node:crypto';
+import { type GitSource, type JsonValue, type NodeJSON, addFile, createPage } from '@quire/shared/content/index';
 import type * as Y from 'yjs';
 
 /** A page an import will create; parents come before their children in a plan. */
@@ -12,6 +13,8 @@ export interface PlannedPage {
   description?: string;
   icon?: string;
   layout?: { [key: string]: JsonValue };
+  /** The file the page was read from, in the imported folder's layout. */
+  git?: GitSource;
 }
 
 /** A file an import will store and record in the branch. */
@@ -21,6 +24,7 @@ export interface PlannedFile {
   contentType: string;
   bytes: Uint8Array;
   dimensions?: { width: number; height: number };
+  git?: GitSource;
 }
 
 /**
@@ -40,7 +44,14 @@ export interface ImportPlan {
 export function applyPlan(doc: Y.Doc, plan: ImportPlan) {
   doc.transact(() => {
     for (const f of plan.files) {
-      addFile(doc, { id: f.id, name: f.name, contentType: f.contentType, size: f.bytes.byteLength, ...(f.dimensions ? { dimensions: f.dimensions } : {}) });
+      addFile(doc, {
+        id: f.id,
+        name: f.name,
+        contentType: f.contentType,
+        size: f.bytes.byteLength,
+        ...(f.dimensions ? { dimensions: f.dimensions } : {}),
+        ...(f.git ? { git: f.git } : {}),
+      });
     }
     for (const p of plan.pages) {
       createPage(doc, {
@@ -53,9 +64,16 @@ export function applyPlan(doc: Y.Doc, plan: ImportPlan) {
         ...(p.description !== undefined ? { description: p.description } : {}),
         ...(p.icon !== undefined ? { icon: p.icon } : {}),
         ...(p.layout !== undefined ? { layout: p.layout } : {}),
+        ...(p.git ? { git: p.git } : {}),
       });
     }
   });
+}
+
+/** A repository file's place: its path and the id git gives its bytes (`sha1("blob <size>\0" + bytes)`). */
+export function gitSource(path: string, bytes: Uint8Array): GitSource {
+  const oid = createHash('sha1').update(`blob ${bytes.byteLength}\0`).update(bytes).digest('hex');
+  return { oid, path };
 }
 
 /** Drops a body's first block when it is a level-1 heading: the page title already says it. */

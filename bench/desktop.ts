@@ -1,0 +1,175 @@
+/**
+ * Desktop benchmark, in the browser mode driven by Debian's chromium (CHROMIUM_PATH).
+ *
+ * 1. Opening a space from the local database to its first rendered page: a 1,000-page
+ *    space next to a one-page space (the baseline), both written by a LocalNode that is
+ *    then closed and reopened, so every open reads the branch from disk. The ratio is what
+ *    the 999 other pages cost the writer.
+ * 2. Keystroke-to-screen latency in the editor (key down to the character on screen, after
+ *    the next frame), next to a bare contenteditable in the same page (the baseline): the
+ *    ratio is what ProseMirror, the Yjs binding and the save path add to each key.
+ *
+ * `npm run bench -- desktop`, or `node --import tsx bench/desktop.ts`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { setPageMarkdown } from '@quire/shared/content/body';
+import { createPage, listPages } from '@quire/shared/content/pages';
+import type { Browser, Page } from 'playwright-core';
+import * as Y from 'yjs';
+import { LocalNode } from '../desktop/src/local/LocalNode';
+import { MemoryCredentialStore } from '../desktop/src/local/credentials';
+import { startWebBridge } from '../desktop/src/web/webBridge';
+import { ensureRendererBuilt, launchChromium, RENDERER_DIR } from '../test/desktop/helpers/browser';
+
+const PAGES = Number(process.env.DESKTOP_BENCH_PAGES ?? 1_000);
+const OPENS = Number(process.env.DESKTOP_BENCH_OPENS ?? 7);
+const KEYS = Number(process.env.DESKTOP_BENCH_KEYS ?? 120);
+const MARKER = 'First page of the bench space.';
+
+/** `n` pages in sections of 50, each built in its own doc and merged (linear in `n`). */
+function pagesUpdate(n: number): Uint8Array {
+  const updates: Uint8Array[] = [];
+  for (let g = 0; g * 50 < n; g++) {
+    const doc = new Y.Doc();
+    const parent = createPage(doc, { title: `Section ${g}`, markdown: `Section ${g} introduction.\n` });
+    for (let i = 1; i < Math.min(50, n - g * 50); i++) {
+      createPage(doc, { title: `Page ${g}-${i}`, parent, markdown: `## Heading ${i}\n\nSome text for page ${g}-${i}.\n\n* one\n* two\n` });
+    }
+    updates.push(Y.encodeStateAsUpdate(doc));
+    doc.destroy();
+  }
+  return Y.mergeUpdates(updates);
+}
+
+/** A local-only space whose first page carries MARKER, and `extra` pages after it. */
+async function seedSpace(node: LocalNode, title: string, extra: number): Promise<void> {
+  const space = await node.createSpace({ title });
+  await node.withBranch({ spaceId: space.id }, async (branch) => {
+    const first = listPages(branch.doc)[0]?.id;
+    if (!first) throw new Error('a new space has a first page');
+    setPageMarkdown(branch.doc, first, `${MARKER}\n\nIt opens before the others load.\n`);
+    if (extra > 0) Y.applyUpdate(branch.doc, pagesUpdate(extra));
+    await branch.saved();
+  });
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))] as number;
+
+/** Milliseconds from the click on the space to its first page's text in the editor. */
+async function timeOpen(browser: Browser, url: string, title: string): Promise<number> {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  try {
+    await page.goto(url);
+    const row = page.locator('.space-row', { hasText: title });
+    await row.waitFor();
+    const started = Date.now();
+    await row.click();
+    try { await page.locator('.ProseMirror', { hasText: MARKER }).waitFor({ timeout: 20_000 }); } catch (e) { await page.screenshot({ path: '/tmp/bench-debug.png' }); throw e; }
+    return Date.now() - started;
+  } finally {
+    await page.close();
+  }
+}
+
+/**
+ * Types KEYS characters into `selector` and measures, in the page, from each keydown to
+ * the frame after the character appears in the DOM.
+ */
+async function keystrokeLatencies(page: Page, selector: string): Promise<number[]> {
+  await page.evaluate((sel) => {
+    const target = document.querySelector(sel) as HTMLElement;
+    const w = window as unknown as { __lat: number[]; __down: number[]; __observer?: MutationObserver };
+    w.__lat = [];
+    w.__down = [];
+    if (!w.__observer) window.addEventListener('keydown', () => w.__down.push(performance.now()), true);
+    w.__observer?.disconnect();
+    let seen = target.textContent?.length ?? 0;
+    w.__observer = new MutationObserver(() => {
+      const len = target.textContent?.length ?? 0;
+      if (len <= seen) return;
+      seen = len;
+      const down = w.__down.shift();
+      if (down === undefined) return;
+      requestAnimationFrame(() => w.__lat.push(performance.now() - down));
+    });
+    w.__observer.observe(target, { subtree: true, childList: true, characterData: true });
+  }, selector);
+  await page.locator(selector).click();
+  await page.keyboard.press('Control+End');
+  for (let i = 0; i < KEYS; i++) {
+    await page.keyboard.type('abcdefghij'[i % 10] as string);
+    // One key per frame or so, like a fast typist, so the figures are latencies, not queueing.
+    await page.waitForTimeout(20);
+  }
+  await page.waitForFunction((n) => (window as unknown as { __lat: number[] }).__lat.length >= n, KEYS, { timeout: 60_000 });
+  return page.evaluate(() => (window as unknown as { __lat: number[] }).__lat);
+}
+
+export async function runDesktopBench(): Promise<void> {
+  await ensureRendererBuilt();
+  const dir = mkdtempSync(join(tmpdir(), 'quire-desktop-bench-'));
+  let browser: Browser | undefined;
+  try {
+    const writer = await LocalNode.open({ dataDir: dir, credentials: new MemoryCredentialStore() });
+    await writer.useLocal();
+    await seedSpace(writer, 'One page', 0);
+    await seedSpace(writer, 'Big space', PAGES);
+    await writer.close();
+
+    // A fresh process-level start: nothing of the spaces is in memory.
+    const node = await LocalNode.open({ dataDir: dir, credentials: new MemoryCredentialStore() });
+    const bridge = await startWebBridge({ node, rendererDir: RENDERER_DIR });
+    browser = await launchChromium();
+    try {
+      // One warm-up of each: the renderer bundle and PGlite's first queries are not what is measured.
+      await timeOpen(browser, bridge.url, 'One page');
+      await timeOpen(browser, bridge.url, 'Big space');
+      const small: number[] = [];
+      const big: number[] = [];
+      for (let i = 0; i < OPENS; i++) {
+        small.push(await timeOpen(browser, bridge.url, 'One page'));
+        big.push(await timeOpen(browser, bridge.url, 'Big space'));
+      }
+      console.log(`open a space from the local database to its first rendered page (median of ${OPENS})`);
+      console.log(`  1-page space (baseline)        ${String(median(small)).padStart(6)} ms`);
+      console.log(
+        `  ${`${PAGES.toLocaleString('en')}-page space`.padEnd(30)} ${String(median(big)).padStart(6)} ms   ${(median(big) / median(small)).toFixed(2)}× baseline`,
+      );
+
+      const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+      await page.goto(bridge.url);
+      await page.locator('.space-row', { hasText: 'Big space' }).click();
+      await page.locator('.ProseMirror', { hasText: MARKER }).waitFor();
+      const editor = await keystrokeLatencies(page, '.ProseMirror');
+      await page.evaluate(() => {
+        const plain = document.createElement('div');
+        plain.id = 'bench-plain';
+        plain.contentEditable = 'true';
+        plain.textContent = 'Plain contenteditable.';
+        plain.style.cssText = 'position:fixed;bottom:0;left:0;width:400px;height:40px;background:#fff;z-index:9999';
+        document.body.append(plain);
+      });
+      const plain = await keystrokeLatencies(page, '#bench-plain');
+      await page.close();
+      const row = (name: string, xs: number[], base?: number[]) =>
+        `  ${name.padEnd(30)} median ${median(xs).toFixed(1).padStart(6)} ms   p95 ${p95(xs).toFixed(1).padStart(6)} ms${
+          base ? `   ${(median(xs) / median(base)).toFixed(2)}× baseline` : ''
+        }`;
+      console.log(`keystroke to screen (${KEYS} keys, in a ${PAGES.toLocaleString('en')}-page space)`);
+      console.log(row('bare contenteditable (baseline)', plain));
+      console.log(row('Quire editor', editor, plain));
+    } finally {
+      await bridge.close();
+      await node.close();
+    }
+  } finally {
+    await browser?.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await runDesktopBench();

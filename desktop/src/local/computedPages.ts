@@ -1,0 +1,36 @@
+import { markdownToBody } from '@quire/shared/content/markdown/parse';
+import type { ComputedPageView } from '../common/ipc';
+import { RemoteError, type ServerClient, UnreachableError } from './ServerClient';
+import type { ChangeRequestRow } from './store/changeRequests';
+import type { SpaceRow } from './store/catalog';
+
+/**
+ * What a computed page (`builtin:openapi`) shows. The page's Y.Doc holds only its
+ * definition; the operations come from an OpenAPI spec of the organization, which lives on
+ * the server, so the server renders them (the same markdown as its page reads and
+ * published sites) and the window shows the result read-only.
+ */
+export async function fetchComputedPage(
+  client: ServerClient | undefined,
+  space: SpaceRow,
+  cr: ChangeRequestRow | undefined,
+  pageId: string,
+): Promise<ComputedPageView> {
+  const branch = !space.remoteId
+    ? undefined
+    : !cr
+      ? `/v1/spaces/${space.remoteId}`
+      : cr.remoteId
+        ? `/v1/spaces/${space.remoteId}/change-requests/${cr.remoteId}`
+        : undefined;
+  if (!branch) return { document: null, reason: 'This page is computed by the server: publish the space to see what it shows.' };
+  if (!client) return { document: null, reason: 'This page is computed by the server: connect to see what it shows.' };
+  try {
+    const page = await client.request<{ markdown?: string }>('GET', `${branch}/content/page/${encodeURIComponent(pageId)}?format=markdown`);
+    return { document: { ...markdownToBody(page.markdown ?? '').doc }, reason: null };
+  } catch (err) {
+    if (err instanceof UnreachableError) return { document: null, reason: 'The server cannot be reached: this computed page shows once it can.' };
+    if (err instanceof RemoteError && err.status === 404) return { document: null, reason: 'The server does not have this page yet.' };
+    throw err;
+  }
+}

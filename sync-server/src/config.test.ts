@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('defaults to port 8080 and ./data where npm was started, not inside the workspace', () => {
+    const config = loadConfig({ INIT_CWD: '/srv/quire' });
+    expect(config.port).toBe(8080);
+    expect(config.dataDir).toBe('/srv/quire/data');
+    expect(config.databaseUrl).toBeUndefined();
+    expect(loadConfig({ INIT_CWD: '/srv/quire', DATA_DIR: 'elsewhere' }).dataDir).toBe('/srv/quire/elsewhere');
+    expect(loadConfig({ INIT_CWD: '/srv/quire', DATA_DIR: '/var/lib/quire' }).dataDir).toBe('/var/lib/quire');
+  });
+
+  it('reads rate limits and the port from the environment, refusing what is not a whole number', () => {
+    const config = loadConfig({ PORT: '9000', RATE_LIMIT_PER_TOKEN: '10', RATE_LIMIT_PER_ADDRESS: '0' });
+    expect([config.port, config.rateLimitPerToken, config.rateLimitPerAddress]).toEqual([9000, 10, 0]);
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow('PORT must be a whole number, got "eighty"');
+    expect(() => loadConfig({ RATE_LIMIT_PER_TOKEN: '-1' })).toThrow(/RATE_LIMIT_PER_TOKEN/);
+  });
+});
