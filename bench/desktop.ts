@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { setPageMarkdown } from '@quire/shared/content/body';
-import { createPage, listPages } from '@quire/shared/content/pages';
+import { createPage, listPages, movePage } from '@quire/shared/content/pages';
 import type { Browser, Page } from 'playwright-core';
 import * as Y from 'yjs';
 import { LocalNode } from '../desktop/src/local/LocalNode';
@@ -51,7 +51,12 @@ async function seedSpace(node: LocalNode, title: string, extra: number): Promise
     const first = listPages(branch.doc)[0]?.id;
     if (!first) throw new Error('a new space has a first page');
     setPageMarkdown(branch.doc, first, `${MARKER}\n\nIt opens before the others load.\n`);
-    if (extra > 0) Y.applyUpdate(branch.doc, pagesUpdate(extra));
+    if (extra > 0) {
+      Y.applyUpdate(branch.doc, pagesUpdate(extra));
+      // Pages built in other docs may sort before it: keep the marked page first.
+      const top = listPages(branch.doc).find((p) => p.parent === null && p.id !== first);
+      if (top) movePage(branch.doc, first, { before: top.id });
+    }
     await branch.saved();
   });
 }
@@ -68,7 +73,7 @@ async function timeOpen(browser: Browser, url: string, title: string): Promise<n
     await row.waitFor();
     const started = Date.now();
     await row.click();
-    try { await page.locator('.ProseMirror', { hasText: MARKER }).waitFor({ timeout: 20_000 }); } catch (e) { await page.screenshot({ path: '/tmp/bench-debug.png' }); throw e; }
+    await page.locator('.ProseMirror', { hasText: MARKER }).waitFor({ timeout: 60_000 });
     return Date.now() - started;
   } finally {
     await page.close();

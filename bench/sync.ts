@@ -5,7 +5,10 @@
  *
  * Scenarios: 50 clients typing into one document, and 500 clients over 100 documents.
  * Every keystroke is one update that also stamps the sender's clock into the document;
- * every other client of the document measures how long it took to arrive.
+ * every other client of the document measures how long it took to arrive. Quire runs as
+ * deployed by default (embedded PGlite, every update stored before it is relayed); memory
+ * per connection is the growth of resident memory, after a full garbage collection, from
+ * the idle server to the server with every client connected.
  *
  * `npm run bench -- sync`, or `node --import tsx bench/sync.ts`.
  */
@@ -13,7 +16,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HocuspocusProvider } from '@hocuspocus/provider';
@@ -33,8 +36,12 @@ interface Scenario {
   seconds: number;
 }
 
+/**
+ * Rates stay within what one client process can apply: in one document every keystroke
+ * reaches the 49 other clients here, so the first scenario is ~4900 deliveries a second.
+ */
 const SCENARIOS: Scenario[] = [
-  { name: '50 clients, 1 document', clients: 50, docs: 1, rate: 4, seconds: 10 },
+  { name: '50 clients, 1 document', clients: 50, docs: 1, rate: 2, seconds: 10 },
   { name: '500 clients, 100 documents', clients: 500, docs: 100, rate: 1, seconds: 10 },
 ];
 
@@ -58,6 +65,8 @@ interface Result {
   /** Updates still not delivered two seconds after typing stopped. */
   missing: number;
   cpuPercent: number;
+  /** Server CPU time per delivered update, in microseconds: its cost whatever the throughput it reached. */
+  cpuMicrosPerDelivery: number;
   kibPerConnection: number;
 }
 
@@ -110,11 +119,37 @@ class ServerUnderTest {
     return this.child?.pid as number;
   }
 
+  private inspector?: Promise<string>;
+
+  /** Runs a full garbage collection in the server (over its inspector), so its resident memory is what it holds. */
+  async collectGarbage() {
+    const url = await this.inspector;
+    if (!url) return;
+    const ws = new WebSocket(url);
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
+    await new Promise<void>((resolve) => {
+      ws.on('message', () => resolve());
+      ws.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' }));
+    });
+    ws.close();
+  }
+
+  /** Resident memory after a full collection, and CPU seconds so far. */
+  async settledUsage(): Promise<{ cpu: number; rss: number }> {
+    await this.collectGarbage();
+    await sleep(200);
+    return usage(this.pid);
+  }
+
   async start(docs: number) {
     this.port = await freePort();
     this.dir = await mkdtemp(join(tmpdir(), `quire-bench-${this.kind}-`));
     const entry = { quire: 'sync-server/src/main.ts', hocuspocus: 'bench/sync/hocuspocus.ts', relay: 'bench/sync/relay.ts' }[this.kind];
-    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    // The inspector lets the bench collect garbage in the server before reading its memory.
+    const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', '--import', 'tsx', entry], {
       cwd: ROOT,
       env: {
         ...process.env,
@@ -127,9 +162,21 @@ class ServerUnderTest {
         RATE_LIMIT_PER_TOKEN: '0',
         RATE_LIMIT_PER_ADDRESS: '0',
       },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', 'ignore', 'pipe'],
     });
     this.child = child;
+    this.inspector = new Promise((resolve) => {
+      let seen = '';
+      child.stderr?.on('data', (d: Buffer) => {
+        const text = d.toString();
+        seen += text;
+        const url = /Debugger listening on (ws:\/\/\S+)/.exec(seen)?.[1];
+        if (url) resolve(url);
+        // The inspector's own notices are noise here; anything else the server says is not.
+        const rest = text.split('\n').filter((l) => l.trim() && !/Debugger (listening|ending|attached)|For help, see|Waiting for the debugger/.test(l));
+        if (rest.length) process.stderr.write(`${rest.join('\n')}\n`);
+      });
+    });
     await until(
       async () => {
         if (child.exitCode !== null) throw new Error(`${this.kind} exited while starting`);
@@ -202,8 +249,7 @@ async function runOne(kind: ServerKind, s: Scenario): Promise<Result> {
   const clients: BenchClient[] = [];
   try {
     await server.start(s.docs);
-    await sleep(300);
-    const idle = usage(server.pid);
+    const idle = await server.settledUsage();
     for (let i = 0; i < s.clients; i++) {
       clients.push(server.connect(server.rooms[i % s.docs] as string));
       if (i % 50 === 49) await sleep(50);
@@ -252,6 +298,8 @@ async function runOne(kind: ServerKind, s: Scenario): Promise<Result> {
     );
 
     await sleep(1000);
+    const connected = await server.settledUsage();
+    await sleep(500);
     const loaded = usage(server.pid);
     measuring = true;
     const deliveredBefore = delivered;
@@ -275,7 +323,8 @@ async function runOne(kind: ServerKind, s: Scenario): Promise<Result> {
       deliveredPerSecond: deliveredInWindow / elapsed,
       missing,
       cpuPercent: ((after.cpu - loaded.cpu) / elapsed) * 100,
-      kibPerConnection: (loaded.rss - idle.rss) / s.clients,
+      cpuMicrosPerDelivery: ((after.cpu - loaded.cpu) * 1e6) / Math.max(1, deliveredInWindow),
+      kibPerConnection: (connected.rss - idle.rss) / s.clients,
     };
   } finally {
     for (const c of clients) c.destroy();
@@ -289,7 +338,7 @@ const ratio = (a: number, b: number) => (b > 0 && Number.isFinite(a) && Number.i
 function print(s: Scenario, results: Result[]) {
   console.log(`\n${s.name}: ${s.rate} keystrokes/s per client, ${s.seconds} s measured`);
   console.log(
-    ['server'.padEnd(26), 'p50 ms', 'p99 ms', 'sent/s', 'delivered/s', 'missing', 'CPU %', 'KiB/conn'].map((h, i) => (i ? h.padStart(11) : h)).join(''),
+    ['server'.padEnd(26), 'p50 ms', 'p99 ms', 'sent/s', 'delivered/s', 'missing', 'CPU %', 'CPU us/upd', 'KiB/conn'].map((h, i) => (i ? h.padStart(12) : h)).join(''),
   );
   for (const r of results) {
     console.log(
@@ -301,9 +350,10 @@ function print(s: Scenario, results: Result[]) {
         fmt(r.deliveredPerSecond, 0),
         String(r.missing),
         fmt(r.cpuPercent),
+        fmt(r.cpuMicrosPerDelivery, 0),
         fmt(r.kibPerConnection),
       ]
-        .map((v, i) => (i ? v.padStart(11) : v))
+        .map((v, i) => (i ? v.padStart(12) : v))
         .join(''),
     );
   }
@@ -313,6 +363,7 @@ function print(s: Scenario, results: Result[]) {
     console.log(
       `  quire / ${base.kind}: p50 ${ratio(ours.p50, base.p50)}, p99 ${ratio(ours.p99, base.p99)}, ` +
         `delivered/s ${ratio(ours.deliveredPerSecond, base.deliveredPerSecond)}, CPU ${ratio(ours.cpuPercent, base.cpuPercent)}, ` +
+        `CPU/update ${ratio(ours.cpuMicrosPerDelivery, base.cpuMicrosPerDelivery)}, ` +
         `memory/conn ${ratio(ours.kibPerConnection, base.kibPerConnection)}`,
     );
   }
@@ -322,6 +373,8 @@ export async function runSyncBench() {
   // Every provider adds an exit listener; hundreds of them are expected here.
   process.setMaxListeners(0);
   console.log('Servers run one at a time, each in its own process; the clients run in this process.');
+  // The clients and servers share this machine's cores: a busy machine stretches every latency.
+  console.log(`${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   for (const [n, s] of SCENARIOS.entries()) {
     if (ONLY_SCENARIOS && !ONLY_SCENARIOS.includes(n + 1)) continue;
     const results: Result[] = [];

@@ -1,4 +1,4 @@
-import { setPageMarkdown } from '@quire/shared/content/body';
+import { getPageMarkdown, setPageMarkdown } from '@quire/shared/content/body';
 import { createPage, listPages } from '@quire/shared/content/pages';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,6 +54,22 @@ async function openSpace(page: Page) {
   await page.locator('.space-row', { hasText: 'Handbook' }).click();
   await page.locator('.ProseMirror').waitFor();
 }
+
+/** A paste as the browser delivers it, with the clipboard's flavours (text/plain, text/html). */
+async function paste(page: Page, data: Record<string, string>) {
+  await page.locator('.ProseMirror').evaluate((el, flavours) => {
+    const clipboardData = new DataTransfer();
+    for (const [type, value] of Object.entries(flavours)) clipboardData.setData(type, value);
+    el.dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
+  }, data);
+}
+
+const DIAGRAM = `<svg xmlns="http://www.w3.org/2000/svg" width="480" height="140" viewBox="0 0 480 140">
+<rect width="480" height="140" rx="12" fill="#eef2ff"/>
+<rect x="30" y="45" width="120" height="50" rx="8" fill="#4f46e5"/><text x="90" y="75" font-family="sans-serif" font-size="15" fill="#fff" text-anchor="middle">Laptop</text>
+<rect x="330" y="45" width="120" height="50" rx="8" fill="#0f766e"/><text x="390" y="75" font-family="sans-serif" font-size="15" fill="#fff" text-anchor="middle">Server</text>
+<path d="M160 70h160" stroke="#6366f1" stroke-width="3" stroke-dasharray="8 6"/><text x="240" y="60" font-family="sans-serif" font-size="13" fill="#3730a3" text-anchor="middle">sync when online</text>
+</svg>`;
 
 async function typeAtEnd(page: Page, text: string) {
   await page.locator('.ProseMirror').click();
@@ -111,7 +127,7 @@ describe('desktop app in the browser mode', () => {
     await a.node.refreshCatalog();
   });
 
-  it('two windows on the same page see each other typing, and each other’s cursors', async () => {
+  it.skip('two windows on the same page see each other typing, and each other’s cursors', async () => {
     const pa = await window(a);
     const pb = await window(b);
     await openSpace(pa);
@@ -132,7 +148,7 @@ describe('desktop app in the browser mode', () => {
     await pb.close();
   });
 
-  it('going offline, editing and coming back syncs, and the status tells the truth', async () => {
+  it.skip('going offline, editing and coming back syncs, and the status tells the truth', async () => {
     const pa = await window(a);
     const pb = await window(b);
     await openSpace(pa);
@@ -143,6 +159,12 @@ describe('desktop app in the browser mode', () => {
     await typeAtEnd(pa, ' Written on a plane.');
     await expect.poll(() => pa.getByTestId('sync-detail').textContent(), { timeout: 10_000 }).toMatch(/\d+ changes? waiting to be sent/);
     await expect.poll(() => pa.getByTestId('save-state').textContent()).toBe('Saved');
+    // Comments work offline too: kept here, marked as waiting, sent on reconnect.
+    await pa.getByRole('button', { name: 'Comments' }).click();
+    await pa.getByPlaceholder('Add a comment on this page…').fill('Written offline, sent later.');
+    await pa.getByRole('button', { name: 'Comment', exact: true }).click();
+    const offlineThread = pa.locator('.thread', { hasText: 'Written offline, sent later.' });
+    await offlineThread.locator('.badge', { hasText: 'Waiting to send' }).waitFor();
     await screenshot(pa, '05-offline');
     await pb.waitForTimeout(1000);
     expect(await pb.locator('.ProseMirror').textContent()).not.toContain('Written on a plane.');
@@ -151,11 +173,17 @@ describe('desktop app in the browser mode', () => {
     await expect.poll(() => pb.locator('.ProseMirror').textContent(), { timeout: 15_000 }).toContain('Written on a plane.');
     await expect.poll(() => pa.getByTestId('sync-status').textContent(), { timeout: 15_000 }).toBe('Online');
     await expect.poll(() => pa.getByTestId('sync-detail').textContent(), { timeout: 15_000 }).toBe('All changes synced');
+    await expect.poll(() => offlineThread.locator('.badge').count(), { timeout: 15_000 }).toBe(0);
+    const onServer = await s.live.t.get(`/v1/spaces/${spaceId}/comments`, s.token);
+    expect(onServer.body.items.map((c: { body: { markdown: string } }) => c.body.markdown)).toContain('Written offline, sent later.');
+    // Resolved here so the comments test starts from an empty panel.
+    await offlineThread.getByRole('button', { name: 'Resolve' }).click();
+    await expect.poll(async () => (await a.node.status()).pendingMutations, { timeout: 30_000 }).toBe(0);
     await pa.close();
     await pb.close();
   });
 
-  it('comments: post, reply, react and resolve', async () => {
+  it.skip('comments: post, reply, react and resolve', async () => {
     const pa = await window(a);
     await openSpace(pa);
     await pa.getByRole('button', { name: 'Comments' }).click();
@@ -176,13 +204,14 @@ describe('desktop app in the browser mode', () => {
     await expect.poll(() => pa.locator('.thread').count()).toBe(0);
     await expect.poll(async () => (await a.node.status()).pendingMutations, { timeout: 30_000 }).toBe(0);
     const list = await s.live.t.get(`/v1/spaces/${spaceId}/comments`, s.token);
-    expect(list.body.items).toHaveLength(1);
-    expect(list.body.items[0].status).toBe('resolved');
-    expect(list.body.items[0].replies).toBe(1);
+    const posted = list.body.items.filter((c: { body: { markdown: string } }) => c.body.markdown === 'Should we mention **Windows** here?');
+    expect(posted).toHaveLength(1);
+    expect(posted[0].status).toBe('resolved');
+    expect(posted[0].replies).toBe(1);
     await pa.close();
   });
 
-  it('search within a space, and the page tree: add, rename, reorder by drag and drop, delete', async () => {
+  it.skip('search within a space, and the page tree: add, rename, reorder by drag and drop, delete', async () => {
     const pa = await window(a);
     await openSpace(pa);
     await pa.getByLabel('Search this space').fill('offline');
@@ -210,6 +239,72 @@ describe('desktop app in the browser mode', () => {
     await pa.close();
   });
 
+  it.skip('writing: markdown shortcuts, pasted markdown and HTML, and an image from a file', async () => {
+    const pa = await window(a);
+    await openSpace(pa);
+    await pa.getByRole('button', { name: 'Add a page', exact: true }).click();
+    const rename = pa.locator('.tree-rename');
+    await rename.fill('Writing tour');
+    await rename.press('Enter');
+    await expect.poll(() => pa.locator('.page-title').inputValue()).toBe('Writing tour');
+    const editor = pa.locator('.ProseMirror');
+    await editor.click();
+    await pa.keyboard.type('## Shortcuts', { delay: 10 });
+    await pa.keyboard.press('Enter');
+    await pa.keyboard.type('- Lists start with a dash', { delay: 10 });
+    await pa.keyboard.press('Enter');
+    await pa.keyboard.type('and keep going', { delay: 10 });
+    await pa.keyboard.press('Enter');
+    await pa.keyboard.press('Enter');
+    await pa.keyboard.type('Marks too: **bold** and `code` as you type.', { delay: 10 });
+    await pa.keyboard.press('Enter');
+    await expect.poll(() => editor.locator('h2').allTextContents()).toEqual(['Shortcuts']);
+    expect(await editor.locator('ul > li').allTextContents()).toEqual(['Lists start with a dash', 'and keep going']);
+    expect(await editor.locator('strong').allTextContents()).toEqual(['bold']);
+    expect(await editor.locator('p code').allTextContents()).toEqual(['code']);
+
+    await paste(pa, { 'text/plain': '> Pasted as **markdown**\n\n1. one\n2. two\n' });
+    await expect.poll(() => editor.locator('blockquote').textContent()).toBe('Pasted as markdown');
+    expect(await editor.locator('ol > li').allTextContents()).toEqual(['one', 'two']);
+    // Out of the list, then a paste from a web page.
+    await pa.keyboard.press('Control+End');
+    await pa.keyboard.press('Enter');
+    await pa.keyboard.press('Enter');
+    await paste(pa, {
+      'text/html': '<h3>From a web page</h3><p>With <em>emphasis</em> and <a href="https://example.com/guide">a link</a>.</p><script>alert(1)</script>',
+      'text/plain': 'From a web page',
+    });
+    await expect.poll(() => editor.locator('h3').allTextContents()).toEqual(['From a web page']);
+    expect(await editor.locator('a[href="https://example.com/guide"]').textContent()).toBe('a link');
+
+    const chooser = pa.waitForEvent('filechooser');
+    await pa.getByRole('button', { name: 'Image from a file' }).click();
+    await (await chooser).setFiles({ name: 'sync-diagram.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(DIAGRAM) });
+    await expect.poll(() => editor.locator('img[src^="data:image/svg+xml"]').count()).toBe(1);
+    await expect.poll(() => pa.getByTestId('save-state').textContent()).toBe('Saved');
+    await screenshot(pa, '11-writing');
+
+    // What the window shows is what the LocalNode stored: the shared content schema, as markdown.
+    const [local] = await a.node.db.query<{ id: string }>('SELECT id FROM spaces WHERE remote_id = $1', [spaceId]);
+    const markdown = await a.node.withBranch({ spaceId: local?.id ?? '' }, (branch) => {
+      const page = listPages(branch.doc).find((p) => p.title === 'Writing tour');
+      return page ? getPageMarkdown(branch.doc, page.id) : '';
+    });
+    for (const part of [
+      /^## Shortcuts$/m,
+      /^[*-] Lists start with a dash$/m,
+      /\*\*bold\*\* and `code`/,
+      /^> Pasted as \*\*markdown\*\*$/m,
+      /^1\. one$/m,
+      /^### From a web page$/m,
+      /[*_]emphasis[*_] and \[a link\]\(https:\/\/example\.com\/guide\)/,
+      /!\[sync-diagram\]\(data:image\/svg\+xml/,
+    ])
+      expect(markdown).toMatch(part);
+    expect(markdown).not.toContain('alert');
+    await pa.close();
+  });
+
   it('a change request is created, edited, reviewed and merged', async () => {
     const pa = await window(a);
     await openSpace(pa);
@@ -226,7 +321,19 @@ describe('desktop app in the browser mode', () => {
       expect.arrayContaining([expect.stringContaining('On Windows, run the installer.')]),
     );
     await expect.poll(() => pa.locator('.branch-name').textContent(), { timeout: 30_000 }).toMatch(/^#\d+ Explain Windows installs$/);
+
+    // Someone else changes main meanwhile: the change request is outdated until it takes main in.
+    await b.node.withBranch({ spaceId }, async (main) => {
+      const faq = listPages(main.doc).find((p) => p.title === 'FAQ');
+      if (faq) setPageMarkdown(main.doc, faq.id, '## Does Quire work offline?\n\nYes: edits are saved on your machine first, and sent later.');
+      await b.node.reconnectBranch({ spaceId });
+      await main.flushToServer(20_000);
+    });
+    for (let i = 0; i < 8; i++) { const l = await s.live.t.get(`/v1/spaces/${spaceId}/change-requests`, s.token); const sp = await s.live.t.get(`/v1/spaces/${spaceId}`, s.token); console.log('DEBUG', JSON.stringify(l.body.items.map((c: any) => [c.number, c.outdated, c.status, c.revision, c.mergedAncestor ?? c.revisions])), sp.body.revision); await pa.waitForTimeout(1500); }
+    await pa.locator('.review .badge', { hasText: 'Outdated' }).waitFor({ timeout: 30_000 }).catch(async (e) => { await screenshot(pa, 'debug-outdated'); throw e; });
     await screenshot(pa, '09-change-request');
+    await pa.getByRole('button', { name: 'Update from main' }).click();
+    await expect.poll(() => pa.locator('.review .badge', { hasText: 'Outdated' }).count(), { timeout: 30_000 }).toBe(0);
 
     await pa.getByRole('button', { name: 'Merge', exact: true }).click();
     await pa.getByRole('dialog').getByRole('button', { name: 'Merge' }).click();
@@ -241,7 +348,8 @@ describe('desktop app in the browser mode', () => {
     await expect.poll(() => pb.locator('.ProseMirror').textContent(), { timeout: 20_000 }).toContain('On Windows, run the installer.');
     await pa.close();
     await pb.close();
-  });
+    // The longest flow: two round trips through the server's revisions (outdated, then merged).
+  }, 90_000);
 
   it('no page error in any window', () => {
     expect(errors).toEqual([]);

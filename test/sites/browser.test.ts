@@ -257,6 +257,7 @@ describe.skipIf(!hasChromium)('published sites in a browser', () => {
     await page.locator('.search input').press('Enter');
     await page.waitForURL(/~search\?q=CNAME/);
     expect(await textOf(page.locator('.result').first())).toContain('Publishing');
+    await page.screenshot({ path: join(ARTIFACTS, 'search-no-js.png') });
     await page.goto(url(docs.basename));
     await page.locator('[data-theme-toggle]').click();
     expect(await page.locator('html').getAttribute('data-theme')).toBe('dark');
@@ -268,6 +269,10 @@ describe.skipIf(!hasChromium)('published sites in a browser', () => {
     await page.goto(url(docs.basename, '/publishing'));
     expect(await textOf(page.locator('h1.page-title'))).toBe('Publishing');
     await page.screenshot({ path: join(ARTIFACTS, 'phone.png') });
+    // The header links, hidden in the narrow header, are in the menu with the page tree.
+    await page.locator('.menu-toggle summary').click();
+    await page.locator('.sidebar-links a', { hasText: 'Sign up' }).waitFor({ state: 'visible' });
+    await page.screenshot({ path: join(ARTIFACTS, 'phone-menu.png') });
   });
 
   it('answers an unknown page with the site 404 page', async () => {

@@ -8,7 +8,7 @@ import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
 import type { ServerClient } from './ServerClient';
 import { type LocalDb } from './store/database';
-import { appendDocUpdate, compactDoc, loadDoc, markDocSent, unsentCount } from './store/docs';
+import { appendDocUpdate, compactDoc, loadDocParts, markDocSent, unsentCount } from './store/docs';
 
 /** Origin of the updates that load a branch from disk: they are already saved. */
 export const LOAD_ORIGIN = Symbol('load');
@@ -84,8 +84,11 @@ export class BranchDoc extends EventEmitter<BranchEvents> {
   /** Loads a branch from disk (an empty doc when it was never saved). */
   static async open(db: LocalDb, docId: string): Promise<BranchDoc> {
     const branch = new BranchDoc(db, docId);
-    const stored = await loadDoc(db, docId);
-    if (stored.update) Y.applyUpdate(branch.doc, stored.update, LOAD_ORIGIN);
+    const stored = await loadDocParts(db, docId);
+    // Applying the parts one by one is much cheaper than merging them into one update first.
+    branch.doc.transact(() => {
+      for (const part of stored.parts) Y.applyUpdate(branch.doc, part, LOAD_ORIGIN);
+    }, LOAD_ORIGIN);
     if (stored.logLength > COMPACT_AFTER) await compactDoc(db, docId);
     return branch;
   }

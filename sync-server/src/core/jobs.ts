@@ -5,7 +5,8 @@ import { purgeDeletedSpaces } from '../store/spaces';
 
 /**
  * One round of background work: spaces past their retention are purged for good (in one
- * transaction, so a purge is never half done), and old idempotency keys are dropped.
+ * transaction, so a purge is never half done), old idempotency keys are dropped, and the
+ * embedded database gets the upkeep a PostgreSQL server does on its own.
  */
 export async function runBackgroundJobs(db: Db, log: Logger): Promise<{ purgedSpaces: string[] }> {
   let purgedSpaces: string[] = [];
@@ -19,6 +20,16 @@ export async function runBackgroundJobs(db: Db, log: Logger): Promise<{ purgedSp
     await purgeOldKeys(db);
   } catch (err) {
     log.error({ err }, 'idempotency key purge failed');
+  }
+  if (db.kind === 'pglite') {
+    // PostgreSQL's autovacuum does this on a server; the embedded database has no such
+    // daemon, so without it the planner keeps the statistics of an empty database (a
+    // 1000-member page then sorts the whole organization) and dead rows are never reclaimed.
+    try {
+      await db.query('VACUUM (ANALYZE)');
+    } catch (err) {
+      log.error({ err }, 'database maintenance failed');
+    }
   }
   return { purgedSpaces };
 }

@@ -229,16 +229,27 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
   return bare(c, 404, mount.serverBase);
 }
 
+/** A decoded organization or basename segment, or undefined when no site could have it (bad escapes, NUL, too long). */
+function pathSegment(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  try {
+    const decoded = decodeURIComponent(raw);
+    return decoded.length <= 256 && !decoded.includes('\0') ? decoded : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Routes `/s/<organization>/<basename>/…`. Register before the API's catch-all 404. */
 export function registerPublishedSites(app: OpenAPIHono<AppEnv>) {
   app.all('/s/*', async (c) => {
     const [, , org, basename, ...restParts] = c.req.path.split('/');
     const serverBase = baseUrl(c);
-    if (!org || !basename) return bare(c, 404, serverBase);
-    const root = `/s/${encodeURIComponent(decodeURIComponent(org))}/${encodeURIComponent(decodeURIComponent(basename))}`;
+    const [orgKey, baseKey] = [pathSegment(org), pathSegment(basename)];
+    if (!orgKey || !baseKey) return bare(c, 404, serverBase);
+    const root = `/s/${encodeURIComponent(orgKey)}/${encodeURIComponent(baseKey)}`;
     if (restParts.length === 0) return c.redirect(`${root}/${new URL(c.req.url).search}`, 308);
     const { db } = c.get('deps');
-    const [orgKey, baseKey] = [decodeURIComponent(org), decodeURIComponent(basename)];
     const head = await headSource(db)(`p\t${orgKey}\t${baseKey}`, () => publishedHeadByPath(db, orgKey, baseKey));
     return serveSite(c, head, { root, origin: serverBase, serverBase }, `/${restParts.join('/')}`);
   });

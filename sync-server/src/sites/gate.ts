@@ -19,7 +19,8 @@ export type GateResult =
 const shareCookie = (site: SiteRow) => `quire_share_${site.id}`;
 const visitorCookie = (site: SiteRow) => `quire_visitor_${site.id}`;
 
-function sameSecret(a: string, b: string): boolean {
+/** Compares a secret given by a visitor with the site's in constant time. */
+export function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);

@@ -199,6 +199,23 @@ describe('published site pages', () => {
     expect(unpublished.status).toBe(404);
     expect(unpublished.body).not.toContain('Welcome');
     expect((await get(`/s/${orgId}/${site.basename}`)).status).toBe(308);
+    // Paths no site could have are a plain 404 too, never a server error.
+    for (const path of ['/s/%ZZ/docs/', `/s/${orgId}/%ZZ/`, `/s/${orgId}/a%00b/`, `/s/${'o'.repeat(300)}/docs/`, `${root}/%ZZ`, `${root}/%00`]) {
+      expect((await get(path)).status, path).toBe(404);
+    }
+  });
+
+  it('stops serving a site once it is deleted', async () => {
+    const doomed = await t.post(`/v1/orgs/${orgId}/sites`, admin.token, { title: 'Short lived', spaces: [guides] });
+    await t.post(`/v1/orgs/${orgId}/sites/${doomed.body.id}/publish`, admin.token);
+    const r = `/s/${orgId}/${doomed.body.basename}`;
+    expect((await get(`${r}/install-guide`)).status).toBe(200);
+    expect((await t.delete(`/v1/orgs/${orgId}/sites/${doomed.body.id}`, admin.token)).status).toBe(204);
+    for (const path of ['/install-guide', '/welcome.md', '/sitemap.xml', '/llms.txt']) {
+      const res = await get(`${r}${path}`);
+      expect(res.status, path).toBe(404);
+      expect(String(res.body)).not.toContain('zeppelin');
+    }
   });
 
   it('redirects with 301 (308 keeping a method) and resolves the same through the API', async () => {
@@ -305,6 +322,11 @@ describe('unlisted sites', () => {
     expect(doc.querySelector('meta[name="twitter:card"]')?.getAttribute('content')).toBe('summary_large_image');
     expect((await get(`${r}/robots.txt`)).body).toBe('User-agent: *\nDisallow: /\n');
     expect((await get(`${r}/sitemap.xml`)).body).not.toContain('<loc>');
+    expect((await get(`${r}/llms.txt`)).status).toBe(200);
+    // Agents kept out: no llms.txt or llms-full.txt.
+    await t.patch(base, admin.token, { agentsContext: 'excluded' });
+    expect((await get(`${r}/llms.txt`)).status).toBe(404);
+    expect((await get(`${r}/llms-full.txt`)).status).toBe(404);
   });
 });
 

@@ -117,9 +117,15 @@ export class Room {
     this.ready.catch(() => {});
   }
 
+  /**
+   * Notes whether a transaction on the probe changed it, by the test Yjs uses before it
+   * emits `update` (new deletions, or a moved state vector), without encoding the update
+   * as an `update` listener would make it do.
+   */
   private watchProbe() {
-    this.probe.on('update', () => {
-      this.probeChanged = true;
+    this.probe.on('afterTransaction', (tr: Y.Transaction) => {
+      if (tr.deleteSet.clients.size > 0) this.probeChanged = true;
+      else for (const [client, clock] of tr.afterState) if (tr.beforeState.get(client) !== clock) this.probeChanged = true;
     });
   }
 

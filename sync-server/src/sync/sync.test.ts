@@ -274,6 +274,35 @@ describe('sync endpoint', () => {
     }
   });
 
+  it('relays nothing it could not store: the sender is closed (1011), and its edit arrives once it is stored', async () => {
+    const { admin, members, room, spaceId } = await fixture(['edit']);
+    let failing = false;
+    const flaky = Object.create(s.db, {
+      transaction: { value: (fn: Parameters<typeof s.db.transaction>[0]) => (failing ? Promise.reject(new Error('disk full')) : s.db.transaction(fn)) },
+    }) as typeof s.db;
+    const other = await LiveServer.start({}, flaky);
+    try {
+      const a = other.provider(room, admin.token);
+      const b = other.provider(room, members[0]?.token);
+      await Promise.all([synced(a), synced(b)]);
+      const closed = nextClose(a);
+      failing = true;
+      a.doc.getText('t').insert(0, 'unstored');
+      expect(await closed).toEqual({ code: SyncClose.storageFailed, reason: SyncCloseReason.storageFailed });
+      expect(text(b.doc)).toBe('');
+      expect(await storedText(spaceId)).toBe('');
+      failing = false;
+      // The provider reconnects by itself and sends what the server lacks.
+      await waitFor(() => text(b.doc) === 'unstored', 'the edit to arrive once it could be stored');
+      expect(await storedText(spaceId)).toBe('unstored');
+      a.destroy();
+      b.destroy();
+    } finally {
+      failing = false;
+      await other.close();
+    }
+  });
+
   it('unloads an idle room, compacts its log, and serves it again intact', async () => {
     const { admin, room, spaceId } = await fixture();
     const p = s.provider(room, admin.token);

@@ -54,9 +54,9 @@ export function pendingOf(doc: Y.Doc): unknown[] {
  * Throws when `update` is one Yjs would apply but not merge. `applyUpdate` skips some
  * malformed structs (a skip carrying an item's flags) that the merge, which compaction and
  * every REST read of the document go through, throws on: stored, such an update would
- * leave the document unreadable outside the room. The conversion reads and writes every
- * struct the way the merge does.
+ * leave the document unreadable outside the room. Reading the update's metadata walks
+ * every struct with the merge's reader, at a small fraction of the cost of applying it.
  */
 export function assertMergeable(update: Uint8Array): void {
-  Y.convertUpdateFormatV1ToV2(update);
+  Y.parseUpdateMeta(update);
 }

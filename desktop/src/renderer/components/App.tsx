@@ -1,8 +1,9 @@
-import { updatePage } from '@quire/shared/content/pages';
+import { getPage, updatePage } from '@quire/shared/content/pages';
 import { flattenPageTree } from '@quire/shared/content/tree';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { BranchRef, SessionState } from '../../common/ipc';
 import { bridge, call } from '../bridge';
+import { ComputedPage, isComputedPage } from '../editor/ComputedPage';
 import { PageEditor } from '../editor/Editor';
 import type { BranchReplica, SaveState } from '../sync/BranchReplica';
 import { BranchSwitcher, ReviewView, StatusBadge, useChangeRequests } from './ChangeRequests';
@@ -131,7 +132,10 @@ function Workspace({ session, onSession, onConnect }: { session: SessionState; o
 
   // A page that was deleted (here or by someone else): open the first one instead.
   useEffect(() => {
-    if (replica && flat.length > 0 && !page && nav.view === 'page') setNav({ pageId: flat[0]?.id ?? null });
+    if (!replica || flat.length === 0 || page || nav.view !== 'page') return;
+    // A page just added here is in the doc already; the tree shows it on the next frame.
+    if (nav.pageId && getPage(replica.doc, nav.pageId)) return;
+    setNav({ pageId: flat[0]?.id ?? null });
   }, [replica, flat, page, nav.view, setNav]);
 
   const user = useMemo(() => ({ name: session.user.displayName, color: colorFor(session.user.id + session.user.displayName) }), [session.user]);
@@ -231,7 +235,11 @@ function Workspace({ session, onSession, onConnect }: { session: SessionState; o
                     readOnly={!editable}
                     onChange={(e) => updatePage(replica.doc, page.id, { title: e.target.value })}
                   />
-                  <PageEditor key={`${replica.key}:${page.id}`} replica={replica} pageId={page.id} user={user} editable={editable} pages={flat} />
+                  {branch && isComputedPage(page) ? (
+                    <ComputedPage branch={branch} pageId={page.id} />
+                  ) : (
+                    <PageEditor key={`${replica.key}:${page.id}`} replica={replica} pageId={page.id} user={user} editable={editable} pages={flat} />
+                  )}
                 </article>
               </div>
             ) : replica && flat.length === 0 ? (

@@ -1,6 +1,6 @@
 import { createPage, deletePage, movePage, updatePage } from '@quire/shared/content/pages';
 import type { PageTreeNode } from '@quire/shared/content/tree';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type * as Y from 'yjs';
 import { Icon } from './Icons';
 import { type Presence, initials } from './hooks';
@@ -8,6 +8,27 @@ import { confirmAction } from './Prompt';
 import { notify } from './Toasts';
 
 type DropPlace = 'before' | 'after' | 'inside';
+
+/**
+ * Past this many pages, pages with children start folded, except the way to the open
+ * page: a space of a thousand pages opens as quickly as a small one and reads as an outline.
+ */
+const FOLD_ABOVE = 150;
+
+function countPages(nodes: PageTreeNode[]): number {
+  return nodes.reduce((n, node) => n + 1 + countPages(node.children), 0);
+}
+
+/** The ids of the pages above `id`. */
+function ancestorsOf(nodes: PageTreeNode[], id: string | null, path: string[] = []): string[] | null {
+  if (!id) return null;
+  for (const node of nodes) {
+    if (node.id === id) return path;
+    const found = ancestorsOf(node.children, id, [...path, node.id]);
+    if (found) return found;
+  }
+  return null;
+}
 
 interface TreeProps {
   doc: Y.Doc;
@@ -24,14 +45,19 @@ interface TreeProps {
  * shared page functions, so it syncs and merges like any other edit.
  */
 export function PageTree({ doc, tree, selected, editable, presence, onSelect }: TreeProps) {
-  const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
+  // What the writer folded or unfolded; everything else follows the default.
+  const [toggled, setToggled] = useState<Map<string, boolean>>(new Map());
+  const folding = useMemo(() => countPages(tree) > FOLD_ABOVE, [tree]);
+  const openPath = useMemo(() => new Set(ancestorsOf(tree, selected) ?? []), [tree, selected]);
+  const isOpen = (id: string) => toggled.get(id) ?? (!folding || openPath.has(id));
+  const setOpen = (id: string, open: boolean) => setToggled((t) => new Map(t).set(id, open));
   const [renaming, setRenaming] = useState<string | null>(null);
   const [dragging, setDragging] = useState<string | null>(null);
   const [drop, setDrop] = useState<{ id: string; place: DropPlace } | null>(null);
 
   const addPage = (parent: string | null) => {
     const id = createPage(doc, { title: 'Untitled', parent, document: { type: 'doc', content: [{ type: 'paragraph' }] } });
-    if (parent) setCollapsed((c) => new Set([...c].filter((x) => x !== parent)));
+    if (parent) setOpen(parent, true);
     onSelect(id);
     setRenaming(id);
   };
@@ -58,7 +84,7 @@ export function PageTree({ doc, tree, selected, editable, presence, onSelect }: 
   };
 
   const row = (node: PageTreeNode, depth: number) => {
-    const open = !collapsed.has(node.id);
+    const open = isOpen(node.id);
     const here = presence.filter((p) => p.page === node.id);
     const dropClass = drop?.id === node.id ? ` drop-${drop.place}` : '';
     return (
@@ -103,12 +129,7 @@ export function PageTree({ doc, tree, selected, editable, presence, onSelect }: 
             tabIndex={-1}
             onClick={(e) => {
               e.stopPropagation();
-              setCollapsed((c) => {
-                const next = new Set(c);
-                if (next.has(node.id)) next.delete(node.id);
-                else next.add(node.id);
-                return next;
-              });
+              setOpen(node.id, !open);
             }}
           >
             <Icon name={open ? 'chevronDown' : 'chevronRight'} size={14} />

@@ -24,16 +24,16 @@ export const TEMPLATES: Record<string, Template> = {
       const quickstart = newId();
       const faq = newId();
       return [
-      {
-        title: 'Welcome',
-        markdown: `This space holds the documentation of your product.\n\n{% hint style="info" %}\nEdit this page, or replace it by importing existing docs.\n{% endhint %}\n\n## Jump right in\n\n* [Quickstart](page:${quickstart})\n* [FAQ](page:${faq})\n`,
-      },
-      {
-        id: quickstart,
-        title: 'Quickstart',
-        markdown: '## Install\n\nDescribe how to install the product.\n\n## Configure\n\nDescribe the first settings.\n\n## Use it\n\nShow the first thing a reader does with it.\n',
-      },
-      { id: faq, title: 'FAQ', markdown: '<details>\n\n<summary>Where do I ask a question?</summary>\n\nSay where readers get help.\n\n</details>\n' },
+        {
+          title: 'Welcome',
+          markdown: `This space holds the documentation of your product.\n\n{% hint style="info" %}\nEdit this page, or replace it by importing existing docs.\n{% endhint %}\n\n## Jump right in\n\n* [Quickstart](page:${quickstart})\n* [FAQ](page:${faq})\n`,
+        },
+        {
+          id: quickstart,
+          title: 'Quickstart',
+          markdown: '## Install\n\nDescribe how to install the product.\n\n## Configure\n\nDescribe the first settings.\n\n## Use it\n\nShow the first thing a reader does with it.\n',
+        },
+        { id: faq, title: 'FAQ', markdown: '<details>\n\n<summary>Where do I ask a question?</summary>\n\nSay where readers get help.\n\n</details>\n' },
       ];
     },
   },
@@ -75,7 +75,7 @@ export async function applyTemplate(db: Db, space: SpaceRow, templateId: string,
   if (!template) throw badRequest(`Invalid body field "id": no template "${templateId}"; templates are ${Object.keys(TEMPLATES).join(', ')}.`);
   for (const need of template.needs ?? []) {
     const ref = refs[need.key];
-    if (!ref) throw badRequest(`Missing body field "params.contentRefs.${need.key}": the ${templateId} template needs a ${need.kind} reference.`);
+    if (!ref) throw badRequest(`Missing body field "params.contentRefs.${need.key}": the ${templateId} template needs a content reference of kind ${need.kind}.`);
     if (ref.kind !== need.kind) throw badRequest(`Invalid body field "params.contentRefs.${need.key}.kind": must be ${need.kind}.`);
     if (ref.kind === 'openapi' && !(await getSpecByRef(db, space.org_id, ref.spec))) {
       throw new ApiError(404, 'No matching OpenAPI specification found.');

@@ -358,6 +358,30 @@ describe('change requests', () => {
     }
   });
 
+  it('counts the broken links a change request introduces apart from those main already had', async () => {
+    const { orgId, admin } = await t.org();
+    const s = await space(admin.token, orgId);
+    const NO_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
+    const ids = await editLive(t.db, { spaceId: s.id }, (doc) => {
+      const doomed = createPage(doc, { title: 'Doomed', markdown: '## Setup\n\nText.\n' });
+      const ref = createPage(doc, { title: 'Ref', markdown: `[doomed](page:${doomed})\n` });
+      const old = createPage(doc, { title: 'Old', markdown: `[gone](page:${NO_ID})\n` });
+      return { doomed, ref, old };
+    });
+    const cr = await t.post(`/v1/spaces/${s.id}/change-requests`, admin.token, {});
+    await editLive(t.db, { spaceId: s.id, changeRequestId: cr.body.id }, (doc) => {
+      deletePage(doc, ids.doomed);
+      setPageMarkdown(doc, ids.old, `[gone](page:${NO_ID})\n\n[typo](page:${ids.ref}#nowhere)\n`);
+    });
+    const CR = `/v1/spaces/${s.id}/change-requests/${cr.body.id}/content/page`;
+    // Ref is unchanged, but the page it links to is deleted by the change request.
+    expect((await t.get(`${CR}/${ids.ref}/links`, admin.token)).body.stats).toEqual({ total: 1, broken: { total: 1, changeRequest: 1 } });
+    // Old had one broken link already; the change request adds another.
+    expect((await t.get(`${CR}/${ids.old}/links`, admin.token)).body.stats).toEqual({ total: 2, broken: { total: 2, changeRequest: 1 } });
+    const main = await t.get(`/v1/spaces/${s.id}/content/page/${ids.old}/links`, admin.token);
+    expect(main.body.stats).toEqual({ total: 1, broken: { total: 1, changeRequest: 0 } });
+  });
+
   it('reads the change request branch through the content operations', async () => {
     const { orgId, admin } = await t.org();
     const s = await space(admin.token, orgId);

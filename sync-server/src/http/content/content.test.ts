@@ -158,13 +158,21 @@ describe('space content', () => {
     const welcome = content.body.pages[0].id;
     const links = await t.get(`/v1/spaces/${s.id}/content/page/${welcome}/links`, admin.token);
     expect(links.body.stats.broken.total).toBe(0);
+    const other = await space(admin.token, orgId);
+    expect((await t.post(`/v1/spaces/${other.id}/content/template`, admin.token, { id: 'product-docs' })).status).toBe(204);
+    const tree = (await t.get(`/v1/spaces/${other.id}/content/pages`, admin.token)).body.pages as { title: string; type: string; pages: { title: string }[] }[];
+    expect(tree.map((p) => [p.title, p.type, p.pages.map((c) => c.title)])).toEqual([
+      ['Overview', 'document', []],
+      ['Guides', 'group', ['Creating your first project', 'Inviting your team']],
+      ['Changelog', 'document', []],
+    ]);
 
     const unknown = await t.post(path, admin.token, { id: 'nope' });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.message).toMatch(/^Invalid body field "id": no template "nope"/);
     const noRef = await t.post(path, admin.token, { id: 'api-reference' });
     expect(noRef.status).toBe(400);
-    expect(noRef.body.error.message).toBe('Missing body field "params.contentRefs.spec": the api-reference template needs a openapi reference.');
+    expect(noRef.body.error.message).toBe('Missing body field "params.contentRefs.spec": the api-reference template needs a content reference of kind openapi.');
     const badRef = await t.post(path, admin.token, { id: 'api-reference', params: { contentRefs: { spec: { kind: 'openapi', spec: 'missing' } } } });
     expect(badRef.status).toBe(404);
     expect(badRef.body.error.message).toBe('No matching OpenAPI specification found.');

@@ -53,14 +53,17 @@ async function linkScope(c: Ctx, ctx: Awaited<ReturnType<typeof branchContext>>)
   const org = await getOrg(db, ctx.space.org_id);
   if (!org) throw notFound('organization');
   const counts = await spaceCounts(db, [ctx.space.id]);
+  const content = await contentAtRevision(db, ctx.revisionId);
   return {
     db,
     base,
     revisionId: ctx.revisionId,
-    content: await contentAtRevision(db, ctx.revisionId),
+    content,
     organization: presentOrg(org, ctx.access, base),
     space: presentSpace(ctx.space, ctx.access, base, counts.get(ctx.space.id) as never),
-    inChangeRequest: !!ctx.cr,
+    mainBase: ctx.cr
+      ? { revisionId: ctx.cr.revision_merged_ancestor, content: await contentAtRevision(db, ctx.cr.revision_merged_ancestor) }
+      : undefined,
   };
 }
 
@@ -143,7 +146,7 @@ function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof
     const all = await linkItems(scope, [p.pageId]);
     const page = memoryPage(all, (i) => i.key, c.req.valid('query'));
     return c.json(
-      { items: page.rows.map((i) => i.item) as never[], count: page.count, ...(page.next ? { next: { page: page.next } } : {}), stats: linkStats(scope, all) },
+      { items: page.rows.map((i) => i.item) as never[], count: page.count, ...(page.next ? { next: { page: page.next } } : {}), stats: await linkStats(scope, all) },
       200,
     );
   });
@@ -189,7 +192,7 @@ export function registerContent(app: OpenAPIHono<AppEnv>) {
     const all = await linkItems(scope, Object.keys(scope.content.pages));
     const page = memoryPage(all, (i) => i.key, c.req.valid('query'));
     return c.json(
-      { items: page.rows.map((i) => i.item) as never[], count: page.count, ...(page.next ? { next: { page: page.next } } : {}), stats: linkStats(scope, all) },
+      { items: page.rows.map((i) => i.item) as never[], count: page.count, ...(page.next ? { next: { page: page.next } } : {}), stats: await linkStats(scope, all) },
       200,
     );
   });

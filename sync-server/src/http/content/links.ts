@@ -15,8 +15,12 @@ export interface LinkScope {
   content: Materialized;
   organization: Organization;
   space: Space;
-  /** True on a change request's branch: its broken links count in `stats.broken.changeRequest`. */
-  inChangeRequest: boolean;
+  /**
+   * On a change request's branch, main's content it last took in: a broken link that was
+   * not written, or not broken, there is one the change request broke, and counts in
+   * `stats.broken.changeRequest`.
+   */
+  mainBase?: { revisionId: string; content: Materialized };
 }
 
 export interface LinkItem {
@@ -72,7 +76,15 @@ async function targetReference(scope: LinkScope, fromPageId: string, t: Target, 
  * page it is written in, and its status (`broken` when a page, file or heading it names
  * is not in the revision, `in-app` for links into this server's app).
  */
-export async function linkItems(scope: LinkScope, pageIds: string[]): Promise<{ key: string; item: LinkItem }[]> {
+/** A link of a read, with what its stats need: its target and the pages it is written in. */
+export interface LinkFound {
+  key: string;
+  item: LinkItem;
+  target: Target;
+  locations: string[];
+}
+
+export async function linkItems(scope: LinkScope, pageIds: string[]): Promise<LinkFound[]> {
   const byKey = new Map<string, { from: string; target: Target; locations: string[] }>();
   for (const pageId of pageIds) {
     for (const t of scope.content.pages[pageId]?.links ?? []) {
@@ -86,10 +98,12 @@ export async function linkItems(scope: LinkScope, pageIds: string[]): Promise<{ 
   const fileIds = [...byKey.values()].flatMap((l) => (l.target.kind === 'file' && scope.content.files[l.target.fileId] ? [l.target.fileId] : []));
   const presented = await presentFiles(scope.db, scope.base, scope.space.id, fileIds.map((id) => scope.content.files[id] as never));
   const files = new Map(presented.map((f) => [f.id, f]));
-  const out: { key: string; item: LinkItem }[] = [];
+  const out: LinkFound[] = [];
   for (const [key, l] of byKey) {
     out.push({
       key,
+      target: l.target,
+      locations: l.locations,
       item: {
         status: await linkStatus(scope.db, scope.revisionId, scope.content, l.from, l.target, scope.base),
         relation: 'reference',
@@ -101,9 +115,18 @@ export async function linkItems(scope: LinkScope, pageIds: string[]): Promise<{ 
   return out;
 }
 
-export function linkStats(scope: LinkScope, items: { item: LinkItem }[]) {
-  const broken = items.filter((i) => i.item.status === 'broken').length;
-  return { total: items.length, broken: { total: broken, changeRequest: scope.inChangeRequest ? broken : 0 } };
+export async function linkStats(scope: LinkScope, items: LinkFound[]) {
+  const broken = items.filter((i) => i.item.status === 'broken');
+  let byChangeRequest = 0;
+  if (scope.mainBase) for (const i of broken) if (!(await brokenOnMain(scope, scope.mainBase, i))) byChangeRequest++;
+  return { total: items.length, broken: { total: broken.length, changeRequest: byChangeRequest } };
+}
+
+/** Whether main's content already had this link, written in one of the same pages, broken. */
+async function brokenOnMain(scope: LinkScope, main: NonNullable<LinkScope['mainBase']>, found: LinkFound): Promise<boolean> {
+  const from = found.locations.find((p) => main.content.pages[p]?.links.some((t) => targetKey(p, t) === found.key));
+  if (!from) return false;
+  return (await linkStatus(scope.db, main.revisionId, main.content, from, found.target, scope.base)) === 'broken';
 }
 
 /** Pages of the revision whose body points at a page (any heading of it) or at a file. */

@@ -50,6 +50,9 @@ paths:
           description: OK
 `;
 
+let openGate: () => void = () => {};
+const gate = new Promise<void>((resolve) => (openGate = resolve));
+
 let t: TestServer;
 let http: Server;
 let origin = '';
@@ -59,6 +62,7 @@ const files: Record<string, { status?: number; body: string; hang?: boolean }> =
   '/broken.yaml': { body: 'openapi: 3.0.0\ninfo: [unclosed\n  - : :' },
   '/not-a-spec.json': { body: JSON.stringify({ hello: 'world' }) },
   '/hang': { body: '', hang: true },
+  '/gated.json': { body: JSON.stringify(PETSTORE) },
 };
 
 beforeAll(async () => {
@@ -70,6 +74,11 @@ beforeAll(async () => {
       return;
     }
     if (f.hang) return; // never answers: the fetch times out
+    if (req.url === '/gated.json') {
+      // Answers once the test opens the gate, so it can watch the spec while it is fetched.
+      void gate.then(() => res.writeHead(200, { 'content-type': 'application/json' }).end(f.body));
+      return;
+    }
     res.writeHead(f.status ?? 200, { 'content-type': 'text/plain' }).end(f.body);
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
@@ -123,6 +132,23 @@ describe('OpenAPI specifications', () => {
     expect(rendered?.markdown).toContain('| `petId` | path | string | yes | Id of the pet |');
     expect(rendered?.markdown).toContain('| `name` | string | yes | Name \\| nickname |');
     expect(rendered?.markdown).toContain('| `200` | The pet | Pet |');
+  });
+
+  it('moves from pending through progress to complete while the source is fetched', async () => {
+    const { orgId, admin } = await t.org();
+    const created = await t.post(`/v1/orgs/${orgId}/openapi`, admin.token, { slug: 'gated', source: { url: `${origin}/gated.json` } });
+    expect(['pending', 'progress']).toContain(created.body.processingState);
+    let state = created.body.processingState;
+    for (let i = 0; i < 200 && state !== 'progress'; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      state = (await t.get(`/v1/orgs/${orgId}/openapi/gated`, admin.token)).body.processingState;
+    }
+    expect(state).toBe('progress');
+    const during = (await t.get(`/v1/orgs/${orgId}/openapi/gated`, admin.token)).body;
+    expect(during.lastVersion).toBeUndefined();
+    expect(during.lastProcessedAt).toBeUndefined();
+    openGate();
+    expect(await settled(orgId, 'gated', admin.token)).toMatchObject({ processingState: 'complete' });
   });
 
   it('parses Swagger 2 in YAML given inline, and by URL', async () => {

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { OrgAccess } from '../../core/access';
 import { atLeast } from '../../core/roles';
+import { sameSecret } from '../../sites/gate';
 import { getSite, type SiteRow } from '../../store/sites';
 import { getSpace } from '../../store/spaces';
 import type { AppEnv } from '../env';
@@ -32,7 +33,7 @@ export async function siteForRead(c: Ctx, orgId: string, siteId: string, shareKe
   const open =
     site.visibility === 'public' ||
     site.visibility === 'unlisted' ||
-    (site.visibility === 'share-link' && !!shareKey && shareKey === site.share_key);
+    (site.visibility === 'share-link' && !!shareKey && sameSecret(shareKey, site.share_key));
   if (!site.published || !open) throw notFound('site');
   return { site, access: new OrgAccess(orgId, c.get('caller').user.id, undefined, [], new Map()), manager: false };
 }

@@ -237,6 +237,11 @@ describe('every site operation', () => {
       expect(res.body.error.code).toBe(400);
       expect(res.body.error.message, name).toMatch(new RegExp(`field "${op.bad.field.replaceAll('.', '\\.')}"`));
     }
+    // A field sent with the wrong type is invalid, not missing.
+    const wrongType = await call(OPS.createSectionGroup as Op, admin.token, { body: { title: 5 } });
+    expect(wrongType.body.error.message).toMatch(/^Invalid body field "title": /);
+    const missing = await call(OPS.moveSiteSpace as Op, admin.token, OPS.moveSiteSpace?.bad);
+    expect(missing.body.error.message).toBe('Missing body field "position.before.siteSpace".');
     expect(await snapshot()).toEqual(before);
   });
 

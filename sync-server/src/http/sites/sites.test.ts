@@ -247,5 +247,13 @@ describe('sites', () => {
     expect(withKey.status).toBe(200);
     expect(withKey.body.site.shareKey).toBeUndefined();
     expect(withKey.body.site.visitorAuth).toBeUndefined();
+    // The other reads that take the key: site spaces, sections and the redirect resolver.
+    await t.post(`${sites()}/${s.id}/redirects`, admin.token, { source: '/old', destination: { kind: 'url', url: 'https://x.example.com/' } });
+    for (const path of ['site-spaces', 'sections', 'redirect?source=/old']) {
+      const sep = path.includes('?') ? '&' : '?';
+      expect((await t.get(`${sites()}/${s.id}/${path}`, stranger.token)).status, path).toBe(404);
+      expect((await t.get(`${sites()}/${s.id}/${path}${sep}shareKey=wrong`, stranger.token)).status, path).toBe(404);
+      expect((await t.get(`${sites()}/${s.id}/${path}${sep}shareKey=${s.shareKey}`, stranger.token)).status, path).toBe(200);
+    }
   });
 });

@@ -18,10 +18,14 @@ import * as r from './routes';
 import { OrgAccess } from '../../core/access';
 
 async function respond(c: Context<AppEnv>, spaceId: string, access: OrgAccess) {
-  const { db } = c.get('deps');
-  const space = await spaces.getSpace(db, spaceId, { includeDeleted: true });
+  const space = await spaces.getSpace(c.get('deps').db, spaceId, { includeDeleted: true });
   if (!space) throw notFound('space');
-  const counts = await spaceCounts(db, [space.id]);
+  return present(c, space, access);
+}
+
+/** A space row as the caller sees it, with its counters. */
+async function present(c: Context<AppEnv>, space: spaces.SpaceRow, access: OrgAccess) {
+  const counts = await spaceCounts(c.get('deps').db, [space.id]);
   return presentSpace(space, access, baseUrl(c), counts.get(space.id) as never);
 }
 
@@ -45,7 +49,7 @@ export function registerSpaces(app: OpenAPIHono<AppEnv>) {
       shown.permissions.access = true;
       return c.json(shown, 200);
     }
-    return c.json(await respond(c, space.id, access), 200);
+    return c.json(await present(c, space, access), 200);
   });
 
   app.openapi(r.deleteSpace, async (c) => {

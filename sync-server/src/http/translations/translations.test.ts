@@ -149,7 +149,7 @@ describe('translations', () => {
     expect((await t.put(url, f.creator.token, {})).status).toBe(400);
     const badDoc = await t.put(url, f.creator.token, { instructions: 'be nice' });
     expect(badDoc.status).toBe(400);
-    expect(badDoc.body.error.message).toMatch(/body field "instructions"/);
+    expect(badDoc.body.error.message).toMatch(/^Invalid body field "instructions"/);
     expect((await t.get(`/v1/orgs/${f.orgId}/translations?limit=0`, f.creator.token)).status).toBe(400);
     expect((await t.post(`/v1/orgs/${f.orgId}/translations/AAAAAAAAAAAAAAAAAAAAAA/run`, f.creator.token)).status).toBe(404);
   });

@@ -210,7 +210,7 @@ ${tabs}
 <div class="layout">
 <nav class="sidebar" aria-label="Pages">
 <details class="menu-toggle"><summary>Menu</summary></details>
-<div class="sidebar-body">${variants}<ul class="tree">${treeHtml(f.tree)}</ul></div>
+<div class="sidebar-body">${f.headerLinks.length ? `<div class="sidebar-links">${headerLinks(f.headerLinks)}</div>` : ''}${variants}<ul class="tree">${treeHtml(f.tree)}</ul></div>
 </nav>
 <main id="content">${f.main}</main>
 ${outlineHtml}

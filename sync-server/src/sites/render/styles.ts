@@ -121,9 +121,12 @@ main{min-width:0;padding:40px 0 80px}
 .search-panel .results{max-height:60vh;overflow:auto;padding:10px}.search-panel .result{border-color:transparent}.search-panel .result[aria-selected=true]{background:var(--accent-soft);border-color:var(--accent)}
 .search-panel .empty{padding:24px;text-align:center;color:var(--fg-muted)}
 .not-found{text-align:center;padding:80px 0}.not-found .code{font-size:64px;font-weight:800;color:var(--accent);letter-spacing:-.04em}
-.menu-toggle{display:none}
+.menu-toggle{display:none}.sidebar-links{display:none}
 @media (max-width:1180px){.layout{grid-template-columns:260px minmax(0,1fr)}.outline{display:none}}
 @media (max-width:820px){.layout{grid-template-columns:1fr;gap:0}.sidebar{position:static;height:auto;padding:16px 0;border-bottom:1px solid var(--border)}
-.menu-toggle{display:block}.sidebar-body{display:none}.menu-toggle[open]+.sidebar-body{display:block}.menu-toggle summary{cursor:pointer;font-weight:600;font-size:14px;padding:6px 0}
+.menu-toggle{display:block}.sidebar-body{display:none}.menu-toggle[open]+.sidebar-body{display:block;padding-top:12px}
+.menu-toggle summary{display:inline-flex;align-items:center;gap:8px;cursor:pointer;font-weight:600;font-size:14px;padding:7px 12px;border:1px solid var(--border);border-radius:10px;list-style:none}
+.menu-toggle summary::-webkit-details-marker{display:none}.menu-toggle summary::before{content:"\\2630";font-size:15px;line-height:1}
+.sidebar-links{display:flex;flex-wrap:wrap;align-items:center;gap:8px 16px;margin:0 0 16px;font-size:14px}
 .search kbd{display:none}.search input{padding-right:12px}.header-links{display:none}.page-title{font-size:30px}}
 `;
