@@ -58,6 +58,10 @@ describe('npm run admin', () => {
         const busy = await admin('org', 'create', 'Other');
         expect(busy.code).toBe(1);
         expect(busy.errors).toMatch(/in use by another process.*stop the server/s);
+        // Bad usage is explained without the database, so the running server is no obstacle.
+        const usage = await admin('user', 'create', 'x@y.z', '--org', orgId, '--role', 'wizard');
+        expect(usage.code).toBe(2);
+        expect(usage.errors).toMatch(/unknown role "wizard"/);
       }
     } finally {
       server.proc.kill('SIGTERM');

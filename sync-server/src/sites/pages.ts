@@ -264,7 +264,7 @@ export async function renderSearchPage(req: SiteRequest, q: string, hits: Search
   const list = hits.length
     ? `<ul class="results">${hits.map((h) => `<li><a class="result" href="${safeHref(h.url)}"><span class="where">${esc(h.section)}</span><span class="title">${esc(h.heading ? `${h.title} › ${h.heading}` : h.title)}</span><span class="snippet">${esc(h.snippet)}</span></a></li>`).join('')}</ul>`
     : `<p class="page-description">${q ? `No results for “${esc(q)}”.` : 'Type something to search for.'}</p>`;
-  const form = `<form class="search" role="search" action="${esc(req.mount.root)}/~search" method="get"><input type="search" name="q" value="${esc(q)}" aria-label="Search"></form>`;
+  const form = `<form class="search search-page" role="search" action="${esc(req.mount.root)}/~search" method="get"><input type="search" name="q" value="${esc(q)}" placeholder="Search…" aria-label="Search"><button type="submit">Search</button></form>`;
   const main = `<h1 class="page-title">Search</h1>${form}<div class="content">${list}</div>`;
   return frame(req, { section, variant, flat }, main, {
     title: q ? `Search: ${q}` : 'Search',

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, readdirSync } from 'node:fs';
+import { open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { Db, Queryable } from './db';
@@ -8,20 +8,41 @@ import type { Db, Queryable } from './db';
  * reaches the OS page cache only: enough for a killed process, not for a power cut.
  * After each write we fsync the current WAL segment (and its directory) ourselves; the
  * commit record is in it, and recovery replays the WAL on the next start.
+ *
+ * The fsync runs off the event loop (a busy disk can take tens of milliseconds, and the
+ * sync endpoint keeps relaying meanwhile), and writers finishing while one is under way
+ * share the next one: an fsync started after a commit covers it.
  */
-function walSyncer(dataDir: string): () => void {
+function walSyncer(dataDir: string): () => Promise<void> {
   const walDir = join(dataDir, 'pg_wal');
-  return () => {
-    const segments = readdirSync(walDir).filter((f) => /^[0-9A-F]{24}$/.test(f));
+  const syncOnce = async () => {
+    const segments = (await readdir(walDir)).filter((f) => /^[0-9A-F]{24}$/.test(f));
     const current = segments.sort().at(-1);
     for (const path of current ? [join(walDir, current), walDir] : [walDir]) {
-      const fd = openSync(path, 'r');
+      const file = await open(path, 'r');
       try {
-        fsyncSync(fd);
+        await file.sync();
       } finally {
-        closeSync(fd);
+        await file.close();
       }
     }
+  };
+  let running: Promise<void> | undefined;
+  let next: Promise<void> | undefined;
+  return () => {
+    if (!running) {
+      running = syncOnce().finally(() => (running = undefined));
+      return running;
+    }
+    // The one under way may have started before this commit: wait for it, then share the next.
+    next ??= running
+      .catch(() => {})
+      .then(() => {
+        next = undefined;
+        running = syncOnce().finally(() => (running = undefined));
+        return running;
+      });
+    return next;
   };
 }
 
@@ -37,11 +58,11 @@ export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob
   return wrapPglite(pg, dataDir ? walSyncer(dataDir) : undefined);
 }
 
-export function wrapPglite(pg: PGlite, syncWal: () => void = () => {}): Db & { raw: PGlite } {
+export function wrapPglite(pg: PGlite, syncWal: () => Promise<void> = async () => {}): Db & { raw: PGlite } {
   const wrap = (q: Pick<PGlite, 'query'>, inTransaction: boolean): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
       const res = await q.query<T>(sql, params);
-      if (!inTransaction && !READ_ONLY.test(sql)) syncWal();
+      if (!inTransaction && !READ_ONLY.test(sql)) await syncWal();
       return res.rows;
     },
   });
@@ -51,12 +72,12 @@ export function wrapPglite(pg: PGlite, syncWal: () => void = () => {}): Db & { r
     ...wrap(pg, false),
     async transaction(fn) {
       const out = await pg.transaction((tx) => fn(wrap(tx, true)));
-      syncWal();
+      await syncWal();
       return out;
     },
     async exec(sql) {
       await pg.exec(sql);
-      syncWal();
+      await syncWal();
     },
     async listen(channel, onPayload) {
       const unsub = await pg.listen(channel, onPayload);

@@ -20,9 +20,13 @@ export function useChangeRequests(spaceId: string | null): ChangeRequestSummary[
         .catch(() => {});
     load();
     const off = bridge.on('changeRequests.changed', (e) => e.spaceId === spaceId && load());
+    // The server decides some things on its own (outdated once main's edits form a revision, a
+    // merge by someone else): listing again now and then picks them up; offline it reads locally.
+    const timer = setInterval(load, 5000);
     return () => {
       alive = false;
       off();
+      clearInterval(timer);
     };
   }, [spaceId]);
   return list;

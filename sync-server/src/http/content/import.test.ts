@@ -196,6 +196,7 @@ describe('import', () => {
       expect(res.body.importedResources).toBe(9);
       const pages = (await t.get(`/v1/spaces/${s.id}/content/pages`, admin.token)).body.pages as TreePage[];
       expect(titles(pages)).toEqual(['Introduction', ['Getting started', ['Install']], ['Reference', ['API', 'Status page']], 'Changelog']);
+      expect(pages[0]?.git).toEqual({ oid: '55613bbfd3ad2d82a554f3c4743339e3d80cb29e', path: 'README.md' });
     }
     const s = await space(admin.token, orgId);
     const loose = await t.post(`/v1/spaces/${s.id}/content/import`, admin.token, { source: 'markdown', url: `${origin}/loose.zip` });
@@ -217,6 +218,17 @@ describe('import', () => {
     const crPages = await t.get(`/v1/spaces/${s.id}/change-requests/${cr.body.id}/content/pages`, admin.token);
     expect(crPages.body.pages.map((p: TreePage) => p.title)).toEqual(['Install']);
     expect((await t.get(`/v1/spaces/${s.id}/content/pages`, admin.token)).body.pages).toEqual([]);
+    // The file it points at is the change request's too: listed, read by id, with its backlinks.
+    const CR = `/v1/spaces/${s.id}/change-requests/${cr.body.id}/content`;
+    const files = await t.get(`${CR}/files`, admin.token);
+    expect(files.body.items).toMatchObject([{ name: 'manual.pdf', contentType: 'application/pdf', git: { path: 'files/manual.pdf' } }]);
+    const manual = files.body.items[0];
+    // Paths are given from the folder holding both the page and the file it links to.
+    expect(crPages.body.pages[0].git.path).toBe('getting-started/install.md');
+    expect((await t.get(`${CR}/files/${manual.id}`, admin.token)).body).toEqual(manual);
+    const backlinks = await t.get(`${CR}/files/${manual.id}/backlinks`, admin.token);
+    expect(backlinks.body.items.map((i: { page: { id: string } }) => i.page.id)).toEqual([crPages.body.pages[0].id]);
+    expect((await t.get(`/v1/spaces/${s.id}/content/files/${manual.id}`, admin.token)).status).toBe(404);
     expect((await t.get(`/v1/spaces/${s.id}/change-requests/${cr.body.id}`, admin.token)).body.revision).toBe(res.body.revision);
   });
 

@@ -9,9 +9,9 @@ export const SITE_CSS = `
 --radius:10px;--font:"Inter",ui-sans-serif,system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;
 --mono:"IBM Plex Mono",ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;--header-h:64px;--tabs-h:46px}
 html[data-theme=light]{color-scheme:light;--bg:#ffffff;--bg-soft:#f7f7f8;--bg-muted:#f0f1f3;--fg:#1b1c1f;--fg-soft:#4b4f58;--fg-muted:#747a85;
---border:#e6e7ea;--accent:var(--primary);--accent-soft:color-mix(in srgb,var(--primary) 10%,transparent);--code-bg:#f5f6f8;--shadow:0 1px 2px rgba(16,24,40,.05),0 8px 24px rgba(16,24,40,.08)}
+--border:#e6e7ea;--accent:var(--primary);--on-accent:#fff;--accent-soft:color-mix(in srgb,var(--primary) 10%,transparent);--code-bg:#f5f6f8;--shadow:0 1px 2px rgba(16,24,40,.05),0 8px 24px rgba(16,24,40,.08)}
 html[data-theme=dark]{color-scheme:dark;--bg:#0f1115;--bg-soft:#15181e;--bg-muted:#1b1f26;--fg:#e8eaed;--fg-soft:#b5bac3;--fg-muted:#8a909b;
---border:#262a33;--accent:var(--primary-dark);--accent-soft:color-mix(in srgb,var(--primary-dark) 16%,transparent);--code-bg:#171a21;--shadow:0 1px 2px rgba(0,0,0,.3),0 12px 32px rgba(0,0,0,.45)}
+--border:#262a33;--accent:var(--primary-dark);--on-accent:#0f1115;--accent-soft:color-mix(in srgb,var(--primary-dark) 16%,transparent);--code-bg:#171a21;--shadow:0 1px 2px rgba(0,0,0,.3),0 12px 32px rgba(0,0,0,.45)}
 html{scroll-padding-top:calc(var(--header-h) + var(--tabs-h) + 16px)}
 body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.65 var(--font);-webkit-font-smoothing:antialiased;text-rendering:optimizeLegibility}
 a{color:var(--accent);text-decoration:none}a:hover{text-decoration:underline}
@@ -23,7 +23,7 @@ a{color:var(--accent);text-decoration:none}a:hover{text-decoration:underline}
 .header-row{display:flex;align-items:center;gap:20px;height:var(--header-h);max-width:1440px;margin:0 auto;padding:0 24px}
 .brand{display:flex;align-items:center;gap:10px;color:var(--fg);font-weight:650;font-size:17px;letter-spacing:-.01em;white-space:nowrap}
 .brand:hover{text-decoration:none}.brand img{height:28px;width:auto}.brand .logo-dark{display:none}html[data-theme=dark] .brand .logo-dark{display:block}html[data-theme=dark] .brand .logo-light.has-dark{display:none}
-.brand-mark{display:grid;place-items:center;width:30px;height:30px;border-radius:8px;background:var(--accent);color:#fff;font-size:15px;font-weight:700}
+.brand-mark{display:grid;place-items:center;width:30px;height:30px;border-radius:8px;background:var(--accent);color:var(--on-accent);font-size:15px;font-weight:700}
 .search{flex:1;max-width:420px;margin-left:auto;position:relative}
 .search input{width:100%;height:38px;padding:0 64px 0 38px;border-radius:999px;border:1px solid var(--border);background:var(--bg-soft);color:var(--fg);font:inherit;font-size:14px;outline:none;transition:border-color .15s,box-shadow .15s}
 .search input:focus{border-color:var(--accent);box-shadow:0 0 0 3px var(--accent-soft)}
@@ -32,7 +32,7 @@ a{color:var(--accent);text-decoration:none}a:hover{text-decoration:underline}
 .header-links{display:flex;align-items:center;gap:6px}
 .header-links a,.header-links summary{color:var(--fg-soft);font-size:14px;font-weight:500;padding:6px 10px;border-radius:8px;cursor:pointer;list-style:none}
 .header-links a:hover,.header-links summary:hover{background:var(--bg-muted);text-decoration:none;color:var(--fg)}
-.header-links .button-primary{background:var(--accent);color:#fff}.header-links .button-primary:hover{background:var(--accent);color:#fff;filter:brightness(1.08)}
+.header-links .button-primary,.sidebar-links .button-primary{background:var(--accent);color:var(--on-accent);padding:6px 12px;border-radius:8px}.header-links .button-primary:hover,.sidebar-links .button-primary:hover{background:var(--accent);color:var(--on-accent);text-decoration:none;filter:brightness(1.08)}
 .header-links .button-secondary{border:1px solid var(--border);color:var(--fg)}
 .menu{position:relative}.menu[open] .menu-items{display:flex}.menu-items{display:none;position:absolute;right:0;top:38px;flex-direction:column;min-width:200px;padding:6px;background:var(--bg);border:1px solid var(--border);border-radius:12px;box-shadow:var(--shadow)}
 .theme-toggle{display:grid;place-items:center;width:36px;height:36px;border-radius:999px;border:1px solid var(--border);color:var(--fg-soft);background:var(--bg)}
@@ -111,6 +111,7 @@ main{min-width:0;padding:40px 0 80px}
 .footer-row{max-width:1440px;margin:0 auto;padding:40px 24px;display:flex;gap:48px;flex-wrap:wrap}
 .footer-group h3{font-size:13px;margin:0 0 10px;color:var(--fg)}.footer-group ul{list-style:none;margin:0;padding:0}.footer-group li{margin:6px 0}.footer-group a{color:var(--fg-soft);font-size:14px}
 .footer-meta{margin-left:auto;color:var(--fg-muted);font-size:13px;display:flex;flex-direction:column;gap:6px;align-items:flex-end}
+.search-page{display:flex;gap:8px;max-width:none;margin:8px 0 28px}.search-page input{flex:1;height:44px;font-size:16px;padding:0 18px}.search-page button{height:44px;padding:0 20px;border:0;border-radius:999px;background:var(--accent);color:var(--on-accent);font:inherit;font-size:15px;font-weight:600;cursor:pointer}
 .results{list-style:none;margin:0;padding:0}.results li{margin:0 0 12px}
 .result{display:block;padding:14px 16px;border:1px solid var(--border);border-radius:12px;color:var(--fg)}.result:hover{border-color:var(--accent);text-decoration:none}
 .result .where{font-size:12px;font-weight:600;color:var(--accent);text-transform:uppercase;letter-spacing:.04em}.result .title{display:block;font-weight:650;margin:2px 0}.result .snippet{display:block;color:var(--fg-soft);font-size:14px}

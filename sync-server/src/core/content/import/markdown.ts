@@ -126,7 +126,7 @@ async function buildPlan(source: Source, toc: TocEntry[], limits: ContentConfig,
       p.page.title ||= prettify(posix.basename(p.file));
       continue;
     }
-    p.page.git = gitSource(posix.relative(rootDir, p.file), bytes);
+    p.page.git = gitSource(p.file, bytes);
     const parsed = markdownToBody(utf8(bytes));
     const { body, h1 } = withoutLeadingH1(parsed.doc);
     p.page.title ||= h1 || prettify(posix.basename(p.file));
@@ -146,7 +146,7 @@ async function buildPlan(source: Source, toc: TocEntry[], limits: ContentConfig,
       const name = posix.basename(resolved.path);
       files.set(
         resolved.path,
-        data ? { id: newId(), name, contentType: contentTypeFor(name), bytes: data, ...dims(data), git: gitSource(posix.relative(rootDir, resolved.path), data) } : null,
+        data ? { id: newId(), name, contentType: contentTypeFor(name), bytes: data, ...dims(data), git: gitSource(resolved.path, data) } : null,
       );
     }
     p.page.body = rewriteTargets(body, (target) => {
@@ -159,7 +159,22 @@ async function buildPlan(source: Source, toc: TocEntry[], limits: ContentConfig,
     }) as NodeJSON;
   }
   const stored = [...files.values()].filter((f): f is PlannedFile => !!f);
+  const sources = [...planned.map((p) => p.page.git), ...stored.map((f) => f.git)].filter((g) => !!g);
+  const gitRoot = commonFolder([rootDir, ...sources.map((g) => posix.dirname(g.path))]);
+  for (const g of sources) g.path = gitRoot ? posix.relative(gitRoot, g.path) : g.path;
   return { pages: planned.map((p) => p.page), files: stored, totalResources: total, importedResources: planned.length - missing + stored.length };
+}
+
+/**
+ * The deepest folder holding all of `folders`: the root git paths are given from. It is
+ * the imported folder, unless a page links to something beside it (then their common parent).
+ */
+function commonFolder(folders: string[]): string {
+  const split = folders.map((f) => (f === '.' || f === '' ? [] : f.split('/')));
+  const first = split[0] ?? [];
+  let n = 0;
+  while (n < first.length && split.every((s) => s[n] === first[n])) n++;
+  return first.slice(0, n).join('/');
 }
 
 function dims(data: Uint8Array) {
