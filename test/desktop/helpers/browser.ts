@@ -27,7 +27,14 @@ export async function ensureRendererBuilt(): Promise<void> {
   const sources = Math.max(newest(join(ROOT, 'desktop/src/renderer')), newest(join(ROOT, 'desktop/src/common')), newest(join(ROOT, 'shared/src')));
   if (existsSync(index) && statSync(index).mtimeMs > sources) return;
   const { build } = await import('vite');
-  await build({ configFile: join(ROOT, 'desktop/vite.config.ts'), logLevel: 'error' });
+  // The test runner sets NODE_ENV=test, which would make Vite bundle React's development build.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ configFile: join(ROOT, 'desktop/vite.config.ts'), logLevel: 'error', mode: 'production' });
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
 }
 
 export async function launchChromium(): Promise<Browser> {

@@ -120,6 +120,7 @@ export function usePresence(replica: BranchReplica | null): Presence[] {
       setPeople([]);
       return;
     }
+    let last = '';
     const read = () => {
       const out: Presence[] = [];
       replica.awareness.getStates().forEach((state, clientId) => {
@@ -128,6 +129,10 @@ export function usePresence(replica: BranchReplica | null): Presence[] {
         if (!user?.name) return;
         out.push({ clientId, name: user.name, color: user.color ?? '#64748b', page: (state as { page?: string }).page ?? null });
       });
+      // Cursors move on every keystroke; who is where changes rarely. Re-render only for the latter.
+      const key = JSON.stringify(out);
+      if (key === last) return;
+      last = key;
       setPeople(out);
     };
     read();

@@ -9,7 +9,7 @@ import { contentAtRevision, initSpaceContent } from '../../core/content/revision
 import { applyTemplate } from '../../core/content/templates';
 import { pagePaths } from '../../core/content/tree';
 import { registerContentCopyStep } from '../../core/content/spaceCopyStep';
-import { renderSpecOperations } from '../../core/openapi';
+import { computedSpecRef, renderSpecOperations } from '../../core/openapi';
 import { addContributor } from '../../store/changeRequests';
 import { getOrg } from '../../store/organizations';
 import { getRevisionHead } from '../../store/revisions';
@@ -161,14 +161,6 @@ function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof
     if (ctx.cr) await addContributor(db, ctx.cr.id, me);
     return c.json(result, 201);
   });
-}
-
-/** The spec a `builtin:openapi` page shows: `computed.dependencies.spec.ref` (`{kind: 'openapi', spec}`). */
-function computedSpecRef(computed: unknown): string | undefined {
-  const c = computed as { type?: unknown; dependencies?: { spec?: { ref?: { kind?: unknown; spec?: unknown } } } } | null;
-  if (!c || c.type !== 'builtin:openapi') return undefined;
-  const ref = c.dependencies?.spec?.ref;
-  return ref && ref.kind === 'openapi' && typeof ref.spec === 'string' ? ref.spec : undefined;
 }
 
 export function registerContent(app: OpenAPIHono<AppEnv>) {

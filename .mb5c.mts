@@ -1,0 +1,24 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openPglite } from './sync-server/src/store/pglite';
+import { migrate } from './sync-server/src/store/migrate';
+import { appendGrouped } from './sync-server/src/store/syncRooms';
+const db = await openPglite(mkdtempSync(join(tmpdir(), 'mb5-')));
+await migrate(db);
+let notes = 0;
+await db.listen('quire_ydoc_updates', () => notes++);
+const ids = Array.from({ length: 100 }, (_, i) => `space:doc${i}`);
+const upd = new Uint8Array(60).fill(7);
+for (const id of ids) await db.query('INSERT INTO ydocs (id) VALUES ($1)', [id]);
+const group = ids.map((docId) => ({ docId, update: upd }));
+const time = async (name: string, f: () => Promise<unknown>) => { const s = performance.now(); for (let i = 0; i < 20; i++) await f(); console.log(name, ((performance.now() - s) / 20).toFixed(1), 'ms'); };
+await time('appendGrouped 100', () => db.transaction((tx) => appendGrouped(tx, group, 'o')));
+const sorted = [...ids].sort();
+await time('insert-on-conflict only', () => db.transaction((tx) => tx.query('INSERT INTO ydocs (id) SELECT unnest($1::text[]) ON CONFLICT (id) DO NOTHING', [sorted])));
+await time('update only', () => db.transaction((tx) => tx.query(`WITH locked AS (SELECT id FROM ydocs WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE)
+     UPDATE ydocs d SET last_seq = d.last_seq + 1, updated_at = now() FROM locked WHERE d.id = locked.id RETURNING d.id, d.last_seq`, [sorted])));
+await time('notify 100 only', () => db.transaction((tx) => tx.query('SELECT pg_notify($1, n) FROM unnest($2::text[]) AS n', ['quire_ydoc_updates', ids.map((id) => `${id}\t1\to`)])));
+await time('empty tx', () => db.transaction(async () => {}));
+console.log('notes', notes);
+await db.close();
