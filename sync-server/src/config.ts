@@ -17,8 +17,6 @@ export interface Config {
   maxBodyBytes: number;
   allowPrivateFetch: boolean;
   logLevel: string;
-  /** Secret that signs server-issued JWTs (visitor claims, sync tickets). */
-  signingSecret?: string;
   /** The `/v1/sync` WebSocket endpoint: limits, quiet period, workers. */
   sync: SyncConfig;
   /** Content imports: size, time and page limits. */
@@ -49,7 +47,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxBodyBytes: int('MAX_BODY_BYTES', 1024 * 1024),
     allowPrivateFetch: env.ALLOW_PRIVATE_FETCH === 'true',
     logLevel: env.LOG_LEVEL ?? 'info',
-    signingSecret: env.SIGNING_SECRET || undefined,
     sync: loadSyncConfig(int),
     content: loadContentConfig(int),
     translation: {

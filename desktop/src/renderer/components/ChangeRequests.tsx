@@ -1,3 +1,4 @@
+import { diffWordsWithSpace } from 'diff';
 import { useEffect, useState } from 'react';
 import type { ChangeRequestDiff, ChangeRequestSummary, DiffLine } from '../../common/ipc';
 import { bridge, call } from '../bridge';
@@ -159,8 +160,8 @@ export function BranchSwitcher({
 }
 
 /** Long runs of unchanged lines are folded, keeping a little context around changes. */
-function foldLines(lines: DiffLine[], context = 2): (DiffLine | { kind: 'fold'; count: number })[] {
-  const out: (DiffLine | { kind: 'fold'; count: number })[] = [];
+function foldLines<L extends DiffLine>(lines: L[], context = 2): (L | { kind: 'fold'; count: number })[] {
+  const out: (L | { kind: 'fold'; count: number })[] = [];
   const changed = lines.map((l) => l.kind !== 'same');
   const near = (i: number) => changed.slice(Math.max(0, i - context), i + context + 1).some(Boolean);
   let folded = 0;
@@ -177,10 +178,56 @@ function foldLines(lines: DiffLine[], context = 2): (DiffLine | { kind: 'fold'; 
   return out;
 }
 
+type Segment = { text: string; changed: boolean };
+type ShownLine = DiffLine & { segments?: Segment[] };
+
+/**
+ * A removed line followed by the line that replaced it (runs of equal length) shows which
+ * words changed, so a one-word edit in a long paragraph reads at a glance.
+ */
+function withWordChanges(lines: DiffLine[]): ShownLine[] {
+  const out: ShownLine[] = lines.map((l) => ({ ...l }));
+  let i = 0;
+  while (i < out.length) {
+    if (out[i]?.kind !== 'removed') {
+      i++;
+      continue;
+    }
+    let r = i;
+    while (out[r]?.kind === 'removed') r++;
+    let a = r;
+    while (out[a]?.kind === 'added') a++;
+    if (a - r === r - i) {
+      for (let k = 0; k < r - i; k++) {
+        const before = out[i + k] as ShownLine;
+        const after = out[r + k] as ShownLine;
+        const parts = diffWordsWithSpace(before.text, after.text);
+        before.segments = parts.filter((p) => !p.added).map((p) => ({ text: p.value, changed: !!p.removed }));
+        after.segments = parts.filter((p) => !p.removed).map((p) => ({ text: p.value, changed: !!p.added }));
+      }
+    }
+    i = a;
+  }
+  return out;
+}
+
+function LineText({ line }: { line: ShownLine }) {
+  if (!line.segments) return <span className="diff-text">{line.text || ' '}</span>;
+  const Mark = line.kind === 'removed' ? 'del' : 'ins';
+  return (
+    <span className="diff-text has-words">
+      {line.segments.map((seg, i) =>
+        // biome-ignore lint/suspicious/noArrayIndexKey: segments have no identity beyond their place
+        seg.changed ? <Mark key={i} className="diff-word">{seg.text}</Mark> : <span key={i}>{seg.text}</span>,
+      )}
+    </span>
+  );
+}
+
 function DiffBlock({ lines }: { lines: DiffLine[] }) {
   return (
     <div className="diff">
-      {foldLines(lines).map((line, i) =>
+      {foldLines(withWordChanges(lines)).map((line, i) =>
         line.kind === 'fold' ? (
           // biome-ignore lint/suspicious/noArrayIndexKey: lines have no identity beyond their place
           <div key={i} className="diff-fold">
@@ -190,7 +237,7 @@ function DiffBlock({ lines }: { lines: DiffLine[] }) {
           // biome-ignore lint/suspicious/noArrayIndexKey: lines have no identity beyond their place
           <div key={i} className={`diff-line diff-${line.kind}`}>
             <span className="diff-sign">{line.kind === 'added' ? '+' : line.kind === 'removed' ? '−' : ' '}</span>
-            <span className="diff-text">{line.text || ' '}</span>
+            <LineText line={line} />
           </div>
         ),
       )}
