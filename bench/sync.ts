@@ -7,8 +7,8 @@
  * Every keystroke is one update that also stamps the sender's clock into the document;
  * every other client of the document measures how long it took to arrive. Quire runs as
  * deployed by default (embedded PGlite, every update stored before it is relayed); memory
- * per connection is the growth of resident memory, after a full garbage collection, from
- * the idle server to the server with every client connected.
+ * per connection is the growth of the server's live heap (after a full garbage collection)
+ * from the idle server to the server with every client connected and every document typed in.
  *
  * `npm run bench -- sync`, or `node --import tsx bench/sync.ts`.
  */
@@ -98,13 +98,11 @@ async function until(check: () => boolean | Promise<boolean>, what: string, ms: 
   }
 }
 
-/** CPU seconds (user + system) and resident memory of a process, from /proc. */
-function usage(pid: number): { cpu: number; rss: number } {
+/** CPU seconds (user + system) a process has used, from /proc. */
+function cpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  const rssKib = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-  return { cpu: ticks / 100, rss: rssKib };
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 class ServerUnderTest {
@@ -121,34 +119,42 @@ class ServerUnderTest {
 
   private inspector?: Promise<string>;
 
-  /** Runs a full garbage collection in the server (over its inspector), so its resident memory is what it holds. */
-  async collectGarbage() {
+  /**
+   * The server's live JavaScript heap in KiB, after a full garbage collection, read over its
+   * inspector. Resident memory moves with when V8 hands pages back and with the embedded
+   * database's WebAssembly memory; the live heap is what the connections and rooms hold.
+   */
+  async liveHeapKib(): Promise<number> {
     const url = await this.inspector;
-    if (!url) return;
+    if (!url) return Number.NaN;
     const ws = new WebSocket(url);
     await new Promise((resolve, reject) => {
       ws.once('open', resolve);
       ws.once('error', reject);
     });
-    await new Promise<void>((resolve) => {
-      ws.on('message', () => resolve());
-      ws.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' }));
+    const replies = new Map<number, (result: any) => void>();
+    ws.on('message', (data: Buffer) => {
+      const msg = JSON.parse(data.toString()) as { id?: number; result?: unknown };
+      if (msg.id !== undefined) replies.get(msg.id)?.(msg.result);
     });
+    let nextId = 0;
+    const call = (method: string) =>
+      new Promise<any>((resolve) => {
+        const id = ++nextId;
+        replies.set(id, resolve);
+        ws.send(JSON.stringify({ id, method }));
+      });
+    await call('HeapProfiler.collectGarbage');
+    const heap = (await call('Runtime.getHeapUsage')) as { usedSize: number };
     ws.close();
-  }
-
-  /** Resident memory after a full collection, and CPU seconds so far. */
-  async settledUsage(): Promise<{ cpu: number; rss: number }> {
-    await this.collectGarbage();
-    await sleep(200);
-    return usage(this.pid);
+    return heap.usedSize / 1024;
   }
 
   async start(docs: number) {
     this.port = await freePort();
     this.dir = await mkdtemp(join(tmpdir(), `quire-bench-${this.kind}-`));
     const entry = { quire: 'sync-server/src/main.ts', hocuspocus: 'bench/sync/hocuspocus.ts', relay: 'bench/sync/relay.ts' }[this.kind];
-    // The inspector lets the bench collect garbage in the server before reading its memory.
+    // The inspector lets the bench read the server's live heap after a full collection.
     const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', '--import', 'tsx', entry], {
       cwd: ROOT,
       env: {
@@ -249,7 +255,7 @@ async function runOne(kind: ServerKind, s: Scenario): Promise<Result> {
   const clients: BenchClient[] = [];
   try {
     await server.start(s.docs);
-    const idle = await server.settledUsage();
+    const idleHeap = await server.liveHeapKib();
     for (let i = 0; i < s.clients; i++) {
       clients.push(server.connect(server.rooms[i % s.docs] as string));
       if (i % 50 === 49) await sleep(50);
@@ -299,21 +305,21 @@ async function runOne(kind: ServerKind, s: Scenario): Promise<Result> {
 
     // A warm-up: rooms load and the first edits of every document are stored before the window.
     await sleep(2000);
-    const loaded = usage(server.pid);
+    const cpuBefore = cpuSeconds(server.pid);
     measuring = true;
     const deliveredBefore = delivered;
     const started = performance.now();
     await sleep(s.seconds * 1000);
     measuring = false;
     const elapsed = (performance.now() - started) / 1000;
-    const after = usage(server.pid);
+    const cpuAfter = cpuSeconds(server.pid);
     const deliveredInWindow = delivered - deliveredBefore;
     typing = false;
     await Promise.all(typists);
     await sleep(2000);
     const missing = Math.max(0, sent * peers - delivered);
     // Every client still connected, the documents as typed; collected outside the window, as a collection stalls the server.
-    const connected = await server.settledUsage();
+    const connectedHeap = await server.liveHeapKib();
 
     latencies.sort((a, b) => a - b);
     return {
@@ -323,9 +329,9 @@ async function runOne(kind: ServerKind, s: Scenario): Promise<Result> {
       sentPerSecond: sentInWindow / elapsed,
       deliveredPerSecond: deliveredInWindow / elapsed,
       missing,
-      cpuPercent: ((after.cpu - loaded.cpu) / elapsed) * 100,
-      cpuMicrosPerDelivery: ((after.cpu - loaded.cpu) * 1e6) / Math.max(1, deliveredInWindow),
-      kibPerConnection: (connected.rss - idle.rss) / s.clients,
+      cpuPercent: ((cpuAfter - cpuBefore) / elapsed) * 100,
+      cpuMicrosPerDelivery: ((cpuAfter - cpuBefore) * 1e6) / Math.max(1, deliveredInWindow),
+      kibPerConnection: (connectedHeap - idleHeap) / s.clients,
     };
   } finally {
     for (const c of clients) c.destroy();
@@ -339,7 +345,7 @@ const ratio = (a: number, b: number) => (b > 0 && Number.isFinite(a) && Number.i
 function print(s: Scenario, results: Result[]) {
   console.log(`\n${s.name}: ${s.rate} keystrokes/s per client, ${s.seconds} s measured`);
   console.log(
-    ['server'.padEnd(26), 'p50 ms', 'p99 ms', 'sent/s', 'delivered/s', 'missing', 'CPU %', 'CPU us/upd', 'KiB/conn'].map((h, i) => (i ? h.padStart(12) : h)).join(''),
+    ['server'.padEnd(26), 'p50 ms', 'p99 ms', 'sent/s', 'delivered/s', 'missing', 'CPU %', 'CPU us/upd', 'heap KiB/c'].map((h, i) => (i ? h.padStart(12) : h)).join(''),
   );
   for (const r of results) {
     console.log(

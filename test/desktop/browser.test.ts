@@ -114,8 +114,16 @@ describe('desktop app in the browser mode', () => {
       firstPage = listPages(branch.doc)[0]!.id;
       setPageMarkdown(branch.doc, firstPage, GUIDE);
       const guides = createPage(branch.doc, { title: 'Guides', markdown: 'Everything about writing with Quire.' });
-      createPage(branch.doc, { title: 'Writing pages', parent: guides, markdown: 'Type markdown and it becomes blocks: `# ` for a heading, `- ` for a list.' });
-      createPage(branch.doc, { title: 'Reviewing changes', parent: guides, markdown: 'Open a change request, edit, review the diff, merge.' });
+      createPage(branch.doc, {
+        title: 'Writing pages',
+        parent: guides,
+        markdown: 'Type markdown and it becomes blocks: `# ` for a heading, `- ` for a list.',
+      });
+      createPage(branch.doc, {
+        title: 'Reviewing changes',
+        parent: guides,
+        markdown: 'Open a change request, edit, review the diff, merge.',
+      });
       createPage(branch.doc, { title: 'FAQ', markdown: '## Does Quire work offline?\n\nYes: edits are saved on your machine first.' });
       await branch.saved();
     });
@@ -271,7 +279,8 @@ describe('desktop app in the browser mode', () => {
     await pa.keyboard.press('Enter');
     await pa.keyboard.press('Enter');
     await paste(pa, {
-      'text/html': '<h3>From a web page</h3><p>With <em>emphasis</em> and <a href="https://example.com/guide">a link</a>.</p><script>alert(1)</script>',
+      'text/html':
+        '<h3>From a web page</h3><p>With <em>emphasis</em> and <a href="https://example.com/guide">a link</a>.</p><script>alert(1)</script>',
       'text/plain': 'From a web page',
     });
     await expect.poll(() => editor.locator('h3').allTextContents()).toEqual(['From a web page']);
@@ -317,9 +326,9 @@ describe('desktop app in the browser mode', () => {
     await pa.locator('.ProseMirror').waitFor();
     await typeAtEnd(pa, ' On Windows, run the installer.');
     await pa.getByRole('tab', { name: 'Changes' }).click();
-    await expect.poll(() => pa.locator('.diff-added').allTextContents(), { timeout: 10_000 }).toEqual(
-      expect.arrayContaining([expect.stringContaining('On Windows, run the installer.')]),
-    );
+    await expect
+      .poll(() => pa.locator('.diff-added').allTextContents(), { timeout: 10_000 })
+      .toEqual(expect.arrayContaining([expect.stringContaining('On Windows, run the installer.')]));
     await expect.poll(() => pa.locator('.branch-name').textContent(), { timeout: 30_000 }).toMatch(/^#\d+ Explain Windows installs$/);
 
     // Someone else changes main meanwhile: the change request is outdated until it takes main in.
@@ -328,7 +337,11 @@ describe('desktop app in the browser mode', () => {
       await main.flushToServer(20_000);
       const faq = listPages(main.doc).find((p) => p.title === 'FAQ');
       expect(faq).toBeDefined();
-      setPageMarkdown(main.doc, faq?.id ?? '', '## Does Quire work offline?\n\nYes: edits are saved on your machine first, and sent later.');
+      setPageMarkdown(
+        main.doc,
+        faq?.id ?? '',
+        '## Does Quire work offline?\n\nYes: edits are saved on your machine first, and sent later.',
+      );
       await main.flushToServer(20_000);
     });
     await pa.locator('.review .badge', { hasText: 'Outdated' }).waitFor({ timeout: 30_000 });
@@ -351,6 +364,52 @@ describe('desktop app in the browser mode', () => {
     await pb.close();
     // The longest flow: two round trips through the server's revisions (outdated, then merged).
   }, 90_000);
+
+  it('works on this device only, then publishes the space to a server', async () => {
+    const c = await startMachine();
+    try {
+      const pc = await window(c);
+      await pc.getByRole('button', { name: 'Work on this device only' }).click();
+      await pc.getByRole('heading', { name: 'Pick a space' }).waitFor();
+      await pc.getByRole('main').getByRole('button', { name: 'New space' }).click();
+      await pc.getByRole('dialog').locator('input[name=title]').fill('Field notes');
+      await pc.getByRole('dialog').getByRole('button', { name: 'Create space' }).click();
+      await typeAtEnd(pc, 'Written with no server at all.');
+      await expect.poll(() => pc.getByTestId('save-state').textContent()).toBe('Saved');
+      await expect.poll(() => pc.getByTestId('sync-status').textContent()).toBe('On this device');
+      await screenshot(pc, '12-local-only');
+
+      // Later: sign in, and publish the space with what was written meanwhile.
+      await pc.locator('.account').click();
+      await pc.getByRole('dialog').getByRole('button', { name: 'Connect to a server' }).click();
+      await pc.fill('input[name=server]', s.url);
+      await pc.fill('input[name=token]', s.token);
+      await pc.click('button[type=submit]');
+      await pc.getByRole('button', { name: 'Publish this space to the server' }).click();
+      await pc.getByRole('dialog').getByRole('button', { name: 'Publish' }).click();
+      const serverSpace = async () =>
+        ((await s.live.t.get(`/v1/orgs/${s.orgId}/spaces`, s.token)).body.items as { id: string; title: string }[]).find(
+          (x) => x.title === 'Field notes',
+        );
+      await expect.poll(serverSpace, { timeout: 30_000 }).toBeDefined();
+      await expect.poll(() => pc.locator('.space-row .badge', { hasText: 'Publishing' }).count(), { timeout: 30_000 }).toBe(0);
+      await expect.poll(() => pc.getByTestId('sync-detail').textContent(), { timeout: 30_000 }).toBe('All changes synced');
+      const published = await serverSpace();
+      // Another machine opens it from the server, text included.
+      await b.node.refreshCatalog();
+      await b.node.withBranch({ spaceId: published?.id ?? '' }, async (branch) => {
+        await b.node.reconnectBranch({ spaceId: published?.id ?? '' });
+        const text = () => {
+          const first = listPages(branch.doc)[0];
+          return first ? getPageMarkdown(branch.doc, first.id) : '';
+        };
+        await eventually(() => text().includes('Written with no server at all.'), 'the published text on another machine', 20_000);
+      });
+      await pc.close();
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
 
   it('no page error in any window', () => {
     expect(errors).toEqual([]);

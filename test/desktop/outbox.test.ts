@@ -74,7 +74,10 @@ describe('outbox', () => {
   it('comments, replies, reactions and resolutions made offline reach the server once, in order', async () => {
     const n = await node(s.token);
     const space = await n.createSpace({ title: 'Discussed', organizationId: s.orgId });
-    await eventually(async () => (await n.catalog()).organizations.some((o) => o.spaces.some((x) => x.id === space.id && x.syncState === 'remote')), 'published');
+    await eventually(
+      async () => (await n.catalog()).organizations.some((o) => o.spaces.some((x) => x.id === space.id && x.syncState === 'remote')),
+      'published',
+    );
     const [page] = await n.withBranch({ spaceId: space.id }, (b) => listPages(b.doc));
     await n.setWorkOffline(true);
     const ref = { spaceId: space.id };

@@ -64,7 +64,7 @@ export interface GroupedAppend {
 }
 
 /**
- * Appends one update to each of several documents' logs in a few statements, inside the
+ * Appends one update to each of several documents' logs in two statements, inside the
  * caller's transaction: the same rows and the same notifications as `appendUpdate` (seq
  * bumped under the document row's lock, the row, a NOTIFY `<docId>\t<seq>\t<origin>` sent
  * on commit), at a cost that does not grow with the number of documents in round trips.
@@ -75,21 +75,28 @@ export async function appendGrouped(tx: Queryable, entries: GroupedAppend[], ori
   const ids = entries.map((e) => e.docId);
   const sorted = [...ids].sort();
   await tx.query('INSERT INTO ydocs (id) SELECT unnest($1::text[]) ON CONFLICT (id) DO NOTHING', [sorted]);
-  const bumped = await tx.query<{ id: string; last_seq: number }>(
-    `WITH locked AS (SELECT id FROM ydocs WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE)
-     UPDATE ydocs d SET last_seq = d.last_seq + 1, updated_at = now() FROM locked WHERE d.id = locked.id
-     RETURNING d.id, d.last_seq`,
-    [sorted],
+  // One statement for the rest: on the embedded database each statement costs more than the rows it writes.
+  const written = await tx.query<{ id: string; seq: number }>(
+    `WITH locked AS (SELECT id FROM ydocs WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE),
+     bumped AS (
+       UPDATE ydocs d SET last_seq = d.last_seq + 1, updated_at = now() FROM locked WHERE d.id = locked.id
+       RETURNING d.id, d.last_seq
+     ),
+     inserted AS (
+       INSERT INTO ydoc_updates (doc_id, seq, update, origin)
+       SELECT b.id, b.last_seq, decode(t.u, 'base64'), $3::text
+         FROM bumped b JOIN unnest($1::text[], $2::text[]) AS t(d, u) ON t.d = b.id
+       RETURNING doc_id, seq
+     )
+     SELECT doc_id AS id, seq, pg_notify($4::text, doc_id || chr(9) || seq || chr(9) || $3::text) FROM inserted`,
+    [ids, entries.map((e) => Buffer.from(e.update.buffer, e.update.byteOffset, e.update.byteLength).toString('base64')), origin, YDOC_CHANNEL],
   );
-  const seqOf = new Map(bumped.map((r) => [r.id, Number(r.last_seq)]));
-  const seqs = ids.map((id) => seqOf.get(id) as number);
-  await tx.query(
-    `INSERT INTO ydoc_updates (doc_id, seq, update, origin)
-     SELECT d, s, decode(u, 'base64'), $4 FROM unnest($1::text[], $2::bigint[], $3::text[]) AS t(d, s, u)`,
-    [ids, seqs, entries.map((e) => Buffer.from(e.update.buffer, e.update.byteOffset, e.update.byteLength).toString('base64')), origin],
-  );
-  await tx.query('SELECT pg_notify($1, n) FROM unnest($2::text[]) AS n', [YDOC_CHANNEL, ids.map((id, i) => `${id}\t${seqs[i]}\t${origin}`)]);
-  return seqs;
+  const seqOf = new Map(written.map((r) => [r.id, Number(r.seq)]));
+  return ids.map((id) => {
+    const seq = seqOf.get(id);
+    if (seq === undefined) throw new Error(`appending to the log of ${id} wrote no row`);
+    return seq;
+  });
 }
 
 /** Spaces that are not deleted, among `ids` (the loaded rooms' spaces, checked together). */

@@ -24,7 +24,11 @@ function newest(dir: string): number {
 /** Builds the renderer when its bundle is missing or older than its sources. */
 export async function ensureRendererBuilt(): Promise<void> {
   const index = join(RENDERER_DIR, 'index.html');
-  const sources = Math.max(newest(join(ROOT, 'desktop/src/renderer')), newest(join(ROOT, 'desktop/src/common')), newest(join(ROOT, 'shared/src')));
+  const sources = Math.max(
+    newest(join(ROOT, 'desktop/src/renderer')),
+    newest(join(ROOT, 'desktop/src/common')),
+    newest(join(ROOT, 'shared/src')),
+  );
   if (existsSync(index) && statSync(index).mtimeMs > sources) return;
   const { build } = await import('vite');
   // The test runner sets NODE_ENV=test, which would make Vite bundle React's development build.

@@ -72,7 +72,12 @@ export function BranchSwitcher({
   const done = list.filter((cr) => !active.includes(cr));
   const create = async () => {
     setOpen(false);
-    const subject = await askText({ title: 'New change request', label: 'What will you change?', placeholder: 'Rewrite the installation guide', confirm: 'Open change request' });
+    const subject = await askText({
+      title: 'New change request',
+      label: 'What will you change?',
+      placeholder: 'Rewrite the installation guide',
+      confirm: 'Open change request',
+    });
     if (!subject?.trim()) return;
     try {
       const cr = await call('changeRequests.create', { spaceId, subject: subject.trim() });
@@ -83,7 +88,13 @@ export function BranchSwitcher({
   };
   return (
     <div className="branch-switcher">
-      <button type="button" className={`branch-btn${current ? ' is-cr' : ''}`} aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+      <button
+        type="button"
+        className={`branch-btn${current ? ' is-cr' : ''}`}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+      >
         <Icon name="branch" size={15} />
         <span className="branch-name">{current ? `#${current.number ?? '…'} ${current.subject}` : 'Main'}</span>
         {current && <OutdatedBadge cr={current} />}
@@ -218,7 +229,13 @@ function LineText({ line }: { line: ShownLine }) {
     <span className="diff-text has-words">
       {line.segments.map((seg, i) =>
         // biome-ignore lint/suspicious/noArrayIndexKey: segments have no identity beyond their place
-        seg.changed ? <Mark key={i} className="diff-word">{seg.text}</Mark> : <span key={i}>{seg.text}</span>,
+        seg.changed ? (
+          <Mark key={i} className="diff-word">
+            {seg.text}
+          </Mark>
+        ) : (
+          <span key={i}>{seg.text}</span>
+        ),
       )}
     </span>
   );
@@ -246,7 +263,15 @@ function DiffBlock({ lines }: { lines: DiffLine[] }) {
 }
 
 /** What a change request changes, with merge and update-from-main. */
-export function ReviewView({ cr, onOpenPage, onBackToMain }: { cr: ChangeRequestSummary; onOpenPage: (pageId: string) => void; onBackToMain: () => void }) {
+export function ReviewView({
+  cr,
+  onOpenPage,
+  onBackToMain,
+}: {
+  cr: ChangeRequestSummary;
+  onOpenPage: (pageId: string) => void;
+  onBackToMain: () => void;
+}) {
   const [diff, setDiff] = useState<ChangeRequestDiff | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
@@ -291,7 +316,8 @@ export function ReviewView({ cr, onOpenPage, onBackToMain }: { cr: ChangeRequest
                 aria-label="Rename the change request"
                 onClick={async () => {
                   const subject = await askText({ title: 'Rename change request', label: 'Subject', value: cr.subject });
-                  if (subject?.trim() && subject.trim() !== cr.subject) await run(() => call('changeRequests.rename', { changeRequestId: cr.id, subject: subject.trim() }), 'Renamed.');
+                  if (subject?.trim() && subject.trim() !== cr.subject)
+                    await run(() => call('changeRequests.rename', { changeRequestId: cr.id, subject: subject.trim() }), 'Renamed.');
                 }}
               >
                 <Icon name="edit" size={15} />
@@ -304,7 +330,12 @@ export function ReviewView({ cr, onOpenPage, onBackToMain }: { cr: ChangeRequest
         </div>
         {!merged && (
           <div className="review-actions">
-            <button type="button" className="btn" disabled={busy || cr.mergeState === 'queued'} onClick={() => void run(() => call('changeRequests.updateFromMain', { changeRequestId: cr.id }), 'Updated from main.')}>
+            <button
+              type="button"
+              className="btn"
+              disabled={busy || cr.mergeState === 'queued'}
+              onClick={() => void run(() => call('changeRequests.updateFromMain', { changeRequestId: cr.id }), 'Updated from main.')}
+            >
               <Icon name="refresh" size={15} /> Update from main
             </button>
             <button
@@ -334,7 +365,11 @@ export function ReviewView({ cr, onOpenPage, onBackToMain }: { cr: ChangeRequest
       ) : total === 0 ? (
         <div className="panel-empty big">
           <Icon name="diff" size={28} />
-          <p>{merged ? 'Everything in this change request is in main.' : 'No changes yet. Edit pages in this change request; they show up here.'}</p>
+          <p>
+            {merged
+              ? 'Everything in this change request is in main.'
+              : 'No changes yet. Edit pages in this change request; they show up here.'}
+          </p>
         </div>
       ) : (
         <>

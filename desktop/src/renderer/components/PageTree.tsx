@@ -76,7 +76,9 @@ export function PageTree({ doc, tree, selected, editable, presence, onSelect }: 
     const children = node.children.length;
     const ok = await confirmAction(
       'Delete page',
-      children ? `Delete “${node.title || 'Untitled'}” and the ${children} page${children > 1 ? 's' : ''} under it?` : `Delete “${node.title || 'Untitled'}”?`,
+      children
+        ? `Delete “${node.title || 'Untitled'}” and the ${children} page${children > 1 ? 's' : ''} under it?`
+        : `Delete “${node.title || 'Untitled'}”?`,
       'Delete',
       true,
     );

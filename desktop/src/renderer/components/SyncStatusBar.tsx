@@ -12,7 +12,9 @@ export function describeStatus(status: SyncStatus): { tone: 'ok' | 'busy' | 'off
     case 'local':
       return { tone: 'local', title: 'On this device', detail: 'Saved locally; no server' };
     case 'online':
-      return status.pending > 0 ? { tone: 'busy', title: 'Syncing', detail: waiting } : { tone: 'ok', title: 'Online', detail: 'All changes synced' };
+      return status.pending > 0
+        ? { tone: 'busy', title: 'Syncing', detail: waiting }
+        : { tone: 'ok', title: 'Online', detail: 'All changes synced' };
     case 'connecting':
       return { tone: 'busy', title: 'Connecting…', detail: status.pending > 0 ? waiting : 'Saved locally' };
     case 'unauthorized':
@@ -63,7 +65,9 @@ export function SyncStatusBar({ status, onOpenOutbox }: { status: SyncStatus | n
       {(status.failed > 0 || status.pendingMutations > 0) && (
         <button type="button" className={`status-issues${status.failed > 0 ? ' is-bad' : ''}`} onClick={onOpenOutbox}>
           <Icon name={status.failed > 0 ? 'warning' : 'cloud'} size={14} />
-          {status.failed > 0 ? `${plural(status.failed, 'change')} refused by the server` : `${plural(status.pendingMutations, 'action')} queued`}
+          {status.failed > 0
+            ? `${plural(status.failed, 'change')} refused by the server`
+            : `${plural(status.pendingMutations, 'action')} queued`}
         </button>
       )}
     </footer>

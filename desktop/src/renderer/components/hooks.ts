@@ -26,7 +26,10 @@ export function useCatalog(refreshOnMount: boolean): Catalog | null {
     let alive = true;
     const load = () => void call('catalog.get', {}).then((c) => alive && setCatalog(c));
     load();
-    if (refreshOnMount) void call('catalog.refresh', {}).then((c) => alive && setCatalog(c)).catch(() => {});
+    if (refreshOnMount)
+      void call('catalog.refresh', {})
+        .then((c) => alive && setCatalog(c))
+        .catch(() => {});
     const off = bridge.on('catalog.changed', load);
     return () => {
       alive = false;
@@ -151,7 +154,10 @@ export function colorFor(seed: string): string {
 }
 
 export function initials(name: string): string {
-  const parts = name.trim().split(/[\s@._-]+/).filter(Boolean);
+  const parts = name
+    .trim()
+    .split(/[\s@._-]+/)
+    .filter(Boolean);
   return ((parts[0]?.[0] ?? '?') + (parts[1]?.[0] ?? '')).toUpperCase();
 }
 
