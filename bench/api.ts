@@ -199,7 +199,13 @@ export async function runApiBench(): Promise<void> {
       // still queued when the load stops) cannot slow it down.
       const ceiling = await load(bare.base, s.paths, token);
       // A short warm-up, so the server is not measured while compiling.
-      await autocannon({ url: base, connections: 10, amount: 100, headers: { authorization: `Bearer ${token}` }, requests: s.paths.map((path) => ({ method: 'GET' as const, path })) });
+      await autocannon({
+        url: base,
+        connections: 10,
+        amount: 100,
+        headers: { authorization: `Bearer ${token}` },
+        requests: s.paths.map((path) => ({ method: 'GET' as const, path })),
+      });
       const quire = await load(base, s.paths, token);
       // Let the backlog drain: this answer queues behind whatever is still in flight.
       await getBytes(base, s.paths[0] as string, token);

@@ -161,7 +161,9 @@ export async function runContentBench() {
   for (const n of SIZES) {
     const { median, min, all } = await mergeCost(n);
     results.push({ n, median, min });
-    console.log(`  ${String(n).padStart(6)} pages: ${median.toFixed(1).padStart(7)} ms   (min ${min.toFixed(1)}; runs: ${all.map((t) => t.toFixed(1)).join(', ')})`);
+    console.log(
+      `  ${String(n).padStart(6)} pages: ${median.toFixed(1).padStart(7)} ms   (min ${min.toFixed(1)}; runs: ${all.map((t) => t.toFixed(1)).join(', ')})`,
+    );
   }
   // On a busy machine single runs stray; the fastest run shows the work a merge does.
   const first = results[0];
@@ -175,10 +177,16 @@ export async function runContentBench() {
   if (process.env.CONTENT_BENCH_SKIP_READS) return;
   console.log(`\nGET page ?format=markdown, ${LOAD_SECONDS} s each, 10 connections:`);
   const { ours, spaceRead, baseline, bytes } = await pageReadThroughput();
-  console.log(`  quire page (auth, access, revision read): ${ours.rps.toFixed(0).padStart(7)} req/s   p99 ${ours.p99} ms   errors ${ours.errors}`);
-  console.log(`  quire GET space (auth, access only):      ${spaceRead.rps.toFixed(0).padStart(7)} req/s   p99 ${spaceRead.p99} ms   errors ${spaceRead.errors}`);
+  console.log(
+    `  quire page (auth, access, revision read): ${ours.rps.toFixed(0).padStart(7)} req/s   p99 ${ours.p99} ms   errors ${ours.errors}`,
+  );
+  console.log(
+    `  quire GET space (auth, access only):      ${spaceRead.rps.toFixed(0).padStart(7)} req/s   p99 ${spaceRead.p99} ms   errors ${spaceRead.errors}`,
+  );
   console.log(`  bare node:http, same ${bytes} bytes:       ${baseline.rps.toFixed(0).padStart(7)} req/s   p99 ${baseline.p99} ms`);
-  console.log(`  ratio: ${((ours.rps / baseline.rps) * 100).toFixed(1)} % of the bare server, ${((ours.rps / spaceRead.rps) * 100).toFixed(0)} % of a space read`);
+  console.log(
+    `  ratio: ${((ours.rps / baseline.rps) * 100).toFixed(1)} % of the bare server, ${((ours.rps / spaceRead.rps) * 100).toFixed(0)} % of a space read`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -15,7 +15,16 @@ export default defineConfig({
   plugins: [react()],
   resolve: {
     // One copy of each: Yjs and ProseMirror break in subtle ways when loaded twice.
-    dedupe: ['yjs', 'y-prosemirror', 'y-protocols', 'lib0', 'prosemirror-model', 'prosemirror-state', 'prosemirror-view', 'prosemirror-transform'],
+    dedupe: [
+      'yjs',
+      'y-prosemirror',
+      'y-protocols',
+      'lib0',
+      'prosemirror-model',
+      'prosemirror-state',
+      'prosemirror-view',
+      'prosemirror-transform',
+    ],
   },
   build: {
     outDir: resolve(here, 'dist/renderer'),

@@ -43,4 +43,6 @@ await esbuild({
   sourcemap: true,
   logLevel: 'warning',
 });
-console.log(`desktop bundles built in ${((Date.now() - started) / 1000).toFixed(1)} s: dist/renderer, dist/main/main.mjs, dist/preload/preload.cjs`);
+console.log(
+  `desktop bundles built in ${((Date.now() - started) / 1000).toFixed(1)} s: dist/renderer, dist/main/main.mjs, dist/preload/preload.cjs`,
+);

@@ -19,7 +19,10 @@ const SPEC = {
 it("shows a builtin:openapi page as its spec's operations, rendered by the server", async () => {
   const t = s.live.t;
   expect((await t.post(`/v1/orgs/${s.orgId}/openapi`, s.token, { slug: 'pets', source: { text: JSON.stringify(SPEC) } })).status).toBe(201);
-  await eventually(async () => (await t.get(`/v1/orgs/${s.orgId}/openapi/pets`, s.token)).body.processingState === 'complete', 'spec processed');
+  await eventually(
+    async () => (await t.get(`/v1/orgs/${s.orgId}/openapi/pets`, s.token)).body.processingState === 'complete',
+    'spec processed',
+  );
   const space = (await t.post(`/v1/orgs/${s.orgId}/spaces`, s.token, { title: 'API' })).body;
   const applied = await t.post(`/v1/spaces/${space.id}/content/template`, s.token, {
     id: 'api-reference',

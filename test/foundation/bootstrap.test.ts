@@ -17,7 +17,12 @@ afterAll(async () => {
  * POSTs a space with `Expect: 100-continue`: the server's "continue" proves it has the
  * request; `meanwhile` runs then, before the body is sent.
  */
-function requestInFlight(port: number, path: string, authorization: string, meanwhile: () => void): Promise<{ status: number; body: string }> {
+function requestInFlight(
+  port: number,
+  path: string,
+  authorization: string,
+  meanwhile: () => void,
+): Promise<{ status: number; body: string }> {
   const body = JSON.stringify({ title: 'Written during shutdown' });
   return new Promise((resolve, reject) => {
     const req = httpRequest(

@@ -220,7 +220,8 @@ export class LocalNode extends EventEmitter<NodeEvents> {
       me = await client.get('/v1/user');
     } catch (err) {
       if (err instanceof RemoteError && err.status === 401) throw new LocalError('The server refused this token.');
-      if (err instanceof UnreachableError) throw new LocalError(`Cannot reach ${normalized} (${err.message}). Check the address, or work locally.`);
+      if (err instanceof UnreachableError)
+        throw new LocalError(`Cannot reach ${normalized} (${err.message}). Check the address, or work locally.`);
       throw new LocalError((err as Error).message);
     }
     await this.credentials.save({ url: normalized, token: token.trim() });

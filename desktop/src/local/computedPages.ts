@@ -29,7 +29,8 @@ export async function fetchComputedPage(
     const page = await client.request<{ markdown?: string }>('GET', `${branch}/content/page/${encodeURIComponent(pageId)}?format=markdown`);
     return { document: { ...markdownToBody(page.markdown ?? '').doc }, reason: null };
   } catch (err) {
-    if (err instanceof UnreachableError) return { document: null, reason: 'The server cannot be reached: this computed page shows once it can.' };
+    if (err instanceof UnreachableError)
+      return { document: null, reason: 'The server cannot be reached: this computed page shows once it can.' };
     if (err instanceof RemoteError && err.status === 404) return { document: null, reason: 'The server does not have this page yet.' };
     throw err;
   }

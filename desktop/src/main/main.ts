@@ -32,7 +32,11 @@ function credentialStore(userData: string): FileCredentialStore {
 function trustedSender(contents: WebContents, frameUrl: string | undefined): boolean {
   if (!frameUrl) return false;
   if (RENDERER_URL) return frameUrl.startsWith(RENDERER_URL);
-  return frameUrl.startsWith('file://') && decodeURIComponent(new URL(frameUrl).pathname).endsWith('/renderer/index.html') && !contents.isDestroyed();
+  return (
+    frameUrl.startsWith('file://') &&
+    decodeURIComponent(new URL(frameUrl).pathname).endsWith('/renderer/index.html') &&
+    !contents.isDestroyed()
+  );
 }
 
 function sessionFor(contents: WebContents): IpcSession {

@@ -28,8 +28,7 @@ const bridge: QuireBridge = {
   async invoke(channel, input) {
     if (!channels.has(channel)) throw new Error(`Unknown channel ${String(channel)}.`);
     const result = (await ipcRenderer.invoke(ELECTRON_INVOKE, channel satisfies IpcChannel, input)) as
-      | { ok: true; output: never }
-      | { ok: false; error: BridgeErrorBody };
+      { ok: true; output: never } | { ok: false; error: BridgeErrorBody };
     if (!result.ok) throw new Error(result.error.message);
     return result.output;
   },

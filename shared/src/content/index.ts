@@ -4,15 +4,7 @@
  * through these exports.
  */
 export { type HeadingAnchor, headingAnchors } from './anchors';
-export {
-  getPageDocument,
-  getPageMarkdown,
-  type PageMarkdownOptions,
-  readBody,
-  setPageDocument,
-  setPageMarkdown,
-  writeBody,
-} from './body';
+export { getPageDocument, getPageMarkdown, type PageMarkdownOptions, readBody, setPageDocument, setPageMarkdown, writeBody } from './body';
 export { type BranchContent, readBranch } from './branch';
 export { ContentError, ContentErrorCode } from './errors';
 export { evaluateText, evaluateVariables, type VariableScopes } from './expressions';

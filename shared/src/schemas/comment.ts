@@ -128,7 +128,12 @@ export const CommentFormatQuery = z.object({ format: z.enum(COMMENT_FORMATS).opt
  */
 const AuthorsQuery = z
   .union([z.string(), z.array(z.string())])
-  .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean))
+  .transform((v) =>
+    (Array.isArray(v) ? v : [v])
+      .flatMap((s) => s.split(','))
+      .map((s) => s.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(IdSchema).max(100))
   .meta({ type: 'array', items: { type: 'string' } });
 

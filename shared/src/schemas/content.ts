@@ -105,7 +105,9 @@ export const RevisionSchema = z
     parents: z.array(z.string()),
     pages: z.array(PageSchema),
     files: z.array(FileSchema),
-    reusableContents: z.array(z.object({ id: z.string(), title: z.string(), git: z.object({ oid: z.string(), path: z.string() }).optional() })),
+    reusableContents: z.array(
+      z.object({ id: z.string(), title: z.string(), git: z.object({ oid: z.string(), path: z.string() }).optional() }),
+    ),
     variables: z.record(z.string(), z.string()),
     createdAt: Timestamp,
     type: z.string(),

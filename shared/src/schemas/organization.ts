@@ -51,10 +51,7 @@ const EmailDomain = z
 const Hostname = z
   .string()
   .max(253)
-  .regex(
-    /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$/,
-    'must be a hostname such as docs.example.com',
-  );
+  .regex(/^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$/, 'must be a hostname such as docs.example.com');
 
 export const HttpUrlSchema = z
   .string()

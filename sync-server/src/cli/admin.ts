@@ -139,7 +139,9 @@ export async function runAdmin(
     store = await openStore(loadConfig(env));
   } catch (err) {
     if (err instanceof DataDirInUseError) {
-      errOut(`${err.message}\nThe admin command needs the embedded database to itself: stop the server, run the command, start the server again.`);
+      errOut(
+        `${err.message}\nThe admin command needs the embedded database to itself: stop the server, run the command, start the server again.`,
+      );
       return 1;
     }
     throw err;

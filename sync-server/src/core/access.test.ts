@@ -36,8 +36,16 @@ function access(opts: { role?: Role | null; disabled?: boolean; member?: boolean
   return new OrgAccess(ORG, ME, m, opts.grants ?? [], collections);
 }
 
-const spaceRoot = (defaultLevel: Role | 'inherit' | null = null): Placed => ({ id: 'spaceRoot', parent_id: null, default_level: defaultLevel });
-const spaceDeep = (defaultLevel: Role | 'inherit' | null = null): Placed => ({ id: 'spaceDeep', parent_id: 'colMid', default_level: defaultLevel });
+const spaceRoot = (defaultLevel: Role | 'inherit' | null = null): Placed => ({
+  id: 'spaceRoot',
+  parent_id: null,
+  default_level: defaultLevel,
+});
+const spaceDeep = (defaultLevel: Role | 'inherit' | null = null): Placed => ({
+  id: 'spaceDeep',
+  parent_id: 'colMid',
+  default_level: defaultLevel,
+});
 
 describe('OrgAccess.roleOn', () => {
   it.each(ROLES.map((r) => [r]))('a %s member without defaults or grants has their organization role everywhere', (role) => {
@@ -58,14 +66,29 @@ describe('OrgAccess.roleOn', () => {
     ['read member, default edit inherited from the top collection', { role: 'read', topLevel: 'edit' }, spaceDeep(), 'edit'],
     ['edit member, default read inherited from the top collection', { role: 'edit', topLevel: 'read' }, spaceDeep(), 'read'],
     ['the space default wins over the collection one', { role: 'read', topLevel: 'edit' }, spaceDeep('comment'), 'comment'],
-    ['a collection takes its own default', { role: 'read', topLevel: 'review' }, { id: 'colMid', parent_id: 'colTop', default_level: null }, 'review'],
+    [
+      'a collection takes its own default',
+      { role: 'read', topLevel: 'review' },
+      { id: 'colMid', parent_id: 'colTop', default_level: null },
+      'review',
+    ],
     // Grants to the caller or their teams raise the role, on the resource or an ancestor.
     ['user grant on the space', { role: 'read', grants: [grant('spaceRoot', 'edit')] }, spaceRoot(), 'edit'],
     ['team grant on the space', { role: 'comment', grants: [grant('spaceRoot', 'review', 'team')] }, spaceRoot(), 'review'],
     ['grant on an ancestor collection', { role: 'read', grants: [grant('colTop', 'create')] }, spaceDeep(), 'create'],
     ['a lower grant does not lower', { role: 'edit', grants: [grant('spaceRoot', 'read')] }, spaceRoot(), 'edit'],
-    ['the strongest of several grants', { role: 'read', grants: [grant('spaceDeep', 'comment'), grant('colMid', 'admin', 'team')] }, spaceDeep(), 'admin'],
-    ['a grant raises past a lowering default', { role: 'edit', topLevel: 'read', grants: [grant('spaceDeep', 'review')] }, spaceDeep(), 'review'],
+    [
+      'the strongest of several grants',
+      { role: 'read', grants: [grant('spaceDeep', 'comment'), grant('colMid', 'admin', 'team')] },
+      spaceDeep(),
+      'admin',
+    ],
+    [
+      'a grant raises past a lowering default',
+      { role: 'edit', topLevel: 'read', grants: [grant('spaceDeep', 'review')] },
+      spaceDeep(),
+      'review',
+    ],
     ['a grant on another space gives nothing here', { role: 'read', grants: [grant('spaceRoot', 'admin')] }, spaceDeep(), 'read'],
     // Guests (role null) have only what grants give them; defaults do not apply to them.
     ['guest without a grant', { role: null }, spaceRoot('edit'), null],
@@ -107,7 +130,11 @@ describe('OrgAccess.roleOn', () => {
   it('shows guests only the collections granted to them or below a granted one', () => {
     expect(access({ role: 'read' }).visibleCollectionIds()).toBeUndefined();
     expect(access({ role: null }).visibleCollectionIds()).toEqual([]);
-    expect(access({ role: null, grants: [grant('colTop', 'read')] }).visibleCollectionIds()?.sort()).toEqual(['colMid', 'colTop']);
+    expect(
+      access({ role: null, grants: [grant('colTop', 'read')] })
+        .visibleCollectionIds()
+        ?.sort(),
+    ).toEqual(['colMid', 'colTop']);
     expect(access({ role: null, grants: [grant('colMid', 'read')] }).visibleCollectionIds()).toEqual(['colMid']);
   });
 });

@@ -100,7 +100,12 @@ function fetchOnce(url: string, opts: GuardedFetchOptions, deadline: number): Pr
     req.on('error', (err) => {
       // The filtering agent reports refused addresses as plain errors; tell them apart by message.
       const refused = /is not allowed|private|meta/i.test(err.message);
-      fail(new FetchError(refused ? 'REFUSED' : 'FAILED', refused ? `Fetching ${url} was refused: ${err.message}` : `Fetching ${url} failed: ${err.message}.`));
+      fail(
+        new FetchError(
+          refused ? 'REFUSED' : 'FAILED',
+          refused ? `Fetching ${url} was refused: ${err.message}` : `Fetching ${url} failed: ${err.message}.`,
+        ),
+      );
     });
   });
 }

@@ -15,7 +15,9 @@ describe('background jobs', () => {
     await t.db.query(
       `INSERT INTO users (id, email, display_name) SELECT 'stats_user_' || i, 'stats' || i || '@jobs.test', 'S' FROM generate_series(1, 500) i`,
     );
-    await t.db.query(`INSERT INTO org_members (org_id, user_id, role) SELECT $1, id, 'read' FROM users WHERE id LIKE 'stats\\_user\\_%'`, [orgId]);
+    await t.db.query(`INSERT INTO org_members (org_id, user_id, role) SELECT $1, id, 'read' FROM users WHERE id LIKE 'stats\\_user\\_%'`, [
+      orgId,
+    ]);
     const estimate = async () =>
       (await t.db.query<{ n: number }>("SELECT reltuples::int AS n FROM pg_class WHERE relname = 'org_members'"))[0]?.n ?? 0;
     expect(await estimate()).toBeLessThan(500);

@@ -44,7 +44,9 @@ export async function moveItem(db: Queryable, access: OrgAccess, kind: 'space' |
   } else {
     if (!atLeast(access.orgRole, 'create')) throw forbidden('This needs the create role in the organization.');
     if (item.visibility === IN_COLLECTION) {
-      throw badRequest('Invalid body field "parent": a space visible "in-collection" must stay in a collection; change its visibility first.');
+      throw badRequest(
+        'Invalid body field "parent": a space visible "in-collection" must stay in a collection; change its visibility first.',
+      );
     }
   }
 
@@ -76,8 +78,10 @@ export async function moveItem(db: Queryable, access: OrgAccess, kind: 'space' |
     // Already exactly there: the neighbours on both sides are unchanged.
     const prev = await neighbourPosition(db, item.org_id, parentId, item.position, 'before', item.id);
     const next = await neighbourPosition(db, item.org_id, parentId, item.position, 'after', item.id);
-    const wantPrev = after?.position ?? (before ? await neighbourPosition(db, item.org_id, parentId, before.position, 'before', item.id) : null);
-    const wantNext = before?.position ?? (after ? await neighbourPosition(db, item.org_id, parentId, after.position, 'after', item.id) : null);
+    const wantPrev =
+      after?.position ?? (before ? await neighbourPosition(db, item.org_id, parentId, before.position, 'before', item.id) : null);
+    const wantNext =
+      before?.position ?? (after ? await neighbourPosition(db, item.org_id, parentId, after.position, 'after', item.id) : null);
     if (prev === wantPrev && next === wantNext) throw badRequest('The operation would not result in any update.');
   }
   await setPlacement(db, kind, item.id, parentId, position);

@@ -48,7 +48,13 @@ export function createApp(deps: Deps) {
     c.set('requestId', c.req.header('x-request-id') ?? crypto.randomUUID());
     await next();
     deps.log.info(
-      { requestId: c.get('requestId'), method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
+      {
+        requestId: c.get('requestId'),
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round(performance.now() - started),
+      },
       'request',
     );
   });
@@ -56,7 +62,10 @@ export function createApp(deps: Deps) {
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.use('*', publishedSiteHosts());
 
-  app.use('/v1/*', rateLimit(perAddress, (c) => `addr:${clientAddress(c)}`));
+  app.use(
+    '/v1/*',
+    rateLimit(perAddress, (c) => `addr:${clientAddress(c)}`),
+  );
   app.use(
     '/v1/*',
     bodyLimit({
@@ -79,7 +88,10 @@ export function createApp(deps: Deps) {
     c.set('access', new Access(deps.db, found.user.id, found.tokenId));
     await next();
   });
-  app.use('/v1/*', rateLimit(perToken, (c) => (c.get('caller') ? `token:${c.get('caller').tokenId}` : undefined)));
+  app.use(
+    '/v1/*',
+    rateLimit(perToken, (c) => (c.get('caller') ? `token:${c.get('caller').tokenId}` : undefined)),
+  );
   app.use('/v1/*', async (c, next) => (c.get('caller') ? idempotency()(c, next) : next()));
 
   registerApiRoutes(app);

@@ -53,7 +53,11 @@ interface RawAnswer {
  * Transfer-Encoding: chunked; the server may answer (413) before the body is through, so
  * write errors after the answer are expected and ignored.
  */
-function raw(method: string, path: string, opts: { headers?: Record<string, string>; body?: string | Buffer; chunks?: Buffer[] } = {}): Promise<RawAnswer> {
+function raw(
+  method: string,
+  path: string,
+  opts: { headers?: Record<string, string>; body?: string | Buffer; chunks?: Buffer[] } = {},
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { authorization: `Bearer ${BOOTSTRAP_TOKEN}`, ...opts.headers };
     if (opts.body !== undefined) headers['content-length'] = String(Buffer.byteLength(opts.body));
@@ -144,23 +148,42 @@ describe('request framing, over a real socket', () => {
     const none = await raw('POST', '/v1/orgs', { body: '{"title":"a"}' });
     expectError(none, 415, 'Request bodies must be JSON sent as Content-Type: application/json (got "none").');
     // A charset parameter is fine.
-    const charset = await raw('POST', '/v1/orgs', { headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"title":"Charset"}' });
+    const charset = await raw('POST', '/v1/orgs', {
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+      body: '{"title":"Charset"}',
+    });
     expect(charset.status).toBe(201);
   });
 
   it('refuses an empty body on a route that needs one', async () => {
     expectError(await raw('POST', '/v1/orgs', { headers: json, body: '' }), 400);
     expectError(await raw('POST', '/v1/orgs'), 400, 'Missing body field "title".');
-    expectError(await raw('PATCH', `/v1/orgs/${realOrg}`, { headers: json, body: '{}' }), 400, 'Invalid body: must set at least one field.');
+    expectError(
+      await raw('PATCH', `/v1/orgs/${realOrg}`, { headers: json, body: '{}' }),
+      400,
+      'Invalid body: must set at least one field.',
+    );
     expectError(await raw('PATCH', `/v1/orgs/${realOrg}`), 400, 'Invalid body: must set at least one field.');
-    expectError(await raw('POST', '/v1/orgs', { headers: json, body: 'null' }), 400, 'Invalid body: Invalid input: expected object, received null.');
-    expectError(await raw('POST', '/v1/orgs', { headers: json, body: '[]' }), 400, 'Invalid body: Invalid input: expected object, received array.');
+    expectError(
+      await raw('POST', '/v1/orgs', { headers: json, body: 'null' }),
+      400,
+      'Invalid body: Invalid input: expected object, received null.',
+    );
+    expectError(
+      await raw('POST', '/v1/orgs', { headers: json, body: '[]' }),
+      400,
+      'Invalid body: Invalid input: expected object, received array.',
+    );
   });
 
   it('refuses nesting deeper than the limit and NUL characters anywhere, before any handler', async () => {
     let deep: unknown = 'x';
     for (let i = 0; i < 40; i++) deep = { a: deep };
-    expectError(await raw('POST', '/v1/orgs', { headers: json, body: JSON.stringify({ title: 'T', deep }) }), 400, 'Invalid body: nested deeper than 32 levels.');
+    expectError(
+      await raw('POST', '/v1/orgs', { headers: json, body: JSON.stringify({ title: 'T', deep }) }),
+      400,
+      'Invalid body: nested deeper than 32 levels.',
+    );
     expectError(
       await raw('POST', '/v1/orgs', { headers: json, body: JSON.stringify({ title: 'a\u0000b' }) }),
       400,
@@ -208,12 +231,24 @@ describe('fields', () => {
     }
     // A bare `..` segment is resolved by URL parsing before routing: it names another path.
     expectError(await t.get('/v1/spaces/..', admin.token), 404, 'No matching route found.');
-    expectError(await t.post(`/v1/orgs/${orgId}/spaces`, admin.token, { parent: "x' OR '1'='1" }), 400, 'Invalid body field "parent": must be an id (letters, digits, _ and -).');
+    expectError(
+      await t.post(`/v1/orgs/${orgId}/spaces`, admin.token, { parent: "x' OR '1'='1" }),
+      400,
+      'Invalid body field "parent": must be an id (letters, digits, _ and -).',
+    );
   });
 
   it('refuses NUL characters in query parameters', async () => {
-    expectError(await t.get(`/v1/orgs/${orgId}/members?search=a%00`, admin.token), 400, 'Invalid query parameter field "search": must not contain NUL characters.');
-    expectError(await t.get(`/v1/orgs/${orgId}/teams?title=%00`, admin.token), 400, 'Invalid query parameter field "title": must not contain NUL characters.');
+    expectError(
+      await t.get(`/v1/orgs/${orgId}/members?search=a%00`, admin.token),
+      400,
+      'Invalid query parameter field "search": must not contain NUL characters.',
+    );
+    expectError(
+      await t.get(`/v1/orgs/${orgId}/teams?title=%00`, admin.token),
+      400,
+      'Invalid query parameter field "title": must not contain NUL characters.',
+    );
   });
 });
 
@@ -248,7 +283,11 @@ describe('length limits: at the limit accepted, past it refused', () => {
 
   it('collection description: 1000; space emoji: 32', async () => {
     expect((await t.post(`/v1/orgs/${orgId}/collections`, admin.token, { title: 'D', description: 'd'.repeat(1000) })).status).toBe(200);
-    expectError(await t.post(`/v1/orgs/${orgId}/collections`, admin.token, { title: 'D', description: 'd'.repeat(1001) }), 400, tooBig('description', 1000));
+    expectError(
+      await t.post(`/v1/orgs/${orgId}/collections`, admin.token, { title: 'D', description: 'd'.repeat(1001) }),
+      400,
+      tooBig('description', 1000),
+    );
     expect((await t.post(`/v1/orgs/${orgId}/spaces`, admin.token, { emoji: 'e'.repeat(32) })).status).toBe(201);
     expectError(await t.post(`/v1/orgs/${orgId}/spaces`, admin.token, { emoji: 'e'.repeat(33) }), 400, tooBig('emoji', 32));
   });
@@ -261,7 +300,11 @@ describe('length limits: at the limit accepted, past it refused', () => {
     const s = await t.post(`/v1/orgs/${orgId}/spaces`, admin.token, { title: 'Keyed' });
     expect((await t.get(`/v1/spaces/${s.body.id}?shareKey=${'k'.repeat(256)}`, admin.token)).status).toBe(200);
     expectError(await t.get(`/v1/spaces/${s.body.id}?shareKey=${'k'.repeat(257)}`, admin.token), 400, tooBig('shareKey', 256, 'query'));
-    expectError(await t.get(`/v1/orgs/${orgId}/members?page=${'p'.repeat(512)}`, admin.token), 400, 'Invalid query parameter field "page": not a cursor from a previous answer.');
+    expectError(
+      await t.get(`/v1/orgs/${orgId}/members?page=${'p'.repeat(512)}`, admin.token),
+      400,
+      'Invalid query parameter field "page": not a cursor from a previous answer.',
+    );
     expectError(await t.get(`/v1/orgs/${orgId}/members?page=${'p'.repeat(513)}`, admin.token), 400, tooBig('page', 512, 'query'));
   });
 
@@ -275,15 +318,31 @@ describe('length limits: at the limit accepted, past it refused', () => {
     const rule = (n: number) => ({ rule: 'require_specific_reviewers', users: Array.from({ length: n }, () => admin.id) });
     const s = await t.post(`/v1/orgs/${orgId}/spaces`, admin.token, { title: 'Rules' });
     expect((await t.patch(`/v1/spaces/${s.body.id}`, admin.token, { mergeRules: { type: 'rules', rules: [rule(100)] } })).status).toBe(200);
-    expectError(await t.patch(`/v1/spaces/${s.body.id}`, admin.token, { mergeRules: { type: 'rules', rules: [rule(101)] } }), 400, tooMany('mergeRules.rules.0.users', 100));
+    expectError(
+      await t.patch(`/v1/spaces/${s.body.id}`, admin.token, { mergeRules: { type: 'rules', rules: [rule(101)] } }),
+      400,
+      tooMany('mergeRules.rules.0.users', 100),
+    );
     const rules = (n: number) => Array.from({ length: n }, () => rule(1));
     expect((await t.patch(`/v1/spaces/${s.body.id}`, admin.token, { mergeRules: { type: 'rules', rules: rules(20) } })).status).toBe(200);
-    expectError(await t.patch(`/v1/spaces/${s.body.id}`, admin.token, { mergeRules: { type: 'rules', rules: rules(21) } }), 400, tooMany('mergeRules.rules', 20));
+    expectError(
+      await t.patch(`/v1/spaces/${s.body.id}`, admin.token, { mergeRules: { type: 'rules', rules: rules(21) } }),
+      400,
+      tooMany('mergeRules.rules', 20),
+    );
     const team = await t.put(`/v1/orgs/${orgId}/teams`, admin.token, { title: 'Big' });
     const refs = (n: number) => Array.from({ length: n }, () => reader.id);
     expect((await t.put(`/v1/orgs/${orgId}/teams/${team.body.id}/members`, admin.token, { add: refs(1000) })).status).toBe(204);
-    expectError(await t.put(`/v1/orgs/${orgId}/teams/${team.body.id}/members`, admin.token, { add: refs(1001) }), 400, tooMany('add', 1000));
-    expectError(await t.put(`/v1/orgs/${orgId}/teams`, admin.token, { title: 'Too big', members: refs(1001) }), 400, tooMany('members', 1000));
+    expectError(
+      await t.put(`/v1/orgs/${orgId}/teams/${team.body.id}/members`, admin.token, { add: refs(1001) }),
+      400,
+      tooMany('add', 1000),
+    );
+    expectError(
+      await t.put(`/v1/orgs/${orgId}/teams`, admin.token, { title: 'Too big', members: refs(1001) }),
+      400,
+      tooMany('members', 1000),
+    );
   });
 
   it('hostnames: 253 characters; logo URLs: 2048', async () => {
@@ -306,7 +365,13 @@ describe('limit and page', () => {
     ['1.5', 'must be a whole number from 1 to 1000'],
     ['', 'must be a whole number from 1 to 1000'],
   ])('refuses limit=%s on every list', async (limit, message) => {
-    for (const path of [`/v1/orgs`, `/v1/orgs/${orgId}/members`, `/v1/orgs/${orgId}/teams`, `/v1/orgs/${orgId}/spaces`, `/v1/orgs/${orgId}/collections`]) {
+    for (const path of [
+      `/v1/orgs`,
+      `/v1/orgs/${orgId}/members`,
+      `/v1/orgs/${orgId}/teams`,
+      `/v1/orgs/${orgId}/spaces`,
+      `/v1/orgs/${orgId}/collections`,
+    ]) {
       expectError(await t.get(`${path}?limit=${limit}`, admin.token), 400, `Invalid query parameter field "limit": ${message}.`);
     }
   });
@@ -318,12 +383,23 @@ describe('limit and page', () => {
 
   it('refuses a bad page cursor', async () => {
     expectError(await t.get(`/v1/orgs/${orgId}/spaces?page=%%%`, admin.token), 400);
-    expectError(await t.get(`/v1/orgs/${orgId}/spaces?page=bm9wZQ`, admin.token), 400, 'Invalid query parameter field "page": not a cursor from a previous answer.');
+    expectError(
+      await t.get(`/v1/orgs/${orgId}/spaces?page=bm9wZQ`, admin.token),
+      400,
+      'Invalid query parameter field "page": not a cursor from a previous answer.',
+    );
   });
 });
 
 describe('storage is literal', () => {
-  const nasty = ["'; DROP TABLE users; --", '<script>alert("x")</script>', 'Robert"); DELETE FROM spaces; --', '%_\\', '{{7*7}} ${7*7}', "O'Brien & <b>Co</b>"];
+  const nasty = [
+    "'; DROP TABLE users; --",
+    '<script>alert("x")</script>',
+    'Robert"); DELETE FROM spaces; --',
+    '%_\\',
+    '{{7*7}} ${7*7}',
+    "O'Brien & <b>Co</b>",
+  ];
 
   it.each(nasty.map((s) => [s]))('stores and returns %s as is', async (value) => {
     const org = await t.post('/v1/orgs', admin.token, { title: value });
@@ -338,7 +414,10 @@ describe('storage is literal', () => {
     // As a search, it matches itself literally and nothing else.
     const found = await t.get(`/v1/orgs/${orgId}/teams?title=${encodeURIComponent(value)}&limit=1000`, admin.token);
     expect(found.body.items.map((x: { title: string }) => x.title)).toEqual([value]);
-    expect((await t.get(`/v1/orgs/${orgId}/members?search=${encodeURIComponent(value)}`, admin.token)).body).toEqual({ items: [], count: 0 });
+    expect((await t.get(`/v1/orgs/${orgId}/members?search=${encodeURIComponent(value)}`, admin.token)).body).toEqual({
+      items: [],
+      count: 0,
+    });
   });
 
   it('still has every table afterwards', async () => {

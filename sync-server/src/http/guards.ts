@@ -60,6 +60,8 @@ export async function requireMergeRuleMembers(c: Ctx, orgId: string, rules: Merg
   if (rules?.type !== 'rules') return;
   const ids = [...new Set(rules.rules.flatMap((r) => r.users))];
   if (!ids.length) return;
-  const found = await c.get('deps').db.query<{ user_id: string }>('SELECT user_id FROM org_members WHERE org_id = $1 AND user_id = ANY($2)', [orgId, ids]);
+  const found = await c
+    .get('deps')
+    .db.query<{ user_id: string }>('SELECT user_id FROM org_members WHERE org_id = $1 AND user_id = ANY($2)', [orgId, ids]);
   if (found.length < ids.length) throw notFound('member');
 }

@@ -15,7 +15,10 @@ export function envelope<R, T>(page: Page<R>, present: (row: R) => T) {
 }
 
 export async function presentSpaceList(c: Context<AppEnv>, page: Page<SpaceRow>, access: OrgAccess) {
-  const counts = await spaceCounts(c.get('deps').db, page.rows.map((s) => s.id));
+  const counts = await spaceCounts(
+    c.get('deps').db,
+    page.rows.map((s) => s.id),
+  );
   const base = baseUrl(c);
   return envelope(page, (s) => presentSpace(s, access, base, counts.get(s.id) as never));
 }

@@ -21,7 +21,18 @@ describe('OpenAPI document', () => {
     expect(doc.openapi).toMatch(/^3\.1\./);
     expect(doc.info).toMatchObject({ title: expect.any(String), version: expect.any(String) });
     expect(doc.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer' });
-    for (const name of ['Organization', 'Space', 'Collection', 'Member', 'Team', 'User', 'Error', 'Role', 'MergeRules', 'AgentInstructions']) {
+    for (const name of [
+      'Organization',
+      'Space',
+      'Collection',
+      'Member',
+      'Team',
+      'User',
+      'Error',
+      'Role',
+      'MergeRules',
+      'AgentInstructions',
+    ]) {
       expect(doc.components.schemas, name).toHaveProperty(name);
     }
   });
@@ -29,7 +40,8 @@ describe('OpenAPI document', () => {
   it('documents every route the app registers under /v1, and nothing it does not', async () => {
     const doc = (await t.get('/v1/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
     const documented = new Set<string>();
-    for (const [path, ops] of Object.entries(doc.paths)) for (const m of Object.keys(ops)) if (METHODS.has(m)) documented.add(`${m.toUpperCase()} ${path}`);
+    for (const [path, ops] of Object.entries(doc.paths))
+      for (const m of Object.keys(ops)) if (METHODS.has(m)) documented.add(`${m.toUpperCase()} ${path}`);
     const registered = new Set<string>();
     for (const r of t.app.routes) {
       const method = r.method.toLowerCase();
@@ -96,7 +108,9 @@ describe('OpenAPI document', () => {
       expect(op, `${method} ${path}`).toBeDefined();
       expect(op.security).toEqual([{ bearer: [] }]);
       for (const status of ['400', '401', '403', '404', '429']) {
-        expect(op.responses[status].content['application/json'].schema, `${method} ${path} ${status}`).toEqual({ $ref: '#/components/schemas/Error' });
+        expect(op.responses[status].content['application/json'].schema, `${method} ${path} ${status}`).toEqual({
+          $ref: '#/components/schemas/Error',
+        });
       }
       const success = Object.keys(op.responses).filter((s) => s.startsWith('2'));
       expect(success, `${method} ${path}`).toHaveLength(1);
@@ -106,7 +120,7 @@ describe('OpenAPI document', () => {
     expect(limit.schema).toMatchObject({ minimum: 1, maximum: 1000 });
   });
 
-  it('has every operation of the specification, with its success status and the public client\'s query names', async () => {
+  it("has every operation of the specification, with its success status and the public client's query names", async () => {
     const doc = (await t.get('/v1/openapi.json')).body;
     const operations = specificationOperations();
     expect(operations).toHaveLength(142);
@@ -118,8 +132,11 @@ describe('OpenAPI document', () => {
         continue;
       }
       const success = Object.keys(documented.responses).filter((s) => s.startsWith('2'));
-      if (success.join() !== op.success) wrong.push(`#${op.number} ${op.method} ${op.path}: answers ${success.join()}, the specification says ${op.success}`);
-      const names = new Set((documented.parameters ?? []).filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => p.name));
+      if (success.join() !== op.success)
+        wrong.push(`#${op.number} ${op.method} ${op.path}: answers ${success.join()}, the specification says ${op.success}`);
+      const names = new Set(
+        (documented.parameters ?? []).filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => p.name),
+      );
       for (const q of op.query) if (!names.has(q)) wrong.push(`#${op.number} ${op.method} ${op.path}: no query parameter "${q}"`);
     }
     expect(wrong).toEqual([]);

@@ -105,7 +105,11 @@ describe('list pagination', () => {
     expectError(await t.get(`/v1/orgs/${orgId}/members?page=${forged({ s: 1, v: 12 })}`, admin.token), 400, msg);
     expectError(await t.get(`/v1/orgs/${orgId}/members?page=${forged({ s: 1 })}`, admin.token), 400, msg);
     expectError(await t.get(`/v1/orgs/${orgId}/teams?page=${forged({ s: 1e300 })}`, admin.token), 400, msg);
-    expectError(await t.get(`/v1/orgs/${orgId}/members?page=${'a'.repeat(513)}`, admin.token), 400, /^Invalid query parameter field "page"/);
+    expectError(
+      await t.get(`/v1/orgs/${orgId}/members?page=${'a'.repeat(513)}`, admin.token),
+      400,
+      /^Invalid query parameter field "page"/,
+    );
     // A cursor from the list itself still works.
     await seedMembers(orgId, 3);
     const first = await t.get(`/v1/orgs/${orgId}/members?limit=2`, admin.token);

@@ -32,14 +32,17 @@ beforeAll(async () => {
   // A transfer target where every caller may create, so a refusal comes from the source alone.
   const target = await t.org();
   targetOrgId = target.orgId;
-  for (const name of CALLERS) await t.db.query("INSERT INTO org_members (org_id, user_id, role) VALUES ($1, $2, 'create')", [targetOrgId, callers[name].id]);
+  for (const name of CALLERS)
+    await t.db.query("INSERT INTO org_members (org_id, user_id, role) VALUES ($1, $2, 'create')", [targetOrgId, callers[name].id]);
 });
 afterAll(async () => t?.close());
 
-const newSpace = async (body: Record<string, unknown> = { title: 'Target' }) => (await t.post(`/v1/orgs/${orgId}/spaces`, owner.token, body)).body.id as string;
+const newSpace = async (body: Record<string, unknown> = { title: 'Target' }) =>
+  (await t.post(`/v1/orgs/${orgId}/spaces`, owner.token, body)).body.id as string;
 const newCollection = async (body: Record<string, unknown> = { title: 'Target' }) =>
   (await t.post(`/v1/orgs/${orgId}/collections`, owner.token, body)).body.id as string;
-const newTeam = async () => (await t.put(`/v1/orgs/${orgId}/teams`, owner.token, { title: 'Target', members: [callers.read.id] })).body.id as string;
+const newTeam = async () =>
+  (await t.put(`/v1/orgs/${orgId}/teams`, owner.token, { title: 'Target', members: [callers.read.id] })).body.id as string;
 const O = () => `/v1/orgs/${orgId}`;
 
 type Row = [name: string, expected: Record<Caller, number>, run: (token: string) => Promise<Answer>];
@@ -101,7 +104,11 @@ const ROWS: Row[] = [
       return t.delete(`${O()}/link-invites/${id}`, tk);
     },
   ],
-  ['POST O/invites', expectByRole('admin', 200, inOrg), (tk) => t.post(`${O()}/invites`, tk, { emails: [`x${Math.random()}@perm.test`.replace('0.', '')] })],
+  [
+    'POST O/invites',
+    expectByRole('admin', 200, inOrg),
+    (tk) => t.post(`${O()}/invites`, tk, { emails: [`x${Math.random()}@perm.test`.replace('0.', '')] }),
+  ],
   [
     'PUT O/agent-instructions',
     expectByRole('admin', 200, inOrg),
@@ -111,19 +118,55 @@ const ROWS: Row[] = [
   ['POST O/spaces', expectByRole('create', 201, inOrg), (tk) => t.post(`${O()}/spaces`, tk, { title: 'New' })],
   ['POST O/collections', expectByRole('create', 200, inOrg), (tk) => t.post(`${O()}/collections`, tk, { title: 'New' })],
   // Members
-  ['DELETE O/members/{other}', expectByRole('admin', 204, inOrg), async (tk) => t.delete(`${O()}/members/${(await t.member(orgId, 'read')).id}`, tk)],
-  ['PATCH O/members/{id}', expectByRole('admin', 200, inOrg), async (tk) => t.patch(`${O()}/members/${(await t.member(orgId, 'read')).id}`, tk, { role: 'comment' })],
-  ['POST O/members/{id}/sso', expectByRole('admin', 200, inOrg), async (tk) => t.post(`${O()}/members/${(await t.member(orgId, 'read')).id}/sso`, tk)],
+  [
+    'DELETE O/members/{other}',
+    expectByRole('admin', 204, inOrg),
+    async (tk) => t.delete(`${O()}/members/${(await t.member(orgId, 'read')).id}`, tk),
+  ],
+  [
+    'PATCH O/members/{id}',
+    expectByRole('admin', 200, inOrg),
+    async (tk) => t.patch(`${O()}/members/${(await t.member(orgId, 'read')).id}`, tk, { role: 'comment' }),
+  ],
+  [
+    'POST O/members/{id}/sso',
+    expectByRole('admin', 200, inOrg),
+    async (tk) => t.post(`${O()}/members/${(await t.member(orgId, 'read')).id}/sso`, tk),
+  ],
   // Teams
   ['PUT O/teams', expectByRole('admin', 200, inOrg), (tk) => t.put(`${O()}/teams`, tk, { title: 'New' })],
   ['DELETE O/teams/{id}', expectByRole('admin', 204, inOrg), async (tk) => t.delete(`${O()}/teams/${await newTeam()}`, tk)],
-  ['PATCH O/teams/{id}', expectByRole('admin', 200, inOrg), async (tk) => t.patch(`${O()}/teams/${await newTeam()}`, tk, { title: 'Renamed' })],
-  ['PUT O/teams/{id}/members', expectByRole('admin', 204, inOrg), async (tk) => t.put(`${O()}/teams/${await newTeam()}/members`, tk, { add: [callers.edit.id] })],
-  ['PUT O/teams/{id}/members/{user}', expectByRole('admin', 204, inOrg), async (tk) => t.put(`${O()}/teams/${await newTeam()}/members/${callers.edit.id}`, tk, {})],
-  ['DELETE O/teams/{id}/members/{user}', expectByRole('admin', 204, inOrg), async (tk) => t.delete(`${O()}/teams/${await newTeam()}/members/${callers.read.id}`, tk)],
+  [
+    'PATCH O/teams/{id}',
+    expectByRole('admin', 200, inOrg),
+    async (tk) => t.patch(`${O()}/teams/${await newTeam()}`, tk, { title: 'Renamed' }),
+  ],
+  [
+    'PUT O/teams/{id}/members',
+    expectByRole('admin', 204, inOrg),
+    async (tk) => t.put(`${O()}/teams/${await newTeam()}/members`, tk, { add: [callers.edit.id] }),
+  ],
+  [
+    'PUT O/teams/{id}/members/{user}',
+    expectByRole('admin', 204, inOrg),
+    async (tk) => t.put(`${O()}/teams/${await newTeam()}/members/${callers.edit.id}`, tk, {}),
+  ],
+  [
+    'DELETE O/teams/{id}/members/{user}',
+    expectByRole('admin', 204, inOrg),
+    async (tk) => t.delete(`${O()}/teams/${await newTeam()}/members/${callers.read.id}`, tk),
+  ],
   // Spaces (at the root, default level inherited: the effective role is the organization role)
-  ['PATCH S (title)', expectByRole('edit', 200, onResource), async (tk) => t.patch(`/v1/spaces/${await newSpace()}`, tk, { title: 'Renamed' })],
-  ['PATCH S (defaultLevel)', expectByRole('admin', 200, onResource), async (tk) => t.patch(`/v1/spaces/${await newSpace()}`, tk, { defaultLevel: 'read' })],
+  [
+    'PATCH S (title)',
+    expectByRole('edit', 200, onResource),
+    async (tk) => t.patch(`/v1/spaces/${await newSpace()}`, tk, { title: 'Renamed' }),
+  ],
+  [
+    'PATCH S (defaultLevel)',
+    expectByRole('admin', 200, onResource),
+    async (tk) => t.patch(`/v1/spaces/${await newSpace()}`, tk, { defaultLevel: 'read' }),
+  ],
   ['DELETE S', expectByRole('admin', 204, deleteUnseen), async (tk) => t.delete(`/v1/spaces/${await newSpace()}`, tk)],
   ['POST S/duplicate', expectByRole('create', 200, onResource), async (tk) => t.post(`/v1/spaces/${await newSpace()}/duplicate`, tk)],
   [
@@ -135,13 +178,33 @@ const ROWS: Row[] = [
       return t.post(`/v1/spaces/${id}/restore`, tk);
     },
   ],
-  ['POST S/move', expectByRole('admin', 200, onResource), async (tk) => t.post(`/v1/spaces/${await newSpace()}/move`, tk, { parent: await newCollection() })],
-  ['POST S/transfer', expectByRole('admin', 200, onResource), async (tk) => t.post(`/v1/spaces/${await newSpace()}/transfer`, tk, { organization: targetOrgId })],
+  [
+    'POST S/move',
+    expectByRole('admin', 200, onResource),
+    async (tk) => t.post(`/v1/spaces/${await newSpace()}/move`, tk, { parent: await newCollection() }),
+  ],
+  [
+    'POST S/transfer',
+    expectByRole('admin', 200, onResource),
+    async (tk) => t.post(`/v1/spaces/${await newSpace()}/transfer`, tk, { organization: targetOrgId }),
+  ],
   // Collections
-  ['PATCH C', expectByRole('admin', 200, onResource), async (tk) => t.patch(`/v1/collections/${await newCollection()}`, tk, { title: 'Renamed' })],
+  [
+    'PATCH C',
+    expectByRole('admin', 200, onResource),
+    async (tk) => t.patch(`/v1/collections/${await newCollection()}`, tk, { title: 'Renamed' }),
+  ],
   ['DELETE C', expectByRole('admin', 204, deleteUnseen), async (tk) => t.delete(`/v1/collections/${await newCollection()}`, tk)],
-  ['POST C/move', expectByRole('admin', 200, onResource), async (tk) => t.post(`/v1/collections/${await newCollection()}/move`, tk, { parent: await newCollection() })],
-  ['POST C/transfer', expectByRole('admin', 200, onResource), async (tk) => t.post(`/v1/collections/${await newCollection()}/transfer`, tk, { organization: targetOrgId })],
+  [
+    'POST C/move',
+    expectByRole('admin', 200, onResource),
+    async (tk) => t.post(`/v1/collections/${await newCollection()}/move`, tk, { parent: await newCollection() }),
+  ],
+  [
+    'POST C/transfer',
+    expectByRole('admin', 200, onResource),
+    async (tk) => t.post(`/v1/collections/${await newCollection()}/transfer`, tk, { organization: targetOrgId }),
+  ],
 ];
 
 describe('each role against each operation', () => {
@@ -176,7 +239,12 @@ describe('permissions objects match the role', () => {
     review: atLeast(r, 'review'),
     installIntegration: atLeast(r, 'admin'),
   });
-  const collectionPermissions = (r: Role | null) => ({ view: !!r, admin: atLeast(r, 'admin'), viewInviteLinks: atLeast(r, 'admin'), create: atLeast(r, 'create') });
+  const collectionPermissions = (r: Role | null) => ({
+    view: !!r,
+    admin: atLeast(r, 'admin'),
+    viewInviteLinks: atLeast(r, 'admin'),
+    create: atLeast(r, 'create'),
+  });
   const orgPermissions = (r: Role | null) => ({
     view: true,
     admin: r === 'admin',
@@ -207,7 +275,11 @@ describe('permissions objects match the role', () => {
     const space = await newSpace();
     await t.patch(`/v1/spaces/${space}`, owner.token, { editMode: 'locked' });
     for (const role of ROLES) {
-      expect((await t.get(`/v1/spaces/${space}`, callers[role].token)).body.permissions).toEqual({ ...spacePermissions(role), edit: false, merge: false });
+      expect((await t.get(`/v1/spaces/${space}`, callers[role].token)).body.permissions).toEqual({
+        ...spacePermissions(role),
+        edit: false,
+        merge: false,
+      });
     }
   });
 
@@ -221,7 +293,13 @@ describe('permissions objects match the role', () => {
     expect((await t.get(`/v1/collections/${col}`, callers.create.token)).body.permissions).toEqual(collectionPermissions('review'));
     // A guest has nothing until a grant, then exactly the grant.
     expect((await t.get(`/v1/spaces/${space}`, callers.guest.token)).status).toBe(404);
-    await setGrant(t.db, { resource_id: col, resource_kind: 'collection', principal_id: callers.guest.id, principal_kind: 'user', role: 'comment' });
+    await setGrant(t.db, {
+      resource_id: col,
+      resource_kind: 'collection',
+      principal_id: callers.guest.id,
+      principal_kind: 'user',
+      role: 'comment',
+    });
     expect((await t.get(`/v1/spaces/${space}`, callers.guest.token)).body.permissions).toEqual(spacePermissions('comment'));
     expect((await t.get(O(), callers.guest.token)).body.permissions).toEqual(orgPermissions(null));
   });

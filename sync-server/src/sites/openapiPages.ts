@@ -12,10 +12,9 @@ import type { Queryable } from '../store/db';
  */
 export async function openapiPageBody(db: Queryable, revisionId: string, computed: unknown): Promise<NodeJSON | undefined> {
   if (!computed) return undefined;
-  const rows = await db.query<{ org_id: string }>(
-    'SELECT s.org_id FROM revisions r JOIN spaces s ON s.id = r.space_id WHERE r.id = $1',
-    [revisionId],
-  );
+  const rows = await db.query<{ org_id: string }>('SELECT s.org_id FROM revisions r JOIN spaces s ON s.id = r.space_id WHERE r.id = $1', [
+    revisionId,
+  ]);
   const orgId = rows[0]?.org_id;
   return orgId ? computedPageBody(db, orgId, computed) : undefined;
 }

@@ -200,7 +200,14 @@ describe('published site pages', () => {
     expect(unpublished.body).not.toContain('Welcome');
     expect((await get(`/s/${orgId}/${site.basename}`)).status).toBe(308);
     // Paths no site could have are a plain 404 too, never a server error.
-    for (const path of ['/s/%ZZ/docs/', `/s/${orgId}/%ZZ/`, `/s/${orgId}/a%00b/`, `/s/${'o'.repeat(300)}/docs/`, `${root}/%ZZ`, `${root}/%00`]) {
+    for (const path of [
+      '/s/%ZZ/docs/',
+      `/s/${orgId}/%ZZ/`,
+      `/s/${orgId}/a%00b/`,
+      `/s/${'o'.repeat(300)}/docs/`,
+      `${root}/%ZZ`,
+      `${root}/%00`,
+    ]) {
       expect((await get(path)).status, path).toBe(404);
     }
   });

@@ -153,7 +153,8 @@ export async function listChangeRequests(db: Queryable, f: ChangeRequestFilter, 
   if (f.none) where += ' AND false';
   if (f.status) add('cr.status = ?', f.status);
   if (f.creator) add('cr.created_by = ?', f.creator);
-  if (f.contributor) add('EXISTS (SELECT 1 FROM change_request_contributors c WHERE c.change_request_id = cr.id AND c.user_id = ?)', f.contributor);
+  if (f.contributor)
+    add('EXISTS (SELECT 1 FROM change_request_contributors c WHERE c.change_request_id = cr.id AND c.user_id = ?)', f.contributor);
   if (f.requestedReviewer)
     add('EXISTS (SELECT 1 FROM change_request_reviewers r WHERE r.change_request_id = cr.id AND r.user_id = ?)', f.requestedReviewer);
   const sort = f.orderBy === 'updatedAt' ? { expr: 'cr.updated_at', type: 'timestamptz' } : undefined;
@@ -167,10 +168,10 @@ export async function listChangeRequests(db: Queryable, f: ChangeRequestFilter, 
 }
 
 export async function addContributor(db: Queryable, changeRequestId: string, userId: string) {
-  await db.query(
-    'INSERT INTO change_request_contributors (change_request_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
-    [changeRequestId, userId],
-  );
+  await db.query('INSERT INTO change_request_contributors (change_request_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+    changeRequestId,
+    userId,
+  ]);
 }
 
 /** Users by id, for presenting creators, reviewers and contributors in one round trip. */
@@ -277,7 +278,10 @@ export async function changeRequestCommentCounts(db: Queryable, changeRequestIds
 }
 
 export async function isRequestedReviewer(db: Queryable, changeRequestId: string, userId: string): Promise<boolean> {
-  const rows = await db.query('SELECT 1 FROM change_request_reviewers WHERE change_request_id = $1 AND user_id = $2', [changeRequestId, userId]);
+  const rows = await db.query('SELECT 1 FROM change_request_reviewers WHERE change_request_id = $1 AND user_id = $2', [
+    changeRequestId,
+    userId,
+  ]);
   return rows.length > 0;
 }
 

@@ -81,7 +81,11 @@ export function listComments(db: Queryable, thread: Thread, f: CommentFilter, pa
     params.push(f.authors);
     where += ` AND c.posted_by = ANY($${params.length})`;
   }
-  return keysetPage<CommentRow>(db, { columns: COLUMNS, from: `FROM comments c ${where}`, params, seq: 'c.seq', order: f.order ?? 'desc' }, page);
+  return keysetPage<CommentRow>(
+    db,
+    { columns: COLUMNS, from: `FROM comments c ${where}`, params, seq: 'c.seq', order: f.order ?? 'desc' },
+    page,
+  );
 }
 
 export interface NewComment {
@@ -100,7 +104,19 @@ export async function insertComment(db: Queryable, thread: Thread, c: NewComment
     db,
     `INSERT INTO comments (id, space_id, change_request_id, page_id, node_id, node_preview, table_record, table_definition, revision_id, posted_by, body)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
-    [newId(), thread.spaceId, thread.changeRequestId, c.pageId, c.nodeId, c.nodePreview, c.tableRecord, c.tableDefinition, c.revisionId, c.postedBy, c.body],
+    [
+      newId(),
+      thread.spaceId,
+      thread.changeRequestId,
+      c.pageId,
+      c.nodeId,
+      c.nodePreview,
+      c.tableRecord,
+      c.tableDefinition,
+      c.revisionId,
+      c.postedBy,
+      c.body,
+    ],
   );
   return row.id;
 }
@@ -122,7 +138,10 @@ export async function setResolved(db: Queryable, id: string, resolved: boolean, 
 }
 
 export async function deleteComment(db: Queryable, id: string) {
-  await db.query('DELETE FROM comment_reactions WHERE subject_id = $1 OR subject_id IN (SELECT id FROM comment_replies WHERE comment_id = $1)', [id]);
+  await db.query(
+    'DELETE FROM comment_reactions WHERE subject_id = $1 OR subject_id IN (SELECT id FROM comment_replies WHERE comment_id = $1)',
+    [id],
+  );
   await db.query('DELETE FROM comments WHERE id = $1', [id]);
 }
 
@@ -159,10 +178,18 @@ export async function deleteReply(db: Queryable, id: string) {
 /** Adds the user's reactions (each emoji once per user) and removes others, in one go. */
 export async function react(db: Queryable, subjectId: string, userId: string, added: string[], removed: string[]) {
   if (removed.length) {
-    await db.query('DELETE FROM comment_reactions WHERE subject_id = $1 AND user_id = $2 AND emoji = ANY($3)', [subjectId, userId, removed]);
+    await db.query('DELETE FROM comment_reactions WHERE subject_id = $1 AND user_id = $2 AND emoji = ANY($3)', [
+      subjectId,
+      userId,
+      removed,
+    ]);
   }
   for (const emoji of added) {
-    await db.query('INSERT INTO comment_reactions (subject_id, emoji, user_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [subjectId, emoji, userId]);
+    await db.query('INSERT INTO comment_reactions (subject_id, emoji, user_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [
+      subjectId,
+      emoji,
+      userId,
+    ]);
   }
 }
 

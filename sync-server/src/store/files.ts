@@ -16,10 +16,12 @@ export function blobHash(content: Uint8Array): string {
 /** Stores bytes once per content; returns their hash. */
 export async function putBlob(db: Queryable, content: Uint8Array, contentType: string): Promise<string> {
   const hash = blobHash(content);
-  await db.query(
-    'INSERT INTO files_blobs (hash, content, size, content_type) VALUES ($1, $2, $3, $4) ON CONFLICT (hash) DO NOTHING',
-    [hash, Buffer.from(content.buffer, content.byteOffset, content.byteLength), content.byteLength, contentType],
-  );
+  await db.query('INSERT INTO files_blobs (hash, content, size, content_type) VALUES ($1, $2, $3, $4) ON CONFLICT (hash) DO NOTHING', [
+    hash,
+    Buffer.from(content.buffer, content.byteOffset, content.byteLength),
+    content.byteLength,
+    contentType,
+  ]);
   return hash;
 }
 

@@ -16,10 +16,11 @@ export async function claimKey(db: Queryable, userId: string, key: string, reque
     [userId, key, requestHash],
   );
   if (inserted.length) return undefined;
-  return maybeOne<StoredAnswer>(db, 'SELECT request_hash, status, content_type, body, created_at FROM idempotency_keys WHERE user_id = $1 AND key = $2', [
-    userId,
-    key,
-  ]);
+  return maybeOne<StoredAnswer>(
+    db,
+    'SELECT request_hash, status, content_type, body, created_at FROM idempotency_keys WHERE user_id = $1 AND key = $2',
+    [userId, key],
+  );
 }
 
 export async function storeAnswer(db: Queryable, userId: string, key: string, status: number, contentType: string | null, body: string) {

@@ -115,7 +115,11 @@ export async function listMembers(db: Queryable, orgId: string, f: MemberFilter,
     sort: { expr: sortCol, type: 'timestamptz' },
   };
   const res = await keysetPage<FlatMember>(db, q, page);
-  const counts = await memberCounts(db, orgId, res.rows.map((r) => r.user_id));
+  const counts = await memberCounts(
+    db,
+    orgId,
+    res.rows.map((r) => r.user_id),
+  );
   return { ...res, rows: res.rows.map((r) => toView(r, counts)) };
 }
 
@@ -148,6 +152,9 @@ export async function setMemberRole(db: Queryable, orgId: string, userId: string
 
 /** Enabled admins: a disabled admin cannot administrate, so does not count as one. */
 export async function countAdmins(db: Queryable, orgId: string): Promise<number> {
-  const rows = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM org_members WHERE org_id = $1 AND role = 'admin' AND NOT disabled", [orgId]);
+  const rows = await db.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM org_members WHERE org_id = $1 AND role = 'admin' AND NOT disabled",
+    [orgId],
+  );
   return rows[0]?.n ?? 0;
 }

@@ -113,7 +113,11 @@ export async function setSpaceRevision(db: Queryable, spaceId: string, revisionI
 
 /** Only a revision's stored state and its base: what rebuilding its document needs. */
 export async function getRevisionState(db: Queryable, id: string): Promise<{ state: Uint8Array; state_base: string | null } | undefined> {
-  const row = await maybeOne<{ state: Uint8Array; state_base: string | null }>(db, 'SELECT state, state_base FROM revisions WHERE id = $1', [id]);
+  const row = await maybeOne<{ state: Uint8Array; state_base: string | null }>(
+    db,
+    'SELECT state, state_base FROM revisions WHERE id = $1',
+    [id],
+  );
   return row && { state: u8(row.state), state_base: row.state_base };
 }
 

@@ -37,7 +37,11 @@ export function getProviderById(db: Queryable, id: string) {
 }
 
 export function listProviders(db: Queryable, orgId: string, page: PageRequest) {
-  return keysetPage<SamlProviderRow>(db, { columns: 'p.*', from: 'FROM saml_providers p WHERE p.org_id = $1', params: [orgId], seq: 'p.seq' }, page);
+  return keysetPage<SamlProviderRow>(
+    db,
+    { columns: 'p.*', from: 'FROM saml_providers p WHERE p.org_id = $1', params: [orgId], seq: 'p.seq' },
+    page,
+  );
 }
 
 export function allProviders(db: Queryable, orgId: string) {

@@ -89,7 +89,12 @@ export async function appendGrouped(tx: Queryable, entries: GroupedAppend[], ori
        RETURNING doc_id, seq
      )
      SELECT doc_id AS id, seq, pg_notify($4::text, doc_id || chr(9) || seq || chr(9) || $3::text) FROM inserted`,
-    [ids, entries.map((e) => Buffer.from(e.update.buffer, e.update.byteOffset, e.update.byteLength).toString('base64')), origin, YDOC_CHANNEL],
+    [
+      ids,
+      entries.map((e) => Buffer.from(e.update.buffer, e.update.byteOffset, e.update.byteLength).toString('base64')),
+      origin,
+      YDOC_CHANNEL,
+    ],
   );
   const seqOf = new Map(written.map((r) => [r.id, Number(r.seq)]));
   return ids.map((id) => {

@@ -22,7 +22,11 @@ export function getTeam(db: Queryable, orgId: string, teamId: string) {
 }
 
 export async function createTeam(db: Queryable, orgId: string, title: string): Promise<string> {
-  const row = await one<{ id: string }>(db, 'INSERT INTO teams (id, org_id, title) VALUES ($1, $2, $3) RETURNING id', [newId(), orgId, title]);
+  const row = await one<{ id: string }>(db, 'INSERT INTO teams (id, org_id, title) VALUES ($1, $2, $3) RETURNING id', [
+    newId(),
+    orgId,
+    title,
+  ]);
   return row.id;
 }
 
@@ -68,7 +72,12 @@ export function listTeamsOfUser(db: Queryable, orgId: string, userId: string, ti
   }
   return keysetPage<TeamRow & { member_role: TeamRole }>(
     db,
-    { columns: `${COLUMNS}, tm.role AS member_role`, from: `FROM teams t JOIN team_members tm ON tm.team_id = t.id ${where}`, params, seq: 't.seq' },
+    {
+      columns: `${COLUMNS}, tm.role AS member_role`,
+      from: `FROM teams t JOIN team_members tm ON tm.team_id = t.id ${where}`,
+      params,
+      seq: 't.seq',
+    },
     page,
   );
 }

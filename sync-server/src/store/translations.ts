@@ -113,7 +113,16 @@ export async function finishRun(db: Queryable, id: string, o: RunOutcome): Promi
        runs = runs + 1, total_words = total_words + $6, total_pages = total_pages + $7, total_duration_ms = total_duration_ms + $8,
        latest_run_duration_ms = $8, latest_pages = $7, latest_words = $6, run_started_at = NULL, updated_at = now()
      WHERE id = $1 RETURNING rerun`,
-    [id, o.error ? 'failed' : 'completed', o.error?.code ?? null, o.error?.message ?? null, o.resultRevisionId ?? null, o.words, o.pages, Math.round(o.durationMs)],
+    [
+      id,
+      o.error ? 'failed' : 'completed',
+      o.error?.code ?? null,
+      o.error?.message ?? null,
+      o.resultRevisionId ?? null,
+      o.words,
+      o.pages,
+      Math.round(o.durationMs),
+    ],
   );
   return !!row?.rerun;
 }

@@ -28,7 +28,12 @@ const NAV_KEY = 'quire.nav';
 function loadNav(): Nav {
   try {
     const saved = JSON.parse(localStorage.getItem(NAV_KEY) ?? '{}') as Partial<Nav>;
-    return { spaceId: saved.spaceId ?? null, changeRequestId: saved.changeRequestId ?? null, pageId: saved.pageId ?? null, view: saved.view ?? 'page' };
+    return {
+      spaceId: saved.spaceId ?? null,
+      changeRequestId: saved.changeRequestId ?? null,
+      pageId: saved.pageId ?? null,
+      view: saved.view ?? 'page',
+    };
   } catch {
     return { spaceId: null, changeRequestId: null, pageId: null, view: 'page' };
   }
@@ -93,14 +98,27 @@ export function App() {
   }
   return (
     <>
-      <Workspace key={session.mode + (session.server?.url ?? '')} session={session} onSession={setSession} onConnect={() => setConnecting(true)} />
+      <Workspace
+        key={session.mode + (session.server?.url ?? '')}
+        session={session}
+        onSession={setSession}
+        onConnect={() => setConnecting(true)}
+      />
       <PromptHost />
       <ToastHost />
     </>
   );
 }
 
-function Workspace({ session, onSession, onConnect }: { session: SessionState; onSession: (s: SessionState) => void; onConnect: () => void }) {
+function Workspace({
+  session,
+  onSession,
+  onConnect,
+}: {
+  session: SessionState;
+  onSession: (s: SessionState) => void;
+  onConnect: () => void;
+}) {
   const status = useSyncStatus();
   const catalog = useCatalog(session.mode === 'server');
   const [nav, setNavState] = useState<Nav>(loadNav);
@@ -138,7 +156,10 @@ function Workspace({ session, onSession, onConnect }: { session: SessionState; o
     setNav({ pageId: flat[0]?.id ?? null });
   }, [replica, flat, page, nav.view, setNav]);
 
-  const user = useMemo(() => ({ name: session.user.displayName, color: colorFor(session.user.id + session.user.displayName) }), [session.user]);
+  const user = useMemo(
+    () => ({ name: session.user.displayName, color: colorFor(session.user.id + session.user.displayName) }),
+    [session.user],
+  );
 
   if (!catalog) return <div className="splash" />;
 
@@ -188,10 +209,22 @@ function Workspace({ session, onSession, onConnect }: { session: SessionState; o
               />
               {cr && (
                 <div className="seg" role="tablist" aria-label="Change request view">
-                  <button type="button" role="tab" aria-selected={nav.view === 'page'} className={nav.view === 'page' ? 'is-active' : ''} onClick={() => setNav({ view: 'page' })}>
+                  <button
+                    type="button"
+                    role="tab"
+                    aria-selected={nav.view === 'page'}
+                    className={nav.view === 'page' ? 'is-active' : ''}
+                    onClick={() => setNav({ view: 'page' })}
+                  >
                     Edit
                   </button>
-                  <button type="button" role="tab" aria-selected={nav.view === 'review'} className={nav.view === 'review' ? 'is-active' : ''} onClick={() => setNav({ view: 'review' })}>
+                  <button
+                    type="button"
+                    role="tab"
+                    aria-selected={nav.view === 'review'}
+                    className={nav.view === 'review' ? 'is-active' : ''}
+                    onClick={() => setNav({ view: 'review' })}
+                  >
                     Changes
                   </button>
                 </div>
@@ -238,7 +271,14 @@ function Workspace({ session, onSession, onConnect }: { session: SessionState; o
                   {branch && isComputedPage(page) ? (
                     <ComputedPage branch={branch} pageId={page.id} />
                   ) : (
-                    <PageEditor key={`${replica.key}:${page.id}`} replica={replica} pageId={page.id} user={user} editable={editable} pages={flat} />
+                    <PageEditor
+                      key={`${replica.key}:${page.id}`}
+                      replica={replica}
+                      pageId={page.id}
+                      user={user}
+                      editable={editable}
+                      pages={flat}
+                    />
                   )}
                 </article>
               </div>

@@ -53,7 +53,13 @@ function Reactions({ reactions, onToggle }: { reactions: CommentView['reactions'
   return (
     <div className="reactions">
       {reactions.map((r) => (
-        <button key={r.emoji} type="button" className={`reaction${r.mine ? ' is-mine' : ''}`} onClick={() => onToggle(r.emoji, !r.mine)} aria-pressed={r.mine}>
+        <button
+          key={r.emoji}
+          type="button"
+          className={`reaction${r.mine ? ' is-mine' : ''}`}
+          onClick={() => onToggle(r.emoji, !r.mine)}
+          aria-pressed={r.mine}
+        >
           {r.emoji} <span>{r.count}</span>
         </button>
       ))}
@@ -82,7 +88,17 @@ function Reactions({ reactions, onToggle }: { reactions: CommentView['reactions'
   );
 }
 
-function Composer({ placeholder, onSend, autoFocus, compact }: { placeholder: string; onSend: (text: string) => Promise<void>; autoFocus?: boolean; compact?: boolean }) {
+function Composer({
+  placeholder,
+  onSend,
+  autoFocus,
+  compact,
+}: {
+  placeholder: string;
+  onSend: (text: string) => Promise<void>;
+  autoFocus?: boolean;
+  compact?: boolean;
+}) {
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   const send = async () => {
@@ -138,7 +154,11 @@ function Thread({ comment }: { comment: CommentView }) {
           className={`icon-btn${comment.resolved ? ' is-on' : ''}`}
           title={comment.resolved ? 'Reopen' : 'Resolve'}
           aria-label={comment.resolved ? 'Reopen' : 'Resolve'}
-          onClick={() => void call('comments.resolve', { commentId: comment.id, resolved: !comment.resolved }).catch((err: Error) => notify('error', err.message))}
+          onClick={() =>
+            void call('comments.resolve', { commentId: comment.id, resolved: !comment.resolved }).catch((err: Error) =>
+              notify('error', err.message),
+            )
+          }
         >
           <Icon name="check" size={15} />
         </button>
@@ -197,7 +217,17 @@ function Thread({ comment }: { comment: CommentView }) {
 }
 
 /** Discussion of the open page: post, reply, react and resolve, offline too. */
-export function CommentsPanel({ branch, pageId, pageTitle, onClose }: { branch: BranchRef; pageId: string; pageTitle: string; onClose: () => void }) {
+export function CommentsPanel({
+  branch,
+  pageId,
+  pageTitle,
+  onClose,
+}: {
+  branch: BranchRef;
+  pageId: string;
+  pageTitle: string;
+  onClose: () => void;
+}) {
   const [comments, setComments] = useState<CommentView[]>([]);
   const [showResolved, setShowResolved] = useState(false);
   const key = branchKey(branch);

@@ -49,11 +49,26 @@ export function ConnectScreen({ onSession, session }: { onSession: (s: SessionSt
           </h2>
           <label className="field">
             <span>Server address</span>
-            <input name="server" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://docs.example.com" autoComplete="url" required />
+            <input
+              name="server"
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              placeholder="https://docs.example.com"
+              autoComplete="url"
+              required
+            />
           </label>
           <label className="field">
             <span>API token</span>
-            <input name="token" type="password" value={token} onChange={(e) => setToken(e.target.value)} placeholder="Paste your token" autoComplete="off" required />
+            <input
+              name="token"
+              type="password"
+              value={token}
+              onChange={(e) => setToken(e.target.value)}
+              placeholder="Paste your token"
+              autoComplete="off"
+              required
+            />
           </label>
           {error && (
             <p className="form-error" role="alert">

@@ -8,7 +8,12 @@ import { notify } from './Toasts';
 export function Modal({ title, onClose, children, wide }: { title: string; onClose: () => void; children: ReactNode; wide?: boolean }) {
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className={`modal${wide ? ' modal-wide' : ''}`} role="dialog" aria-label={title} onKeyDown={(e) => e.key === 'Escape' && onClose()}>
+      <div
+        className={`modal${wide ? ' modal-wide' : ''}`}
+        role="dialog"
+        aria-label={title}
+        onKeyDown={(e) => e.key === 'Escape' && onClose()}
+      >
         <div className="modal-head">
           <h2>{title}</h2>
           <button type="button" className="icon-btn" aria-label="Close" onClick={onClose}>
@@ -24,7 +29,17 @@ export function Modal({ title, onClose, children, wide }: { title: string; onClo
 const EMOJIS = ['📘', '🚀', '🧭', '🛠️', '📐', '🧪', '💡', '📦'];
 
 /** A new space: in an organization on the server, or on this device only. */
-export function NewSpaceDialog({ catalog, session, onClose, onCreated }: { catalog: Catalog; session: SessionState; onClose: () => void; onCreated: (s: SpaceSummary) => void }) {
+export function NewSpaceDialog({
+  catalog,
+  session,
+  onClose,
+  onCreated,
+}: {
+  catalog: Catalog;
+  session: SessionState;
+  onClose: () => void;
+  onCreated: (s: SpaceSummary) => void;
+}) {
   const [title, setTitle] = useState('');
   const [emoji, setEmoji] = useState('📘');
   const [where, setWhere] = useState<string>(session.mode === 'server' ? (catalog.organizations[0]?.id ?? 'local') : 'local');
@@ -36,7 +51,11 @@ export function NewSpaceDialog({ catalog, session, onClose, onCreated }: { catal
           e.preventDefault();
           setBusy(true);
           try {
-            const space = await call('spaces.create', { title: title.trim(), emoji, organizationId: where === 'local' ? undefined : where });
+            const space = await call('spaces.create', {
+              title: title.trim(),
+              emoji,
+              organizationId: where === 'local' ? undefined : where,
+            });
             onCreated(space);
           } catch (err) {
             notify('error', (err as Error).message);
@@ -53,7 +72,14 @@ export function NewSpaceDialog({ catalog, session, onClose, onCreated }: { catal
                 <option key={x}>{x}</option>
               ))}
             </select>
-            <input name="title" value={title} onChange={(e) => setTitle(e.target.value)} placeholder="Product handbook" autoFocus required />
+            <input
+              name="title"
+              value={title}
+              onChange={(e) => setTitle(e.target.value)}
+              placeholder="Product handbook"
+              autoFocus
+              required
+            />
           </div>
         </label>
         <label className="field">
@@ -69,7 +95,9 @@ export function NewSpaceDialog({ catalog, session, onClose, onCreated }: { catal
         </label>
         <p className="hint-text">
           <Icon name="info" size={14} />
-          {where === 'local' ? ' Stays on this device. You can publish it to a server later.' : ' Created here at once; the server gets it as soon as it is reachable.'}
+          {where === 'local'
+            ? ' Stays on this device. You can publish it to a server later.'
+            : ' Created here at once; the server gets it as soon as it is reachable.'}
         </p>
         <div className="modal-actions">
           <button type="button" className="btn" onClick={onClose}>
@@ -100,7 +128,9 @@ export function PublishDialog({ catalog, space, onClose }: { catalog: Catalog; s
           }
         }}
       >
-        <p className="modal-text">The space, its pages, comments and change requests are sent to the server. Everything stays available offline.</p>
+        <p className="modal-text">
+          The space, its pages, comments and change requests are sent to the server. Everything stays available offline.
+        </p>
         <label className="field">
           <span>Organization</span>
           <select value={org} onChange={(e) => setOrg(e.target.value)}>
@@ -153,7 +183,12 @@ export function OutboxDialog({ onClose }: { onClose: () => void }) {
               <div className="outbox-text">
                 <strong>{e.label || e.kind}</strong>
                 <span>
-                  {e.state === 'failed' ? `Refused: ${e.error}` : e.attempts > 0 ? `Waiting (last try: ${e.error ?? 'no answer'})` : 'Waiting'} · {timeAgo(e.createdAt)}
+                  {e.state === 'failed'
+                    ? `Refused: ${e.error}`
+                    : e.attempts > 0
+                      ? `Waiting (last try: ${e.error ?? 'no answer'})`
+                      : 'Waiting'}{' '}
+                  · {timeAgo(e.createdAt)}
                 </span>
               </div>
               {e.state === 'failed' && (
@@ -161,7 +196,11 @@ export function OutboxDialog({ onClose }: { onClose: () => void }) {
                   <button type="button" className="btn btn-small" onClick={() => void act(() => call('outbox.retry', { seq: e.seq }))}>
                     Retry
                   </button>
-                  <button type="button" className="btn btn-small btn-ghost-danger" onClick={() => void act(() => call('outbox.discard', { seq: e.seq }))}>
+                  <button
+                    type="button"
+                    className="btn btn-small btn-ghost-danger"
+                    onClick={() => void act(() => call('outbox.discard', { seq: e.seq }))}
+                  >
                     Discard
                   </button>
                 </span>
@@ -174,7 +213,17 @@ export function OutboxDialog({ onClose }: { onClose: () => void }) {
   );
 }
 
-export function AccountDialog({ session, onClose, onConnect, onSession }: { session: SessionState; onClose: () => void; onConnect: () => void; onSession: (s: SessionState) => void }) {
+export function AccountDialog({
+  session,
+  onClose,
+  onConnect,
+  onSession,
+}: {
+  session: SessionState;
+  onClose: () => void;
+  onConnect: () => void;
+  onSession: (s: SessionState) => void;
+}) {
   return (
     <Modal title="Account" onClose={onClose}>
       {session.server ? (

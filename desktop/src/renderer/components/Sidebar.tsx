@@ -145,7 +145,14 @@ function SearchBox({ branch, onOpen }: { branch: BranchRef; onOpen: (pageId: str
         <div className="search-results" role="listbox" aria-label="Search results">
           {hits.length === 0 && <p className="muted small pad">No page matches “{query.trim()}”.</p>}
           {hits.map((hit, i) => (
-            <button key={hit.pageId} type="button" role="option" aria-selected={i === active} className={`search-hit${i === active ? ' is-active' : ''}`} onClick={() => pick(hit)}>
+            <button
+              key={hit.pageId}
+              type="button"
+              role="option"
+              aria-selected={i === active}
+              className={`search-hit${i === active ? ' is-active' : ''}`}
+              onClick={() => pick(hit)}
+            >
               <strong>{hit.title}</strong>
               {hit.snippet && <span>{hit.snippet}</span>}
             </button>
@@ -186,7 +193,12 @@ export function Sidebar(props: {
           <Icon name="logo" size={18} />
         </span>
         <span className="brand-name">Quire</span>
-        <button type="button" className="account" onClick={props.onAccount} title={server ? `${server.user.displayName} on ${server.url}` : 'Working on this device'}>
+        <button
+          type="button"
+          className="account"
+          onClick={props.onAccount}
+          title={server ? `${server.user.displayName} on ${server.url}` : 'Working on this device'}
+        >
           <Icon name={server ? 'server' : 'laptop'} size={14} />
           <span>{server ? new URL(server.url).host : 'This device'}</span>
         </button>

@@ -33,7 +33,12 @@ export function ToastHost() {
         <div key={t.id} className={`toast toast-${t.level}`} role={t.level === 'error' ? 'alert' : 'status'}>
           <Icon name={t.level === 'error' ? 'warning' : 'info'} size={16} />
           <span>{t.message}</span>
-          <button type="button" className="icon-btn" aria-label="Dismiss" onClick={() => setToasts((all) => all.filter((x) => x.id !== t.id))}>
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label="Dismiss"
+            onClick={() => setToasts((all) => all.filter((x) => x.id !== t.id))}
+          >
             <Icon name="x" size={14} />
           </button>
         </div>

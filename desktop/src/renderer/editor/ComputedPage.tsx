@@ -18,7 +18,11 @@ export function isComputedPage(page: { computed: unknown }): boolean {
 export function ComputedPage({ branch, pageId }: { branch: BranchRef; pageId: string }) {
   const [view, setView] = useState<ComputedPageView | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const editor = useEditor({ editable: false, extensions: schemaExtensions(), editorProps: { attributes: { class: 'prose', 'aria-label': 'Page content' } } });
+  const editor = useEditor({
+    editable: false,
+    extensions: schemaExtensions(),
+    editorProps: { attributes: { class: 'prose', 'aria-label': 'Page content' } },
+  });
   useEffect(() => {
     let alive = true;
     setView(null);

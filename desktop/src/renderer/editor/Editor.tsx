@@ -59,15 +59,33 @@ const BLOCKS: { label: string; icon: IconName; json: JSONContent }[] = [
     json: {
       type: 'stepper',
       content: [
-        { type: 'step', content: [{ type: 'heading', attrs: { level: 3 }, content: [{ type: 'text', text: 'Step one' }] }, { type: 'paragraph' }] },
-        { type: 'step', content: [{ type: 'heading', attrs: { level: 3 }, content: [{ type: 'text', text: 'Step two' }] }, { type: 'paragraph' }] },
+        {
+          type: 'step',
+          content: [{ type: 'heading', attrs: { level: 3 }, content: [{ type: 'text', text: 'Step one' }] }, { type: 'paragraph' }],
+        },
+        {
+          type: 'step',
+          content: [{ type: 'heading', attrs: { level: 3 }, content: [{ type: 'text', text: 'Step two' }] }, { type: 'paragraph' }],
+        },
       ],
     },
   },
   { label: 'Divider', icon: 'divider', json: { type: 'horizontalRule' } },
 ];
 
-function ToolButton({ icon, label, active, disabled, onClick }: { icon: IconName; label: string; active?: boolean; disabled?: boolean; onClick: () => void }) {
+function ToolButton({
+  icon,
+  label,
+  active,
+  disabled,
+  onClick,
+}: {
+  icon: IconName;
+  label: string;
+  active?: boolean;
+  disabled?: boolean;
+  onClick: () => void;
+}) {
   return (
     <button
       type="button"
@@ -90,7 +108,11 @@ function addAfterAncestor(editor: TiptapEditor, name: string, json: JSONContent)
   for (let d = $from.depth; d > 0; d--) {
     if ($from.node(d).type.name === name) {
       const pos = $from.after(d);
-      editor.chain().insertContentAt(pos, json).focus(pos + 2).run();
+      editor
+        .chain()
+        .insertContentAt(pos, json)
+        .focus(pos + 2)
+        .run();
       return;
     }
   }
@@ -138,7 +160,10 @@ function Toolbar({ editor, pages }: { editor: TiptapEditor; pages: { id: string;
   const setBlock = (value: string) => {
     if (value === 'p') chain().setNode('paragraph').run();
     else if (value === 'code') chain().toggleNode('codeBlock', 'paragraph').run();
-    else chain().setNode('heading', { level: Number(value.slice(1)) }).run();
+    else
+      chain()
+        .setNode('heading', { level: Number(value.slice(1)) })
+        .run();
   };
   const setLink = async () => {
     const current = (editor.getAttributes('link').href as string | undefined) ?? '';
@@ -147,7 +172,10 @@ function Toolbar({ editor, pages }: { editor: TiptapEditor; pages: { id: string;
     const trimmed = href.trim();
     if (!trimmed) return void chain().extendMarkRange('link').unsetMark('link').run();
     const page = pages.find((p) => p.title.toLowerCase() === trimmed.toLowerCase());
-    chain().extendMarkRange('link').setMark('link', { href: page ? `page:${page.id}` : trimmed }).run();
+    chain()
+      .extendMarkRange('link')
+      .setMark('link', { href: page ? `page:${page.id}` : trimmed })
+      .run();
   };
   const insert = async (json: JSONContent) => {
     setInsertOpen(false);
@@ -169,22 +197,51 @@ function Toolbar({ editor, pages }: { editor: TiptapEditor; pages: { id: string;
       <ToolButton icon="code" label="Inline code (Ctrl+E)" active={state.code} onClick={() => chain().toggleMark('code').run()} />
       <ToolButton icon="link" label="Link" active={state.link} onClick={() => void setLink()} />
       <span className="tool-sep" />
-      <ToolButton icon="list" label="Bulleted list" active={state.bullet} onClick={() => chain().toggleList('bulletList', 'listItem').run()} />
-      <ToolButton icon="orderedList" label="Numbered list" active={state.ordered} onClick={() => chain().toggleList('orderedList', 'listItem').run()} />
+      <ToolButton
+        icon="list"
+        label="Bulleted list"
+        active={state.bullet}
+        onClick={() => chain().toggleList('bulletList', 'listItem').run()}
+      />
+      <ToolButton
+        icon="orderedList"
+        label="Numbered list"
+        active={state.ordered}
+        onClick={() => chain().toggleList('orderedList', 'listItem').run()}
+      />
       <ToolButton icon="taskList" label="Task list" active={state.task} onClick={() => chain().toggleList('taskList', 'taskItem').run()} />
       <ToolButton icon="quote" label="Quote" active={state.quote} onClick={() => chain().toggleWrap('blockquote').run()} />
-      <ToolButton icon="codeBlock" label="Code block" active={state.block === 'code'} onClick={() => chain().toggleNode('codeBlock', 'paragraph').run()} />
+      <ToolButton
+        icon="codeBlock"
+        label="Code block"
+        active={state.block === 'code'}
+        onClick={() => chain().toggleNode('codeBlock', 'paragraph').run()}
+      />
       <span className="tool-sep" />
       <ToolButton icon="image" label="Image from a file" onClick={async () => insertImages(editor.view, await pickImageFiles())} />
       <ToolButton icon="table" label="Table" onClick={() => insertTable(editor)} />
       <div className="tool-menu">
-        <button type="button" className="tool tool-wide" aria-haspopup="menu" aria-expanded={insertOpen} onMouseDown={(e) => e.preventDefault()} onClick={() => setInsertOpen((o) => !o)}>
+        <button
+          type="button"
+          className="tool tool-wide"
+          aria-haspopup="menu"
+          aria-expanded={insertOpen}
+          onMouseDown={(e) => e.preventDefault()}
+          onClick={() => setInsertOpen((o) => !o)}
+        >
           <Icon name="plus" size={16} /> Insert
         </button>
         {insertOpen && (
           <div className="menu" role="menu" onMouseLeave={() => setInsertOpen(false)}>
             {BLOCKS.map((b) => (
-              <button key={b.label} type="button" role="menuitem" className="menu-item" onMouseDown={(e) => e.preventDefault()} onClick={() => void insert(b.json)}>
+              <button
+                key={b.label}
+                type="button"
+                role="menuitem"
+                className="menu-item"
+                onMouseDown={(e) => e.preventDefault()}
+                onClick={() => void insert(b.json)}
+              >
                 <Icon name={b.icon} size={16} /> {b.label}
               </button>
             ))}
@@ -195,7 +252,10 @@ function Toolbar({ editor, pages }: { editor: TiptapEditor; pages: { id: string;
               onClick={async () => {
                 setInsertOpen(false);
                 const url = await askText({ title: 'Embed', label: 'URL', placeholder: 'https://…' });
-                if (url?.trim()) chain().insertContent({ type: 'embed', attrs: { url: url.trim() } }).run();
+                if (url?.trim())
+                  chain()
+                    .insertContent({ type: 'embed', attrs: { url: url.trim() } })
+                    .run();
               }}
             >
               <Icon name="embed" size={16} /> Embed
@@ -210,7 +270,10 @@ function Toolbar({ editor, pages }: { editor: TiptapEditor; pages: { id: string;
                 if (!target?.trim()) return;
                 const page = pages.find((p) => p.title.toLowerCase() === target.trim().toLowerCase());
                 chain()
-                  .insertContent({ type: 'contentRef', attrs: page ? { href: `page:${page.id}`, title: page.title } : { href: target.trim() } })
+                  .insertContent({
+                    type: 'contentRef',
+                    attrs: page ? { href: `page:${page.id}`, title: page.title } : { href: target.trim() },
+                  })
                   .run();
               }}
             >
@@ -238,12 +301,20 @@ function Toolbar({ editor, pages }: { editor: TiptapEditor; pages: { id: string;
         </span>
       )}
       {state.tabs && (
-        <button type="button" className="tool tool-text" onClick={() => addAfterAncestor(editor, 'tab', { type: 'tab', attrs: { title: 'New tab' }, content: [{ type: 'paragraph' }] })}>
+        <button
+          type="button"
+          className="tool tool-text"
+          onClick={() => addAfterAncestor(editor, 'tab', { type: 'tab', attrs: { title: 'New tab' }, content: [{ type: 'paragraph' }] })}
+        >
           + Tab
         </button>
       )}
       {state.stepper && (
-        <button type="button" className="tool tool-text" onClick={() => addAfterAncestor(editor, 'step', { type: 'step', content: [{ type: 'paragraph' }] })}>
+        <button
+          type="button"
+          className="tool tool-text"
+          onClick={() => addAfterAncestor(editor, 'step', { type: 'step', content: [{ type: 'paragraph' }] })}
+        >
           + Step
         </button>
       )}
@@ -282,7 +353,8 @@ export function PageEditor({
         Dropcursor.configure({ color: '#4f46e5', width: 2 }),
         Gapcursor,
         Placeholder.configure({
-          placeholder: ({ node }) => (node.type.name === 'heading' ? 'Heading' : 'Write, or type markdown: # heading, - list, > quote, ``` code…'),
+          placeholder: ({ node }) =>
+            node.type.name === 'heading' ? 'Heading' : 'Write, or type markdown: # heading, - list, > quote, ``` code…',
         }),
         Collaboration.configure({ fragment }),
         CollaborationCursor.configure({ provider: { awareness: replica.awareness }, user }),

@@ -15,7 +15,10 @@ export const WritingShortcuts = Extension.create({
     const n = schema.nodes;
     const m = schema.marks;
     const rules: InputRule[] = [];
-    if (n.heading) rules.push(textblockTypeInputRule({ find: /^(#{1,3})\s$/, type: n.heading, getAttributes: (match) => ({ level: match[1]?.length ?? 1 }) }));
+    if (n.heading)
+      rules.push(
+        textblockTypeInputRule({ find: /^(#{1,3})\s$/, type: n.heading, getAttributes: (match) => ({ level: match[1]?.length ?? 1 }) }),
+      );
     if (n.bulletList) rules.push(wrappingInputRule({ find: /^\s*([-+*])\s$/, type: n.bulletList }));
     if (n.orderedList) {
       rules.push(
@@ -28,10 +31,23 @@ export const WritingShortcuts = Extension.create({
       );
     }
     if (n.taskItem) {
-      rules.push(wrappingInputRule({ find: /^\s*\[([( |x])?\]\s$/, type: n.taskItem, getAttributes: (match) => ({ checked: match[match.length - 1] === 'x' }) }));
+      rules.push(
+        wrappingInputRule({
+          find: /^\s*\[([( |x])?\]\s$/,
+          type: n.taskItem,
+          getAttributes: (match) => ({ checked: match[match.length - 1] === 'x' }),
+        }),
+      );
     }
     if (n.blockquote) rules.push(wrappingInputRule({ find: /^\s*>\s$/, type: n.blockquote }));
-    if (n.codeBlock) rules.push(textblockTypeInputRule({ find: /^```([a-z0-9+#-]+)?[\s\n]$/i, type: n.codeBlock, getAttributes: (match) => ({ language: match[1] ?? null }) }));
+    if (n.codeBlock)
+      rules.push(
+        textblockTypeInputRule({
+          find: /^```([a-z0-9+#-]+)?[\s\n]$/i,
+          type: n.codeBlock,
+          getAttributes: (match) => ({ language: match[1] ?? null }),
+        }),
+      );
     if (n.horizontalRule) {
       const hr = n.horizontalRule;
       rules.push(
@@ -78,7 +94,8 @@ export const WritingShortcuts = Extension.create({
       'Mod-Shift-9': () => this.editor.commands.toggleList('taskList', 'taskItem'),
       'Mod-Shift-b': () => this.editor.commands.toggleWrap('blockquote'),
       'Mod-Alt-c': () => this.editor.commands.toggleNode('codeBlock', 'paragraph'),
-      'Shift-Enter': () => this.editor.commands.first(({ commands }) => [() => commands.exitCode(), () => commands.insertContent({ type: 'hardBreak' })]),
+      'Shift-Enter': () =>
+        this.editor.commands.first(({ commands }) => [() => commands.exitCode(), () => commands.insertContent({ type: 'hardBreak' })]),
       Enter: () => {
         if (this.editor.isActive('listItem')) return this.editor.commands.splitListItem('listItem');
         if (this.editor.isActive('taskItem')) return this.editor.commands.splitListItem('taskItem');

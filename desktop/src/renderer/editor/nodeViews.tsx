@@ -13,7 +13,12 @@ import type { NodeExtras } from './schema';
  * attributes through ProseMirror transactions, so it syncs like typed text.
  */
 
-const HINT_ICON: Record<string, Parameters<typeof Icon>[0]['name']> = { info: 'info', success: 'check', warning: 'warning', danger: 'danger' };
+const HINT_ICON: Record<string, Parameters<typeof Icon>[0]['name']> = {
+  info: 'info',
+  success: 'check',
+  warning: 'warning',
+  danger: 'danger',
+};
 
 function HintView({ node, updateAttributes, editor }: NodeViewProps) {
   const style = String(node.attrs.style);
@@ -38,7 +43,23 @@ function HintView({ node, updateAttributes, editor }: NodeViewProps) {
   );
 }
 
-const LANGUAGES = ['', 'bash', 'css', 'go', 'html', 'java', 'javascript', 'json', 'markdown', 'python', 'ruby', 'rust', 'sql', 'typescript', 'yaml'];
+const LANGUAGES = [
+  '',
+  'bash',
+  'css',
+  'go',
+  'html',
+  'java',
+  'javascript',
+  'json',
+  'markdown',
+  'python',
+  'ruby',
+  'rust',
+  'sql',
+  'typescript',
+  'yaml',
+];
 
 function CodeBlockView({ node, updateAttributes, editor }: NodeViewProps) {
   const language = (node.attrs.language as string | null) ?? '';
@@ -137,7 +158,12 @@ function ContentRefView({ node, updateAttributes, selected, editor }: NodeViewPr
         className="qe-card-action"
         disabled={!editor.isEditable}
         onClick={async () => {
-          const next = await askText({ title: 'Content reference', label: 'Page link or URL', value: href, placeholder: 'page:<id> or https://…' });
+          const next = await askText({
+            title: 'Content reference',
+            label: 'Page link or URL',
+            value: href,
+            placeholder: 'page:<id> or https://…',
+          });
           if (next !== null) updateAttributes({ href: next.trim() });
         }}
       >
@@ -148,7 +174,8 @@ function ContentRefView({ node, updateAttributes, selected, editor }: NodeViewPr
 }
 
 function FileView({ node, selected }: NodeViewProps) {
-  const label = (node.attrs.caption as string | null) ?? (node.attrs.src as string | null) ?? (node.attrs.fileId as string | null) ?? 'File';
+  const label =
+    (node.attrs.caption as string | null) ?? (node.attrs.src as string | null) ?? (node.attrs.fileId as string | null) ?? 'File';
   return (
     <NodeViewWrapper className={`qe-card qe-file${selected ? ' is-selected' : ''}`} data-type="file" data-drag-handle="">
       <span className="qe-card-icon">
@@ -169,7 +196,12 @@ function ImageView({ node, updateAttributes, selected, editor }: NodeViewProps) 
   return (
     <NodeViewWrapper className={`qe-image${selected ? ' is-selected' : ''}`} data-drag-handle="">
       {shown ? (
-        <img src={shown} alt={(node.attrs.alt as string | null) ?? ''} width={(node.attrs.width as string | null) ?? undefined} draggable={false} />
+        <img
+          src={shown}
+          alt={(node.attrs.alt as string | null) ?? ''}
+          width={(node.attrs.width as string | null) ?? undefined}
+          draggable={false}
+        />
       ) : (
         <div className="qe-image-missing">
           <Icon name="image" size={22} />

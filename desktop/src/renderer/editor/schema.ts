@@ -53,11 +53,17 @@ const NODE_DOM: Record<string, DomMapping> = {
   listItem: { parse: [{ tag: 'li:not([data-type])' }], render: () => ['li', 0] },
   taskList: { parse: [{ tag: 'ul[data-type="taskList"]', priority: 60 }], render: () => ['ul', { 'data-type': 'taskList' }, 0] },
   taskItem: {
-    parse: [{ tag: 'li[data-type="taskItem"]', getAttrs: (el) => ({ checked: (el as HTMLElement).getAttribute('data-checked') === 'true' }) }],
+    parse: [
+      { tag: 'li[data-type="taskItem"]', getAttrs: (el) => ({ checked: (el as HTMLElement).getAttribute('data-checked') === 'true' }) },
+    ],
     render: (node) => [
       'li',
       { 'data-type': 'taskItem', 'data-checked': String(!!node.attrs.checked) },
-      ['label', { contenteditable: 'false' }, ['input', node.attrs.checked ? { type: 'checkbox', checked: 'checked' } : { type: 'checkbox' }]],
+      [
+        'label',
+        { contenteditable: 'false' },
+        ['input', node.attrs.checked ? { type: 'checkbox', checked: 'checked' } : { type: 'checkbox' }],
+      ],
       ['div', 0],
     ],
   },
@@ -89,7 +95,11 @@ const NODE_DOM: Record<string, DomMapping> = {
         },
       },
     ],
-    render: (node) => ['div', { 'data-type': 'hint', 'data-style': String(node.attrs.style), class: `qe-hint qe-hint-${node.attrs.style}` }, 0],
+    render: (node) => [
+      'div',
+      { 'data-type': 'hint', 'data-style': String(node.attrs.style), class: `qe-hint qe-hint-${node.attrs.style}` },
+      0,
+    ],
   },
   table: { parse: [{ tag: 'table' }], render: () => ['table', { class: 'qe-table' }, ['tbody', 0]] },
   tableRow: { parse: [{ tag: 'tr' }], render: () => ['tr', 0] },
@@ -108,12 +118,20 @@ const NODE_DOM: Record<string, DomMapping> = {
         getAttrs: (el) => {
           const img = (el as HTMLElement).querySelector('img');
           if (!img) return false;
-          return { src: img.getAttribute('src') ?? '', alt: img.getAttribute('alt'), caption: (el as HTMLElement).querySelector('figcaption')?.textContent ?? null };
+          return {
+            src: img.getAttribute('src') ?? '',
+            alt: img.getAttribute('alt'),
+            caption: (el as HTMLElement).querySelector('figcaption')?.textContent ?? null,
+          };
         },
       },
       {
         tag: 'img[src]',
-        getAttrs: (el) => ({ src: (el as HTMLElement).getAttribute('src') ?? '', alt: (el as HTMLElement).getAttribute('alt'), width: (el as HTMLElement).getAttribute('width') }),
+        getAttrs: (el) => ({
+          src: (el as HTMLElement).getAttribute('src') ?? '',
+          alt: (el as HTMLElement).getAttribute('alt'),
+          width: (el as HTMLElement).getAttribute('width'),
+        }),
       },
     ],
     render: (node) => [
@@ -124,8 +142,17 @@ const NODE_DOM: Record<string, DomMapping> = {
     ],
   },
   file: {
-    parse: [{ tag: 'div[data-type="file"]', getAttrs: (el) => ({ fileId: (el as HTMLElement).getAttribute('data-file-id'), src: (el as HTMLElement).getAttribute('data-src') }) }],
-    render: (node) => ['div', clean({ 'data-type': 'file', 'data-file-id': str(node.attrs.fileId), 'data-src': str(node.attrs.src), class: 'qe-file' }), String(node.attrs.caption ?? node.attrs.src ?? 'File')],
+    parse: [
+      {
+        tag: 'div[data-type="file"]',
+        getAttrs: (el) => ({ fileId: (el as HTMLElement).getAttribute('data-file-id'), src: (el as HTMLElement).getAttribute('data-src') }),
+      },
+    ],
+    render: (node) => [
+      'div',
+      clean({ 'data-type': 'file', 'data-file-id': str(node.attrs.fileId), 'data-src': str(node.attrs.src), class: 'qe-file' }),
+      String(node.attrs.caption ?? node.attrs.src ?? 'File'),
+    ],
   },
   horizontalRule: { parse: [{ tag: 'hr' }], render: () => ['hr'] },
   tabs: block('tabs'),
@@ -148,24 +175,54 @@ const NODE_DOM: Record<string, DomMapping> = {
   },
   contentRef: {
     parse: [{ tag: 'div[data-type="contentRef"]', getAttrs: (el) => ({ href: (el as HTMLElement).getAttribute('data-href') ?? '' }) }],
-    render: (node) => ['div', { 'data-type': 'contentRef', 'data-href': String(node.attrs.href), class: 'qe-content-ref' }, String(node.attrs.title ?? node.attrs.href)],
+    render: (node) => [
+      'div',
+      { 'data-type': 'contentRef', 'data-href': String(node.attrs.href), class: 'qe-content-ref' },
+      String(node.attrs.title ?? node.attrs.href),
+    ],
   },
-  stepper: { parse: [{ tag: 'ol[data-type="stepper"]', priority: 60 }], render: () => ['ol', { 'data-type': 'stepper', class: 'qe-stepper' }, 0] },
+  stepper: {
+    parse: [{ tag: 'ol[data-type="stepper"]', priority: 60 }],
+    render: () => ['ol', { 'data-type': 'stepper', class: 'qe-stepper' }, 0],
+  },
   step: { parse: [{ tag: 'li[data-type="step"]', priority: 60 }], render: () => ['li', { 'data-type': 'step', class: 'qe-step' }, 0] },
   hardBreak: { parse: [{ tag: 'br' }], render: () => ['br'] },
   inlineImage: {
-    parse: [{ tag: 'img[data-inline]', getAttrs: (el) => ({ src: (el as HTMLElement).getAttribute('src') ?? '', alt: (el as HTMLElement).getAttribute('alt') }) }],
-    render: (node) => ['img', clean({ 'data-inline': 'true', src: str(node.attrs.src), alt: str(node.attrs.alt), title: str(node.attrs.title), class: 'qe-inline-image' })],
+    parse: [
+      {
+        tag: 'img[data-inline]',
+        getAttrs: (el) => ({ src: (el as HTMLElement).getAttribute('src') ?? '', alt: (el as HTMLElement).getAttribute('alt') }),
+      },
+    ],
+    render: (node) => [
+      'img',
+      clean({
+        'data-inline': 'true',
+        src: str(node.attrs.src),
+        alt: str(node.attrs.alt),
+        title: str(node.attrs.title),
+        class: 'qe-inline-image',
+      }),
+    ],
   },
 };
 
 const MARK_DOM: Record<string, { parse: NonNullable<MarkSpec['parseDOM']>; render: (attrs: Attrs) => DOMOutputSpec }> = {
   link: {
-    parse: [{ tag: 'a[href]', getAttrs: (el) => ({ href: (el as HTMLElement).getAttribute('href') ?? '', title: (el as HTMLElement).getAttribute('title') }) }],
+    parse: [
+      {
+        tag: 'a[href]',
+        getAttrs: (el) => ({ href: (el as HTMLElement).getAttribute('href') ?? '', title: (el as HTMLElement).getAttribute('title') }),
+      },
+    ],
     render: (attrs) => ['a', clean({ href: str(attrs.href), title: str(attrs.title), rel: 'noopener noreferrer nofollow' }), 0],
   },
   bold: {
-    parse: [{ tag: 'strong' }, { tag: 'b', getAttrs: (el) => (el as HTMLElement).style.fontWeight !== 'normal' && null }, { style: 'font-weight=bold' }],
+    parse: [
+      { tag: 'strong' },
+      { tag: 'b', getAttrs: (el) => (el as HTMLElement).style.fontWeight !== 'normal' && null },
+      { style: 'font-weight=bold' },
+    ],
     render: () => ['strong', 0],
   },
   italic: { parse: [{ tag: 'em' }, { tag: 'i' }, { style: 'font-style=italic' }], render: () => ['em', 0] },

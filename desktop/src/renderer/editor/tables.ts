@@ -95,7 +95,12 @@ function rowsOf(table: PMNode): PMNode[][] {
 export function insertTable(editor: Editor, rowCount = 3, colCount = 3): boolean {
   const { schema } = editor;
   const header = Array.from({ length: colCount }, () => emptyCell(editor, true));
-  const body = Array.from({ length: rowCount - 1 }, () => schema.nodes.tableRow!.create(null, Array.from({ length: colCount }, () => emptyCell(editor, false))));
+  const body = Array.from({ length: rowCount - 1 }, () =>
+    schema.nodes.tableRow!.create(
+      null,
+      Array.from({ length: colCount }, () => emptyCell(editor, false)),
+    ),
+  );
   const table = schema.nodes.table!.create(null, [schema.nodes.tableRow!.create(null, header), ...body]);
   return editor.chain().focus().insertContent(table.toJSON()).run();
 }
@@ -106,7 +111,11 @@ export function addRow(editor: Editor, after: boolean): boolean {
   const rows = rowsOf(info.table);
   const width = Math.max(...rows.map((r) => r.length));
   const at = info.row + (after ? 1 : 0);
-  rows.splice(at, 0, Array.from({ length: width }, () => emptyCell(editor, false)));
+  rows.splice(
+    at,
+    0,
+    Array.from({ length: width }, () => emptyCell(editor, false)),
+  );
   return rebuild(editor, info, rows, { row: at, col: info.col });
 }
 
@@ -115,7 +124,9 @@ export function addColumn(editor: Editor, after: boolean): boolean {
   if (!info) return false;
   const rows = rowsOf(info.table);
   const at = info.col + (after ? 1 : 0);
-  rows.forEach((cells, r) => cells.splice(Math.min(at, cells.length), 0, emptyCell(editor, r === 0 && cells[0]?.type.name === 'tableHeader')));
+  rows.forEach((cells, r) =>
+    cells.splice(Math.min(at, cells.length), 0, emptyCell(editor, r === 0 && cells[0]?.type.name === 'tableHeader')),
+  );
   return rebuild(editor, info, rows, { row: info.row, col: at });
 }
 

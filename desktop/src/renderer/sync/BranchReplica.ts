@@ -51,11 +51,16 @@ export class BranchReplica {
     replica.doc.on('update', (update: Uint8Array, origin: unknown) => {
       if (origin !== REMOTE) replica.send(update);
     });
-    replica.awareness.on('update', ({ added, updated, removed }: { added: number[]; updated: number[]; removed: number[] }, origin: unknown) => {
-      if (origin === REMOTE || replica.closed) return;
-      const changed = [...added, ...updated, ...removed];
-      void bridge.invoke('awareness.update', { branch: ref, update: toBase64(encodeAwarenessUpdate(replica.awareness, changed)) }).catch(() => {});
-    });
+    replica.awareness.on(
+      'update',
+      ({ added, updated, removed }: { added: number[]; updated: number[]; removed: number[] }, origin: unknown) => {
+        if (origin === REMOTE || replica.closed) return;
+        const changed = [...added, ...updated, ...removed];
+        void bridge
+          .invoke('awareness.update', { branch: ref, update: toBase64(encodeAwarenessUpdate(replica.awareness, changed)) })
+          .catch(() => {});
+      },
+    );
     return replica;
   }
 

@@ -1,10 +1,4 @@
-import {
-  bodyToGitbookDocument,
-  bodyToMarkdown,
-  gitbookDocumentToBody,
-  markdownToBody,
-  normalizeBody,
-} from '@quire/shared/content/index';
+import { bodyToGitbookDocument, bodyToMarkdown, gitbookDocumentToBody, markdownToBody, normalizeBody } from '@quire/shared/content/index';
 import type { CommentBodyInput, CommentFormat } from '@quire/shared/schemas/comment';
 import { MAX_COMMENT_MARKDOWN } from '@quire/shared/schemas/comment';
 
@@ -22,7 +16,8 @@ export function storedBody(input: CommentBodyInput): string {
   const body = doc.object === 'document' ? gitbookDocumentToBody(doc) : normalizeBody(doc);
   const markdown = bodyToMarkdown(body).trim();
   if (!markdown) throw new BodyError('Invalid body field "body.document": the document has no content.');
-  if (markdown.length > MAX_COMMENT_MARKDOWN) throw new BodyError(`Invalid body field "body.document": longer than ${MAX_COMMENT_MARKDOWN} characters as markdown.`);
+  if (markdown.length > MAX_COMMENT_MARKDOWN)
+    throw new BodyError(`Invalid body field "body.document": longer than ${MAX_COMMENT_MARKDOWN} characters as markdown.`);
   return markdown;
 }
 

@@ -4,13 +4,25 @@ import { type NodeJSON, headingAnchors } from '@quire/shared/content/index';
 export const PREVIEW_LENGTH = 200;
 
 /** Blocks a comment can target: the ones a reader sees as one piece of text or media. */
-const TARGETABLE = new Set(['paragraph', 'heading', 'codeBlock', 'image', 'file', 'embed', 'contentRef', 'detailsSummary', 'tableCell', 'tableHeader']);
+const TARGETABLE = new Set([
+  'paragraph',
+  'heading',
+  'codeBlock',
+  'image',
+  'file',
+  'embed',
+  'contentRef',
+  'detailsSummary',
+  'tableCell',
+  'tableHeader',
+]);
 
 function textOf(node: NodeJSON): string {
   if (node.type === 'text') return node.text ?? '';
   if (node.type === 'hardBreak') return ' ';
   const attrs = node.attrs ?? {};
-  const own = ['alt', 'caption', 'url', 'href', 'title', 'src'].map((k) => attrs[k]).find((v) => typeof v === 'string' && v) as string | undefined;
+  const own = ['alt', 'caption', 'url', 'href', 'title', 'src'].map((k) => attrs[k]).find((v) => typeof v === 'string' && v) as
+    string | undefined;
   const inner = (node.content ?? []).map(textOf).join(node.type === 'tableCell' || node.type === 'tableHeader' ? ' ' : '');
   return inner || own || '';
 }

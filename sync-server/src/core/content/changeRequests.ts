@@ -128,7 +128,8 @@ async function lockActive(tx: Queryable, crId: string, action: 'merge' | 'update
   await lockBranch(tx, branchDocId({ spaceId: found.space_id, changeRequestId: crId }));
   const cr = await lockChangeRequest(tx, crId);
   if (!cr) throw new ApiError(404, 'No matching change request found.');
-  if (cr.status === 'merged') throw conflict(`The change request is already merged: it cannot be ${action === 'merge' ? 'merged' : 'updated'} again.`);
+  if (cr.status === 'merged')
+    throw conflict(`The change request is already merged: it cannot be ${action === 'merge' ? 'merged' : 'updated'} again.`);
   if (cr.status === 'archived') throw conflict(`The change request is archived: reopen it (status open) before it can be ${action}d.`);
   return cr;
 }
@@ -150,7 +151,11 @@ export async function lockActiveBranch(tx: Queryable, branch: Branch): Promise<v
  * main through main's update log, so concurrent edits on both sides survive and live
  * clients receive the result. Cuts main's merge revision.
  */
-export async function mergeChangeRequest(db: Db, crId: string, userId: string): Promise<{ revision: string; changeRequest: ChangeRequestRow }> {
+export async function mergeChangeRequest(
+  db: Db,
+  crId: string,
+  userId: string,
+): Promise<{ revision: string; changeRequest: ChangeRequestRow }> {
   return db.transaction(async (tx) => {
     const cr = await lockActive(tx, crId, 'merge');
     const space = await maybeOne<{ edit_mode: string; merge_rules: MergeRules; org_rules: MergeRules }>(

@@ -31,7 +31,12 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('add' as const), on, title: word, parent: fc.integer({ min: -1, max: 20 }) }),
   fc.record({ kind: fc.constant('rename' as const), on, page: idx, title: word }),
   fc.record({ kind: fc.constant('move' as const), on, page: idx, parent: fc.integer({ min: -1, max: 20 }) }),
-  fc.record({ kind: fc.constant('body' as const), on, page: idx, text: fc.array(word, { minLength: 1, maxLength: 6 }).map((w) => w.join(' ')) }),
+  fc.record({
+    kind: fc.constant('body' as const),
+    on,
+    page: idx,
+    text: fc.array(word, { minLength: 1, maxLength: 6 }).map((w) => w.join(' ')),
+  }),
   fc.record({ kind: fc.constant('delete' as const), on, page: idx }),
   fc.record({ kind: fc.constant('cut' as const), on }),
 );

@@ -45,7 +45,10 @@ export function renderPdf(title: string, pages: PdfPage[]): Promise<Buffer> {
 
   for (const p of pages) {
     doc.addPage();
-    doc.font('Helvetica-Bold').fontSize(20).text(printable(p.title || 'Untitled'));
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(20)
+      .text(printable(p.title || 'Untitled'));
     doc.moveDown(0.5);
     for (const block of p.body.content ?? []) drawBlock(doc, block, 0);
   }
@@ -79,8 +82,7 @@ function drawBlock(doc: PDFKit.PDFDocument, node: NodeJSON, indent: number, bull
     case 'taskList': {
       let n = Number(node.attrs?.start ?? 1);
       for (const item of node.content ?? []) {
-        const mark =
-          node.type === 'orderedList' ? `${n++}. ` : node.type === 'taskList' ? (item.attrs?.checked ? '[x] ' : '[ ] ') : '• ';
+        const mark = node.type === 'orderedList' ? `${n++}. ` : node.type === 'taskList' ? (item.attrs?.checked ? '[x] ' : '[ ] ') : '• ';
         const [first, ...rest] = item.content ?? [];
         if (first) drawBlock(doc, first, indent + 12, mark);
         for (const child of rest) drawBlock(doc, child, indent + 24);

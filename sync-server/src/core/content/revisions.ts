@@ -17,14 +17,7 @@ import {
 import { appendUpdate, loadDocUpdate, updatesSince } from '../../store/ydocs';
 import { type Branch, branchDocId, branchOfDocId, inTransaction, lockBranch } from './branches';
 import { Lru } from './lru';
-import {
-  type Materialized,
-  type StoredMaterialized,
-  applyPatch,
-  asStored,
-  emptyMaterialized,
-  rematerialize,
-} from './materialize';
+import { type Materialized, type StoredMaterialized, applyPatch, asStored, emptyMaterialized, rematerialize } from './materialize';
 import { watchChanges } from './model';
 import { reindexPages } from './searchIndex';
 
@@ -125,11 +118,9 @@ async function cutIn(tx: Queryable, branch: Branch, opts: CutOptions): Promise<C
   const space = await maybeOne<{ id: string }>(tx, 'SELECT id FROM spaces WHERE id = $1', [branch.spaceId]);
   if (!space) return undefined;
   const head = await latestRevisionHead(tx, docId);
-  const stored = await maybeOne<{ last_seq: number; snapshot_seq: number }>(
-    tx,
-    'SELECT last_seq, snapshot_seq FROM ydocs WHERE id = $1',
-    [docId],
-  );
+  const stored = await maybeOne<{ last_seq: number; snapshot_seq: number }>(tx, 'SELECT last_seq, snapshot_seq FROM ydocs WHERE id = $1', [
+    docId,
+  ]);
   const lastSeq = Number(stored?.last_seq ?? 0);
   if (head && lastSeq <= head.doc_seq) return { revision: head, changed: false };
 
@@ -177,7 +168,10 @@ async function cutIn(tx: Queryable, branch: Branch, opts: CutOptions): Promise<C
     const baseSize = await revisionStateSize(tx, base);
     const entries = Object.keys(patch.pages).length + Object.keys(patch.files).length;
     const pageCount = Object.keys(next.pages).length + Object.keys(next.files).length;
-    if (delta.byteLength <= Math.max(MIN_DELTA_BYTES, baseSize / DELTA_SHARE) && entries <= Math.max(MIN_PATCH_ENTRIES, pageCount / DELTA_SHARE)) {
+    if (
+      delta.byteLength <= Math.max(MIN_DELTA_BYTES, baseSize / DELTA_SHARE) &&
+      entries <= Math.max(MIN_PATCH_ENTRIES, pageCount / DELTA_SHARE)
+    ) {
       state = delta;
       stateBase = base;
       materialized = patch;

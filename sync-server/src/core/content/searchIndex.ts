@@ -44,7 +44,15 @@ export async function reindexPages(
     const parts = bodySections(readPageBody(doc, id));
     if (!parts.length) parts.push({ anchor: '', title: '', text: '' });
     parts.forEach((s, position) =>
-      sections.push({ pageId: id, sectionId: s.anchor, position, pageTitle: page.title, pagePath: path, sectionTitle: s.title, body: s.text }),
+      sections.push({
+        pageId: id,
+        sectionId: s.anchor,
+        position,
+        pageTitle: page.title,
+        pagePath: path,
+        sectionTitle: s.title,
+        body: s.text,
+      }),
     );
   }
   await replacePageSections(tx, spaceId, changed === 'all' ? [] : ids, sections);

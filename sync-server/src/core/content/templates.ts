@@ -31,9 +31,14 @@ export const TEMPLATES: Record<string, Template> = {
         {
           id: quickstart,
           title: 'Quickstart',
-          markdown: '## Install\n\nDescribe how to install the product.\n\n## Configure\n\nDescribe the first settings.\n\n## Use it\n\nShow the first thing a reader does with it.\n',
+          markdown:
+            '## Install\n\nDescribe how to install the product.\n\n## Configure\n\nDescribe the first settings.\n\n## Use it\n\nShow the first thing a reader does with it.\n',
         },
-        { id: faq, title: 'FAQ', markdown: '<details>\n\n<summary>Where do I ask a question?</summary>\n\nSay where readers get help.\n\n</details>\n' },
+        {
+          id: faq,
+          title: 'FAQ',
+          markdown: '<details>\n\n<summary>Where do I ask a question?</summary>\n\nSay where readers get help.\n\n</details>\n',
+        },
       ];
     },
   },
@@ -72,10 +77,14 @@ export const TEMPLATES: Record<string, Template> = {
  */
 export async function applyTemplate(db: Db, space: SpaceRow, templateId: string, refs: Record<string, ContentRef>, userId: string) {
   const template = TEMPLATES[templateId];
-  if (!template) throw badRequest(`Invalid body field "id": no template "${templateId}"; templates are ${Object.keys(TEMPLATES).join(', ')}.`);
+  if (!template)
+    throw badRequest(`Invalid body field "id": no template "${templateId}"; templates are ${Object.keys(TEMPLATES).join(', ')}.`);
   for (const need of template.needs ?? []) {
     const ref = refs[need.key];
-    if (!ref) throw badRequest(`Missing body field "params.contentRefs.${need.key}": the ${templateId} template needs a content reference of kind ${need.kind}.`);
+    if (!ref)
+      throw badRequest(
+        `Missing body field "params.contentRefs.${need.key}": the ${templateId} template needs a content reference of kind ${need.kind}.`,
+      );
     if (ref.kind !== need.kind) throw badRequest(`Invalid body field "params.contentRefs.${need.key}.kind": must be ${need.kind}.`);
     if (ref.kind === 'openapi' && !(await getSpecByRef(db, space.org_id, ref.spec))) {
       throw new ApiError(404, 'No matching OpenAPI specification found.');

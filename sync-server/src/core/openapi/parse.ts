@@ -32,7 +32,11 @@ export function parseSpecText(text: string): ParseResult {
     if (trimmed.startsWith('{')) value = JSON.parse(text);
     else value = parseYaml(text, { maxAliasCount: 1000, uniqueKeys: false });
   } catch (err) {
-    return { ok: false, code: 'PARSE_ERROR', errors: [{ code: 'PARSE_ERROR', message: `Not valid JSON or YAML: ${(err as Error).message.split('\n')[0]}` }] };
+    return {
+      ok: false,
+      code: 'PARSE_ERROR',
+      errors: [{ code: 'PARSE_ERROR', message: `Not valid JSON or YAML: ${(err as Error).message.split('\n')[0]}` }],
+    };
   }
   const errors = validateStructure(value);
   if (errors.length) return { ok: false, code: 'INVALID_SPEC', errors: errors.slice(0, MAX_PROBLEMS) };
@@ -59,15 +63,18 @@ export function validateStructure(value: unknown): SpecProblem[] {
       problem('UNSUPPORTED_VERSION', `"openapi" is ${JSON.stringify(openapi)}: only OpenAPI 3.x and Swagger 2.0 are supported.`);
     }
   } else if (swagger !== undefined) {
-    if (String(swagger) !== '2.0') problem('UNSUPPORTED_VERSION', `"swagger" is ${JSON.stringify(swagger)}: only Swagger 2.0 is supported.`);
+    if (String(swagger) !== '2.0')
+      problem('UNSUPPORTED_VERSION', `"swagger" is ${JSON.stringify(swagger)}: only Swagger 2.0 is supported.`);
   } else {
     problem('MISSING_VERSION', 'The document has neither an "openapi" (3.x) nor a "swagger" (2.0) field.');
   }
   const info = value.info;
   if (!isObject(info)) problem('MISSING_INFO', 'The document has no "info" object.');
   else {
-    if (typeof info.title !== 'string' || info.title.trim() === '') problem('MISSING_INFO_TITLE', '"info.title" must be a non-empty string.');
-    if (typeof info.version !== 'string' && typeof info.version !== 'number') problem('MISSING_INFO_VERSION', '"info.version" must be a string.');
+    if (typeof info.title !== 'string' || info.title.trim() === '')
+      problem('MISSING_INFO_TITLE', '"info.title" must be a non-empty string.');
+    if (typeof info.version !== 'string' && typeof info.version !== 'number')
+      problem('MISSING_INFO_VERSION', '"info.version" must be a string.');
   }
   const paths = value.paths;
   const is31 = typeof openapi === 'string' && openapi.startsWith('3.1');

@@ -32,7 +32,9 @@ const running = new Map<string, Promise<void>>();
 export function scheduleSpecProcessing(deps: ProcessingDeps, specId: string, limits = DEFAULT_SPEC_FETCH_LIMITS): Promise<void> {
   const previous = running.get(specId) ?? Promise.resolve();
   // Runs of one spec queue up; the generation check makes any stale one a no-op.
-  const run = previous.then(() => processSpec(deps, specId, limits)).catch((err) => deps.log.error({ err, specId }, 'spec processing crashed'));
+  const run = previous
+    .then(() => processSpec(deps, specId, limits))
+    .catch((err) => deps.log.error({ err, specId }, 'spec processing crashed'));
   running.set(specId, run);
   void run.finally(() => {
     if (running.get(specId) === run) running.delete(specId);
@@ -56,12 +58,16 @@ export async function processSpec(deps: ProcessingDeps, specId: string, limits =
     const parsed = parseSpecText(text);
     if (!parsed.ok) throw new ProcessingFailure(parsed.code, parsed.errors);
     const apiVersion = parsed.document.info?.version;
-    await db.transaction((tx) => specs.completeProcessing(tx, specId, generation, parsed.document, apiVersion === undefined ? null : String(apiVersion)));
+    await db.transaction((tx) =>
+      specs.completeProcessing(tx, specId, generation, parsed.document, apiVersion === undefined ? null : String(apiVersion)),
+    );
   } catch (err) {
     const failure =
       err instanceof ProcessingFailure
         ? err
-        : new ProcessingFailure('INTERNAL_ERROR', [{ code: 'INTERNAL_ERROR', message: 'Processing failed unexpectedly; the error has been logged.' }]);
+        : new ProcessingFailure('INTERNAL_ERROR', [
+            { code: 'INTERNAL_ERROR', message: 'Processing failed unexpectedly; the error has been logged.' },
+          ]);
     if (!(err instanceof ProcessingFailure)) deps.log.error({ err, specId }, 'spec processing failed unexpectedly');
     await specs.failProcessing(db, specId, generation, failure.code, failure.errors);
   }

@@ -132,7 +132,13 @@ function collectParameters(op: SpecOperation, refs: RefResolver): Param[] {
     if (!name || !where || where === 'body' || where === 'formData') continue;
     // Swagger 2 puts type on the parameter itself; OpenAPI 3 under `schema`.
     const schema = p.schema ?? { type: p.type, format: p.format, items: p.items, enum: p.enum };
-    byKey.set(`${where}:${name}`, { name, in: where, required: p.required === true || where === 'path', description: str(p.description), schema });
+    byKey.set(`${where}:${name}`, {
+      name,
+      in: where,
+      required: p.required === true || where === 'path',
+      description: str(p.description),
+      schema,
+    });
   }
   return [...byKey.values()];
 }
@@ -195,7 +201,11 @@ function typeName(schema: unknown, refs: RefResolver, depth = 0): string {
   if (Array.isArray(schema.allOf)) return schema.allOf.map((x) => typeName(x, refs, depth + 1) || 'object').join(' and ');
   let out = type ?? (isObject(schema.properties) ? 'object' : '');
   if (schema.format) out += ` (${String(schema.format)})`;
-  if (Array.isArray(schema.enum) && schema.enum.length) out += ` (one of ${schema.enum.slice(0, 20).map((v) => String(v)).join(', ')})`;
+  if (Array.isArray(schema.enum) && schema.enum.length)
+    out += ` (one of ${schema.enum
+      .slice(0, 20)
+      .map((v) => String(v))
+      .join(', ')})`;
   return out;
 }
 
@@ -242,7 +252,10 @@ function table(head: string[], rows: string[][]): string {
 
 /** A table cell: one line, pipes escaped. */
 function cell(s: string): string {
-  return s.replace(/\r?\n+/g, ' ').replace(/\|/g, '\\|').trim();
+  return s
+    .replace(/\r?\n+/g, ' ')
+    .replace(/\|/g, '\\|')
+    .trim();
 }
 
 function inline(s: string): string {

@@ -39,7 +39,9 @@ export async function serviceProviderKeys(db: Queryable): Promise<SpKeys> {
       certificate: selfSignedCertificate({ privateKey, commonName: 'Quire SAML service provider' }),
     };
     // Two instances may race here: the first insert wins and both read it back.
-    await db.query("INSERT INTO server_secrets (name, value) VALUES ('saml-sp-keys', $1) ON CONFLICT (name) DO NOTHING", [JSON.stringify(keys)]);
+    await db.query("INSERT INTO server_secrets (name, value) VALUES ('saml-sp-keys', $1) ON CONFLICT (name) DO NOTHING", [
+      JSON.stringify(keys),
+    ]);
   }
   const row = await db.query<{ value: string }>("SELECT value FROM server_secrets WHERE name = 'saml-sp-keys'");
   const keys = JSON.parse((row[0] as { value: string }).value) as SpKeys;

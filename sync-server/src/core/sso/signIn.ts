@@ -29,7 +29,12 @@ const EMAIL_ATTRIBUTES = [
   'urn:oid:0.9.2342.19200300.100.1.3',
   'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
 ];
-const NAME_ATTRIBUTES = ['displayName', 'name', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/name', 'urn:oid:2.16.840.1.113730.3.1.241'];
+const NAME_ATTRIBUTES = [
+  'displayName',
+  'name',
+  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/name',
+  'urn:oid:2.16.840.1.113730.3.1.241',
+];
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function first(profile: Profile, names: string[]): string | undefined {
@@ -44,7 +49,7 @@ function first(profile: Profile, names: string[]): string | undefined {
 /** node-saml's reasons, reworded for a person who only wanted to sign in. */
 function explain(err: unknown): string {
   const m = err instanceof Error ? err.message : String(err);
-  if (/signature/i.test(m)) return 'its signature does not verify against the identity provider\'s certificate';
+  if (/signature/i.test(m)) return "its signature does not verify against the identity provider's certificate";
   if (/expired|NotOnOrAfter|NotBefore|not yet valid|clock/i.test(m)) return 'it is outside its validity window (expired or not yet valid)';
   if (/audience/i.test(m)) return 'it is meant for another service (audience mismatch)';
   if (/InResponseTo/i.test(m)) return 'it does not answer a pending sign-in request of this server (already used, expired or never sent)';
@@ -88,7 +93,10 @@ export async function consumeSamlResponse(db: Db, provider: SamlProviderRow, bas
   }
   if (!profile) throw new SamlRefused(401, 'The SAML response was refused: it carries no assertion.');
   if (profile.issuer !== provider.entity_id) {
-    throw new SamlRefused(401, `The SAML response was refused: it was issued by "${profile.issuer ?? 'nobody'}", not by this provider's entity id.`);
+    throw new SamlRefused(
+      401,
+      `The SAML response was refused: it was issued by "${profile.issuer ?? 'nobody'}", not by this provider's entity id.`,
+    );
   }
   const facts = assertionFacts(profile);
   const email = first(profile, EMAIL_ATTRIBUTES) ?? profile.nameID;

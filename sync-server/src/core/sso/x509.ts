@@ -81,7 +81,11 @@ export function selfSignedCertificate(opts: SelfSignedOptions): string {
   );
   const signature = sign('sha256', tbs, opts.privateKey);
   const der = seq(tbs, algorithm, bitString(signature));
-  const b64 = der.toString('base64').match(/.{1,64}/g)?.join('\n') ?? '';
+  const b64 =
+    der
+      .toString('base64')
+      .match(/.{1,64}/g)
+      ?.join('\n') ?? '';
   return `-----BEGIN CERTIFICATE-----\n${b64}\n-----END CERTIFICATE-----\n`;
 }
 
@@ -90,9 +94,7 @@ export function selfSignedCertificate(opts: SelfSignedOptions): string {
  * providers show) in normalized PEM; undefined when it is not an X.509 certificate.
  */
 export function normalizeCertificate(input: string): string | undefined {
-  const body = input
-    .replace(/-----BEGIN CERTIFICATE-----|-----END CERTIFICATE-----/g, '')
-    .replace(/\s+/g, '');
+  const body = input.replace(/-----BEGIN CERTIFICATE-----|-----END CERTIFICATE-----/g, '').replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]+=*$/.test(body)) return undefined;
   const pem = `-----BEGIN CERTIFICATE-----\n${body.match(/.{1,64}/g)?.join('\n')}\n-----END CERTIFICATE-----\n`;
   try {

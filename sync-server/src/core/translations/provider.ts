@@ -53,11 +53,20 @@ export class LibreTranslateProvider implements TranslationProvider {
       res = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ q: req.texts, source: req.source, target: req.target, format: 'text', ...(this.apiKey ? { api_key: this.apiKey } : {}) }),
+        body: JSON.stringify({
+          q: req.texts,
+          source: req.source,
+          target: req.target,
+          format: 'text',
+          ...(this.apiKey ? { api_key: this.apiKey } : {}),
+        }),
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
     } catch (err) {
-      throw new ProviderError('PROVIDER_UNREACHABLE', `The translation provider at ${url} could not be reached: ${(err as Error).message}.`);
+      throw new ProviderError(
+        'PROVIDER_UNREACHABLE',
+        `The translation provider at ${url} could not be reached: ${(err as Error).message}.`,
+      );
     }
     const text = await res.text();
     let body: { translatedText?: unknown; error?: unknown } = {};

@@ -130,7 +130,13 @@ function pageFields(p: Page): PageFields & { title: string } {
 }
 
 /** Sends every segment through the provider in bounded batches. */
-async function translateSegments(provider: TranslationProvider, segments: Segment[], source: string, target: string, instructions?: string) {
+async function translateSegments(
+  provider: TranslationProvider,
+  segments: Segment[],
+  source: string,
+  target: string,
+  instructions?: string,
+) {
   for (const batch of batches(segments)) {
     const out = await provider.translate({ texts: batch.map((s) => s.text), source, target, instructions });
     batch.forEach((s, i) => s.set(out[i] as string));
@@ -155,12 +161,7 @@ function placeIn(doc: Y.Doc, id: string, parent: string | null, previous: string
  * every page takes its source position, pages gone from the source are removed, and
  * variables and files follow the source. Pages added in the result space by hand stay.
  */
-function applyToResult(
-  doc: Y.Doc,
-  source: SourceSnapshot,
-  translated: Map<string, TranslatedPage>,
-  removed: string[],
-) {
+function applyToResult(doc: Y.Doc, source: SourceSnapshot, translated: Map<string, TranslatedPage>, removed: string[]) {
   const lastChild = new Map<string | null, string>();
   for (const sp of source.pages) {
     const previous = lastChild.get(sp.parent) ?? null;
@@ -262,7 +263,9 @@ export async function runTranslation(deps: RunDeps, translationId: string, provi
       // Nothing was written: a failed run translated nothing that stayed.
       pages: 0,
       words: 0,
-      error: known ? { code: err.code, message: err.message } : { code: 'INTERNAL_ERROR', message: 'The run failed unexpectedly; the error has been logged.' },
+      error: known
+        ? { code: err.code, message: err.message }
+        : { code: 'INTERNAL_ERROR', message: 'The run failed unexpectedly; the error has been logged.' },
     };
   }
   const again = await store.finishRun(db, t.id, outcome);

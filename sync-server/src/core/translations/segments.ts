@@ -66,18 +66,22 @@ export function bodySegments(body: NodeJSON): Segment[] {
     if (depth > 128 || (node.type && VERBATIM.has(node.type))) return;
     if (node.type === 'text') {
       if (node.text && !node.marks?.some((m) => m.type === 'code')) {
-        out.push(...textSegments(node.text, (v) => {
-          node.text = v;
-        }));
+        out.push(
+          ...textSegments(node.text, (v) => {
+            node.text = v;
+          }),
+        );
       }
       return;
     }
     for (const attr of TEXT_ATTRS[node.type ?? ''] ?? []) {
       const v = node.attrs?.[attr];
       if (typeof v === 'string' && v) {
-        out.push(...textSegments(v, (t) => {
-          (node.attrs as Record<string, unknown>)[attr] = t;
-        }));
+        out.push(
+          ...textSegments(v, (t) => {
+            (node.attrs as Record<string, unknown>)[attr] = t;
+          }),
+        );
       }
     }
     for (const child of node.content ?? []) walk(child, depth + 1);

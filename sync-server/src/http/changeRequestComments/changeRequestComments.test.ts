@@ -41,7 +41,16 @@ async function fixture(): Promise<Fixture> {
   });
   const cr = await t.post(`/v1/spaces/${space.id}/change-requests`, admin.token, { subject: 'Rework intro' });
   expect(cr.status).toBe(200);
-  return { spaceId: space.id, crId: cr.body.id, crNumber: cr.body.number, pageId, admin, commenter: members[0]!, other: members[1]!, reader: members[2]! };
+  return {
+    spaceId: space.id,
+    crId: cr.body.id,
+    crNumber: cr.body.number,
+    pageId,
+    admin,
+    commenter: members[0]!,
+    other: members[1]!,
+    reader: members[2]!,
+  };
 }
 
 describe('change request comments', () => {
@@ -52,7 +61,12 @@ describe('change request comments', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       object: 'comment',
-      target: { space: f.spaceId, changeRequest: f.crId, node: { id: 'usage', preview: 'Usage' }, page: { id: f.pageId, title: 'Intro', path: 'intro', outdated: false } },
+      target: {
+        space: f.spaceId,
+        changeRequest: f.crId,
+        node: { id: 'usage', preview: 'Usage' },
+        page: { id: f.pageId, title: 'Intro', path: 'intro', outdated: false },
+      },
       urls: { location: `http://quire.test${base}/${res.body.id}` },
     });
     const byNumber = await t.get(`/v1/spaces/${f.spaceId}/change-requests/${f.crNumber}/comments/${res.body.id}`, f.reader.token);
@@ -121,7 +135,10 @@ describe('change request comments', () => {
     expect(next.body.items.map((x: { id: string }) => x.id)).toEqual([second.id]);
     expect((await t.get(`${base}/${second.id}`, f.reader.token)).body.body).toEqual({ markdown: 'thanks' });
 
-    const updated = await t.put(`${base}/${reply.body.id}`, f.other.token, { body: { markdown: 'answer, edited' }, addedReactions: ['✅'] });
+    const updated = await t.put(`${base}/${reply.body.id}`, f.other.token, {
+      body: { markdown: 'answer, edited' },
+      addedReactions: ['✅'],
+    });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ body: { markdown: 'answer, edited' }, reactions: [{ emoji: '✅', count: 1 }] });
     const notAuthor = await t.put(`${base}/${reply.body.id}`, f.commenter.token, { body: { markdown: 'no' } });
@@ -158,7 +175,8 @@ describe('change request comments', () => {
       expect((await t.request(method, path, { body })).status, `${method} ${path} without a token`).toBe(401);
       expect((await t.request(method, path, { body, token: stranger.token })).status, `${method} ${path} by a stranger`).toBe(404);
     }
-    for (const [method, path] of reads) expect((await t.request(method, path, { token: f.reader.token })).status, `${method} ${path}`).toBe(200);
+    for (const [method, path] of reads)
+      expect((await t.request(method, path, { token: f.reader.token })).status, `${method} ${path}`).toBe(200);
     for (const [method, path, body] of writes) {
       expect((await t.request(method, path, { body, token: f.reader.token })).status, `${method} ${path} by a reader`).toBe(403);
     }
@@ -175,12 +193,16 @@ describe('change request comments', () => {
     await t.put(url, f.commenter.token, { addedReactions: ['👍'] });
     await t.put(url, f.commenter.token, { addedReactions: ['👍'] });
     const reacted = await t.put(url, f.other.token, { addedReactions: ['👍'] });
-    expect(reacted.body.reactions).toMatchObject([{ emoji: '👍', count: 2, users: [{ user: { id: f.commenter.id } }, { user: { id: f.other.id } }] }]);
+    expect(reacted.body.reactions).toMatchObject([
+      { emoji: '👍', count: 2, users: [{ user: { id: f.commenter.id } }, { user: { id: f.other.id } }] },
+    ]);
     expect(reacted.body.editedAt).toBeUndefined();
     const both = await t.put(url, f.other.token, { addedReactions: ['👍'], removedReactions: ['👍'] });
     expect(both.status).toBe(400);
     expect((await t.put(url, f.other.token, {})).status).toBe(400);
-    expect((await t.put(`${base}/${comment.id}/replies/AAAAAAAAAAAAAAAAAAAAAA`, f.other.token, { addedReactions: ['👍'] })).status).toBe(404);
+    expect((await t.put(`${base}/${comment.id}/replies/AAAAAAAAAAAAAAAAAAAAAA`, f.other.token, { addedReactions: ['👍'] })).status).toBe(
+      404,
+    );
     expect((await t.delete(url, f.other.token)).status).toBe(204);
     expect((await t.delete(url, f.other.token)).status).toBe(204);
     expect((await t.get(`${base}/${comment.id}`, f.reader.token)).body.replies).toBe(0);

@@ -114,7 +114,8 @@ describe('change requests', () => {
     expect((await t.get(`/v1/spaces/${s.id}/change-requests?topic=billing`, admin.token)).body).toEqual({ items: [], count: 0 });
 
     // Newest first by default; orderBy=updatedAt puts the last edited first.
-    const ids = async (query: string) => (await t.get(`/v1/spaces/${s.id}/change-requests?${query}`, admin.token)).body.items.map((x: { id: string }) => x.id);
+    const ids = async (query: string) =>
+      (await t.get(`/v1/spaces/${s.id}/change-requests?${query}`, admin.token)).body.items.map((x: { id: string }) => x.id);
     expect(await ids('')).toEqual([b.body.id, a.body.id]);
     await t.patch(`/v1/spaces/${s.id}/change-requests/${a.body.id}`, admin.token, { subject: 'a, edited' });
     expect(await ids('orderBy=updatedAt')).toEqual([a.body.id, b.body.id]);
@@ -224,7 +225,10 @@ describe('change requests', () => {
   it('updates from main: takes main edits (deletions too) and is no longer outdated', async () => {
     const { orgId, admin } = await t.org();
     const s = await space(admin.token, orgId);
-    const [keep, drop] = await editLive(t.db, { spaceId: s.id }, (doc) => [createPage(doc, { title: 'Keep' }), createPage(doc, { title: 'Drop' })]);
+    const [keep, drop] = await editLive(t.db, { spaceId: s.id }, (doc) => [
+      createPage(doc, { title: 'Keep' }),
+      createPage(doc, { title: 'Drop' }),
+    ]);
     const cr = await t.post(`/v1/spaces/${s.id}/change-requests`, admin.token, {});
     const path = `/v1/spaces/${s.id}/change-requests/${cr.body.id}`;
     await editLive(t.db, { spaceId: s.id }, (doc) => deletePage(doc, drop as string));
@@ -248,7 +252,9 @@ describe('change requests', () => {
   it('enforces merge rules inherited from the organization, met by approving the current revision', async () => {
     const { orgId, admin, members } = await t.org(['review', 'edit']);
     const [reviewer, editor] = members as [(typeof members)[0], (typeof members)[0]];
-    await t.patch(`/v1/orgs/${orgId}`, admin.token, { mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [reviewer.id] }] } });
+    await t.patch(`/v1/orgs/${orgId}`, admin.token, {
+      mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [reviewer.id] }] },
+    });
     const s = await space(admin.token, orgId);
     const cr = await t.post(`/v1/spaces/${s.id}/change-requests`, editor.token, { subject: 'Needs review' });
     const path = `/v1/spaces/${s.id}/change-requests/${cr.body.id}`;
@@ -273,7 +279,12 @@ describe('change requests', () => {
     expect(badStatus.status).toBe(400);
     const approved = await t.post(`${path}/reviews`, reviewer.token, { status: 'approved' });
     expect(approved.status).toBe(201);
-    expect(approved.body).toMatchObject({ object: 'change-request-review', status: 'approved', reviewer: { id: reviewer.id }, outdated: false });
+    expect(approved.body).toMatchObject({
+      object: 'change-request-review',
+      status: 'approved',
+      reviewer: { id: reviewer.id },
+      outdated: false,
+    });
 
     // An edit after the approval makes it outdated: the rule is not met again until a new approval.
     await editLive(t.db, { spaceId: s.id, changeRequestId: cr.body.id }, (doc) => createPage(doc, { title: 'Late edit' }));
@@ -295,7 +306,9 @@ describe('change requests', () => {
   it("enforces a space's own merge rules over the organization's", async () => {
     const { orgId, admin, members } = await t.org(['review', 'review']);
     const [orgReviewer, spaceReviewer] = members as [(typeof members)[0], (typeof members)[0]];
-    await t.patch(`/v1/orgs/${orgId}`, admin.token, { mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [orgReviewer.id] }] } });
+    await t.patch(`/v1/orgs/${orgId}`, admin.token, {
+      mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [orgReviewer.id] }] },
+    });
     const s = await space(admin.token, orgId);
     const rules = await t.patch(`/v1/spaces/${s.id}`, admin.token, {
       mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [spaceReviewer.id] }] },

@@ -30,7 +30,10 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
     const q = c.req.valid('query');
     const page = await store.listChangeRequests(db, { ...q, spaceIds: [space.id], none: !!q.topic }, q);
     const items = await presentChangeRequests(db, page.rows, new Map([[space.id, space]]), access, baseUrl(c));
-    return c.json(envelope({ ...page, rows: items }, (x) => x), 200);
+    return c.json(
+      envelope({ ...page, rows: items }, (x) => x),
+      200,
+    );
   });
 
   app.openapi(r.createChangeRequest, async (c) => {
@@ -88,7 +91,13 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
     const head = await db.transaction((tx) => branchHead(tx, crBranch(cr)));
     if (!head) throw notFound('change request');
     if (q.page && !(await contentAtRevision(db, head.id)).pages[q.page]) throw notFound('page');
-    const url = await signedPdfUrl(db, baseUrl(c), { spaceId: cr.space_id, changeRequestId: cr.id, revisionId: head.id, page: q.page, only: !!q.only });
+    const url = await signedPdfUrl(db, baseUrl(c), {
+      spaceId: cr.space_id,
+      changeRequestId: cr.id,
+      revisionId: head.id,
+      page: q.page,
+      only: !!q.only,
+    });
     return c.json({ url }, 200);
   });
 
@@ -98,7 +107,10 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
     const { cr } = await requireChangeRequest(c, spaceId, changeRequestId);
     const page = await store.listReviews(db, cr.id, c.req.valid('query'));
     const items = await presentReviews(db, page.rows, cr, baseUrl(c));
-    return c.json(envelope({ ...page, rows: items }, (x) => x), 200);
+    return c.json(
+      envelope({ ...page, rows: items }, (x) => x),
+      200,
+    );
   });
 
   app.openapi(r.createReview, async (c) => {
@@ -113,7 +125,14 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
     const review = await db.transaction(async (tx) => {
       const head = await branchHead(tx, crBranch(cr));
       if (!head) throw notFound('change request');
-      return store.insertReview(tx, { id: newId(), changeRequestId: cr.id, reviewerId: me, status: b.status, revisionId: head.id, comment: b.comment });
+      return store.insertReview(tx, {
+        id: newId(),
+        changeRequestId: cr.id,
+        reviewerId: me,
+        status: b.status,
+        revisionId: head.id,
+        comment: b.comment,
+      });
     });
     const fresh = (await store.getChangeRequest(db, cr.id)) ?? cr;
     const [shown] = await presentReviews(db, [review], fresh, baseUrl(c));
@@ -128,7 +147,10 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
     const page = await store.listRequestedReviewers(db, cr.id, c.req.valid('query'));
     const latest = new Map((await store.latestReviews(db, cr.id)).map((rv) => [rv.reviewer_id, rv]));
     const items = await presentRequestedReviewers(db, page.rows, cr, latest, atLeast(role, 'edit'), baseUrl(c));
-    return c.json(envelope({ ...page, rows: items }, (x) => x), 200);
+    return c.json(
+      envelope({ ...page, rows: items }, (x) => x),
+      200,
+    );
   });
 
   app.openapi(r.requestReviewers, async (c) => {
@@ -145,7 +167,10 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
     const page = await store.listRequestedReviewers(db, cr.id, { limit: 1000 });
     const latest = new Map((await store.latestReviews(db, cr.id)).map((rv) => [rv.reviewer_id, rv]));
     const items = await presentRequestedReviewers(db, page.rows, cr, latest, true, baseUrl(c));
-    return c.json(envelope({ ...page, rows: items }, (x) => x), 200);
+    return c.json(
+      envelope({ ...page, rows: items }, (x) => x),
+      200,
+    );
   });
 
   app.openapi(r.removeRequestedReviewer, async (c) => {
@@ -174,6 +199,9 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
       q,
     );
     const items = await presentChangeRequests(db, page.rows, new Map(spaces.map((s) => [s.id, s])), access, baseUrl(c));
-    return c.json(envelope({ ...page, rows: items }, (x) => x), 200);
+    return c.json(
+      envelope({ ...page, rows: items }, (x) => x),
+      200,
+    );
   });
 }

@@ -55,8 +55,14 @@ export async function presentChangeRequests(
   base: string,
 ): Promise<ChangeRequest[]> {
   const [users, comments] = await Promise.all([
-    usersByIds(db, rows.map((r) => r.created_by)),
-    changeRequestCommentCounts(db, rows.map((r) => r.id)),
+    usersByIds(
+      db,
+      rows.map((r) => r.created_by),
+    ),
+    changeRequestCommentCounts(
+      db,
+      rows.map((r) => r.id),
+    ),
   ]);
   return rows.map((cr) => {
     const space = spaces.get(cr.space_id) as SpaceRow;
@@ -94,7 +100,10 @@ export async function presentChangeRequest(db: Queryable, cr: ChangeRequestRow, 
 }
 
 export async function presentReviews(db: Queryable, rows: ReviewRow[], cr: ChangeRequestRow, base: string) {
-  const users = await usersByIds(db, rows.map((r) => r.reviewer_id));
+  const users = await usersByIds(
+    db,
+    rows.map((r) => r.reviewer_id),
+  );
   return rows.map((r) =>
     compact({
       object: 'change-request-review' as const,
@@ -119,7 +128,10 @@ export async function presentRequestedReviewers(
   canRemove: boolean,
   base: string,
 ) {
-  const users = await usersByIds(db, rows.map((r) => r.user_id));
+  const users = await usersByIds(
+    db,
+    rows.map((r) => r.user_id),
+  );
   return rows.map((r) =>
     compact({
       object: 'change-request-requested-reviewer' as const,

@@ -54,8 +54,18 @@ describe('GET /v1/collections/{collectionId}', () => {
       permissions: { view: true, admin: false, viewInviteLinks: false, create: false },
     });
     // A guest sees it through a grant on it.
-    await setGrant(t.db, { resource_id: col.id, resource_kind: 'collection', principal_id: members[1]!.id, principal_kind: 'user', role: 'create' });
-    expect((await t.get(`/v1/collections/${col.id}`, members[1]!.token)).body.permissions).toMatchObject({ view: true, create: true, admin: false });
+    await setGrant(t.db, {
+      resource_id: col.id,
+      resource_kind: 'collection',
+      principal_id: members[1]!.id,
+      principal_kind: 'user',
+      role: 'create',
+    });
+    expect((await t.get(`/v1/collections/${col.id}`, members[1]!.token)).body.permissions).toMatchObject({
+      view: true,
+      create: true,
+      admin: false,
+    });
   });
 
   it('refuses a bad id (400); guests without a grant, outsiders and unknown ids get 404', async () => {
@@ -101,11 +111,15 @@ describe('DELETE /v1/collections/{collectionId}', () => {
 });
 
 describe('PATCH /v1/collections/{collectionId}', () => {
-  it("changes title, description and defaultLevel; the level reaches the spaces inside", async () => {
+  it('changes title, description and defaultLevel; the level reaches the spaces inside', async () => {
     const { orgId, admin, members } = await t.org(['read']);
     const col = await collection(orgId, admin.token, { title: 'Old' });
     const s = await space(orgId, admin.token, { title: 'Inside', parent: col.id });
-    const res = await t.patch(`/v1/collections/${col.id}`, admin.token, { title: 'New', description: 'Now described', defaultLevel: 'edit' });
+    const res = await t.patch(`/v1/collections/${col.id}`, admin.token, {
+      title: 'New',
+      description: 'Now described',
+      defaultLevel: 'edit',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: col.id, title: 'New', description: 'Now described', defaultLevel: 'edit' });
     expect((await t.get(`/v1/spaces/${s.id}`, members[0]!.token)).body.permissions).toMatchObject({ edit: true, review: false });
@@ -120,7 +134,11 @@ describe('PATCH /v1/collections/{collectionId}', () => {
     const url = `/v1/collections/${col.id}`;
     expectError(await t.patch(url, admin.token, {}), 400, 'Invalid body: must set at least one field.');
     expectError(await t.patch(url, admin.token, { defaultLevel: 'owner' }), 400, /^Invalid body field "defaultLevel"/);
-    expectError(await t.patch(url, admin.token, { title: 'x'.repeat(257) }), 400, 'Invalid body field "title": Too big: expected string to have <=256 characters.');
+    expectError(
+      await t.patch(url, admin.token, { title: 'x'.repeat(257) }),
+      400,
+      'Invalid body field "title": Too big: expected string to have <=256 characters.',
+    );
     expectError(await t.patch(url, members[0]!.token, { title: 'Nope' }), 403, ADMIN_ON_COLLECTION);
     const stranger = await t.user();
     expectError(await t.patch(url, stranger.token, { title: 'Nope' }), 404, NO_COLLECTION);
@@ -143,7 +161,13 @@ describe('GET /v1/collections/{collectionId}/spaces', () => {
     expect(list.body.count).toBe(2);
     expect(list.body.items.map((s: { id: string }) => s.id)).toEqual([a.id, b.id]);
     await setGrant(t.db, { resource_id: b.id, resource_kind: 'space', principal_id: members[1]!.id, principal_kind: 'user', role: 'read' });
-    await setGrant(t.db, { resource_id: col.id, resource_kind: 'collection', principal_id: members[1]!.id, principal_kind: 'user', role: 'read' });
+    await setGrant(t.db, {
+      resource_id: col.id,
+      resource_kind: 'collection',
+      principal_id: members[1]!.id,
+      principal_kind: 'user',
+      role: 'read',
+    });
     const asGuest = await t.get(`/v1/collections/${col.id}/spaces`, members[1]!.token);
     expect(asGuest.body.items.map((s: { id: string }) => s.id)).toEqual([a.id, b.id]);
   });
@@ -151,7 +175,11 @@ describe('GET /v1/collections/{collectionId}/spaces', () => {
   it('refuses bad input (400); guests without a grant, outsiders and unknown ids get 404', async () => {
     const { orgId, admin, members } = await t.org([null]);
     const col = await collection(orgId, admin.token, { title: 'C' });
-    expectError(await t.get(`/v1/collections/${col.id}/spaces?limit=-1`, admin.token), 400, 'Invalid query parameter field "limit": must be a whole number from 1 to 1000.');
+    expectError(
+      await t.get(`/v1/collections/${col.id}/spaces?limit=-1`, admin.token),
+      400,
+      'Invalid query parameter field "limit": must be a whole number from 1 to 1000.',
+    );
     expectError(await t.get(`/v1/collections/${col.id}/spaces`, members[0]!.token), 404, NO_COLLECTION);
     const stranger = await t.user();
     expectError(await t.get(`/v1/collections/${col.id}/spaces`, stranger.token), 404, NO_COLLECTION);
@@ -168,7 +196,9 @@ describe('POST /v1/collections/{collectionId}/move', () => {
     const c = await collection(orgId, admin.token, { title: 'C' });
     expect(await siblings(orgId, null)).toEqual([a.id, b.id, s.id, c.id]);
 
-    const before = await t.post(`/v1/collections/${c.id}/move`, admin.token, { position: { before: { type: 'collection', collection: b.id } } });
+    const before = await t.post(`/v1/collections/${c.id}/move`, admin.token, {
+      position: { before: { type: 'collection', collection: b.id } },
+    });
     expect(before.status).toBe(200);
     expect(before.body).toMatchObject({ object: 'collection', id: c.id });
     expect(await siblings(orgId, null)).toEqual([a.id, c.id, b.id, s.id]);
@@ -184,7 +214,10 @@ describe('POST /v1/collections/{collectionId}/move', () => {
     const into = await t.post(`/v1/collections/${c.id}/move`, admin.token, { parent: b.id });
     expect(into.body.parent).toBe(b.id);
     expect(await siblings(orgId, b.id)).toEqual([c.id]);
-    const out = await t.post(`/v1/collections/${c.id}/move`, admin.token, { parent: null, position: { before: { type: 'collection', collection: a.id } } });
+    const out = await t.post(`/v1/collections/${c.id}/move`, admin.token, {
+      parent: null,
+      position: { before: { type: 'collection', collection: a.id } },
+    });
     expect(out.body.parent).toBeUndefined();
     expect(await siblings(orgId, null)).toEqual([c.id, a.id, b.id, s.id]);
   });
@@ -203,7 +236,11 @@ describe('POST /v1/collections/{collectionId}/move', () => {
     expectError(await move({ after: { type: 'collection', collection: foreign.id } }), 400, INVALID_POSITION);
     // `after` must come before `before`.
     const c = await collection(orgId, admin.token, { title: 'C' });
-    expectError(await move({ after: { type: 'collection', collection: c.id }, before: { type: 'collection', collection: b.id } }), 400, INVALID_POSITION);
+    expectError(
+      await move({ after: { type: 'collection', collection: c.id }, before: { type: 'collection', collection: b.id } }),
+      400,
+      INVALID_POSITION,
+    );
     expectError(await move({ before: { type: 'folder', folder: b.id } }), 400, 'Invalid body field "position.before": Invalid input.');
     expect(await siblings(orgId, null)).toEqual([a.id, b.id, c.id]);
   });
@@ -228,8 +265,16 @@ describe('POST /v1/collections/{collectionId}/move', () => {
     expectError(await t.post(`/v1/collections/${a.id}/move`, admin.token, {}), 400, NO_UPDATE);
     expectError(await t.post(`/v1/collections/${a.id}/move`, admin.token, { parent: null }), 400, NO_UPDATE);
     expectError(await t.post(`/v1/collections/${sub.id}/move`, admin.token, { parent: a.id }), 400, NO_UPDATE);
-    expectError(await t.post(`/v1/collections/${a.id}/move`, admin.token, { position: { before: { type: 'collection', collection: b.id } } }), 400, NO_UPDATE);
-    expectError(await t.post(`/v1/collections/${b.id}/move`, admin.token, { position: { after: { type: 'collection', collection: a.id } } }), 400, NO_UPDATE);
+    expectError(
+      await t.post(`/v1/collections/${a.id}/move`, admin.token, { position: { before: { type: 'collection', collection: b.id } } }),
+      400,
+      NO_UPDATE,
+    );
+    expectError(
+      await t.post(`/v1/collections/${b.id}/move`, admin.token, { position: { after: { type: 'collection', collection: a.id } } }),
+      400,
+      NO_UPDATE,
+    );
   });
 
   it('refuses a move into itself or a descendant, and bad input', async () => {
@@ -239,7 +284,11 @@ describe('POST /v1/collections/{collectionId}/move', () => {
     const msg = 'Invalid body field "parent": a collection cannot be moved into itself or one of its descendants.';
     expectError(await t.post(`/v1/collections/${a.id}/move`, admin.token, { parent: a.id }), 400, msg);
     expectError(await t.post(`/v1/collections/${a.id}/move`, admin.token, { parent: sub.id }), 400, msg);
-    expectError(await t.post(`/v1/collections/${a.id}/move`, admin.token, { parent: 'no way' }), 400, 'Invalid body field "parent": must be an id (letters, digits, _ and -).');
+    expectError(
+      await t.post(`/v1/collections/${a.id}/move`, admin.token, { parent: 'no way' }),
+      400,
+      'Invalid body field "parent": must be an id (letters, digits, _ and -).',
+    );
     expectError(await t.post(`/v1/collections/${a.id}/move`, admin.token, { parent: null, index: 1 }), 400, 'Unknown body field: "index".');
   });
 
@@ -251,9 +300,23 @@ describe('POST /v1/collections/{collectionId}/move', () => {
     const sub = await collection(orgId, admin.token, { title: 'Sub', parent: a.id });
     expectError(await t.post(`/v1/collections/${a.id}/move`, creator.token, { parent: target.id }), 403, ADMIN_ON_COLLECTION);
     // Admin on the collection by a grant, but only a reader in the organization: cannot place it at the root.
-    await setGrant(t.db, { resource_id: sub.id, resource_kind: 'collection', principal_id: reader.id, principal_kind: 'user', role: 'admin' });
-    expectError(await t.post(`/v1/collections/${sub.id}/move`, reader.token, { parent: null }), 403, 'This needs the create role in the organization.');
-    expectError(await t.post(`/v1/collections/${sub.id}/move`, reader.token, { parent: target.id }), 403, 'This needs the create role on the target collection.');
+    await setGrant(t.db, {
+      resource_id: sub.id,
+      resource_kind: 'collection',
+      principal_id: reader.id,
+      principal_kind: 'user',
+      role: 'admin',
+    });
+    expectError(
+      await t.post(`/v1/collections/${sub.id}/move`, reader.token, { parent: null }),
+      403,
+      'This needs the create role in the organization.',
+    );
+    expectError(
+      await t.post(`/v1/collections/${sub.id}/move`, reader.token, { parent: target.id }),
+      403,
+      'This needs the create role on the target collection.',
+    );
     const stranger = await t.user();
     expectError(await t.post(`/v1/collections/${a.id}/move`, stranger.token, { parent: target.id }), 404, NO_COLLECTION);
     expect((await t.get(`/v1/collections/${sub.id}`, admin.token)).body.parent).toBe(a.id);
@@ -271,7 +334,12 @@ describe('POST /v1/collections/{collectionId}/transfer', () => {
     await setGrant(t.db, { resource_id: s.id, resource_kind: 'space', principal_id: admin.id, principal_kind: 'user', role: 'admin' });
     const res = await t.post(`/v1/collections/${col.id}/transfer`, admin.token, { organization: target.orgId });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ object: 'collection', id: col.id, organization: target.orgId, permissions: { view: true, create: true } });
+    expect(res.body).toMatchObject({
+      object: 'collection',
+      id: col.id,
+      organization: target.orgId,
+      permissions: { view: true, create: true },
+    });
     expect((await t.get(`/v1/collections/${sub.id}`, admin.token)).body.organization).toBe(target.orgId);
     expect((await t.get(`/v1/spaces/${s.id}`, target.admin.token)).body).toMatchObject({ organization: target.orgId, parent: sub.id });
     expect((await t.get(`/v1/orgs/${orgId}/collections`, admin.token)).body.count).toBe(0);
@@ -318,9 +386,17 @@ describe('POST /v1/collections/{collectionId}/transfer', () => {
     const col = await collection(orgId, admin.token, { title: 'C' });
     const url = `/v1/collections/${col.id}/transfer`;
     expectError(await t.post(url, admin.token, {}), 400, 'Missing body field "organization".');
-    expectError(await t.post(url, admin.token, { organization: '../../etc' }), 400, 'Invalid body field "organization": must be an id (letters, digits, _ and -).');
+    expectError(
+      await t.post(url, admin.token, { organization: '../../etc' }),
+      400,
+      'Invalid body field "organization": must be an id (letters, digits, _ and -).',
+    );
     expectError(await t.post(url, members[0]!.token, { organization: target.orgId }), 403, ADMIN_ON_COLLECTION);
-    expectError(await t.post(url, admin.token, { organization: target.orgId }), 403, 'This needs the create role in the target organization.');
+    expectError(
+      await t.post(url, admin.token, { organization: target.orgId }),
+      403,
+      'This needs the create role in the target organization.',
+    );
     const stranger = await t.user();
     expectError(await t.post(url, stranger.token, { organization: target.orgId }), 404, NO_COLLECTION);
     expect((await t.get(`/v1/collections/${col.id}`, admin.token)).body.organization).toBe(orgId);

@@ -78,14 +78,17 @@ export function registerCollections(app: OpenAPIHono<AppEnv>) {
     const target = c.req.valid('json').organization;
     const targetAccess = await c.get('access').org(target);
     if (!targetAccess.isMember) throw notFound('organization');
-    if (target === collection.org_id) throw badRequest('The transfer would not result in any update: the collection is already in this organization.');
+    if (target === collection.org_id)
+      throw badRequest('The transfer would not result in any update: the collection is already in this organization.');
     if (!atLeast(targetAccess.orgRole, 'create')) throw forbidden('This needs the create role in the target organization.');
     if (collection.parent_id) throw badRequest('The collection cannot be moved: move it to the top level of its organization first.');
     await db.transaction(async (tx) => {
       const ids = await collectionSubtree(tx, collection.id);
       const position = keyBetween(await lastPosition(tx, target, null), null);
       // Grants name users and teams of the old organization; they mean nothing in the new one.
-      await tx.query('DELETE FROM grants WHERE resource_id = ANY($1) OR resource_id IN (SELECT id FROM spaces WHERE parent_id = ANY($1))', [ids]);
+      await tx.query('DELETE FROM grants WHERE resource_id = ANY($1) OR resource_id IN (SELECT id FROM spaces WHERE parent_id = ANY($1))', [
+        ids,
+      ]);
       await tx.query('UPDATE spaces SET org_id = $2, updated_at = now() WHERE parent_id = ANY($1)', [ids, target]);
       await tx.query('UPDATE collections SET org_id = $2, updated_at = now() WHERE id = ANY($1)', [ids, target]);
       await tx.query('UPDATE collections SET position = $2 WHERE id = $1', [collection.id, position]);

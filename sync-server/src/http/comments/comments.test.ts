@@ -39,7 +39,12 @@ async function fixture(): Promise<Fixture> {
   let pageId = '';
   await edit({ spaceId: space.body.id }, (doc) => {
     const parent = createPage(doc, { title: 'Guides', type: 'group' });
-    pageId = createPage(doc, { title: 'Getting started', emoji: '🚀', parent, markdown: '# Install\n\nRun the installer.\n\n## Configure\n\nSet the port.\n' });
+    pageId = createPage(doc, {
+      title: 'Getting started',
+      emoji: '🚀',
+      parent,
+      markdown: '# Install\n\nRun the installer.\n\n## Configure\n\nSet the port.\n',
+    });
   });
   return { orgId, spaceId: space.body.id, pageId, admin, commenter: members[0]!, other: members[1]!, reader: members[2]! };
 }
@@ -83,7 +88,11 @@ describe('space comments', () => {
 
   it('marks the target outdated once its node is edited away, and when the page is deleted', async () => {
     const f = await fixture();
-    const onNode = await t.post(`/v1/spaces/${f.spaceId}/comments`, f.commenter.token, { page: f.pageId, node: 'configure', body: { markdown: 'a' } });
+    const onNode = await t.post(`/v1/spaces/${f.spaceId}/comments`, f.commenter.token, {
+      page: f.pageId,
+      node: 'configure',
+      body: { markdown: 'a' },
+    });
     const onPage = await t.post(`/v1/spaces/${f.spaceId}/comments`, f.commenter.token, { page: f.pageId, body: { markdown: 'b' } });
     await edit({ spaceId: f.spaceId }, (doc) => {
       setPageMarkdown(doc, f.pageId, '# Install\n\nRun the installer.\n');
@@ -105,10 +114,14 @@ describe('space comments', () => {
     const post = (token: string, b: unknown) => t.post(`/v1/spaces/${f.spaceId}/comments`, token, b);
     const noBody = await post(f.commenter.token, { page: f.pageId });
     expect(noBody.status).toBe(400);
-    expect(noBody.body.error.message).toBe('Invalid body field "body": is required either {"markdown": text} or {"document": a body document}.');
+    expect(noBody.body.error.message).toBe(
+      'Invalid body field "body": is required either {"markdown": text} or {"document": a body document}.',
+    );
     const blank = await post(f.commenter.token, { body: { markdown: '   ' } });
     expect(blank.body.error.message).toBe('Invalid body field "body.markdown": must not be blank.');
-    expect((await post(f.commenter.token, { body: { markdown: 'x' }, color: 'red' })).body.error.message).toBe('Unknown body field: "color".');
+    expect((await post(f.commenter.token, { body: { markdown: 'x' }, color: 'red' })).body.error.message).toBe(
+      'Unknown body field: "color".',
+    );
     const nodeOnly = await post(f.commenter.token, { node: 'configure', body: { markdown: 'x' } });
     expect(nodeOnly.body.error.message).toBe('Invalid body field "node": a node is targeted within a page, so "page" is needed too.');
     const unknownPage = await post(f.commenter.token, { page: 'AAAAAAAAAAAAAAAAAAAAAA', body: { markdown: 'x' } });
@@ -127,7 +140,20 @@ describe('space comments', () => {
   it('accepts a document body and keeps it as markdown', async () => {
     const f = await fixture();
     const res = await t.post(`/v1/spaces/${f.spaceId}/comments`, f.commenter.token, {
-      body: { document: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Looks ', marks: [] }, { type: 'text', text: 'good', marks: [{ type: 'bold' }] }] }] } },
+      body: {
+        document: {
+          type: 'doc',
+          content: [
+            {
+              type: 'paragraph',
+              content: [
+                { type: 'text', text: 'Looks ', marks: [] },
+                { type: 'text', text: 'good', marks: [{ type: 'bold' }] },
+              ],
+            },
+          ],
+        },
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body.body).toEqual({ markdown: 'Looks **good**' });
@@ -170,12 +196,15 @@ describe('space comments', () => {
     expect(both.status).toBe(400);
     expect(both.body.error.message).toBe('Invalid body field "removedReactions": "👍" is also in "addedReactions".');
     expect((await t.put(url, f.commenter.token, {})).status).toBe(400);
-    expect((await t.put(`/v1/spaces/${f.spaceId}/comments/AAAAAAAAAAAAAAAAAAAAAA`, f.commenter.token, { resolved: true })).status).toBe(404);
+    expect((await t.put(`/v1/spaces/${f.spaceId}/comments/AAAAAAAAAAAAAAAAAAAAAA`, f.commenter.token, { resolved: true })).status).toBe(
+      404,
+    );
   });
 
   it('filters by status, page and authors (repeated or comma-separated), orders and pages', async () => {
     const f = await fixture();
-    const post = (token: string, b: Record<string, unknown>) => t.post(`/v1/spaces/${f.spaceId}/comments`, token, { body: { markdown: 'x' }, ...b });
+    const post = (token: string, b: Record<string, unknown>) =>
+      t.post(`/v1/spaces/${f.spaceId}/comments`, token, { body: { markdown: 'x' }, ...b });
     const a = (await post(f.commenter.token, { page: f.pageId })).body;
     const b = (await post(f.other.token, {})).body;
     const c = (await post(f.admin.token, { page: f.pageId })).body;
@@ -238,7 +267,8 @@ describe('space comments', () => {
 
   it('lets the author or an admin delete a comment, nobody else', async () => {
     const f = await fixture();
-    const mk = async () => (await t.post(`/v1/spaces/${f.spaceId}/comments`, f.commenter.token, { body: { markdown: 'x' } })).body.id as string;
+    const mk = async () =>
+      (await t.post(`/v1/spaces/${f.spaceId}/comments`, f.commenter.token, { body: { markdown: 'x' } })).body.id as string;
     const one = await mk();
     const denied = await t.delete(`/v1/spaces/${f.spaceId}/comments/${one}`, f.other.token);
     expect(denied.status).toBe(403);
@@ -254,7 +284,9 @@ describe('space comments', () => {
   it('answers 401 without a token, 404 to strangers and 403 to readers, on every operation', async () => {
     const f = await fixture();
     const { body: comment } = await t.post(`/v1/spaces/${f.spaceId}/comments`, f.commenter.token, { body: { markdown: 'c' } });
-    const { body: reply } = await t.post(`/v1/spaces/${f.spaceId}/comments/${comment.id}/replies`, f.commenter.token, { body: { markdown: 'r' } });
+    const { body: reply } = await t.post(`/v1/spaces/${f.spaceId}/comments/${comment.id}/replies`, f.commenter.token, {
+      body: { markdown: 'r' },
+    });
     const base = `/v1/spaces/${f.spaceId}/comments`;
     const text = { body: { markdown: 'x' } };
     const reads: [string, string][] = [
@@ -280,7 +312,8 @@ describe('space comments', () => {
       expect(foreign.status, `${method} ${path} by a stranger`).toBe(404);
       expect(foreign.body.error.message).toBe('No matching space found.');
     }
-    for (const [method, path] of reads) expect((await t.request(method, path, { token: f.reader.token })).status, `${method} ${path}`).toBe(200);
+    for (const [method, path] of reads)
+      expect((await t.request(method, path, { token: f.reader.token })).status, `${method} ${path}`).toBe(200);
     for (const [method, path, body] of writes) {
       expect((await t.request(method, path, { body, token: f.reader.token })).status, `${method} ${path} by a reader`).toBe(403);
     }
@@ -299,8 +332,13 @@ describe('space comments', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.target).toMatchObject({ tableCell: { record: 'row-7', definition: 'price' }, page: { id: f.pageId, outdated: false } });
-    const cellOnly = await t.post(`/v1/spaces/${f.spaceId}/comments`, f.commenter.token, { tableCell: { record: 'row-7', definition: 'price' }, body: { markdown: 'x' } });
+    const cellOnly = await t.post(`/v1/spaces/${f.spaceId}/comments`, f.commenter.token, {
+      tableCell: { record: 'row-7', definition: 'price' },
+      body: { markdown: 'x' },
+    });
     expect(cellOnly.status).toBe(400);
-    expect(cellOnly.body.error.message).toBe('Invalid body field "tableCell": a table cell is targeted within a page, so "page" is needed too.');
+    expect(cellOnly.body.error.message).toBe(
+      'Invalid body field "tableCell": a table cell is targeted within a page, so "page" is needed too.',
+    );
   });
 });

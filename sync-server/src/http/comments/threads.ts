@@ -51,7 +51,14 @@ const COMMENT: Role = 'comment';
 
 export async function spaceScope(c: Ctx, spaceId: string): Promise<Scope> {
   const { space, access, role } = await requireSpace(c, spaceId, VIEW);
-  return { thread: { spaceId: space.id, changeRequestId: null }, space, access, role, path: `/v1/spaces/${space.id}`, userId: c.get('caller').user.id };
+  return {
+    thread: { spaceId: space.id, changeRequestId: null },
+    space,
+    access,
+    role,
+    path: `/v1/spaces/${space.id}`,
+    userId: c.get('caller').user.id,
+  };
 }
 
 export async function changeRequestScope(c: Ctx, spaceId: string, ref: string): Promise<Scope> {
@@ -118,12 +125,28 @@ function permissions(scope: Scope, postedBy: string) {
   };
 }
 
-const ghost = (id: string): UserRow => ({ id, email: '', display_name: 'Deleted user', photo_url: null, email_verified: false, created_at: new Date(0) });
+const ghost = (id: string): UserRow => ({
+  id,
+  email: '',
+  display_name: 'Deleted user',
+  photo_url: null,
+  email_verified: false,
+  created_at: new Date(0),
+});
 
-export async function presentComments(c: Ctx, scope: Scope, rows: CommentRow[], format: CommentFormat | undefined, view?: BranchView): Promise<Comment[]> {
+export async function presentComments(
+  c: Ctx,
+  scope: Scope,
+  rows: CommentRow[],
+  format: CommentFormat | undefined,
+  view?: BranchView,
+): Promise<Comment[]> {
   const { db } = c.get('deps');
   const base = baseUrl(c);
-  const reactions = await store.reactionsOf(db, rows.map((r) => r.id));
+  const reactions = await store.reactionsOf(
+    db,
+    rows.map((r) => r.id),
+  );
   const users = await store.commentUsers(db, [...rows.flatMap((r) => [r.posted_by, r.resolved_by]), ...reactions.map((r) => r.user_id)]);
   const reactionsOf = groupReactions(reactions, users, base);
   const branch = rows.some((r) => r.page_id) ? (view ?? (await BranchView.open(db, scope.thread))) : undefined;
@@ -160,10 +183,19 @@ export async function presentComments(c: Ctx, scope: Scope, rows: CommentRow[], 
   return out;
 }
 
-export async function presentReplies(c: Ctx, scope: Scope, comment: CommentRow, rows: ReplyRow[], format: CommentFormat | undefined): Promise<CommentReply[]> {
+export async function presentReplies(
+  c: Ctx,
+  scope: Scope,
+  comment: CommentRow,
+  rows: ReplyRow[],
+  format: CommentFormat | undefined,
+): Promise<CommentReply[]> {
   const { db } = c.get('deps');
   const base = baseUrl(c);
-  const reactions = await store.reactionsOf(db, rows.map((r) => r.id));
+  const reactions = await store.reactionsOf(
+    db,
+    rows.map((r) => r.id),
+  );
   const users = await store.commentUsers(db, [...rows.map((r) => r.posted_by), ...reactions.map((r) => r.user_id)]);
   const reactionsOf = groupReactions(reactions, users, base);
   return rows.map((r) =>
@@ -212,7 +244,8 @@ export async function createComment(c: Ctx, scope: Scope, b: CreateCommentBody) 
   need(scope, COMMENT, 'comment');
   const { db } = c.get('deps');
   if (b.node && !b.page) throw badRequest('Invalid body field "node": a node is targeted within a page, so "page" is needed too.');
-  if (b.tableCell && !b.page) throw badRequest('Invalid body field "tableCell": a table cell is targeted within a page, so "page" is needed too.');
+  if (b.tableCell && !b.page)
+    throw badRequest('Invalid body field "tableCell": a table cell is targeted within a page, so "page" is needed too.');
   const body = bodyOf(b.body);
   const view = await BranchView.open(db, scope.thread);
   if (b.page && !view.hasPage(b.page)) throw notFound('page');
@@ -260,7 +293,12 @@ export async function deleteComment(c: Ctx, scope: Scope, id: string) {
   await c.get('deps').db.transaction((tx) => store.deleteComment(tx, row.id));
 }
 
-export async function listReplies(c: Ctx, scope: Scope, commentId: string, q: PageRequest & { format?: CommentFormat; order?: 'asc' | 'desc' }) {
+export async function listReplies(
+  c: Ctx,
+  scope: Scope,
+  commentId: string,
+  q: PageRequest & { format?: CommentFormat; order?: 'asc' | 'desc' },
+) {
   const comment = await requireComment(c, scope, commentId);
   // A thread reads oldest first unless asked otherwise.
   const page = await store.listReplies(c.get('deps').db, comment.id, q.order ?? 'asc', q);
@@ -268,7 +306,13 @@ export async function listReplies(c: Ctx, scope: Scope, commentId: string, q: Pa
   return envelope({ ...page, rows: items }, (x) => x);
 }
 
-export async function createReply(c: Ctx, scope: Scope, commentId: string, b: { body: Parameters<typeof storedBody>[0] }, format?: CommentFormat) {
+export async function createReply(
+  c: Ctx,
+  scope: Scope,
+  commentId: string,
+  b: { body: Parameters<typeof storedBody>[0] },
+  format?: CommentFormat,
+) {
   const comment = await requireComment(c, scope, commentId);
   need(scope, COMMENT, 'reply');
   const id = await store.insertReply(c.get('deps').db, comment.id, scope.userId, bodyOf(b.body));
@@ -305,4 +349,3 @@ export async function deleteReply(c: Ctx, scope: Scope, commentId: string, id: s
   }
   await db.transaction((tx) => store.deleteReply(tx, reply.id));
 }
-

@@ -41,14 +41,27 @@ describe('space content', () => {
     const ids = await editLive(t.db, { spaceId: s.id }, (doc) => {
       setVariable(doc, 'version', '2.1');
       const guide = createPage(doc, { title: 'Guide', emoji: '📘', description: 'All about it' });
-      const install = createPage(doc, { title: 'Install', parent: guide, markdown: '# Install\n\nRun version {{ space.vars.version }}.\n\n```sh\nnpm i\n```\n' });
+      const install = createPage(doc, {
+        title: 'Install',
+        parent: guide,
+        markdown: '# Install\n\nRun version {{ space.vars.version }}.\n\n```sh\nnpm i\n```\n',
+      });
       const group = createPage(doc, { title: 'Reference', type: 'group' });
       return { guide, install, group };
     });
     const pages = await t.get(`/v1/spaces/${s.id}/content/pages`, admin.token);
     expect(pages.status).toBe(200);
     expect(pages.body.pages).toMatchObject([
-      { id: ids.guide, title: 'Guide', emoji: '📘', path: 'guide', description: 'All about it', type: 'document', hidden: false, pages: [{ id: ids.install, path: 'guide/install', pages: [] }] },
+      {
+        id: ids.guide,
+        title: 'Guide',
+        emoji: '📘',
+        path: 'guide',
+        description: 'All about it',
+        type: 'document',
+        hidden: false,
+        pages: [{ id: ids.install, path: 'guide/install', pages: [] }],
+      },
       { id: ids.group, type: 'group', pages: [] },
     ]);
     const content = await t.get(`/v1/spaces/${s.id}/content`, admin.token);
@@ -59,7 +72,10 @@ describe('space content', () => {
     expect(md.status).toBe(200);
     expect(md.body).toMatchObject({ id: ids.install, title: 'Install', path: 'guide/install', slug: 'install' });
     expect(md.body.markdown).toBe('# Install\n\nRun version {{ space.vars.version }}.\n\n```sh\nnpm i\n```\n');
-    const evaluated = await t.get(`/v1/spaces/${s.id}/content/page/${ids.install}?format=markdown&evaluated=true&format.markdown.refs=true`, admin.token);
+    const evaluated = await t.get(
+      `/v1/spaces/${s.id}/content/page/${ids.install}?format=markdown&evaluated=true&format.markdown.refs=true`,
+      admin.token,
+    );
     expect(evaluated.body.markdown).toContain('Run version 2.1.');
     const doc = await t.get(`/v1/spaces/${s.id}/content/page/${ids.install}`, admin.token);
     expect(doc.body.markdown).toBeUndefined();
@@ -102,10 +118,12 @@ describe('space content', () => {
     expect(links.status).toBe(200);
     expect(links.body.stats).toEqual({ total: 7, broken: { total: 3, changeRequest: 0 } });
     const status = Object.fromEntries(
-      links.body.items.map((i: { status: string; targetReference: { kind: string; url?: string; page?: { id: string }; anchor?: string } }) => [
-        i.targetReference.url ?? `${i.targetReference.page?.id}#${i.targetReference.anchor ?? ''}`,
-        i.status,
-      ]),
+      links.body.items.map(
+        (i: { status: string; targetReference: { kind: string; url?: string; page?: { id: string }; anchor?: string } }) => [
+          i.targetReference.url ?? `${i.targetReference.page?.id}#${i.targetReference.anchor ?? ''}`,
+          i.status,
+        ],
+      ),
     );
     expect(status).toEqual({
       [`${ids.target}#`]: 'ok',
@@ -130,7 +148,10 @@ describe('space content', () => {
 
     const all = await t.get(`/v1/spaces/${s.id}/links`, admin.token);
     expect(all.body.stats).toEqual({ total: 7, broken: { total: 3, changeRequest: 0 } });
-    const shared = all.body.items.find((i: { targetReference: { page?: { id: string }; anchor?: string } }) => i.targetReference.page?.id === ids.target && !i.targetReference.anchor);
+    const shared = all.body.items.find(
+      (i: { targetReference: { page?: { id: string }; anchor?: string } }) =>
+        i.targetReference.page?.id === ids.target && !i.targetReference.anchor,
+    );
     expect(shared.locationReferences.map((l: { page: { id: string } }) => l.page.id).sort()).toEqual([ids.source, ids.other].sort());
 
     const backlinks = await t.get(`/v1/spaces/${s.id}/content/page/${ids.target}/backlinks`, admin.token);
@@ -160,7 +181,11 @@ describe('space content', () => {
     expect(links.body.stats.broken.total).toBe(0);
     const other = await space(admin.token, orgId);
     expect((await t.post(`/v1/spaces/${other.id}/content/template`, admin.token, { id: 'product-docs' })).status).toBe(204);
-    const tree = (await t.get(`/v1/spaces/${other.id}/content/pages`, admin.token)).body.pages as { title: string; type: string; pages: { title: string }[] }[];
+    const tree = (await t.get(`/v1/spaces/${other.id}/content/pages`, admin.token)).body.pages as {
+      title: string;
+      type: string;
+      pages: { title: string }[];
+    }[];
     expect(tree.map((p) => [p.title, p.type, p.pages.map((c) => c.title)])).toEqual([
       ['Overview', 'document', []],
       ['Guides', 'group', ['Creating your first project', 'Inviting your team']],
@@ -172,8 +197,13 @@ describe('space content', () => {
     expect(unknown.body.error.message).toMatch(/^Invalid body field "id": no template "nope"/);
     const noRef = await t.post(path, admin.token, { id: 'api-reference' });
     expect(noRef.status).toBe(400);
-    expect(noRef.body.error.message).toBe('Missing body field "params.contentRefs.spec": the api-reference template needs a content reference of kind openapi.');
-    const badRef = await t.post(path, admin.token, { id: 'api-reference', params: { contentRefs: { spec: { kind: 'openapi', spec: 'missing' } } } });
+    expect(noRef.body.error.message).toBe(
+      'Missing body field "params.contentRefs.spec": the api-reference template needs a content reference of kind openapi.',
+    );
+    const badRef = await t.post(path, admin.token, {
+      id: 'api-reference',
+      params: { contentRefs: { spec: { kind: 'openapi', spec: 'missing' } } },
+    });
     expect(badRef.status).toBe(404);
     expect(badRef.body.error.message).toBe('No matching OpenAPI specification found.');
     const reader = await t.post(path, members[0]!.token, { id: 'getting-started' });
@@ -206,7 +236,10 @@ describe('space content', () => {
     expect(applied.status).toBe(204);
     const pages = await t.get(`/v1/spaces/${s.id}/content/pages`, admin.token);
     const page = pages.body.pages[0];
-    expect(page).toMatchObject({ title: 'API reference', computed: { type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: 'pets' } } } } });
+    expect(page).toMatchObject({
+      title: 'API reference',
+      computed: { type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: 'pets' } } } },
+    });
     const md = await t.get(`/v1/spaces/${s.id}/content/page/${page.id}?format=markdown`, admin.token);
     expect(md.body.markdown).toContain('List pets');
     expect(md.body.markdown).toContain('GET /pets');
@@ -238,10 +271,24 @@ describe('content reads, for every operation', () => {
     const S = `/v1/spaces/${s.id}`;
     const CR = `${S}/change-requests/${cr.body.id}`;
     const reads = [
-      `${S}/content`, `${S}/content/pages`, `${S}/content/files`, `${S}/content/page/${pageId}`, `${S}/content/page/${pageId}/links`,
-      `${S}/content/page/${pageId}/backlinks`, `${S}/links`, `${S}/search?query=page`, `${CR}/content`, `${CR}/content/pages`,
-      `${CR}/content/files`, `${CR}/content/page/${pageId}`, `${CR}/content/page/${pageId}/links`, `${CR}`, `${CR}/reviews`,
-      `${CR}/requested-reviewers`, `${CR}/pdf`, `${S}/change-requests`,
+      `${S}/content`,
+      `${S}/content/pages`,
+      `${S}/content/files`,
+      `${S}/content/page/${pageId}`,
+      `${S}/content/page/${pageId}/links`,
+      `${S}/content/page/${pageId}/backlinks`,
+      `${S}/links`,
+      `${S}/search?query=page`,
+      `${CR}/content`,
+      `${CR}/content/pages`,
+      `${CR}/content/files`,
+      `${CR}/content/page/${pageId}`,
+      `${CR}/content/page/${pageId}/links`,
+      `${CR}`,
+      `${CR}/reviews`,
+      `${CR}/requested-reviewers`,
+      `${CR}/pdf`,
+      `${S}/change-requests`,
     ];
     const stranger = await t.user();
     for (const path of reads) {
@@ -251,7 +298,14 @@ describe('content reads, for every operation', () => {
       expect(hidden.status, path).toBe(404);
       expect(hidden.body.error.message, path).toBe('No matching space found.');
     }
-    const lists = [`${S}/content/files`, `${S}/links`, `${S}/content/page/${pageId}/links`, `${S}/content/page/${pageId}/backlinks`, `${CR}/content/files`, `${CR}/reviews`];
+    const lists = [
+      `${S}/content/files`,
+      `${S}/links`,
+      `${S}/content/page/${pageId}/links`,
+      `${S}/content/page/${pageId}/backlinks`,
+      `${CR}/content/files`,
+      `${CR}/reviews`,
+    ];
     for (const path of lists) {
       const bad = await t.get(`${path}?limit=abc`, admin.token);
       expect(bad.status, path).toBe(400);
@@ -269,7 +323,11 @@ describe('search', () => {
     const { orgId, admin, members } = await t.org([null]);
     const s = await space(admin.token, orgId, 'Handbook');
     const ids = await editLive(t.db, { spaceId: s.id }, (doc) => ({
-      install: createPage(doc, { title: 'Installation', markdown: 'Intro text.\n\n## Requirements\n\nYou need a recent Node runtime.\n\n## Upgrading\n\nInstalling a new version keeps data.\n' }),
+      install: createPage(doc, {
+        title: 'Installation',
+        markdown:
+          'Intro text.\n\n## Requirements\n\nYou need a recent Node runtime.\n\n## Upgrading\n\nInstalling a new version keeps data.\n',
+      }),
       other: createPage(doc, { title: 'Billing', markdown: 'Invoices are monthly. Node is not involved.\n' }),
       invoices: createPage(doc, { title: 'Invoices', markdown: 'Sent by mail.\n' }),
     }));
@@ -284,7 +342,10 @@ describe('search', () => {
     expect(res.body.items[0].urls.app).toMatch(/\/pages\//);
     const node = await t.get(`/v1/spaces/${s.id}/search?query=node`, admin.token);
     expect(node.body.count).toBe(2);
-    expect(node.body.items.find((i: { id: string }) => i.id === ids.install).sections[0]).toMatchObject({ id: 'requirements', title: 'Requirements' });
+    expect(node.body.items.find((i: { id: string }) => i.id === ids.install).sections[0]).toMatchObject({
+      id: 'requirements',
+      title: 'Requirements',
+    });
     // A match in the title ranks above one in the text.
     const ranked = await t.get(`/v1/spaces/${s.id}/search?query=invoices`, admin.token);
     expect(ranked.body.items.map((i: { id: string }) => i.id)).toEqual([ids.invoices, ids.other]);

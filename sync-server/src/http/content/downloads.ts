@@ -65,7 +65,9 @@ export function registerContentDownloads(app: OpenAPIHono<AppEnv>) {
         const root = nodes[start] as (typeof nodes)[number];
         const depth = root.path.split('/').length;
         // The page alone, or the page and the pages under it.
-        nodes = only ? [root] : [root, ...nodes.slice(start + 1).filter((n) => n.path.startsWith(`${root.path}/`) && n.path.split('/').length > depth)];
+        nodes = only
+          ? [root]
+          : [root, ...nodes.slice(start + 1).filter((n) => n.path.startsWith(`${root.path}/`) && n.path.split('/').length > depth)];
       }
       const pages = nodes
         .filter((n) => n.type === 'document')

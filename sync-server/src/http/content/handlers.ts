@@ -114,7 +114,10 @@ function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof
     const scope = await linkScope(c, ctx);
     if (!scope.content.files[p.fileId]) throw notFound('file');
     const page = memoryPage(backlinkItems(scope, { fileId: p.fileId }), (i) => i.key, c.req.valid('query'));
-    return c.json({ items: page.rows.map((i) => i.item) as never[], count: page.count, ...(page.next ? { next: { page: page.next } } : {}) }, 200);
+    return c.json(
+      { items: page.rows.map((i) => i.item) as never[], count: page.count, ...(page.next ? { next: { page: page.next } } : {}) },
+      200,
+    );
   });
 
   app.openapi(routes.getPage, async (c) => {
@@ -146,7 +149,12 @@ function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof
     const all = await linkItems(scope, [p.pageId]);
     const page = memoryPage(all, (i) => i.key, c.req.valid('query'));
     return c.json(
-      { items: page.rows.map((i) => i.item) as never[], count: page.count, ...(page.next ? { next: { page: page.next } } : {}), stats: await linkStats(scope, all) },
+      {
+        items: page.rows.map((i) => i.item) as never[],
+        count: page.count,
+        ...(page.next ? { next: { page: page.next } } : {}),
+        stats: await linkStats(scope, all),
+      },
       200,
     );
   });
@@ -154,7 +162,8 @@ function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof
   app.openapi(routes.importContent, async (c) => {
     const { db, config } = c.get('deps');
     const ctx = await branchContext(c, c.req.valid('param'), 'edit');
-    if (!ctx.cr && ctx.space.edit_mode === 'locked') throw conflict('The space is locked: its content cannot be changed until it is live again.');
+    if (!ctx.cr && ctx.space.edit_mode === 'locked')
+      throw conflict('The space is locked: its content cannot be changed until it is live again.');
     if (ctx.cr && !isActive(ctx.cr)) throw conflict(`The change request is ${ctx.cr.status}: its content cannot change any more.`);
     const me = c.get('caller').user.id;
     const result = await importIntoBranch({ db, config }, ctx.branch, c.req.valid('json'), me);
@@ -175,7 +184,10 @@ export function registerContent(app: OpenAPIHono<AppEnv>) {
     const scope = await linkScope(c, ctx);
     if (!scope.content.pages[p.pageId]) throw notFound('page');
     const page = memoryPage(backlinkItems(scope, { pageId: p.pageId }), (i) => i.key, c.req.valid('query'));
-    return c.json({ items: page.rows.map((i) => i.item) as never[], count: page.count, ...(page.next ? { next: { page: page.next } } : {}) }, 200);
+    return c.json(
+      { items: page.rows.map((i) => i.item) as never[], count: page.count, ...(page.next ? { next: { page: page.next } } : {}) },
+      200,
+    );
   });
 
   app.openapi(r.space.spaceLinks, async (c) => {
@@ -184,7 +196,12 @@ export function registerContent(app: OpenAPIHono<AppEnv>) {
     const all = await linkItems(scope, Object.keys(scope.content.pages));
     const page = memoryPage(all, (i) => i.key, c.req.valid('query'));
     return c.json(
-      { items: page.rows.map((i) => i.item) as never[], count: page.count, ...(page.next ? { next: { page: page.next } } : {}), stats: await linkStats(scope, all) },
+      {
+        items: page.rows.map((i) => i.item) as never[],
+        count: page.count,
+        ...(page.next ? { next: { page: page.next } } : {}),
+        stats: await linkStats(scope, all),
+      },
       200,
     );
   });

@@ -27,9 +27,11 @@ const BOOK: Record<string, string | Buffer> = {
     '* [Changelog](changelog.md)',
     '',
   ].join('\n'),
-  'README.md': '---\ndescription: The book\nicon: book\n---\n\n# Welcome\n\nStart with [install](getting-started/install.md#steps).\n\n![Logo](.gitbook/assets/logo.png)\n',
+  'README.md':
+    '---\ndescription: The book\nicon: book\n---\n\n# Welcome\n\nStart with [install](getting-started/install.md#steps).\n\n![Logo](.gitbook/assets/logo.png)\n',
   'getting-started/README.md': '# Getting started\n\nOverview.\n',
-  'getting-started/install.md': '# Install\n\n## Steps\n\nRun it. See the [API](../reference/api.md) and the [manual](../files/manual.pdf).\n\n{% file src="../files/manual.pdf" %}\nManual\n{% endfile %}\n',
+  'getting-started/install.md':
+    '# Install\n\n## Steps\n\nRun it. See the [API](../reference/api.md) and the [manual](../files/manual.pdf).\n\n{% file src="../files/manual.pdf" %}\nManual\n{% endfile %}\n',
   'reference/api.md': '# API\n\nBack to [the start](../README.md).\n',
   'changelog.md': '# Changelog\n\n* First release.\n',
   '.gitbook/assets/logo.png': PNG,
@@ -41,7 +43,8 @@ async function tarGz(files: Record<string, string | Buffer>): Promise<Buffer> {
   const chunks: Buffer[] = [];
   p.on('data', (c: unknown) => chunks.push(c as Buffer));
   const done = new Promise<void>((resolve) => p.on('end', resolve));
-  for (const [name, data] of Object.entries(files)) p.entry({ name: `book-main/${name}` }, typeof data === 'string' ? Buffer.from(data) : data);
+  for (const [name, data] of Object.entries(files))
+    p.entry({ name: `book-main/${name}` }, typeof data === 'string' ? Buffer.from(data) : data);
   p.finalize();
   await done;
   return gzipSync(Buffer.concat(chunks));
@@ -52,7 +55,8 @@ const SITE: Record<string, string> = {
     '<html><head><title>Acme docs | Acme</title></head><body><nav><a href="/site/nav-only.html">Nav</a></nav><main><h1>Acme docs</h1><p>Welcome to <strong>Acme</strong>. Read the <a href="guide.html">guide</a> or the <a href="api/ref.html#auth">API auth</a>.</p><p><a href="/other/out.html">Outside</a> <a href="https://example.com/">External</a></p><ul><li>One</li><li>Two</li></ul></main></body></html>',
   '/site/guide.html':
     '<html><head><title>Guide</title></head><body><article><h1>Guide</h1><h2>Setup</h2><pre><code class="language-sh">npm install acme</code></pre><p>Back <a href="index.html">home</a>.</p><table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table></article></body></html>',
-  '/site/api/ref.html': '<html><head><title>Reference</title></head><body><main><h1>Reference</h1><h2 id="auth">Auth</h2><p>Use a token.</p></main></body></html>',
+  '/site/api/ref.html':
+    '<html><head><title>Reference</title></head><body><main><h1>Reference</h1><h2 id="auth">Auth</h2><p>Use a token.</p></main></body></html>',
   '/site/nav-only.html': '<html><body><main><h1>Never</h1></main></body></html>',
   '/other/out.html': '<html><body><main><h1>Outside</h1></main></body></html>',
   // A chain of pages, each linking to the next (and one more) page: for the crawl bounds.
@@ -76,13 +80,24 @@ beforeAll(async () => {
   t = await TestServer.start({ allowPrivateFetch: true });
   for (const [path, html] of Object.entries(SITE)) served[path] = { type: 'text/html; charset=utf-8', body: Buffer.from(html) };
   for (const [name, data] of Object.entries(BOOK)) {
-    served[`/book/${name}`] = { type: name.endsWith('.md') ? 'text/markdown' : 'application/octet-stream', body: typeof data === 'string' ? Buffer.from(data) : data };
+    served[`/book/${name}`] = {
+      type: name.endsWith('.md') ? 'text/markdown' : 'application/octet-stream',
+      body: typeof data === 'string' ? Buffer.from(data) : data,
+    };
   }
-  served['/book.zip'] = { type: 'application/zip', body: Buffer.from(zipSync(Object.fromEntries(Object.entries(BOOK).map(([k, v]) => [k, new Uint8Array(Buffer.from(v))])))) };
+  served['/book.zip'] = {
+    type: 'application/zip',
+    body: Buffer.from(zipSync(Object.fromEntries(Object.entries(BOOK).map(([k, v]) => [k, new Uint8Array(Buffer.from(v))])))),
+  };
   served['/book.tar.gz'] = { type: 'application/gzip', body: await tarGz(BOOK) };
   served['/loose.zip'] = {
     type: 'application/zip',
-    body: Buffer.from(zipSync({ 'README.md': new TextEncoder().encode('# Home\n\nHi.\n'), 'guide/setup.md': new TextEncoder().encode('# Setup\n\nSteps.\n') })),
+    body: Buffer.from(
+      zipSync({
+        'README.md': new TextEncoder().encode('# Home\n\nHi.\n'),
+        'guide/setup.md': new TextEncoder().encode('# Setup\n\nSteps.\n'),
+      }),
+    ),
   };
   fixtures = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] as string;
@@ -290,12 +305,18 @@ describe('import', () => {
     const url = `${origin}/book/changelog.md`;
     const merged = await t.post(`/v1/spaces/${s.id}/change-requests`, admin.token, {});
     expect((await t.post(`/v1/spaces/${s.id}/change-requests/${merged.body.id}/merge`, admin.token)).status).toBe(200);
-    const intoMerged = await t.post(`/v1/spaces/${s.id}/change-requests/${merged.body.id}/content/import`, admin.token, { source: 'markdown', url });
+    const intoMerged = await t.post(`/v1/spaces/${s.id}/change-requests/${merged.body.id}/content/import`, admin.token, {
+      source: 'markdown',
+      url,
+    });
     expect(intoMerged.status).toBe(409);
     expect(intoMerged.body.error.message).toBe('The change request is merged: its content cannot change any more.');
     const archived = await t.post(`/v1/spaces/${s.id}/change-requests`, admin.token, {});
     await t.patch(`/v1/spaces/${s.id}/change-requests/${archived.body.id}`, admin.token, { status: 'archived' });
-    const intoArchived = await t.post(`/v1/spaces/${s.id}/change-requests/${archived.body.id}/content/import`, admin.token, { source: 'markdown', url });
+    const intoArchived = await t.post(`/v1/spaces/${s.id}/change-requests/${archived.body.id}/content/import`, admin.token, {
+      source: 'markdown',
+      url,
+    });
     expect(intoArchived.status).toBe(409);
     expect((await t.get(`/v1/spaces/${s.id}/change-requests/${archived.body.id}/content/pages`, admin.token)).body.pages).toEqual([]);
 

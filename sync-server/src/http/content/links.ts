@@ -37,7 +37,11 @@ function pageRef(scope: LinkScope, pageId: string) {
 }
 
 function where(scope: LinkScope) {
-  return { organization: scope.organization, space: scope.space, versionContext: { type: 'revision' as const, revision: scope.revisionId } };
+  return {
+    organization: scope.organization,
+    space: scope.space,
+    versionContext: { type: 'revision' as const, revision: scope.revisionId },
+  };
 }
 
 /** A target's identity within the revision: the same target written in several pages is one link. */
@@ -95,8 +99,15 @@ export async function linkItems(scope: LinkScope, pageIds: string[]): Promise<Li
       } else byKey.set(key, { from: pageId, target: t, locations: [pageId] });
     }
   }
-  const fileIds = [...byKey.values()].flatMap((l) => (l.target.kind === 'file' && scope.content.files[l.target.fileId] ? [l.target.fileId] : []));
-  const presented = await presentFiles(scope.db, scope.base, scope.space.id, fileIds.map((id) => scope.content.files[id] as never));
+  const fileIds = [...byKey.values()].flatMap((l) =>
+    l.target.kind === 'file' && scope.content.files[l.target.fileId] ? [l.target.fileId] : [],
+  );
+  const presented = await presentFiles(
+    scope.db,
+    scope.base,
+    scope.space.id,
+    fileIds.map((id) => scope.content.files[id] as never),
+  );
   const files = new Map(presented.map((f) => [f.id, f]));
   const out: LinkFound[] = [];
   for (const [key, l] of byKey) {

@@ -60,29 +60,28 @@ export async function presentFiles(
   files: Materialized['files'][string][],
   metadata = true,
 ): Promise<File[]> {
-  const hashes = await spaceFileHashes(db, spaceId, files.map((f) => f.id));
+  const hashes = await spaceFileHashes(
+    db,
+    spaceId,
+    files.map((f) => f.id),
+  );
   return Promise.all(
-    files.map(async (f) =>
-      compact({
-        id: f.id,
-        name: f.name,
-        contentType: f.contentType,
-        downloadURL: hashes.has(f.id) ? await signedFileUrl(db, base, spaceId, f.id, f.name) : '',
-        size: f.size,
-        dimensions: f.dimensions,
-        git: metadata ? f.git : undefined,
-      }) as File,
+    files.map(
+      async (f) =>
+        compact({
+          id: f.id,
+          name: f.name,
+          contentType: f.contentType,
+          downloadURL: hashes.has(f.id) ? await signedFileUrl(db, base, spaceId, f.id, f.name) : '',
+          size: f.size,
+          dimensions: f.dimensions,
+          git: metadata ? f.git : undefined,
+        }) as File,
     ),
   );
 }
 
-export async function presentRevision(
-  db: Queryable,
-  base: string,
-  head: RevisionHead,
-  content: Materialized,
-  opts: { metadata: boolean },
-) {
+export async function presentRevision(db: Queryable, base: string, head: RevisionHead, content: Materialized, opts: { metadata: boolean }) {
   const app = appBase(base, head.space_id, head.change_request_id);
   const files = Object.values(content.files).sort((a, b) => (a.name === b.name ? (a.id < b.id ? -1 : 1) : a.name < b.name ? -1 : 1));
   return {

@@ -9,7 +9,12 @@ import { appendUpdate, loadYDoc } from '../../store/ydocs';
  * to the branch's log), then cuts the revision the sync endpoint would cut once edits go
  * quiet. `edit` uses the content model on the replica.
  */
-export async function editLive<T>(db: Db, branch: { spaceId: string; changeRequestId?: string }, edit: (doc: Y.Doc) => T, cut = true): Promise<T> {
+export async function editLive<T>(
+  db: Db,
+  branch: { spaceId: string; changeRequestId?: string },
+  edit: (doc: Y.Doc) => T,
+  cut = true,
+): Promise<T> {
   const docId = branchDocId(branch);
   const { doc } = await loadYDoc(db, docId);
   const updates: Uint8Array[] = [];

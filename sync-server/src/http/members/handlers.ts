@@ -31,7 +31,10 @@ export function registerMembers(app: OpenAPIHono<AppEnv>) {
     const q = c.req.valid('query');
     const page = await listMembers(c.get('deps').db, org.id, q, q);
     const base = baseUrl(c);
-    return c.json(envelope(page, (m) => presentMember(m, base)), 200);
+    return c.json(
+      envelope(page, (m) => presentMember(m, base)),
+      200,
+    );
   });
 
   app.openapi(r.getMember, async (c) => {
@@ -85,7 +88,10 @@ export function registerMembers(app: OpenAPIHono<AppEnv>) {
     const { db } = c.get('deps');
     const { organizationId, userId } = c.req.valid('param');
     await requireOrg(c, organizationId, 'admin');
-    const rows = await db.query('UPDATE org_members SET sso = true WHERE org_id = $1 AND user_id = $2 RETURNING user_id', [organizationId, userId]);
+    const rows = await db.query('UPDATE org_members SET sso = true WHERE org_id = $1 AND user_id = $2 RETURNING user_id', [
+      organizationId,
+      userId,
+    ]);
     if (rows.length === 0) throw notFound('member');
     return c.json(presentMember((await getMemberView(db, organizationId, userId)) as never, baseUrl(c)), 200);
   });
@@ -108,7 +114,10 @@ export function registerMembers(app: OpenAPIHono<AppEnv>) {
     const q = c.req.valid('query');
     // Newest first by default, as the specification's `order` default says.
     const page = await listSpaces(db, organizationId, { visibleIds, order: q.order ?? 'desc' }, q);
-    const counts = await spaceCounts(db, page.rows.map((s) => s.id));
+    const counts = await spaceCounts(
+      db,
+      page.rows.map((s) => s.id),
+    );
     const base = baseUrl(c);
     return c.json(
       envelope(page, (s) => ({ permission: target.roleOn(s) as Role, space: presentSpace(s, access, base, counts.get(s.id) as never) })),

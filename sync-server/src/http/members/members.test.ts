@@ -32,11 +32,16 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
       teams: 0,
       user: { object: 'user', id: admin.id, email: admin.email, urls: { location: `http://quire.test/v1/users/${admin.id}` } },
     });
-    expect(ids((await t.get(`/v1/orgs/${orgId}/members?order=asc`, reader.token)).body)).toEqual([admin.id, editor.id, reader.id, guest.id]);
-    expect(ids((await t.get(`/v1/orgs/${orgId}/members?role=edit`, reader.token)).body)).toEqual([editor.id]);
-    expect(ids((await t.get(`/v1/orgs/${orgId}/members?search=${encodeURIComponent(editor.email.toUpperCase())}`, reader.token)).body)).toEqual([
+    expect(ids((await t.get(`/v1/orgs/${orgId}/members?order=asc`, reader.token)).body)).toEqual([
+      admin.id,
       editor.id,
+      reader.id,
+      guest.id,
     ]);
+    expect(ids((await t.get(`/v1/orgs/${orgId}/members?role=edit`, reader.token)).body)).toEqual([editor.id]);
+    expect(
+      ids((await t.get(`/v1/orgs/${orgId}/members?search=${encodeURIComponent(editor.email.toUpperCase())}`, reader.token)).body),
+    ).toEqual([editor.id]);
     // `%` and `_` are literal characters in a search, not patterns.
     expect((await t.get(`/v1/orgs/${orgId}/members?search=%25`, reader.token)).body).toEqual({ items: [], count: 0 });
   });
@@ -55,7 +60,11 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
     expectError(await t.get(`/v1/orgs/${orgId}/members?role=boss`, admin.token), 400, /^Invalid query parameter field "role"/);
     expectError(await t.get(`/v1/orgs/${orgId}/members?sort=name`, admin.token), 400, /^Invalid query parameter field "sort"/);
     expectError(await t.get(`/v1/orgs/${orgId}/members?order=up`, admin.token), 400, /^Invalid query parameter field "order"/);
-    expectError(await t.get(`/v1/orgs/${orgId}/members?limit=1001`, admin.token), 400, 'Invalid query parameter field "limit": must be at most 1000.');
+    expectError(
+      await t.get(`/v1/orgs/${orgId}/members?limit=1001`, admin.token),
+      400,
+      'Invalid query parameter field "limit": must be at most 1000.',
+    );
     expectError(await t.get(`/v1/orgs/${orgId}/members`, members[0]!.token), 403, GUEST_OTHERS);
     const stranger = await t.user();
     expectError(await t.get(`/v1/orgs/${orgId}/members`, stranger.token), 404, NO_ORG);
@@ -90,7 +99,13 @@ describe('DELETE /v1/orgs/{organizationId}/members/{userId}', () => {
     const editor = members[0]!;
     const team = await t.put(`/v1/orgs/${orgId}/teams`, admin.token, { title: 'Writers', members: [editor.id] });
     const space = await t.post(`/v1/orgs/${orgId}/spaces`, admin.token, { title: 'S' });
-    await setGrant(t.db, { resource_id: space.body.id, resource_kind: 'space', principal_id: editor.id, principal_kind: 'user', role: 'admin' });
+    await setGrant(t.db, {
+      resource_id: space.body.id,
+      resource_kind: 'space',
+      principal_id: editor.id,
+      principal_kind: 'user',
+      role: 'admin',
+    });
     const first = await t.delete(`/v1/orgs/${orgId}/members/${editor.id}`, admin.token);
     expect(first.status).toBe(204);
     expect(first.body).toBeUndefined();
@@ -109,7 +124,11 @@ describe('DELETE /v1/orgs/{organizationId}/members/{userId}', () => {
 
   it('refuses non-admins removing others (403), outsiders (404), bad ids (400) and the last admin (409)', async () => {
     const { orgId, admin, members } = await t.org(['create', 'read']);
-    expectError(await t.delete(`/v1/orgs/${orgId}/members/${members[1]!.id}`, members[0]!.token), 403, 'Only an admin can remove another member.');
+    expectError(
+      await t.delete(`/v1/orgs/${orgId}/members/${members[1]!.id}`, members[0]!.token),
+      403,
+      'Only an admin can remove another member.',
+    );
     const stranger = await t.user();
     expectError(await t.delete(`/v1/orgs/${orgId}/members/${members[1]!.id}`, stranger.token), 404, NO_ORG);
     expectError(await t.delete(`/v1/orgs/${orgId}/members/..%2Fx`, admin.token), 400, /^Invalid path parameter field "userId"/);
@@ -169,7 +188,9 @@ describe('PATCH /v1/orgs/{organizationId}/members/{userId}', () => {
       t.patch(`/v1/orgs/${orgId}/members/${admin.id}`, other.token, { role: 'read' }),
     ]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
-    const rows = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM org_members WHERE org_id = $1 AND role = 'admin'", [orgId]);
+    const rows = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM org_members WHERE org_id = $1 AND role = 'admin'", [
+      orgId,
+    ]);
     expect(rows[0]!.n).toBe(1);
   });
 });
@@ -200,7 +221,13 @@ describe('GET /v1/orgs/{organizationId}/members/{userId}/spaces', () => {
     const a = await t.post(`/v1/orgs/${orgId}/spaces`, admin.token, { title: 'A' });
     const b = await t.post(`/v1/orgs/${orgId}/spaces`, admin.token, { title: 'B' });
     await t.patch(`/v1/spaces/${b.body.id}`, admin.token, { defaultLevel: 'edit' });
-    await setGrant(t.db, { resource_id: a.body.id, resource_kind: 'space', principal_id: guest.id, principal_kind: 'user', role: 'review' });
+    await setGrant(t.db, {
+      resource_id: a.body.id,
+      resource_kind: 'space',
+      principal_id: guest.id,
+      principal_kind: 'user',
+      role: 'review',
+    });
 
     const own = await t.get(`/v1/orgs/${orgId}/members/${commenter.id}/spaces`, commenter.token);
     expect(own.status).toBe(200);
@@ -219,7 +246,11 @@ describe('GET /v1/orgs/{organizationId}/members/{userId}/spaces', () => {
 
   it("refuses bad input (400), non-admins listing another's spaces (403), outsiders and unknown members (404)", async () => {
     const { orgId, admin, members } = await t.org(['create']);
-    expectError(await t.get(`/v1/orgs/${orgId}/members/${admin.id}/spaces?order=newest`, admin.token), 400, /^Invalid query parameter field "order"/);
+    expectError(
+      await t.get(`/v1/orgs/${orgId}/members/${admin.id}/spaces?order=newest`, admin.token),
+      400,
+      /^Invalid query parameter field "order"/,
+    );
     expectError(
       await t.get(`/v1/orgs/${orgId}/members/${admin.id}/spaces`, members[0]!.token),
       403,
@@ -244,7 +275,10 @@ describe('GET /v1/orgs/{organizationId}/members/{userId}/teams', () => {
     expect(res.status).toBe(200);
     expect(res.body.count).toBe(2);
     expect(res.body.items).toEqual([
-      { team: expect.objectContaining({ object: 'team', id: writers.body.id, permissions: { admin: false, view: true } }), member: { role: 'member' } },
+      {
+        team: expect.objectContaining({ object: 'team', id: writers.body.id, permissions: { admin: false, view: true } }),
+        member: { role: 'member' },
+      },
       { team: expect.objectContaining({ id: reviewers.body.id, permissions: { admin: true, view: true } }), member: { role: 'owner' } },
     ]);
     const filtered = await t.get(`/v1/orgs/${orgId}/members/${editor.id}/teams?title=VIEW`, admin.token);

@@ -11,7 +11,11 @@ describe('Idempotency-Key', () => {
   it('answers a retry with the first answer and does the work once', async () => {
     const { orgId, admin } = await t.org();
     const send = () =>
-      t.request('POST', `/v1/orgs/${orgId}/collections`, { token: admin.token, body: { title: 'Once' }, headers: { 'idempotency-key': 'k-1' } });
+      t.request('POST', `/v1/orgs/${orgId}/collections`, {
+        token: admin.token,
+        body: { title: 'Once' },
+        headers: { 'idempotency-key': 'k-1' },
+      });
     const first = await send();
     const second = await send();
     expect(first.status).toBe(200);
@@ -44,7 +48,11 @@ describe('Idempotency-Key', () => {
 
   it('refuses a malformed key', async () => {
     const { orgId, admin } = await t.org();
-    const res = await t.request('POST', `/v1/orgs/${orgId}/collections`, { token: admin.token, body: { title: 'A' }, headers: { 'idempotency-key': 'é' } });
+    const res = await t.request('POST', `/v1/orgs/${orgId}/collections`, {
+      token: admin.token,
+      body: { title: 'A' },
+      headers: { 'idempotency-key': 'é' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(/Idempotency-Key/);
   });

@@ -35,7 +35,10 @@ export function registerOpenAPISpecs(app: OpenAPIHono<AppEnv>) {
     const { access } = await requireOrg(c, organizationId, READ);
     const page = await specs.listSpecs(c.get('deps').db, organizationId, c.req.valid('query'));
     const base = baseUrl(c);
-    return c.json(envelope(page, (s) => presentSpec(s, access, base)), 200);
+    return c.json(
+      envelope(page, (s) => presentSpec(s, access, base)),
+      200,
+    );
   });
 
   app.openapi(r.createSpec, async (c) => {
@@ -43,7 +46,10 @@ export function registerOpenAPISpecs(app: OpenAPIHono<AppEnv>) {
     await requireOrg(c, organizationId, WRITE);
     const b = c.req.valid('json');
     const spec = await specs.insertSpec(c.get('deps').db, organizationId, b.slug, b.source, b.visibility);
-    if (!spec) throw conflict(`An OpenAPI specification with the slug "${b.slug}" already exists in this organization; PUT it to replace its source.`);
+    if (!spec)
+      throw conflict(
+        `An OpenAPI specification with the slug "${b.slug}" already exists in this organization; PUT it to replace its source.`,
+      );
     start(c, spec.id);
     return c.json(await present(c, organizationId, b.slug), 201);
   });

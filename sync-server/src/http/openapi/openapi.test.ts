@@ -28,7 +28,15 @@ const PETSTORE = {
       },
     },
   },
-  components: { schemas: { Pet: { type: 'object', required: ['name'], properties: { name: { type: 'string', description: 'Name | nickname' }, age: { type: 'integer' } } } } },
+  components: {
+    schemas: {
+      Pet: {
+        type: 'object',
+        required: ['name'],
+        properties: { name: { type: 'string', description: 'Name | nickname' }, age: { type: 'integer' } },
+      },
+    },
+  },
 };
 
 const SWAGGER_YAML = `swagger: "2.0"
@@ -103,7 +111,10 @@ async function settled(orgId: string, slug: string, token: string) {
 describe('OpenAPI specifications', () => {
   it('creates a spec from a URL, processes it in the background and lists it', async () => {
     const { orgId, admin } = await t.org();
-    const created = await t.post(`/v1/orgs/${orgId}/openapi`, admin.token, { slug: 'petstore', source: { url: `${origin}/petstore.json` } });
+    const created = await t.post(`/v1/orgs/${orgId}/openapi`, admin.token, {
+      slug: 'petstore',
+      source: { url: `${origin}/petstore.json` },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
       object: 'openapi-spec',

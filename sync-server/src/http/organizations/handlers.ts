@@ -47,7 +47,14 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.createOrganization, async (c) => {
     const { db } = c.get('deps');
     const b = c.req.valid('json');
-    const org = await db.transaction((tx) => createOrg(tx, b.title, c.get('caller').user.id, b.emailDomains?.map((d) => d.toLowerCase())));
+    const org = await db.transaction((tx) =>
+      createOrg(
+        tx,
+        b.title,
+        c.get('caller').user.id,
+        b.emailDomains?.map((d) => d.toLowerCase()),
+      ),
+    );
     return c.json(presentOrg(org, await c.get('access').org(org.id), baseUrl(c)), 201);
   });
 
@@ -205,7 +212,12 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
       throw forbidden('This needs the create role in the organization.');
     }
     const space = await db.transaction(async (tx) => {
-      const created = await createSpace(tx, org.id, { title: b.title ?? 'Untitled', emoji: b.emoji, parentId: b.parent, language: b.language });
+      const created = await createSpace(tx, org.id, {
+        title: b.title ?? 'Untitled',
+        emoji: b.emoji,
+        parentId: b.parent,
+        language: b.language,
+      });
       const revision = await initSpaceContent(tx, created.id);
       return { ...created, revision_id: revision.id };
     });

@@ -104,7 +104,11 @@ describe('GET /v1/orgs/{organizationId}', () => {
 
   it('refuses an id of the wrong shape', async () => {
     const u = await t.user();
-    expectError(await t.get('/v1/orgs/a%20b', u.token), 400, 'Invalid path parameter field "organizationId": must be an id (letters, digits, _ and -).');
+    expectError(
+      await t.get('/v1/orgs/a%20b', u.token),
+      400,
+      'Invalid path parameter field "organizationId": must be an id (letters, digits, _ and -).',
+    );
   });
 });
 
@@ -135,7 +139,12 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
       mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [admin.id] }] },
     });
     expect((await t.get(`/v1/orgs/${orgId}`, admin.token)).body).toEqual(ok.body);
-    const cleared = await t.patch(`/v1/orgs/${orgId}`, admin.token, { hostname: null, logo: null, defaultRole: null, defaultContent: null });
+    const cleared = await t.patch(`/v1/orgs/${orgId}`, admin.token, {
+      hostname: null,
+      logo: null,
+      defaultRole: null,
+      defaultContent: null,
+    });
     expect(cleared.status).toBe(200);
     expect(cleared.body.hostname).toBeUndefined();
     expect(cleared.body.urls.logo).toBeUndefined();
@@ -144,8 +153,16 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
 
   it('refuses non-admins with 403 and outsiders with 404, changing nothing', async () => {
     const { orgId, admin, members } = await t.org(['create', null]);
-    expectError(await t.patch(`/v1/orgs/${orgId}`, members[0]!.token, { title: 'Nope' }), 403, 'This needs the admin role in the organization.');
-    expectError(await t.patch(`/v1/orgs/${orgId}`, members[1]!.token, { title: 'Nope' }), 403, 'This needs the admin role in the organization.');
+    expectError(
+      await t.patch(`/v1/orgs/${orgId}`, members[0]!.token, { title: 'Nope' }),
+      403,
+      'This needs the admin role in the organization.',
+    );
+    expectError(
+      await t.patch(`/v1/orgs/${orgId}`, members[1]!.token, { title: 'Nope' }),
+      403,
+      'This needs the admin role in the organization.',
+    );
     const stranger = await t.user();
     expectError(await t.patch(`/v1/orgs/${orgId}`, stranger.token, { title: 'Nope' }), 404, NO_ORG);
     expect((await t.get(`/v1/orgs/${orgId}`, admin.token)).body.title).not.toBe('Nope');
@@ -164,7 +181,9 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
     expectError(await t.patch(`/v1/orgs/${orgId}`, admin.token, { logo: 'javascript:alert(1)' }), 400, /^Invalid body field "logo"/);
     const outsider = await t.user();
     expectError(
-      await t.patch(`/v1/orgs/${orgId}`, admin.token, { mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [outsider.id] }] } }),
+      await t.patch(`/v1/orgs/${orgId}`, admin.token, {
+        mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [outsider.id] }] },
+      }),
       404,
       NO_MEMBER,
     );
@@ -207,10 +226,18 @@ describe('DELETE /v1/orgs/{organizationId}/link-invites/{inviteId}', () => {
   it('refuses non-admins (403), outsiders (404) and bad ids (400), deleting nothing', async () => {
     const { orgId, members } = await t.org(['create']);
     await t.db.query("INSERT INTO link_invites (id, org_id, role) VALUES ('invite_keep_1234567890abc', $1, 'read')", [orgId]);
-    expectError(await t.delete(`/v1/orgs/${orgId}/link-invites/invite_keep_1234567890abc`, members[0]!.token), 403, 'This needs the admin role in the organization.');
+    expectError(
+      await t.delete(`/v1/orgs/${orgId}/link-invites/invite_keep_1234567890abc`, members[0]!.token),
+      403,
+      'This needs the admin role in the organization.',
+    );
     const stranger = await t.user();
     expectError(await t.delete(`/v1/orgs/${orgId}/link-invites/invite_keep_1234567890abc`, stranger.token), 404, NO_ORG);
-    expectError(await t.delete(`/v1/orgs/${orgId}/link-invites/bad%3Bid`, members[0]!.token), 400, /^Invalid path parameter field "inviteId"/);
+    expectError(
+      await t.delete(`/v1/orgs/${orgId}/link-invites/bad%3Bid`, members[0]!.token),
+      400,
+      /^Invalid path parameter field "inviteId"/,
+    );
     expect(await t.db.query('SELECT id FROM link_invites WHERE org_id = $1', [orgId])).toHaveLength(1);
   });
 });
@@ -237,7 +264,11 @@ describe('POST /v1/orgs/{organizationId}/join', () => {
     const unverified = await userAt('unverified.test');
     await t.db.query('UPDATE users SET email_verified = false WHERE id = $1', [unverified.id]);
     await t.patch(`/v1/orgs/${orgId}`, admin.token, { emailDomains: ['unverified.test'] });
-    expectError(await t.post(`/v1/orgs/${orgId}/join`, unverified.token), 403, "The user's email domain is not valid for this organization.");
+    expectError(
+      await t.post(`/v1/orgs/${orgId}/join`, unverified.token),
+      403,
+      "The user's email domain is not valid for this organization.",
+    );
     expectError(await t.get(`/v1/orgs/${orgId}`, u.token), 404, NO_ORG);
   });
 
@@ -252,7 +283,10 @@ describe('POST /v1/orgs/{organizationId}/invites', () => {
   it('adds members by email with the role given, creating users as needed', async () => {
     const { orgId, admin } = await t.org();
     const existing = await t.user();
-    const res = await t.post(`/v1/orgs/${orgId}/invites`, admin.token, { emails: [existing.email, 'New.Person@Invited.test'], role: 'edit' });
+    const res = await t.post(`/v1/orgs/${orgId}/invites`, admin.token, {
+      emails: [existing.email, 'New.Person@Invited.test'],
+      role: 'edit',
+    });
     expect(res.status).toBe(200);
     expect(res.body.members).toHaveLength(2);
     expect(res.body.members[0]).toBe(existing.id);
@@ -267,13 +301,21 @@ describe('POST /v1/orgs/{organizationId}/invites', () => {
 
   it('refuses bad emails (400), non-admins (403) and outsiders (404), adding no one', async () => {
     const { orgId, admin, members } = await t.org(['create']);
-    expectError(await t.post(`/v1/orgs/${orgId}/invites`, admin.token, { emails: [] }), 400, 'Invalid body field "emails": Too small: expected array to have >=1 items.');
+    expectError(
+      await t.post(`/v1/orgs/${orgId}/invites`, admin.token, { emails: [] }),
+      400,
+      'Invalid body field "emails": Too small: expected array to have >=1 items.',
+    );
     expectError(
       await t.post(`/v1/orgs/${orgId}/invites`, admin.token, { emails: ['ok@invited.test', 'not-an-email'] }),
       400,
       'Invalid body field "emails.1": Invalid email address.',
     );
-    expectError(await t.post(`/v1/orgs/${orgId}/invites`, members[0]!.token, { emails: ['x@invited.test'] }), 403, 'This needs the admin role in the organization.');
+    expectError(
+      await t.post(`/v1/orgs/${orgId}/invites`, members[0]!.token, { emails: ['x@invited.test'] }),
+      403,
+      'This needs the admin role in the organization.',
+    );
     const stranger = await t.user();
     expectError(await t.post(`/v1/orgs/${orgId}/invites`, stranger.token, { emails: ['x@invited.test'] }), 404, NO_ORG);
     expect((await t.get(`/v1/orgs/${orgId}/members`, admin.token)).body.count).toBe(2);
@@ -306,7 +348,11 @@ describe('agent instructions', () => {
       400,
       'Invalid body field "instructions.object": Invalid input: expected "document".',
     );
-    expectError(await t.put(`/v1/orgs/${orgId}/agent-instructions`, members[0]!.token, { instructions: doc }), 403, 'This needs the admin role in the organization.');
+    expectError(
+      await t.put(`/v1/orgs/${orgId}/agent-instructions`, members[0]!.token, { instructions: doc }),
+      403,
+      'This needs the admin role in the organization.',
+    );
     const stranger = await t.user();
     expectError(await t.get(`/v1/orgs/${orgId}/agent-instructions`, stranger.token), 404, NO_ORG);
     expectError(await t.get('/v1/orgs/bad%20id/agent-instructions', admin.token), 400, /^Invalid path parameter field "organizationId"/);
@@ -331,7 +377,11 @@ describe('GET /v1/email-domains/{emailDomain}/orgs', () => {
 
   it('refuses a domain of the wrong shape', async () => {
     const u = await userAt();
-    expectError(await t.get("/v1/email-domains/acme'test/orgs", u.token), 400, 'Invalid path parameter field "emailDomain": must be a domain name.');
+    expectError(
+      await t.get("/v1/email-domains/acme'test/orgs", u.token),
+      400,
+      'Invalid path parameter field "emailDomain": must be a domain name.',
+    );
   });
 });
 
@@ -405,8 +455,16 @@ describe('GET and POST /v1/orgs/{organizationId}/spaces', () => {
       'Invalid body field "title": Too big: expected string to have <=256 characters.',
     );
     expectError(await t.post(`/v1/orgs/${orgId}/spaces`, admin.token, { title: 'Ok', kind: 'wiki' }), 400, 'Unknown body field: "kind".');
-    expectError(await t.post(`/v1/orgs/${orgId}/spaces`, members[0]!.token, { title: 'No' }), 403, 'This needs the create role in the organization.');
-    expectError(await t.post(`/v1/orgs/${orgId}/spaces`, members[1]!.token, { title: 'No' }), 403, 'This needs the create role in the organization.');
+    expectError(
+      await t.post(`/v1/orgs/${orgId}/spaces`, members[0]!.token, { title: 'No' }),
+      403,
+      'This needs the create role in the organization.',
+    );
+    expectError(
+      await t.post(`/v1/orgs/${orgId}/spaces`, members[1]!.token, { title: 'No' }),
+      403,
+      'This needs the create role in the organization.',
+    );
     const stranger = await t.user();
     expectError(await t.post(`/v1/orgs/${orgId}/spaces`, stranger.token, { title: 'No' }), 404, NO_ORG);
     const other = await t.org();
@@ -425,7 +483,11 @@ describe('GET and POST /v1/orgs/{organizationId}/spaces', () => {
     const list = await t.get(`/v1/orgs/${orgId}/spaces`, guest.token);
     expect(list.body.count).toBe(1);
     expect(list.body.items[0]).toMatchObject({ id: a.id, permissions: { view: true, comment: true, edit: false } });
-    expectError(await t.get(`/v1/orgs/${orgId}/spaces?limit=abc`, admin.token), 400, 'Invalid query parameter field "limit": must be a whole number from 1 to 1000.');
+    expectError(
+      await t.get(`/v1/orgs/${orgId}/spaces?limit=abc`, admin.token),
+      400,
+      'Invalid query parameter field "limit": must be a whole number from 1 to 1000.',
+    );
     const stranger = await t.user();
     expectError(await t.get(`/v1/orgs/${orgId}/spaces`, stranger.token), 404, NO_ORG);
   });
@@ -463,8 +525,16 @@ describe('GET and POST /v1/orgs/{organizationId}/collections', () => {
       'Invalid body field "description": Too big: expected string to have <=1000 characters.',
     );
     expectError(await t.get(`/v1/orgs/${orgId}/collections?nested=yes`, admin.token), 400, /^Invalid query parameter field "nested"/);
-    expectError(await t.post(`/v1/orgs/${orgId}/collections`, members[0]!.token, { title: 'No' }), 403, 'This needs the create role in the organization.');
-    expectError(await t.post(`/v1/orgs/${orgId}/collections`, members[1]!.token, { title: 'No' }), 403, 'This needs the create role in the organization.');
+    expectError(
+      await t.post(`/v1/orgs/${orgId}/collections`, members[0]!.token, { title: 'No' }),
+      403,
+      'This needs the create role in the organization.',
+    );
+    expectError(
+      await t.post(`/v1/orgs/${orgId}/collections`, members[1]!.token, { title: 'No' }),
+      403,
+      'This needs the create role in the organization.',
+    );
     const stranger = await t.user();
     expectError(await t.post(`/v1/orgs/${orgId}/collections`, stranger.token, { title: 'No' }), 404, NO_ORG);
     expectError(await t.get(`/v1/orgs/${orgId}/collections`, stranger.token), 404, NO_ORG);
@@ -478,8 +548,18 @@ describe('GET and POST /v1/orgs/{organizationId}/collections', () => {
     const { orgId, admin, members } = await t.org(['read']);
     const reader = members[0]!;
     const col = await t.post(`/v1/orgs/${orgId}/collections`, admin.token, { title: 'Shared' });
-    expectError(await t.post(`/v1/orgs/${orgId}/collections`, reader.token, { title: 'Sub', parent: col.body.id }), 403, 'This needs the create role on the collection.');
-    await setGrant(t.db, { resource_id: col.body.id, resource_kind: 'collection', principal_id: reader.id, principal_kind: 'user', role: 'create' });
+    expectError(
+      await t.post(`/v1/orgs/${orgId}/collections`, reader.token, { title: 'Sub', parent: col.body.id }),
+      403,
+      'This needs the create role on the collection.',
+    );
+    await setGrant(t.db, {
+      resource_id: col.body.id,
+      resource_kind: 'collection',
+      principal_id: reader.id,
+      principal_kind: 'user',
+      role: 'create',
+    });
     const sub = await t.post(`/v1/orgs/${orgId}/collections`, reader.token, { title: 'Sub', parent: col.body.id });
     expect(sub.status).toBe(200);
     const s = await t.post(`/v1/orgs/${orgId}/spaces`, reader.token, { title: 'Space', parent: col.body.id });
@@ -490,7 +570,13 @@ describe('GET and POST /v1/orgs/{organizationId}/collections', () => {
     const { orgId, admin, members } = await t.org([null]);
     const a = await t.post(`/v1/orgs/${orgId}/collections`, admin.token, { title: 'Granted' });
     await t.post(`/v1/orgs/${orgId}/collections`, admin.token, { title: 'Hidden' });
-    await setGrant(t.db, { resource_id: a.body.id, resource_kind: 'collection', principal_id: members[0]!.id, principal_kind: 'user', role: 'read' });
+    await setGrant(t.db, {
+      resource_id: a.body.id,
+      resource_kind: 'collection',
+      principal_id: members[0]!.id,
+      principal_kind: 'user',
+      role: 'read',
+    });
     const list = await t.get(`/v1/orgs/${orgId}/collections`, members[0]!.token);
     expect(list.body.items.map((c: { id: string }) => c.id)).toEqual([a.body.id]);
     expect(list.body.count).toBe(1);

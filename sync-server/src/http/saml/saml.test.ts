@@ -63,7 +63,11 @@ describe('SAML providers', () => {
     const got = await t.get(`/v1/orgs/${orgId}/saml/${id}`, admin.token);
     expect(got.body).toEqual(provider);
 
-    const patched = await t.patch(`/v1/orgs/${orgId}/saml/${id}`, admin.token, { label: 'Okta EU', defaultTeam: null, defaultRole: 'read' });
+    const patched = await t.patch(`/v1/orgs/${orgId}/saml/${id}`, admin.token, {
+      label: 'Okta EU',
+      defaultTeam: null,
+      defaultRole: 'read',
+    });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ label: 'Okta EU', defaultRole: 'read' });
     expect(patched.body.defaultTeam).toBeUndefined();
@@ -192,13 +196,20 @@ describe('SAML sign-in', () => {
     const res = await postAcs(provider.id, response);
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(res.body).toMatchObject({ object: 'sso-sign-in', organization: orgId, created: true, user: { email: 'grace@example.com', displayName: 'Grace Hopper' } });
+    expect(res.body).toMatchObject({
+      object: 'sso-sign-in',
+      organization: orgId,
+      created: true,
+      user: { email: 'grace@example.com', displayName: 'Grace Hopper' },
+    });
     const token = res.body.token as string;
     const me = await t.get(`/v1/orgs/${orgId}/members/${res.body.user.id}`, token);
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ role: 'comment', sso: true });
     const teamMembers = await t.get(`/v1/orgs/${orgId}/teams/${teamId}/members`, admin.token);
-    expect(teamMembers.body.items.map((m: { organization: { user: { id: string } } }) => m.organization.user.id)).toContain(res.body.user.id);
+    expect(teamMembers.body.items.map((m: { organization: { user: { id: string } } }) => m.organization.user.id)).toContain(
+      res.body.user.id,
+    );
 
     // The same response again: the request it answered is used up.
     const replay = await postAcs(provider.id, response);
@@ -234,7 +245,9 @@ describe('SAML sign-in', () => {
     expect(await refused(idp.response({ ...common, signWith: other.privateKeyPem }))).toBe(
       "The SAML response was refused: its signature does not verify against the identity provider's certificate.",
     );
-    expect(await refused(idp.response({ ...common, tamper: (x) => x.replace('eve@example.com', 'admin@example.com') }))).toMatch(/signature/);
+    expect(await refused(idp.response({ ...common, tamper: (x) => x.replace('eve@example.com', 'admin@example.com') }))).toMatch(
+      /signature/,
+    );
     expect(await refused(idp.response({ ...common, now: new Date(Date.now() - 3600_000) }))).toBe(
       'The SAML response was refused: it is outside its validity window (expired or not yet valid).',
     );

@@ -36,7 +36,10 @@ export function registerSearch(app: OpenAPIHono<AppEnv>) {
     const hits = await searchPages(db, [space.id], q.query);
     const page = memoryPage(hits, (h) => rankKey(h.rank, h.pageId), q);
     const base = baseUrl(c);
-    return c.json({ items: page.rows.map((h) => presentPageHit(h, base)), count: page.count, ...(page.next ? { next: { page: page.next } } : {}) }, 200);
+    return c.json(
+      { items: page.rows.map((h) => presentPageHit(h, base)), count: page.count, ...(page.next ? { next: { page: page.next } } : {}) },
+      200,
+    );
   });
 
   app.openapi(r.searchOrganization, async (c) => {

@@ -31,8 +31,9 @@ beforeAll(async () => {
   await t.put(`${site}/adaptive-schema`, admin.token, { jsonSchema: { type: 'object', properties: { beta: { type: 'boolean' } } } });
   ids.group = (await t.post(`${site}/section-groups`, admin.token, { title: 'Group' })).body.id;
   ids.siteSpace = (await t.get(`${site}/site-spaces`, admin.token)).body.items[0].id;
-  ids.redirect = (await t.post(`${site}/redirects`, admin.token, { source: '/old', destination: { kind: 'url', url: 'https://x.example.com/' } }))
-    .body.id;
+  ids.redirect = (
+    await t.post(`${site}/redirects`, admin.token, { source: '/old', destination: { kind: 'url', url: 'https://x.example.com/' } })
+  ).body.id;
 });
 afterAll(async () => t?.close());
 
@@ -66,7 +67,11 @@ const OPS: Record<string, Op> = {
     path: '/:site/adaptive-schema/template-conditions',
     bad: { path: `/${BAD_ID}/adaptive-schema/template-conditions`, field: 'siteId' },
   },
-  getPublished: { method: 'GET', path: '/:site/published', bad: { path: `/:site/published?shareKey=${'k'.repeat(300)}`, field: 'shareKey' } },
+  getPublished: {
+    method: 'GET',
+    path: '/:site/published',
+    bad: { path: `/:site/published?shareKey=${'k'.repeat(300)}`, field: 'shareKey' },
+  },
   publish: { method: 'POST', path: '/:site/publish', bad: { path: `/${BAD_ID}/publish`, field: 'siteId' } },
 
   listSections: { method: 'GET', path: '/:site/sections', bad: { path: '/:site/sections?limit=many', field: 'limit' } },
@@ -117,8 +122,17 @@ const OPS: Record<string, Op> = {
   },
 
   listSiteSpaces: { method: 'GET', path: '/:site/site-spaces', bad: { path: '/:site/site-spaces?default=maybe', field: 'default' } },
-  createSiteSpace: { method: 'POST', path: '/:site/site-spaces', body: { spaceId: ':site' }, bad: { body: { spaceId: BAD_ID }, field: 'spaceId' } },
-  deleteSiteSpace: { method: 'DELETE', path: '/:site/site-spaces/:siteSpace', bad: { path: `/:site/site-spaces/${BAD_ID}`, field: 'siteSpaceId' } },
+  createSiteSpace: {
+    method: 'POST',
+    path: '/:site/site-spaces',
+    body: { spaceId: ':site' },
+    bad: { body: { spaceId: BAD_ID }, field: 'spaceId' },
+  },
+  deleteSiteSpace: {
+    method: 'DELETE',
+    path: '/:site/site-spaces/:siteSpace',
+    bad: { path: `/:site/site-spaces/${BAD_ID}`, field: 'siteSpaceId' },
+  },
   updateSiteSpace: {
     method: 'PATCH',
     path: '/:site/site-spaces/:siteSpace',
@@ -132,7 +146,11 @@ const OPS: Record<string, Op> = {
     bad: { body: { position: { before: { type: 'site-space' } } }, field: 'position.before.siteSpace' },
   },
 
-  getCustomization: { method: 'GET', path: '/:site/customization', bad: { path: '/:site/customization?unmasked=maybe', field: 'unmasked' } },
+  getCustomization: {
+    method: 'GET',
+    path: '/:site/customization',
+    bad: { path: '/:site/customization?unmasked=maybe', field: 'unmasked' },
+  },
   putCustomization: {
     method: 'PUT',
     path: '/:site/customization',
@@ -163,7 +181,11 @@ const OPS: Record<string, Op> = {
     body: { source: '/new', destination: url },
     bad: { body: { source: 'new', destination: url }, field: 'source' },
   },
-  deleteRedirect: { method: 'DELETE', path: '/:site/redirects/:redirect', bad: { path: `/:site/redirects/${BAD_ID}`, field: 'siteRedirectId' } },
+  deleteRedirect: {
+    method: 'DELETE',
+    path: '/:site/redirects/:redirect',
+    bad: { path: `/:site/redirects/${BAD_ID}`, field: 'siteRedirectId' },
+  },
   updateRedirect: {
     method: 'PATCH',
     path: '/:site/redirects/:redirect',
@@ -173,7 +195,8 @@ const OPS: Record<string, Op> = {
   resolveRedirect: { method: 'GET', path: '/:site/redirect?source=/old', bad: { path: '/:site/redirect', field: 'source' } },
 };
 
-const fill = (s: string) => `/v1/orgs/${orgId}/sites${s.replace(/:(site|section|other|group|siteSpace|redirect)\b/g, (_, k: keyof typeof ids) => ids[k])}`;
+const fill = (s: string) =>
+  `/v1/orgs/${orgId}/sites${s.replace(/:(site|section|other|group|siteSpace|redirect)\b/g, (_, k: keyof typeof ids) => ids[k])}`;
 const fillBody = (b: unknown) => (b === undefined ? undefined : JSON.parse(fill(JSON.stringify(b)).replace(`/v1/orgs/${orgId}/sites`, '')));
 const call = (op: Op, token: string | undefined, over: { path?: string; body?: unknown } = {}) =>
   t.request(op.method, fill(over.path ?? op.path), { token, body: fillBody('body' in over ? over.body : op.body) });
@@ -223,7 +246,8 @@ describe('every site operation', () => {
     for (const [name, op] of Object.entries(OPS)) {
       const res = await call(op, reader.token);
       if (op.method === 'GET') expect(res.status, name).toBe(200);
-      else if (name === 'createSite') expect(res.body.error, name).toEqual({ code: 403, message: 'This needs the create role in the organization.' });
+      else if (name === 'createSite')
+        expect(res.body.error, name).toEqual({ code: 403, message: 'This needs the create role in the organization.' });
       else expect(res.status, name).toBe(403);
     }
     expect(await snapshot()).toEqual(before);
@@ -254,7 +278,11 @@ describe('every site operation', () => {
         headers: { 'content-type': 'application/json' },
       });
       expect(raw.status, name).toBe(400);
-      const empty = await t.request(op.method, fill(op.path), { token: admin.token, raw: '', headers: { 'content-type': 'application/json' } });
+      const empty = await t.request(op.method, fill(op.path), {
+        token: admin.token,
+        raw: '',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(empty.status, name).toBe(400);
     }
   });

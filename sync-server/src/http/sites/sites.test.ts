@@ -248,7 +248,10 @@ describe('sites', () => {
     expect(withKey.body.site.shareKey).toBeUndefined();
     expect(withKey.body.site.visitorAuth).toBeUndefined();
     // The other reads that take the key: site spaces, sections and the redirect resolver.
-    await t.post(`${sites()}/${s.id}/redirects`, admin.token, { source: '/old', destination: { kind: 'url', url: 'https://x.example.com/' } });
+    await t.post(`${sites()}/${s.id}/redirects`, admin.token, {
+      source: '/old',
+      destination: { kind: 'url', url: 'https://x.example.com/' },
+    });
     for (const path of ['site-spaces', 'sections', 'redirect?source=/old']) {
       const sep = path.includes('?') ? '&' : '?';
       expect((await t.get(`${sites()}/${s.id}/${path}`, stranger.token)).status, path).toBe(404);

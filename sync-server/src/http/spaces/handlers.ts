@@ -90,10 +90,13 @@ export function registerSpaces(app: OpenAPIHono<AppEnv>) {
         parentId: space.parent_id,
         language: space.language,
       });
-      await tx.query(
-        'UPDATE spaces SET visibility = $2, default_level = $3, merge_rules = $4, edit_mode = $5 WHERE id = $1',
-        [copy.id, space.visibility, space.default_level, JSON.stringify(space.merge_rules), space.edit_mode],
-      );
+      await tx.query('UPDATE spaces SET visibility = $2, default_level = $3, merge_rules = $4, edit_mode = $5 WHERE id = $1', [
+        copy.id,
+        space.visibility,
+        space.default_level,
+        JSON.stringify(space.merge_rules),
+        space.edit_mode,
+      ]);
       await copyGrants(tx, space.id, copy.id);
       await runSpaceCopySteps(tx, space.id, copy.id);
       return copy.id;
@@ -123,7 +126,8 @@ export function registerSpaces(app: OpenAPIHono<AppEnv>) {
     const target = c.req.valid('json').organization;
     const targetAccess = await c.get('access').org(target);
     if (!targetAccess.isMember) throw notFound('organization');
-    if (target === space.org_id) throw badRequest('The transfer would not result in any update: the space is already in this organization.');
+    if (target === space.org_id)
+      throw badRequest('The transfer would not result in any update: the space is already in this organization.');
     if (!atLeast(targetAccess.orgRole, 'create')) throw forbidden('This needs the create role in the target organization.');
     if (space.visibility === IN_COLLECTION) {
       // It lands at the root of the target, where there is no collection to take its audience from.

@@ -101,9 +101,21 @@ describe('GET /v1/spaces/{spaceId}', () => {
   it('refuses bad input (400); guests without a grant, outsiders and unknown ids get 404', async () => {
     const { orgId, admin, members } = await t.org([null]);
     const s = await space(orgId, admin.token);
-    expectError(await t.get('/v1/spaces/%27', admin.token), 400, 'Invalid path parameter field "spaceId": must be an id (letters, digits, _ and -).');
-    expectError(await t.get(`/v1/spaces/${s.id}?shareKey=${'k'.repeat(257)}`, admin.token), 400, 'Invalid query parameter field "shareKey": Too big: expected string to have <=256 characters.');
-    expectError(await t.get(`/v1/spaces/${s.id}?shareKey=a%00b`, admin.token), 400, 'Invalid query parameter field "shareKey": must not contain NUL characters.');
+    expectError(
+      await t.get('/v1/spaces/%27', admin.token),
+      400,
+      'Invalid path parameter field "spaceId": must be an id (letters, digits, _ and -).',
+    );
+    expectError(
+      await t.get(`/v1/spaces/${s.id}?shareKey=${'k'.repeat(257)}`, admin.token),
+      400,
+      'Invalid query parameter field "shareKey": Too big: expected string to have <=256 characters.',
+    );
+    expectError(
+      await t.get(`/v1/spaces/${s.id}?shareKey=a%00b`, admin.token),
+      400,
+      'Invalid query parameter field "shareKey": must not contain NUL characters.',
+    );
     expectError(await t.get(`/v1/spaces/${s.id}`, members[0]!.token), 404, NO_SPACE);
     const stranger = await t.user();
     const foreign = await t.get(`/v1/spaces/${s.id}`, stranger.token);
@@ -159,7 +171,12 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
     });
     expect(Date.parse(res.body.updatedAt)).toBeGreaterThanOrEqual(Date.parse(s.updatedAt));
     expect((await t.get(`/v1/spaces/${s.id}`, admin.token)).body).toEqual(res.body);
-    const cleared = await t.patch(`/v1/spaces/${s.id}`, admin.token, { emoji: null, language: null, defaultLevel: 'inherit', editMode: 'live' });
+    const cleared = await t.patch(`/v1/spaces/${s.id}`, admin.token, {
+      emoji: null,
+      language: null,
+      defaultLevel: 'inherit',
+      editMode: 'live',
+    });
     expect(cleared.body.emoji).toBeUndefined();
     expect(cleared.body.language).toBeUndefined();
     expect(cleared.body).toMatchObject({ defaultLevel: 'inherit', editMode: 'live' });
@@ -176,7 +193,11 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
     expectError(await t.patch(`/v1/spaces/${s.id}`, editor.token, { editMode: 'locked' }), 403, ADMIN_ON_SPACE);
     expectError(await t.patch(`/v1/spaces/${s.id}`, commenter.token, { title: 'X' }), 403, 'This needs the edit role on the space.');
     await t.patch(`/v1/spaces/${s.id}`, admin.token, { editMode: 'locked' });
-    expectError(await t.patch(`/v1/spaces/${s.id}`, editor.token, { title: 'Locked out' }), 403, 'The space is locked: only an admin can change it.');
+    expectError(
+      await t.patch(`/v1/spaces/${s.id}`, editor.token, { title: 'Locked out' }),
+      403,
+      'The space is locked: only an admin can change it.',
+    );
     expect((await t.get(`/v1/spaces/${s.id}`, admin.token)).body).toMatchObject({ title: 'By editor', defaultLevel: 'inherit' });
   });
 
@@ -186,16 +207,38 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
     const url = `/v1/spaces/${s.id}`;
     const original = (await t.get(url, admin.token)).body;
     expectError(await t.patch(url, admin.token, {}), 400, 'Invalid body: must set at least one field.');
-    expectError(await t.patch(url, admin.token, { editMode: 'frozen' }), 400, 'Invalid body field "editMode": Invalid option: expected one of "live"|"locked".');
-    expectError(await t.patch(url, admin.token, { language: 'english' }), 400, 'Invalid body field "language": must be a language code such as en or pt-BR.');
-    expectError(await t.patch(url, admin.token, { emoji: 'e'.repeat(33) }), 400, 'Invalid body field "emoji": Too big: expected string to have <=32 characters.');
-    expectError(await t.patch(url, admin.token, { mergeRules: { type: 'rules', rules: [{ rule: 'anything', users: [] }] } }), 400, /^Invalid body field "mergeRules\.rules\.0\.rule"/);
+    expectError(
+      await t.patch(url, admin.token, { editMode: 'frozen' }),
+      400,
+      'Invalid body field "editMode": Invalid option: expected one of "live"|"locked".',
+    );
+    expectError(
+      await t.patch(url, admin.token, { language: 'english' }),
+      400,
+      'Invalid body field "language": must be a language code such as en or pt-BR.',
+    );
+    expectError(
+      await t.patch(url, admin.token, { emoji: 'e'.repeat(33) }),
+      400,
+      'Invalid body field "emoji": Too big: expected string to have <=32 characters.',
+    );
+    expectError(
+      await t.patch(url, admin.token, { mergeRules: { type: 'rules', rules: [{ rule: 'anything', users: [] }] } }),
+      400,
+      /^Invalid body field "mergeRules\.rules\.0\.rule"/,
+    );
     expectError(await t.patch(url, admin.token, { title: 'T', gitSync: {} }), 400, 'Unknown body field: "gitSync".');
     // A reviewer must be a member of the space's organization: anyone else is an unknown id.
     const outsider = await t.user();
-    const foreignReviewer = { mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [admin.id, outsider.id] }] } };
+    const foreignReviewer = {
+      mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [admin.id, outsider.id] }] },
+    };
     expectError(await t.patch(url, admin.token, foreignReviewer), 404, NO_MEMBER);
-    expectError(await t.patch(url, admin.token, { visibility: 'in-collection' }), 400, 'Invalid body field "visibility": "in-collection" is only for spaces in a collection.');
+    expectError(
+      await t.patch(url, admin.token, { visibility: 'in-collection' }),
+      400,
+      'Invalid body field "visibility": "in-collection" is only for spaces in a collection.',
+    );
     const stranger = await t.user();
     expectError(await t.patch(url, stranger.token, { title: 'Nope' }), 404, NO_SPACE);
     expectError(await t.patch(`/v1/spaces/${UNKNOWN_ID}`, admin.token, { title: 'Nope' }), 404, NO_SPACE);
@@ -209,8 +252,20 @@ describe('POST /v1/spaces/{spaceId}/duplicate', () => {
     const col = await collection(orgId, admin.token, { title: 'C' });
     const s = await space(orgId, admin.token, { title: 'Original', emoji: '📘', parent: col.id, language: 'en' });
     await t.patch(`/v1/spaces/${s.id}`, admin.token, { defaultLevel: 'edit', visibility: 'in-collection' });
-    await setGrant(t.db, { resource_id: s.id, resource_kind: 'space', principal_id: members[1]!.id, principal_kind: 'user', role: 'admin' });
-    await setGrant(t.db, { resource_id: s.id, resource_kind: 'space', principal_id: members[0]!.id, principal_kind: 'user', role: 'review' });
+    await setGrant(t.db, {
+      resource_id: s.id,
+      resource_kind: 'space',
+      principal_id: members[1]!.id,
+      principal_kind: 'user',
+      role: 'admin',
+    });
+    await setGrant(t.db, {
+      resource_id: s.id,
+      resource_kind: 'space',
+      principal_id: members[0]!.id,
+      principal_kind: 'user',
+      role: 'review',
+    });
     const copy = await t.post(`/v1/spaces/${s.id}/duplicate`, members[0]!.token);
     expect(copy.status).toBe(200);
     // The caller's own grant came along, and the answer says so at once.
@@ -234,7 +289,13 @@ describe('POST /v1/spaces/{spaceId}/duplicate', () => {
   it('refuses a bad id (400), readers who cannot create where the copy goes (403), outsiders (404)', async () => {
     const { orgId, admin, members } = await t.org(['edit', null]);
     const s = await space(orgId, admin.token);
-    await setGrant(t.db, { resource_id: s.id, resource_kind: 'space', principal_id: members[1]!.id, principal_kind: 'user', role: 'admin' });
+    await setGrant(t.db, {
+      resource_id: s.id,
+      resource_kind: 'space',
+      principal_id: members[1]!.id,
+      principal_kind: 'user',
+      role: 'admin',
+    });
     expectError(await t.post('/v1/spaces/a.b/duplicate', admin.token), 400, /^Invalid path parameter field "spaceId"/);
     expectError(await t.post(`/v1/spaces/${s.id}/duplicate`, members[0]!.token), 403, 'This needs the create role where the copy goes.');
     expectError(await t.post(`/v1/spaces/${s.id}/duplicate`, members[1]!.token), 403, 'This needs the create role where the copy goes.');
@@ -267,7 +328,9 @@ describe('POST /v1/spaces/{spaceId}/restore', () => {
     const cr = await t.post(`/v1/spaces/${s.id}/change-requests`, admin.token, { subject: 'Draft' });
     expect(cr.status).toBe(200);
     const docsOf = async (spaceId: string, crId?: string) =>
-      (await t.db.query<{ id: string }>('SELECT id FROM ydocs WHERE id = ANY($1) ORDER BY id', [[`space:${spaceId}`, `cr:${crId}`]])).map((r) => r.id);
+      (await t.db.query<{ id: string }>('SELECT id FROM ydocs WHERE id = ANY($1) ORDER BY id', [[`space:${spaceId}`, `cr:${crId}`]])).map(
+        (r) => r.id,
+      );
     // The main branch's document exists once someone edits live; stand in for that edit.
     await t.db.query('INSERT INTO ydocs (id) VALUES ($1) ON CONFLICT DO NOTHING', [`space:${s.id}`]);
     expect(await docsOf(s.id, cr.body.id)).toEqual([`cr:${cr.body.id}`, `space:${s.id}`]);
@@ -319,7 +382,9 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
     await t.post(`/v1/spaces/${c.id}/move`, admin.token, after(b.id));
     expect(await siblings(orgId, null)).toEqual([a.id, b.id, c.id, col.id]);
 
-    await t.post(`/v1/spaces/${a.id}/move`, admin.token, { position: { after: { type: 'space', space: b.id }, before: { type: 'space', space: c.id } } });
+    await t.post(`/v1/spaces/${a.id}/move`, admin.token, {
+      position: { after: { type: 'space', space: b.id }, before: { type: 'space', space: c.id } },
+    });
     expect(await siblings(orgId, null)).toEqual([b.id, a.id, c.id, col.id]);
 
     const into = await t.post(`/v1/spaces/${b.id}/move`, admin.token, { parent: col.id });
@@ -327,7 +392,10 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
     expect(await siblings(orgId, col.id)).toEqual([b.id]);
     await t.post(`/v1/spaces/${a.id}/move`, admin.token, { parent: col.id, ...before(b.id) });
     expect(await siblings(orgId, col.id)).toEqual([a.id, b.id]);
-    const out = await t.post(`/v1/spaces/${b.id}/move`, admin.token, { parent: null, position: { before: { type: 'collection', collection: col.id } } });
+    const out = await t.post(`/v1/spaces/${b.id}/move`, admin.token, {
+      parent: null,
+      position: { before: { type: 'collection', collection: col.id } },
+    });
     expect(out.body.parent).toBeUndefined();
     expect(await siblings(orgId, null)).toEqual([c.id, b.id, col.id]);
   });
@@ -349,7 +417,11 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
     expectError(await move(before(UNKNOWN_ID)), 400, INVALID_POSITION);
     expectError(await move(before(foreign.id)), 400, INVALID_POSITION);
     expectError(await move(before(deleted.id)), 400, INVALID_POSITION);
-    expectError(await move({ position: { after: { type: 'space', space: c.id }, before: { type: 'space', space: b.id } } }), 400, INVALID_POSITION);
+    expectError(
+      await move({ position: { after: { type: 'space', space: c.id }, before: { type: 'space', space: b.id } } }),
+      400,
+      INVALID_POSITION,
+    );
     expectError(await move({ parent: col.id, ...before(b.id) }), 400, INVALID_POSITION);
     expect(await siblings(orgId, null)).toEqual([a.id, b.id, c.id, col.id]);
   });
@@ -390,8 +462,16 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
       400,
       'Invalid body field "parent": a space visible "in-collection" must stay in a collection; change its visibility first.',
     );
-    expectError(await t.post(`/v1/spaces/${s.id}/move`, admin.token, { position: { before: { type: 'space', space: 5 } } }), 400, /^Invalid body field "position\.before"/);
-    expectError(await t.post(`/v1/spaces/${s.id}/move`, admin.token, { parent: 'x'.repeat(65) }), 400, 'Invalid body field "parent": must be an id (letters, digits, _ and -).');
+    expectError(
+      await t.post(`/v1/spaces/${s.id}/move`, admin.token, { position: { before: { type: 'space', space: 5 } } }),
+      400,
+      /^Invalid body field "position\.before"/,
+    );
+    expectError(
+      await t.post(`/v1/spaces/${s.id}/move`, admin.token, { parent: 'x'.repeat(65) }),
+      400,
+      'Invalid body field "parent": must be an id (letters, digits, _ and -).',
+    );
     expect((await t.get(`/v1/spaces/${s.id}`, admin.token)).body.parent).toBe(col.id);
   });
 
@@ -402,9 +482,17 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
     const s = await space(orgId, admin.token, { parent: col.id });
     expectError(await t.post(`/v1/spaces/${s.id}/move`, creator.token, { parent: null }), 403, ADMIN_ON_SPACE);
     await setGrant(t.db, { resource_id: s.id, resource_kind: 'space', principal_id: reader.id, principal_kind: 'user', role: 'admin' });
-    expectError(await t.post(`/v1/spaces/${s.id}/move`, reader.token, { parent: null }), 403, 'This needs the create role in the organization.');
+    expectError(
+      await t.post(`/v1/spaces/${s.id}/move`, reader.token, { parent: null }),
+      403,
+      'This needs the create role in the organization.',
+    );
     const other = await collection(orgId, admin.token, { title: 'Other' });
-    expectError(await t.post(`/v1/spaces/${s.id}/move`, reader.token, { parent: other.id }), 403, 'This needs the create role on the target collection.');
+    expectError(
+      await t.post(`/v1/spaces/${s.id}/move`, reader.token, { parent: other.id }),
+      403,
+      'This needs the create role on the target collection.',
+    );
     const stranger = await t.user();
     expectError(await t.post(`/v1/spaces/${s.id}/move`, stranger.token, { parent: null }), 404, NO_SPACE);
     expect((await t.get(`/v1/spaces/${s.id}`, admin.token)).body.parent).toBe(col.id);
@@ -422,7 +510,12 @@ describe('POST /v1/spaces/{spaceId}/transfer', () => {
     const existing = await space(target.orgId, target.admin.token, { title: 'Already there' });
     const res = await t.post(`/v1/spaces/${s.id}/transfer`, admin.token, { organization: target.orgId });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ object: 'space', id: s.id, organization: target.orgId, permissions: { view: true, edit: true, admin: false } });
+    expect(res.body).toMatchObject({
+      object: 'space',
+      id: s.id,
+      organization: target.orgId,
+      permissions: { view: true, edit: true, admin: false },
+    });
     expect(res.body.parent).toBeUndefined();
     expect(await siblings(target.orgId, null)).toEqual([existing.id, s.id]);
     expect((await t.get(`/v1/orgs/${orgId}/spaces`, admin.token)).body.count).toBe(0);
@@ -470,7 +563,11 @@ describe('POST /v1/spaces/{spaceId}/transfer', () => {
     expectError(await t.post(url, admin.token, { organization: 42 }), 400, /"organization"/);
     expectError(await t.post(url, admin.token, { organization: target.orgId, keepGrants: true }), 400, 'Unknown body field: "keepGrants".');
     expectError(await t.post(url, members[0]!.token, { organization: target.orgId }), 403, ADMIN_ON_SPACE);
-    expectError(await t.post(url, admin.token, { organization: target.orgId }), 403, 'This needs the create role in the target organization.');
+    expectError(
+      await t.post(url, admin.token, { organization: target.orgId }),
+      403,
+      'This needs the create role in the target organization.',
+    );
     const stranger = await t.user();
     expectError(await t.post(url, stranger.token, { organization: orgId }), 404, NO_SPACE);
     expect((await t.get(url.replace('/transfer', ''), admin.token)).body.organization).toBe(orgId);
@@ -485,7 +582,13 @@ describe('sibling order under a non-bytewise database collation', () => {
     await t.db.query('ALTER TABLE collections ALTER COLUMN position TYPE text COLLATE "en-x-icu"');
     try {
       const { orgId, admin } = await t.org();
-      const [a, b, c, d, e] = [await space(orgId, admin.token), await space(orgId, admin.token), await space(orgId, admin.token), await space(orgId, admin.token), await space(orgId, admin.token)];
+      const [a, b, c, d, e] = [
+        await space(orgId, admin.token),
+        await space(orgId, admin.token),
+        await space(orgId, admin.token),
+        await space(orgId, admin.token),
+        await space(orgId, admin.token),
+      ];
       expect((await t.post(`/v1/spaces/${c!.id}/move`, admin.token, before(b!.id))).status).toBe(200);
       expect((await t.post(`/v1/spaces/${d!.id}/move`, admin.token, before(b!.id))).status).toBe(200);
       expect((await t.post(`/v1/spaces/${e!.id}/move`, admin.token, after(d!.id))).status).toBe(200);

@@ -52,9 +52,14 @@ export function registerTeams(app: OpenAPIHono<AppEnv>) {
     const page = await teams.listTeams(db, organizationId, q, q);
     const me = c.get('caller').user.id;
     const owned = new Set(
-      (await db.query<{ team_id: string }>("SELECT team_id FROM team_members WHERE user_id = $1 AND role = 'owner'", [me])).map((x) => x.team_id),
+      (await db.query<{ team_id: string }>("SELECT team_id FROM team_members WHERE user_id = $1 AND role = 'owner'", [me])).map(
+        (x) => x.team_id,
+      ),
     );
-    return c.json(envelope(page, (t) => presentTeam(t, access, owned.has(t.id))), 200);
+    return c.json(
+      envelope(page, (t) => presentTeam(t, access, owned.has(t.id))),
+      200,
+    );
   });
 
   app.openapi(r.createTeam, async (c) => {

@@ -44,7 +44,9 @@ describe('GET /v1/orgs/{organizationId}/teams', () => {
       createdAt: expect.any(String),
       permissions: { admin: false, view: true },
     });
-    expect((await t.get(`/v1/orgs/${orgId}/teams?title=SIGN`, reader.token)).body.items.map((x: { id: string }) => x.id)).toEqual([design.id]);
+    expect((await t.get(`/v1/orgs/${orgId}/teams?title=SIGN`, reader.token)).body.items.map((x: { id: string }) => x.id)).toEqual([
+      design.id,
+    ]);
     const owned = await t.get(`/v1/orgs/${orgId}/teams?owner=${editor.id}`, editor.token);
     expect(owned.body.items.map((x: { id: string }) => x.id)).toEqual([design.id]);
     expect(owned.body.items[0].permissions).toEqual({ admin: true, view: true });
@@ -53,7 +55,11 @@ describe('GET /v1/orgs/{organizationId}/teams', () => {
   it('refuses bad input (400), guests (403) and outsiders (404)', async () => {
     const { orgId, admin, members } = await t.org([null]);
     expectError(await t.get(`/v1/orgs/${orgId}/teams?owner=no%20id`, admin.token), 400, /^Invalid query parameter field "owner"/);
-    expectError(await t.get(`/v1/orgs/${orgId}/teams?limit=0`, admin.token), 400, 'Invalid query parameter field "limit": must be at least 1.');
+    expectError(
+      await t.get(`/v1/orgs/${orgId}/teams?limit=0`, admin.token),
+      400,
+      'Invalid query parameter field "limit": must be at least 1.',
+    );
     expectError(await t.get(`/v1/orgs/${orgId}/teams`, members[0]!.token), 403, GUEST_TEAMS);
     const stranger = await t.user();
     expectError(await t.get(`/v1/orgs/${orgId}/teams`, stranger.token), 404, NO_ORG);
@@ -63,7 +69,10 @@ describe('GET /v1/orgs/{organizationId}/teams', () => {
 describe('PUT /v1/orgs/{organizationId}/teams', () => {
   it('creates a team with members given by id or email', async () => {
     const { orgId, admin, members } = await t.org(['edit', null]);
-    const res = await t.put(`/v1/orgs/${orgId}/teams`, admin.token, { title: 'Crew', members: [members[0]!.id, members[1]!.email.toUpperCase()] });
+    const res = await t.put(`/v1/orgs/${orgId}/teams`, admin.token, {
+      title: 'Crew',
+      members: [members[0]!.id, members[1]!.email.toUpperCase()],
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ object: 'team', title: 'Crew', members: 2, spaces: 0, permissions: { admin: true, view: true } });
     expect((await teamMembers(orgId, res.body.id, admin.token)).sort()).toEqual(
@@ -77,12 +86,24 @@ describe('PUT /v1/orgs/{organizationId}/teams', () => {
   it('refuses bad input (400), non-admins (403), outsiders and members of other organizations (404), creating nothing', async () => {
     const { orgId, admin, members } = await t.org(['create']);
     expectError(await t.put(`/v1/orgs/${orgId}/teams`, admin.token, { members: [] }), 400, 'Missing body field "title".');
-    expectError(await t.put(`/v1/orgs/${orgId}/teams`, admin.token, { title: 'x'.repeat(257) }), 400, 'Invalid body field "title": Too big: expected string to have <=256 characters.');
-    expectError(await t.put(`/v1/orgs/${orgId}/teams`, admin.token, { title: 'T', members: ['not an id!'] }), 400, 'Invalid body field "members.0": Invalid input.');
+    expectError(
+      await t.put(`/v1/orgs/${orgId}/teams`, admin.token, { title: 'x'.repeat(257) }),
+      400,
+      'Invalid body field "title": Too big: expected string to have <=256 characters.',
+    );
+    expectError(
+      await t.put(`/v1/orgs/${orgId}/teams`, admin.token, { title: 'T', members: ['not an id!'] }),
+      400,
+      'Invalid body field "members.0": Invalid input.',
+    );
     expectError(await t.put(`/v1/orgs/${orgId}/teams`, members[0]!.token, { title: 'T' }), 403, ADMIN_ONLY);
     const stranger = await t.user();
     expectError(await t.put(`/v1/orgs/${orgId}/teams`, stranger.token, { title: 'T' }), 404, NO_ORG);
-    expectError(await t.put(`/v1/orgs/${orgId}/teams`, admin.token, { title: 'T', members: [members[0]!.id, stranger.id] }), 404, NO_MEMBER);
+    expectError(
+      await t.put(`/v1/orgs/${orgId}/teams`, admin.token, { title: 'T', members: [members[0]!.id, stranger.id] }),
+      404,
+      NO_MEMBER,
+    );
     expect((await t.get(`/v1/orgs/${orgId}/teams`, admin.token)).body.count).toBe(0);
   });
 });
@@ -103,7 +124,13 @@ describe('GET /v1/orgs/{organizationId}/teams/{teamId}', () => {
     const s = await t.post(`/v1/orgs/${orgId}/spaces`, admin.token, { title: 'S' });
     const col = await t.post(`/v1/orgs/${orgId}/collections`, admin.token, { title: 'C' });
     await setGrant(t.db, { resource_id: s.body.id, resource_kind: 'space', principal_id: tm.id, principal_kind: 'team', role: 'edit' });
-    await setGrant(t.db, { resource_id: col.body.id, resource_kind: 'collection', principal_id: tm.id, principal_kind: 'team', role: 'edit' });
+    await setGrant(t.db, {
+      resource_id: col.body.id,
+      resource_kind: 'collection',
+      principal_id: tm.id,
+      principal_kind: 'team',
+      role: 'edit',
+    });
     expect((await t.get(`/v1/orgs/${orgId}/teams/${tm.id}`, admin.token)).body.spaces).toBe(1);
   });
 
@@ -123,7 +150,7 @@ describe('GET /v1/orgs/{organizationId}/teams/{teamId}', () => {
 });
 
 describe('DELETE /v1/orgs/{organizationId}/teams/{teamId}', () => {
-  it("deletes a team and the grants it held; 204 again when it is gone", async () => {
+  it('deletes a team and the grants it held; 204 again when it is gone', async () => {
     const { orgId, admin, members } = await t.org(['read']);
     const tm = await team(orgId, admin.token, { title: 'Crew', members: [members[0]!.id] });
     const s = await t.post(`/v1/orgs/${orgId}/spaces`, admin.token, { title: 'S' });
@@ -165,7 +192,11 @@ describe('PATCH /v1/orgs/{organizationId}/teams/{teamId}', () => {
     const tm = await team(orgId, admin.token, { title: 'Crew', members: [members[0]!.id] });
     const url = `/v1/orgs/${orgId}/teams/${tm.id}`;
     expectError(await t.patch(url, admin.token, {}), 400, 'Missing body field "title".');
-    expectError(await t.patch(url, admin.token, { title: '' }), 400, 'Invalid body field "title": Too small: expected string to have >=1 characters.');
+    expectError(
+      await t.patch(url, admin.token, { title: '' }),
+      400,
+      'Invalid body field "title": Too small: expected string to have >=1 characters.',
+    );
     expectError(await t.patch(url, admin.token, { title: 'A', members: [] }), 400, 'Unknown body field: "members".');
     expectError(await t.patch(url, members[0]!.token, { title: 'Nope' }), 403, MANAGERS_ONLY);
     const stranger = await t.user();
@@ -199,7 +230,11 @@ describe('GET /v1/orgs/{organizationId}/teams/{teamId}/members', () => {
   it('refuses bad input (400), guests outside the team (403), outsiders and unknown teams (404)', async () => {
     const { orgId, admin, members } = await t.org([null]);
     const tm = await team(orgId, admin.token, { title: 'Crew' });
-    expectError(await t.get(`/v1/orgs/${orgId}/teams/${tm.id}/members?page=not-a-cursor`, admin.token), 400, 'Invalid query parameter field "page": not a cursor from a previous answer.');
+    expectError(
+      await t.get(`/v1/orgs/${orgId}/teams/${tm.id}/members?page=not-a-cursor`, admin.token),
+      400,
+      'Invalid query parameter field "page": not a cursor from a previous answer.',
+    );
     expectError(await t.get(`/v1/orgs/${orgId}/teams/${tm.id}/members`, members[0]!.token), 403, GUEST_TEAMS);
     const stranger = await t.user();
     expectError(await t.get(`/v1/orgs/${orgId}/teams/${tm.id}/members`, stranger.token), 404, NO_ORG);
@@ -278,7 +313,11 @@ describe('PUT /v1/orgs/{organizationId}/teams/{teamId}/members/{userId}', () => 
     const tm = await team(orgId, admin.token, { title: 'Crew', members: [members[0]!.id] });
     const url = `/v1/orgs/${orgId}/teams/${tm.id}/members/${members[1]!.id}`;
     expectError(await t.put(url, admin.token, { role: 'captain' }), 400, /^Invalid body field "role": Invalid option/);
-    expectError(await t.put(`/v1/orgs/${orgId}/teams/${tm.id}/members/x@y.test`, admin.token, {}), 400, /^Invalid path parameter field "userId"/);
+    expectError(
+      await t.put(`/v1/orgs/${orgId}/teams/${tm.id}/members/x@y.test`, admin.token, {}),
+      400,
+      /^Invalid path parameter field "userId"/,
+    );
     expectError(await t.put(url, members[0]!.token, {}), 403, MANAGERS_ONLY);
     const stranger = await t.user();
     expectError(await t.put(url, stranger.token, {}), 404, NO_ORG);
@@ -303,7 +342,11 @@ describe('DELETE /v1/orgs/{organizationId}/teams/{teamId}/members/{userId}', () 
   it('refuses a bad id (400), plain members (403) and outsiders (404), removing nobody', async () => {
     const { orgId, admin, members } = await t.org(['edit', 'read']);
     const tm = await team(orgId, admin.token, { title: 'Crew', members: [members[0]!.id, members[1]!.id] });
-    expectError(await t.delete(`/v1/orgs/${orgId}/teams/${tm.id}/members/%F0%9F%98%80`, admin.token), 400, /^Invalid path parameter field "userId"/);
+    expectError(
+      await t.delete(`/v1/orgs/${orgId}/teams/${tm.id}/members/%F0%9F%98%80`, admin.token),
+      400,
+      /^Invalid path parameter field "userId"/,
+    );
     expectError(await t.delete(`/v1/orgs/${orgId}/teams/${tm.id}/members/${members[1]!.id}`, members[0]!.token), 403, MANAGERS_ONLY);
     const stranger = await t.user();
     expectError(await t.delete(`/v1/orgs/${orgId}/teams/${tm.id}/members/${members[1]!.id}`, stranger.token), 404, NO_ORG);

@@ -67,15 +67,17 @@ export function registerTranslations(app: OpenAPIHono<AppEnv>) {
     const { access } = await requireOrg(c, organizationId);
     let visible: string[] | undefined;
     if (!access.isAdmin) {
-      const spaces = await db.query<Placed>(
-        'SELECT id, parent_id, default_level FROM spaces WHERE org_id = $1 AND deleted_at IS NULL',
-        [organizationId],
-      );
+      const spaces = await db.query<Placed>('SELECT id, parent_id, default_level FROM spaces WHERE org_id = $1 AND deleted_at IS NULL', [
+        organizationId,
+      ]);
       visible = spaces.filter((s) => access.roleOn(s)).map((s) => s.id);
     }
     const page = await store.listTranslations(db, organizationId, visible, c.req.valid('query'));
     const base = baseUrl(c);
-    return c.json(envelope(page, (t) => present(t, access, base)), 200);
+    return c.json(
+      envelope(page, (t) => present(t, access, base)),
+      200,
+    );
   });
 
   app.openapi(r.createTranslation, async (c) => {

@@ -71,7 +71,15 @@ async function fixture() {
     { title: 'Introduction', markdown: 'Welcome to the handbook.\n' },
     { title: 'Setup', markdown: SOURCE_MARKDOWN },
   ]);
-  return { orgId, spaceId: space.body.id as string, intro: intro as string, setup: setup as string, admin, creator: members[0] as TestUser, reader: members[1] as TestUser };
+  return {
+    orgId,
+    spaceId: space.body.id as string,
+    intro: intro as string,
+    setup: setup as string,
+    admin,
+    creator: members[0] as TestUser,
+    reader: members[1] as TestUser,
+  };
 }
 
 /** Waits for the background run the API started to end. */
@@ -94,7 +102,11 @@ describe('translations', () => {
   it('creates, reads, lists, changes instructions and deletes', async () => {
     const f = await fixture();
     const instructions = { object: 'document', data: { schemaVersion: 1 }, nodes: [{ object: 'block', type: 'paragraph', nodes: [] }] };
-    const created = await t.post(`/v1/orgs/${f.orgId}/translations`, f.creator.token, { source: { space: f.spaceId }, language: 'fr', instructions });
+    const created = await t.post(`/v1/orgs/${f.orgId}/translations`, f.creator.token, {
+      source: { space: f.spaceId },
+      language: 'fr',
+      instructions,
+    });
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({
       object: 'translation',
@@ -114,7 +126,11 @@ describe('translations', () => {
     const list = await t.get(`/v1/orgs/${f.orgId}/translations?limit=1`, f.reader.token);
     expect(list.body).toMatchObject({ count: 1, items: [{ id: created.body.id }] });
 
-    const next = { object: 'document', data: { schemaVersion: 1 }, nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ text: 'Use tu.' }] }] }] };
+    const next = {
+      object: 'document',
+      data: { schemaVersion: 1 },
+      nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ text: 'Use tu.' }] }] }],
+    };
     const put = await t.put(url, f.creator.token, { instructions: next });
     expect(put.status).toBe(200);
     expect(put.body.instructions).toEqual(next);
@@ -135,7 +151,9 @@ describe('translations', () => {
     const noSource = await post({ language: 'fr' });
     expect(noSource.status).toBe(400);
     expect(noSource.body.error.message).toMatch(/^Missing body field "source"/);
-    expect((await post({ source: { space: f.spaceId }, language: 'fr', colour: 1 })).body.error.message).toBe('Unknown body field: "colour".');
+    expect((await post({ source: { space: f.spaceId }, language: 'fr', colour: 1 })).body.error.message).toBe(
+      'Unknown body field: "colour".',
+    );
     expect((await post({ source: { space: 'not an id' }, language: 'fr' })).status).toBe(400);
     const unknown = await post({ source: { space: 'AAAAAAAAAAAAAAAAAAAAAA' }, language: 'fr' });
     expect(unknown.status).toBe(404);
@@ -156,7 +174,8 @@ describe('translations', () => {
 
   it('refuses callers without a token, without the create role, and from other organizations', async () => {
     const f = await fixture();
-    const created = (await t.post(`/v1/orgs/${f.orgId}/translations`, f.creator.token, { source: { space: f.spaceId }, language: 'de' })).body;
+    const created = (await t.post(`/v1/orgs/${f.orgId}/translations`, f.creator.token, { source: { space: f.spaceId }, language: 'de' }))
+      .body;
     const base = `/v1/orgs/${f.orgId}/translations`;
     const url = `${base}/${created.id}`;
     const doc = { object: 'document', data: { schemaVersion: 1 }, nodes: [] };
@@ -188,10 +207,15 @@ describe('translations', () => {
     });
     t.deps.config.translation = loadConfig({}).translation;
     const f = await fixture();
-    const created = (await t.post(`/v1/orgs/${f.orgId}/translations`, f.creator.token, { source: { space: f.spaceId }, language: 'fr' })).body;
+    const created = (await t.post(`/v1/orgs/${f.orgId}/translations`, f.creator.token, { source: { space: f.spaceId }, language: 'fr' }))
+      .body;
     expect((await t.post(`/v1/orgs/${f.orgId}/translations/${created.id}/run`, f.creator.token)).status).toBe(204);
     const done = await settled(f.orgId, created.id, f.creator.token);
-    expect(done).toMatchObject({ status: 'failed', error: { code: 'NO_PROVIDER' }, stats: { runs: 1, totalWords: 0, totalPages: 0, latestPages: 0 } });
+    expect(done).toMatchObject({
+      status: 'failed',
+      error: { code: 'NO_PROVIDER' },
+      stats: { runs: 1, totalWords: 0, totalPages: 0, latestPages: 0 },
+    });
     expect(done.error.message).toMatch(/^No translation provider is configured: set TRANSLATION_PROVIDER_URL/);
     expect(done.result).toBeUndefined();
   });
@@ -200,7 +224,8 @@ describe('translations', () => {
     t.deps.config.translation = { providerUrl: mtUrl, providerKey: 'k-123' };
     mt.requests = [];
     const f = await fixture();
-    const created = (await t.post(`/v1/orgs/${f.orgId}/translations`, f.creator.token, { source: { space: f.spaceId }, language: 'fr' })).body;
+    const created = (await t.post(`/v1/orgs/${f.orgId}/translations`, f.creator.token, { source: { space: f.spaceId }, language: 'fr' }))
+      .body;
     expect((await t.post(`/v1/orgs/${f.orgId}/translations/${created.id}/run`, f.creator.token)).status).toBe(204);
     const first = await settled(f.orgId, created.id, f.creator.token);
     expect(first).toMatchObject({ status: 'completed', stats: { runs: 1, totalPages: 2, latestPages: 2 } });
@@ -235,7 +260,11 @@ describe('translations', () => {
     await rewritePage(t.db, f.spaceId, f.intro, 'Welcome to the new handbook.\n');
     await t.post(`/v1/orgs/${f.orgId}/translations/${created.id}/run`, f.creator.token);
     const second = await settled(f.orgId, created.id, f.creator.token);
-    expect(second).toMatchObject({ status: 'completed', result: { space: resultSpace }, stats: { runs: 2, latestPages: 1, totalPages: 3 } });
+    expect(second).toMatchObject({
+      status: 'completed',
+      result: { space: resultSpace },
+      stats: { runs: 2, latestPages: 1, totalPages: 3 },
+    });
     expect(second.stats.totalWords).toBe(first.stats.latestWords + second.stats.latestWords);
     expect(second.result.revision).not.toBe(first.result.revision);
     expect(mt.requests.flatMap((r) => r.q)).toEqual(['Introduction', 'Welcome to the new handbook.']);
@@ -255,12 +284,16 @@ describe('translations', () => {
   it('reports a provider failure as the run error and keeps the last result', async () => {
     t.deps.config.translation = { providerUrl: mtUrl };
     const f = await fixture();
-    const created = (await t.post(`/v1/orgs/${f.orgId}/translations`, f.creator.token, { source: { space: f.spaceId }, language: 'es' })).body;
+    const created = (await t.post(`/v1/orgs/${f.orgId}/translations`, f.creator.token, { source: { space: f.spaceId }, language: 'es' }))
+      .body;
     mt.failing = true;
     try {
       await t.post(`/v1/orgs/${f.orgId}/translations/${created.id}/run`, f.creator.token);
       const failed = await settled(f.orgId, created.id, f.creator.token);
-      expect(failed).toMatchObject({ status: 'failed', error: { code: 'PROVIDER_ERROR', message: 'The translation provider answered HTTP 500: model not loaded' } });
+      expect(failed).toMatchObject({
+        status: 'failed',
+        error: { code: 'PROVIDER_ERROR', message: 'The translation provider answered HTTP 500: model not loaded' },
+      });
       expect(failed.stats).toMatchObject({ runs: 1, totalWords: 0, totalPages: 0 });
     } finally {
       mt.failing = false;
@@ -278,7 +311,9 @@ describe('translations', () => {
       data: { schemaVersion: 1 },
       nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ text: 'Address the reader informally.' }] }] }],
     };
-    const created = (await t.post(`/v1/orgs/${f.orgId}/translations`, f.creator.token, { source: { space: f.spaceId }, language: 'de', instructions })).body;
+    const created = (
+      await t.post(`/v1/orgs/${f.orgId}/translations`, f.creator.token, { source: { space: f.spaceId }, language: 'de', instructions })
+    ).body;
     const seen: TranslateRequest[] = [];
     const provider: TranslationProvider = {
       name: 'instructed',

@@ -69,7 +69,9 @@ export async function readTarGz(bytes: Uint8Array, maxBytes: number): Promise<Ar
   });
   const gunzip = createGunzip();
   gunzip.on('error', (err) => ex.destroy(err));
-  Readable.from([Buffer.from(bytes)]).pipe(gunzip).pipe(ex);
+  Readable.from([Buffer.from(bytes)])
+    .pipe(gunzip)
+    .pipe(ex);
   try {
     await done;
   } catch (err) {

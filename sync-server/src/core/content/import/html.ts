@@ -10,11 +10,32 @@ export interface HtmlPage {
 }
 
 /** Elements that are never content: page chrome, scripts, forms. */
-const CHROME = 'script, style, noscript, template, nav, header, footer, aside, form, iframe, svg, button, [role=navigation], [aria-hidden=true]';
+const CHROME =
+  'script, style, noscript, template, nav, header, footer, aside, form, iframe, svg, button, [role=navigation], [aria-hidden=true]';
 
 const BLOCK_TAGS = new Set([
-  'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'pre', 'blockquote', 'table', 'hr', 'figure', 'div', 'section',
-  'article', 'main', 'details', 'dl', 'img', 'video',
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'ul',
+  'ol',
+  'pre',
+  'blockquote',
+  'table',
+  'hr',
+  'figure',
+  'div',
+  'section',
+  'article',
+  'main',
+  'details',
+  'dl',
+  'img',
+  'video',
 ]);
 
 /**
@@ -26,7 +47,8 @@ const BLOCK_TAGS = new Set([
 export function htmlToPage(html: string, pageUrl: string): HtmlPage {
   const root = parse(html, { comment: false, blockTextElements: { script: true, style: true, noscript: true } });
   const title = (root.querySelector('title')?.text ?? '').replace(/\s+/g, ' ').trim();
-  const main = root.querySelector('main') ?? root.querySelector('article') ?? root.querySelector('[role=main]') ?? root.querySelector('body') ?? root;
+  const main =
+    root.querySelector('main') ?? root.querySelector('article') ?? root.querySelector('[role=main]') ?? root.querySelector('body') ?? root;
   for (const el of main.querySelectorAll(CHROME)) el.remove();
   const links: string[] = [];
   const ctx = { base: pageUrl, links };
@@ -181,7 +203,16 @@ function table(el: HTMLElement, ctx: Ctx): NodeJSON[] {
   ];
 }
 
-const MARK_TAGS: Record<string, string> = { strong: 'bold', b: 'bold', em: 'italic', i: 'italic', code: 'code', s: 'strike', del: 'strike', strike: 'strike' };
+const MARK_TAGS: Record<string, string> = {
+  strong: 'bold',
+  b: 'bold',
+  em: 'italic',
+  i: 'italic',
+  code: 'code',
+  s: 'strike',
+  del: 'strike',
+  strike: 'strike',
+};
 
 function inlines(nodes: Node[], ctx: Ctx, marks: MarkJSON[]): NodeJSON[] {
   const out: NodeJSON[] = [];
@@ -199,7 +230,8 @@ function inlines(nodes: Node[], ctx: Ctx, marks: MarkJSON[]): NodeJSON[] {
       const src = absolute(n.getAttribute('src'), ctx.base);
       if (src) out.push({ type: 'inlineImage', attrs: { src, alt: n.getAttribute('alt') || null } });
     } else if (t === 'a') {
-      const href = absolute(n.getAttribute('href'), ctx.base) ?? (n.getAttribute('href')?.startsWith('#') ? n.getAttribute('href') : undefined);
+      const href =
+        absolute(n.getAttribute('href'), ctx.base) ?? (n.getAttribute('href')?.startsWith('#') ? n.getAttribute('href') : undefined);
       if (href && !href.startsWith('#')) ctx.links.push(href);
       out.push(...inlines(n.childNodes, ctx, href ? [{ type: 'link', attrs: { href } }, ...marks] : marks));
     } else if (MARK_TAGS[t]) {

@@ -48,7 +48,9 @@ export async function planMarkdownImport(fetcher: ImportFetcher, url: string, li
   if (isZip(bytes) || isGzip(bytes) || /\.(zip|tar\.gz|tgz)$/i.test(pathname)) {
     const files = isZip(bytes) ? readZip(bytes, limits.importMaxBytes) : await readTarGz(bytes, limits.importMaxBytes);
     const summary = [...files.keys()].find((p) => SUMMARY.test(p));
-    const toc = summary ? parseSummary(utf8(files.get(summary) as Uint8Array)) : folderToc([...files.keys()].filter((p) => MARKDOWN.test(p)));
+    const toc = summary
+      ? parseSummary(utf8(files.get(summary) as Uint8Array))
+      : folderToc([...files.keys()].filter((p) => MARKDOWN.test(p)));
     if (!toc.length) throw unprocessable('The archive holds no markdown files: nothing to import.');
     return buildPlan(archiveSource(files), toc, limits);
   }
@@ -70,16 +72,26 @@ export async function planMarkdownImport(fetcher: ImportFetcher, url: string, li
 export function folderToc(paths: string[]): TocEntry[] {
   const build = (dir: string): TocEntry[] => {
     const inDir = paths.filter((p) => posix.dirname(p) === (dir || '.'));
-    const subdirs = [...new Set(paths.filter((p) => p.startsWith(dir ? `${dir}/` : '') && posix.dirname(p) !== (dir || '.')).map((p) => p.slice(dir ? dir.length + 1 : 0).split('/')[0] as string))];
+    const subdirs = [
+      ...new Set(
+        paths
+          .filter((p) => p.startsWith(dir ? `${dir}/` : '') && posix.dirname(p) !== (dir || '.'))
+          .map((p) => p.slice(dir ? dir.length + 1 : 0).split('/')[0] as string),
+      ),
+    ];
     const readme = inDir.find((p) => README.test(posix.basename(p)));
-    const items = [...inDir.filter((p) => p !== readme).map((p) => ({ key: posix.basename(p), file: p })), ...subdirs.map((d) => ({ key: d, dir: dir ? `${dir}/${d}` : d }))].sort(
-      (a, b) => a.key.localeCompare(b.key),
-    );
+    const items = [
+      ...inDir.filter((p) => p !== readme).map((p) => ({ key: posix.basename(p), file: p })),
+      ...subdirs.map((d) => ({ key: d, dir: dir ? `${dir}/${d}` : d })),
+    ].sort((a, b) => a.key.localeCompare(b.key));
     const entries: TocEntry[] = items.map((i) => {
       if ('file' in i && i.file) return { kind: 'page', title: '', path: i.file, children: [] };
       const sub = (i as { dir: string }).dir;
       const children = build(sub);
-      const subReadme = children[0]?.path && README.test(posix.basename(children[0].path)) && posix.dirname(children[0].path) === sub ? children.shift() : undefined;
+      const subReadme =
+        children[0]?.path && README.test(posix.basename(children[0].path)) && posix.dirname(children[0].path) === sub
+          ? children.shift()
+          : undefined;
       return subReadme ? { ...subReadme, children } : { kind: 'group', title: prettify(posix.basename(sub)), children };
     });
     if (readme) entries.unshift({ kind: 'page', title: '', path: readme, children: [] });
@@ -108,7 +120,13 @@ async function buildPlan(source: Source, toc: TocEntry[], limits: ContentConfig,
       planned.push({
         entry,
         file,
-        page: { id, parentId, title: entry.title, type: entry.kind === 'page' ? 'document' : entry.kind, ...(entry.href ? { href: entry.href } : {}) },
+        page: {
+          id,
+          parentId,
+          title: entry.title,
+          type: entry.kind === 'page' ? 'document' : entry.kind,
+          ...(entry.href ? { href: entry.href } : {}),
+        },
       });
       walk(entry.children, id);
     }
@@ -139,14 +157,19 @@ async function buildPlan(source: Source, toc: TocEntry[], limits: ContentConfig,
     for (const link of extractLinks(body)) {
       const resolved = resolvePath(dir, link.target);
       if (!resolved || pageByPath.has(resolved.path) || files.has(resolved.path)) continue;
-      const isAsset = link.kind === 'image' || link.kind === 'file' || (link.kind === 'link' && /\.[A-Za-z0-9]+$/.test(resolved.path) && !MARKDOWN.test(resolved.path));
+      const isAsset =
+        link.kind === 'image' ||
+        link.kind === 'file' ||
+        (link.kind === 'link' && /\.[A-Za-z0-9]+$/.test(resolved.path) && !MARKDOWN.test(resolved.path));
       if (!isAsset) continue;
       total++;
       const data = await source.read(resolved.path);
       const name = posix.basename(resolved.path);
       files.set(
         resolved.path,
-        data ? { id: newId(), name, contentType: contentTypeFor(name), bytes: data, ...dims(data), git: gitSource(resolved.path, data) } : null,
+        data
+          ? { id: newId(), name, contentType: contentTypeFor(name), bytes: data, ...dims(data), git: gitSource(resolved.path, data) }
+          : null,
       );
     }
     p.page.body = rewriteTargets(body, (target) => {
@@ -162,7 +185,12 @@ async function buildPlan(source: Source, toc: TocEntry[], limits: ContentConfig,
   const sources = [...planned.map((p) => p.page.git), ...stored.map((f) => f.git)].filter((g) => !!g);
   const gitRoot = commonFolder([rootDir, ...sources.map((g) => posix.dirname(g.path))]);
   for (const g of sources) g.path = gitRoot ? posix.relative(gitRoot, g.path) : g.path;
-  return { pages: planned.map((p) => p.page), files: stored, totalResources: total, importedResources: planned.length - missing + stored.length };
+  return {
+    pages: planned.map((p) => p.page),
+    files: stored,
+    totalResources: total,
+    importedResources: planned.length - missing + stored.length,
+  };
 }
 
 /**
@@ -208,7 +236,10 @@ function utf8(bytes: Uint8Array): string {
 
 /** `getting-started.md` → `Getting started`. */
 export function prettify(fileName: string): string {
-  const base = fileName.replace(/\.(md|markdown)$/i, '').replace(/[-_]+/g, ' ').trim();
+  const base = fileName
+    .replace(/\.(md|markdown)$/i, '')
+    .replace(/[-_]+/g, ' ')
+    .trim();
   if (!base || README.test(`${base}.md`)) return 'Introduction';
   return base.charAt(0).toUpperCase() + base.slice(1);
 }

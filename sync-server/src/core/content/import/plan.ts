@@ -80,14 +80,31 @@ export function gitSource(path: string, bytes: Uint8Array): GitSource {
 export function withoutLeadingH1(body: NodeJSON): { body: NodeJSON; h1?: string } {
   const [first, ...rest] = body.content ?? [];
   if (first?.type !== 'heading' || Number(first.attrs?.level ?? 1) !== 1) return { body };
-  const h1 = (first.content ?? []).map((c) => c.text ?? '').join('').trim();
+  const h1 = (first.content ?? [])
+    .map((c) => c.text ?? '')
+    .join('')
+    .trim();
   return { body: { ...body, content: rest }, h1 };
 }
 
 const TYPES: Record<string, string> = {
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', svg: 'image/svg+xml',
-  avif: 'image/avif', pdf: 'application/pdf', zip: 'application/zip', json: 'application/json', yaml: 'application/yaml',
-  yml: 'application/yaml', txt: 'text/plain', csv: 'text/csv', mp4: 'video/mp4', webm: 'video/webm', mp3: 'audio/mpeg',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+  avif: 'image/avif',
+  pdf: 'application/pdf',
+  zip: 'application/zip',
+  json: 'application/json',
+  yaml: 'application/yaml',
+  yml: 'application/yaml',
+  txt: 'text/plain',
+  csv: 'text/csv',
+  mp4: 'video/mp4',
+  webm: 'video/webm',
+  mp3: 'audio/mpeg',
 };
 
 /** A file's type from its name (archives carry no types), else what the server said, else bytes. */

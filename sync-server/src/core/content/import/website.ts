@@ -18,14 +18,22 @@ function inScope(url: string, start: URL): boolean {
   try {
     const u = new URL(url);
     const dir = start.pathname.replace(/[^/]*$/, '');
-    return u.origin === start.origin && u.pathname.startsWith(dir) && !/\.(png|jpe?g|gif|svg|webp|pdf|zip|css|js|json|xml|ico|mp4|woff2?)$/i.test(u.pathname);
+    return (
+      u.origin === start.origin &&
+      u.pathname.startsWith(dir) &&
+      !/\.(png|jpe?g|gif|svg|webp|pdf|zip|css|js|json|xml|ico|mp4|woff2?)$/i.test(u.pathname)
+    );
   } catch {
     return false;
   }
 }
 
 function isHtml(f: Fetched): boolean {
-  return f.contentType === 'text/html' || f.contentType === 'application/xhtml+xml' || (!f.contentType && /^\s*</.test(f.body.subarray(0, 64).toString()));
+  return (
+    f.contentType === 'text/html' ||
+    f.contentType === 'application/xhtml+xml' ||
+    (!f.contentType && /^\s*</.test(f.body.subarray(0, 64).toString()))
+  );
 }
 
 /**
@@ -37,7 +45,8 @@ function isHtml(f: Fetched): boolean {
 export async function planWebsiteImport(fetcher: ImportFetcher, url: string, limits: ContentConfig): Promise<ImportPlan> {
   const start = new URL(url);
   const first = await fetcher.root(url);
-  if (!isHtml(first)) throw unprocessable(`${url} is not an HTML page (it is ${first.contentType || 'of unknown type'}): nothing to import.`);
+  if (!isHtml(first))
+    throw unprocessable(`${url} is not an HTML page (it is ${first.contentType || 'of unknown type'}): nothing to import.`);
   const pages = new Map<string, { page: HtmlPage; depth: number }>();
   const seen = new Set<string>([pageKey(url)]);
   const queue: { url: string; depth: number; fetched?: Fetched }[] = [{ url: pageKey(url), depth: 0, fetched: first }];
@@ -69,7 +78,13 @@ export async function planWebsiteImport(fetcher: ImportFetcher, url: string, lim
       const id = ids.get(pageKey(target));
       return id ? (hash ? `page:${id}#${hash}` : `page:${id}`) : target;
     }) as NodeJSON;
-    planned.push({ id: ids.get(u) as string, parentId: u === startKey ? null : parentOf(u, ids, startKey), title: page.title, type: 'document', body: rewritten });
+    planned.push({
+      id: ids.get(u) as string,
+      parentId: u === startKey ? null : parentOf(u, ids, startKey),
+      title: page.title,
+      type: 'document',
+      body: rewritten,
+    });
   }
   // Parents first: a page's parent URL is a prefix of its own, so sorting by depth of the tree is enough.
   const order = new Map<string, number>();
@@ -81,7 +96,10 @@ export async function planWebsiteImport(fetcher: ImportFetcher, url: string, lim
     order.set(p.id, d);
     return d;
   };
-  const sorted = planned.map((p, i) => ({ p, i, d: depthOf(p) })).sort((a, b) => a.d - b.d || a.i - b.i).map((x) => x.p);
+  const sorted = planned
+    .map((p, i) => ({ p, i, d: depthOf(p) }))
+    .sort((a, b) => a.d - b.d || a.i - b.i)
+    .map((x) => x.p);
   return { pages: sorted, files: [], totalResources: seen.size, importedResources: pages.size };
 }
 
