@@ -179,7 +179,9 @@ class ServerUnderTest {
         const url = /Debugger listening on (ws:\/\/\S+)/.exec(seen)?.[1];
         if (url) resolve(url);
         // The inspector's own notices are noise here; anything else the server says is not.
-        const rest = text.split('\n').filter((l) => l.trim() && !/Debugger (listening|ending|attached)|For help, see|Waiting for the debugger/.test(l));
+        const rest = text
+          .split('\n')
+          .filter((l) => l.trim() && !/Debugger (listening|ending|attached)|For help, see|Waiting for the debugger/.test(l));
         if (rest.length) process.stderr.write(`${rest.join('\n')}\n`);
       });
     });
@@ -345,7 +347,9 @@ const ratio = (a: number, b: number) => (b > 0 && Number.isFinite(a) && Number.i
 function print(s: Scenario, results: Result[]) {
   console.log(`\n${s.name}: ${s.rate} keystrokes/s per client, ${s.seconds} s measured`);
   console.log(
-    ['server'.padEnd(26), 'p50 ms', 'p99 ms', 'sent/s', 'delivered/s', 'missing', 'CPU %', 'CPU us/upd', 'heap KiB/c'].map((h, i) => (i ? h.padStart(12) : h)).join(''),
+    ['server'.padEnd(26), 'p50 ms', 'p99 ms', 'sent/s', 'delivered/s', 'missing', 'CPU %', 'CPU us/upd', 'heap KiB/c']
+      .map((h, i) => (i ? h.padStart(12) : h))
+      .join(''),
   );
   for (const r of results) {
     console.log(
@@ -381,7 +385,11 @@ export async function runSyncBench() {
   process.setMaxListeners(0);
   console.log('Servers run one at a time, each in its own process; the clients run in this process.');
   // The clients and servers share this machine's cores: a busy machine stretches every latency.
-  console.log(`${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `${cpus().length} cores, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   for (const [n, s] of SCENARIOS.entries()) {
     if (ONLY_SCENARIOS && !ONLY_SCENARIOS.includes(n + 1)) continue;
     const results: Result[] = [];

@@ -1,4 +1,4 @@
-import { open, readdir } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { Db, Queryable } from './db';
@@ -6,8 +6,11 @@ import type { Db, Queryable } from './db';
 /**
  * PGlite's Postgres runs with fsync off and its file system cannot fsync, so a commit
  * reaches the OS page cache only: enough for a killed process, not for a power cut.
- * After each write we fsync the current WAL segment (and its directory) ourselves; the
- * commit record is in it, and recovery replays the WAL on the next start.
+ * After each write we fsync the WAL segments being written (and their directory)
+ * ourselves; the commit record is in them, and recovery replays the WAL on the next start.
+ * Those are the two most recently modified segments (a record may span the switch from one
+ * to the next), not the highest-named: a checkpoint renames old segments to future names
+ * for reuse.
  *
  * The fsync runs off the event loop (a busy disk can take tens of milliseconds, and the
  * sync endpoint keeps relaying meanwhile), and writers finishing while one is under way
@@ -16,10 +19,21 @@ import type { Db, Queryable } from './db';
 function walSyncer(dataDir: string): () => Promise<void> {
   const walDir = join(dataDir, 'pg_wal');
   const syncOnce = async () => {
-    const segments = (await readdir(walDir)).filter((f) => /^[0-9A-F]{24}$/.test(f));
-    const current = segments.sort().at(-1);
-    for (const path of current ? [join(walDir, current), walDir] : [walDir]) {
-      const file = await open(path, 'r');
+    const names = (await readdir(walDir)).filter((f) => /^[0-9A-F]{24}$/.test(f));
+    const segments = await Promise.all(
+      names.map(async (name) => ({
+        path: join(walDir, name),
+        modified: (await stat(join(walDir, name)).catch(() => undefined))?.mtimeMs ?? 0,
+      })),
+    );
+    const written = segments.sort((a, b) => b.modified - a.modified).slice(0, 2);
+    for (const path of [...written.map((s) => s.path), walDir]) {
+      const file = await open(path, 'r').catch((err: NodeJS.ErrnoException) => {
+        // A segment removed since the listing was recycled by a checkpoint: nothing in it is needed.
+        if (err.code === 'ENOENT' && path !== walDir) return undefined;
+        throw err;
+      });
+      if (!file) continue;
       try {
         await file.sync();
       } finally {

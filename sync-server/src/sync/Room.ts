@@ -320,7 +320,10 @@ export class Room {
   private waitForGap(upTo: number) {
     this.gapSince ??= Date.now();
     if (Date.now() - this.gapSince > GAP_PATIENCE_MS) {
-      this.host.log.warn({ docId: this.docId, lastSeq: this.lastSeq }, 'a gap in the update log did not fill; reading the whole document again');
+      this.host.log.warn(
+        { docId: this.docId, lastSeq: this.lastSeq },
+        'a gap in the update log did not fill; reading the whole document again',
+      );
       this.gapSince = undefined;
       return this.reloadFromStore(upTo);
     }

@@ -9,7 +9,14 @@ import type { Config } from '../config';
 import { type OrgAccess, loadOrgAccess } from '../core/access';
 import type { Logger } from '../logger';
 import type { Db } from '../store/db';
-import { changeRequestsAvailable, changeRequestsForSync, docsAheadOfRevisions, existingTokens, lastSeqs, liveSpaces } from '../store/syncRooms';
+import {
+  changeRequestsAvailable,
+  changeRequestsForSync,
+  docsAheadOfRevisions,
+  existingTokens,
+  lastSeqs,
+  liveSpaces,
+} from '../store/syncRooms';
 import { YDOC_CHANNEL, compactDoc } from '../store/ydocs';
 import { type Credentials, SyncRefused, authenticate, policyOf, roleInRoom } from './access';
 import { Connection } from './Connection';
@@ -67,7 +74,12 @@ export class SyncService {
 
   private constructor(private opts: SyncServiceOptions) {
     const { db, config, log } = opts;
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: config.sync.maxMessageBytes, perMessageDeflate: false, clientTracking: false });
+    this.wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: config.sync.maxMessageBytes,
+      perMessageDeflate: false,
+      clientTracking: false,
+    });
     const writer = new LogWriter(db, this.instanceId, log);
     this.quiet = new QuietScheduler(config.sync.quietMs, (docId) => this.onQuiet(docId), log);
     this.host = {
@@ -283,7 +295,10 @@ export class SyncService {
   private async sweep() {
     const loaded = [...this.rooms.values()].filter((r) => !r.destroyed && !r.busy);
     if (loaded.length === 0) return;
-    const seqs = await lastSeqs(this.opts.db, loaded.map((r) => r.docId));
+    const seqs = await lastSeqs(
+      this.opts.db,
+      loaded.map((r) => r.docId),
+    );
     for (const room of loaded) if ((seqs.get(room.docId) ?? 0) > room.lastSeq) room.requestCatchUp();
   }
 

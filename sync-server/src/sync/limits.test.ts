@@ -100,7 +100,10 @@ describe('sync limits', () => {
     const blob = 'y'.repeat(1024 * 1024);
     for (let i = 0; i < 40 && s.running.sync.stats().connections === before; i++) {
       writer.awareness.setLocalStateField('blob', `${i}${blob}`);
-      await waitFor(() => reader.awareness.getStates().get(writer.doc.clientID)?.blob?.startsWith(String(i)), 'the reading client to keep up');
+      await waitFor(
+        () => reader.awareness.getStates().get(writer.doc.clientID)?.blob?.startsWith(String(i)),
+        'the reading client to keep up',
+      );
     }
     await waitFor(() => s.running.sync.stats().connections === before - 1, 'the slow client to be dropped');
     writer.doc.getText('t').insert(0, 'after the drop');

@@ -32,7 +32,8 @@ export function decodeMessage(data: Uint8Array): ClientMessage {
         const step = decoding.readVarUint(decoder);
         const payload = payloadOf(decoder);
         if (step === SyncStep.step1) msg = { type: 'syncStep1', stateVector: payload };
-        else if (step === SyncStep.step2 || step === SyncStep.update) msg = { type: 'update', update: payload, step2: step === SyncStep.step2 };
+        else if (step === SyncStep.step2 || step === SyncStep.update)
+          msg = { type: 'update', update: payload, step2: step === SyncStep.step2 };
         else throw new ProtocolError(`unknown sync step ${step}`);
         break;
       }

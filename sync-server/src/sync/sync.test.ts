@@ -92,7 +92,7 @@ describe('sync endpoint', () => {
     reader.destroy();
   });
 
-  it('refuses every edit on the main branch of a locked space, an admin\'s included, from the next second on', async () => {
+  it("refuses every edit on the main branch of a locked space, an admin's included, from the next second on", async () => {
     const { admin, room, spaceId } = await fixture();
     const live = s.provider(room, admin.token);
     const liveNotices = refusals(live);
@@ -278,7 +278,9 @@ describe('sync endpoint', () => {
     const { admin, members, room, spaceId } = await fixture(['edit']);
     let failing = false;
     const flaky = Object.create(s.db, {
-      transaction: { value: (fn: Parameters<typeof s.db.transaction>[0]) => (failing ? Promise.reject(new Error('disk full')) : s.db.transaction(fn)) },
+      transaction: {
+        value: (fn: Parameters<typeof s.db.transaction>[0]) => (failing ? Promise.reject(new Error('disk full')) : s.db.transaction(fn)),
+      },
     }) as typeof s.db;
     const other = await LiveServer.start({}, flaky);
     try {

@@ -13,7 +13,7 @@ function pair() {
 }
 
 describe('wouldChange', () => {
-  it('sees nothing new in a reconnecting reader\'s sync step 2 (its whole delete set, no new content)', () => {
+  it("sees nothing new in a reconnecting reader's sync step 2 (its whole delete set, no new content)", () => {
     const { server, client } = pair();
     const step2 = Y.encodeStateAsUpdate(client, Y.encodeStateVector(server));
     expect(Y.decodeUpdate(step2).ds.clients.size).toBeGreaterThan(0);

@@ -28,7 +28,11 @@ function covered(ranges: DeleteItem[], clock: number, len: number): boolean {
  * the document's delete set (a room caches it between changes). Throws when the update
  * cannot be decoded.
  */
-export function wouldChange(doc: Y.Doc, update: Uint8Array, deletes: () => DeleteSet = () => Y.createDeleteSetFromStructStore(doc.store)): boolean {
+export function wouldChange(
+  doc: Y.Doc,
+  update: Uint8Array,
+  deletes: () => DeleteSet = () => Y.createDeleteSetFromStructStore(doc.store),
+): boolean {
   const { structs, ds } = Y.decodeUpdate(update);
   const sv = Y.decodeStateVector(Y.encodeStateVector(doc));
   for (const s of structs) {
