@@ -3,6 +3,7 @@ import * as awarenessProtocol from 'y-protocols/awareness';
 import * as Y from 'yjs';
 import type { Logger } from '../logger';
 import type { Db } from '../store/db';
+import { addContributor } from '../store/changeRequests';
 import { docHead } from '../store/syncRooms';
 import { loadStoredDoc, updatesSince } from '../store/ydocs';
 import { type RoomPolicy, SyncRefused, loadRoomPolicy } from './access';
@@ -17,6 +18,8 @@ export const FROM_REMOTE = Symbol('from-remote-instance');
 /** The part of a connection a room talks to. */
 export interface RoomMember {
   readonly controlled: Set<number>;
+  /** The user editing through this connection: recorded as a change request's contributor. */
+  readonly creds: { userId: string };
   send(data: Uint8Array): void;
   close(code: number, reason: string): void;
 }
@@ -87,6 +90,8 @@ export class Room {
   private gapTimer?: NodeJS.Timeout;
   private policyValue?: Promise<RoomPolicy>;
   private deleteSetCache?: DeleteSet;
+  /** Users already recorded as contributors of this change request room. */
+  private contributors = new Set<string>();
 
   constructor(
     readonly docId: string,
@@ -289,6 +294,21 @@ export class Room {
     this.rowsSinceSnapshot++;
     for (const j of accepted) j.resolve();
     this.host.edited(this);
+    if (this.room.kind === 'changeRequest') await this.recordContributors(this.room.changeRequestId, accepted);
+  }
+
+  /** Whoever edits a change request live is one of its contributors, as with REST edits. */
+  private async recordContributors(changeRequestId: string, accepted: UpdateJob[]) {
+    for (const userId of new Set(accepted.map((j) => j.from.creds.userId))) {
+      if (this.contributors.has(userId)) continue;
+      try {
+        await addContributor(this.host.db, changeRequestId, userId);
+        this.contributors.add(userId);
+      } catch (err) {
+        // The edit is stored; a missing contributor row must not fail it.
+        this.host.log.warn({ err, changeRequestId }, 'could not record a change request contributor');
+      }
+    }
   }
 
   /**

@@ -143,11 +143,12 @@ describe('sync endpoint', () => {
   });
 
   it('edits a change request on its own branch, and refuses its room under another space', async () => {
-    const { admin, orgId, spaceId } = await fixture();
+    const { admin, members, orgId, spaceId } = await fixture(['edit']);
+    const editor = members[0] as (typeof members)[number];
     const otherSpaceId = await s.space(orgId, admin.token);
     const cr = await s.t.post(`/v1/spaces/${spaceId}/change-requests`, admin.token, { subject: 'Live' });
     expect(cr.status).toBe(200);
-    const p = s.provider(changeRequestRoom(spaceId, cr.body.id), admin.token);
+    const p = s.provider(changeRequestRoom(spaceId, cr.body.id), editor.token);
     await synced(p);
     p.doc.getText('t').insert(0, 'on the branch');
     await acknowledged(p);
@@ -155,6 +156,9 @@ describe('sync endpoint', () => {
     Y.applyUpdate(branch, (await loadDocUpdate(s.db, `cr:${cr.body.id}`)).update);
     expect(text(branch)).toBe('on the branch');
     expect(await storedText(spaceId)).toBe('');
+    // Editing live makes the editor a contributor, as an edit through the API would.
+    const byEditor = await s.t.get(`/v1/orgs/${orgId}/change-requests?contributor=${editor.id}`, admin.token);
+    expect(byEditor.body.items.map((c: { id: string }) => c.id)).toEqual([cr.body.id]);
 
     // The same admin may open both spaces: the change request itself belongs to one only.
     const wrong = await rawClient(`${s.wsUrl}/${changeRequestRoom(otherSpaceId, cr.body.id)}`, admin.token);
