@@ -19,7 +19,11 @@ export function registerSync(app: OpenAPIHono<AppEnv>) {
       if (!cr || cr.space_id !== parsed.spaceId) throw notFound('change request');
     }
     const caller = c.get('caller');
-    const { ticket, expiresAt } = await issueTicket(db, { userId: caller.user.id, tokenId: caller.tokenId, room }, config.sync.ticketTtlSeconds);
+    const { ticket, expiresAt } = await issueTicket(
+      db,
+      { userId: caller.user.id, tokenId: caller.tokenId, room },
+      config.sync.ticketTtlSeconds,
+    );
     return c.json({ object: 'sync-ticket' as const, room, ticket, expiresAt: expiresAt.toISOString() }, 201);
   });
 }
