@@ -3,7 +3,7 @@ import { DocumentSchema, IdSchema, Timestamp } from './common';
 import { LanguageSchema } from './space';
 
 /**
- * `pending`: never run; `running`: a run is under way; `completed`: the last run copied
+ * `pending`: a run is asked for (or none ever ran); `running`: a run is under way; `completed`: the last run copied
  * and translated the source; `failed`: the last run stopped, `error` says why.
  */
 export const TRANSLATION_STATUSES = ['pending', 'running', 'completed', 'failed'] as const;

@@ -77,6 +77,20 @@ export async function deleteTranslation(db: Queryable, orgId: string, id: string
 }
 
 /**
+ * A run was asked for: the translation shows `pending` until a run claims it, or, while a
+ * run is under way, that run is asked to go again. Done before the request is answered, so
+ * a caller reading right after never sees the previous run's outcome as this one's.
+ */
+export async function requestRun(db: Queryable, id: string) {
+  await db.query(
+    `UPDATE translations SET status = CASE WHEN status = 'running' THEN status ELSE 'pending' END,
+       rerun = (status = 'running'), updated_at = now()
+     WHERE id = $1`,
+    [id],
+  );
+}
+
+/**
  * Claims the right to run: the translation becomes `running`, unless a live run holds it,
  * in which case that run is asked to go again when it ends. Answers the row when claimed.
  */
@@ -108,7 +122,7 @@ export async function finishRun(db: Queryable, id: string, o: RunOutcome): Promi
   const row = await maybeOne<{ rerun: boolean }>(
     db,
     `UPDATE translations SET
-       status = $2, error_code = $3, error_message = $4,
+       status = CASE WHEN rerun THEN 'pending' ELSE $2::text END, error_code = $3, error_message = $4,
        result_revision_id = COALESCE($5, result_revision_id),
        runs = runs + 1, total_words = total_words + $6, total_pages = total_pages + $7, total_duration_ms = total_duration_ms + $8,
        latest_run_duration_ms = $8, latest_pages = $7, latest_words = $6, run_started_at = NULL, updated_at = now()

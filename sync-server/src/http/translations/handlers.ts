@@ -122,6 +122,7 @@ export function registerTranslations(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.runTranslation, async (c) => {
     const { organizationId, translationId } = c.req.valid('param');
     const { t } = await requireTranslation(c, organizationId, translationId, true);
+    await store.requestRun(c.get('deps').db, t.id);
     void scheduleTranslationRun(c.get('deps'), t.id);
     return c.body(null, 204);
   });

@@ -259,6 +259,9 @@ describe('translations', () => {
     mt.requests = [];
     await rewritePage(t.db, f.spaceId, f.intro, 'Welcome to the new handbook.\n');
     await t.post(`/v1/orgs/${f.orgId}/translations/${created.id}/run`, f.creator.token);
+    // Once the run is asked for, the previous run's outcome is no longer shown as current.
+    const queued = await t.get(`/v1/orgs/${f.orgId}/translations/${created.id}`, f.creator.token);
+    expect(['pending', 'running']).toContain(queued.body.status);
     const second = await settled(f.orgId, created.id, f.creator.token);
     expect(second).toMatchObject({
       status: 'completed',
