@@ -52,7 +52,7 @@ const ONLY_SERVERS = process.env.SYNC_BENCH_SERVERS?.split(',') as ServerKind[] 
 const ONLY_SCENARIOS = process.env.SYNC_BENCH_SCENARIOS?.split(',').map(Number);
 const LABEL: Record<ServerKind, string> = {
   quire: 'quire (durable log)',
-  hocuspocus: 'hocuspocus 3 (debounced)',
+  hocuspocus: 'hocuspocus 4 (debounced)',
   relay: 'bare relay (no storage)',
 };
 

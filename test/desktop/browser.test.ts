@@ -71,6 +71,14 @@ const DIAGRAM = `<svg xmlns="http://www.w3.org/2000/svg" width="480" height="140
 <path d="M160 70h160" stroke="#6366f1" stroke-width="3" stroke-dasharray="8 6"/><text x="240" y="60" font-family="sans-serif" font-size="13" fill="#3730a3" text-anchor="middle">sync when online</text>
 </svg>`;
 
+/** Waits until the machine's outbox has replayed everything; on timeout, says what is stuck and why. */
+async function allSent(machine: Machine, ms = 30_000) {
+  await eventually(async () => (await machine.node.status()).pendingMutations === 0, 'the outbox to drain', ms).catch(async (err) => {
+    const stuck = (await machine.node.outboxEntries()).map((e) => `${e.kind} (${e.state}, ${e.attempts} attempts): ${e.error ?? ''}`);
+    throw new Error(`${(err as Error).message}; waiting: ${stuck.join('; ')}; status: ${JSON.stringify(await machine.node.status())}`);
+  });
+}
+
 async function typeAtEnd(page: Page, text: string) {
   await page.locator('.ProseMirror').click();
   await page.keyboard.press('Control+End');
@@ -91,7 +99,8 @@ afterAll(async () => {
   await s?.close();
 });
 
-describe('desktop app in the browser mode', () => {
+// A step may wait up to 30 s on a loaded machine; a test gets room for more than one such wait.
+describe('desktop app in the browser mode', { timeout: 90_000 }, () => {
   it('connects to a server from the connect screen', async () => {
     const page = await window(a);
     await page.locator('input[name=token]').waitFor();
@@ -186,7 +195,7 @@ describe('desktop app in the browser mode', () => {
     expect(onServer.body.items.map((c: { body: { markdown: string } }) => c.body.markdown)).toContain('Written offline, sent later.');
     // Resolved here so the comments test starts from an empty panel.
     await offlineThread.getByRole('button', { name: 'Resolve' }).click();
-    await expect.poll(async () => (await a.node.status()).pendingMutations, { timeout: 30_000 }).toBe(0);
+    await allSent(a);
     await pa.close();
     await pb.close();
   });
@@ -206,11 +215,11 @@ describe('desktop app in the browser mode', () => {
     await thread.getByRole('button', { name: 'Add a reaction' }).first().click();
     await thread.getByRole('button', { name: '👍' }).click();
     await expect.poll(() => thread.locator('.reaction.is-mine').count()).toBe(1);
-    await expect.poll(async () => (await a.node.status()).pendingMutations, { timeout: 30_000 }).toBe(0);
+    await allSent(a);
     await screenshot(pa, '06-comments');
     await thread.getByRole('button', { name: 'Resolve' }).click();
     await expect.poll(() => pa.locator('.thread').count()).toBe(0);
-    await expect.poll(async () => (await a.node.status()).pendingMutations, { timeout: 30_000 }).toBe(0);
+    await allSent(a);
     const list = await s.live.t.get(`/v1/spaces/${spaceId}/comments`, s.token);
     const posted = list.body.items.filter((c: { body: { markdown: string } }) => c.body.markdown === 'Should we mention **Windows** here?');
     expect(posted).toHaveLength(1);

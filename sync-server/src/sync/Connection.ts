@@ -1,6 +1,5 @@
 import type { Role } from '@quire/shared';
 import { SyncClose, SyncCloseReason } from '@quire/shared/sync';
-import * as awarenessProtocol from 'y-protocols/awareness';
 import type { WebSocket } from 'ws';
 import type { Logger } from '../logger';
 import { type Credentials, SyncRefused, writeRefusal } from './access';
@@ -119,7 +118,7 @@ export class Connection implements RoomMember {
         return this.update(msg.update);
       case 'awareness':
         try {
-          awarenessProtocol.applyAwarenessUpdate(this.room.awareness, msg.update, this);
+          this.room.applyAwareness(this, msg.update);
         } catch (err) {
           throw new ProtocolError(`bad awareness update: ${(err as Error).message}`);
         }

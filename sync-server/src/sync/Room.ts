@@ -1,4 +1,6 @@
 import type { SyncRoom } from '@quire/shared/sync';
+import * as decoding from 'lib0/decoding';
+import * as encoding from 'lib0/encoding';
 import * as awarenessProtocol from 'y-protocols/awareness';
 import * as Y from 'yjs';
 import type { Logger } from '../logger';
@@ -92,6 +94,8 @@ export class Room {
   private deleteSetCache?: DeleteSet;
   /** Users already recorded as contributors of this change request room. */
   private contributors = new Set<string>();
+  /** The connection that last set each awareness client id here, so no other user can overwrite or remove it. */
+  private awarenessOwners = new Map<number, RoomMember>();
 
   constructor(
     readonly docId: string,
@@ -109,9 +113,16 @@ export class Room {
       const clients = [...(added ?? []), ...(updated ?? []), ...(removed ?? [])];
       if (this.members.has(origin as RoomMember)) {
         const from = origin as RoomMember;
-        for (const c of [...(added ?? []), ...(updated ?? [])]) from.controlled.add(c);
+        for (const c of [...(added ?? []), ...(updated ?? [])]) {
+          // The same user on a new connection (a reconnect) takes its id over from the old one.
+          const previous = this.awarenessOwners.get(c);
+          if (previous && previous !== from) previous.controlled.delete(c);
+          this.awarenessOwners.set(c, from);
+          from.controlled.add(c);
+        }
         for (const c of removed ?? []) from.controlled.delete(c);
       }
+      for (const c of removed ?? []) this.awarenessOwners.delete(c);
       const msg = encodeAwarenessStates(this.awareness, clients);
       for (const m of this.members) if (m !== origin) m.send(msg);
       if (origin !== FROM_REMOTE) this.host.awarenessChanged(this, clients);
@@ -368,6 +379,38 @@ export class Room {
       last = row.seq;
     }
     this.lastSeq = Math.max(this.lastSeq, last);
+  }
+
+  /**
+   * Applies a connection's awareness update (cursor, presence), keeping only the entries
+   * for client ids that no other user's connection holds: a writer moves their own cursor,
+   * never someone else's. Throws on a malformed update.
+   */
+  applyAwareness(from: RoomMember, update: Uint8Array) {
+    const decoder = decoding.createDecoder(update);
+    const count = decoding.readVarUint(decoder);
+    const kept = encoding.createEncoder();
+    let keptCount = 0;
+    const entries = encoding.createEncoder();
+    for (let i = 0; i < count; i++) {
+      const clientId = decoding.readVarUint(decoder);
+      const clock = decoding.readVarUint(decoder);
+      const state = decoding.readVarString(decoder);
+      const owner = this.awarenessOwners.get(clientId);
+      if (owner && owner !== from && owner.creds.userId !== from.creds.userId) continue;
+      encoding.writeVarUint(entries, clientId);
+      encoding.writeVarUint(entries, clock);
+      encoding.writeVarString(entries, state);
+      keptCount++;
+    }
+    if (keptCount === 0) return;
+    if (keptCount === count) {
+      awarenessProtocol.applyAwarenessUpdate(this.awareness, update, from);
+      return;
+    }
+    encoding.writeVarUint(kept, keptCount);
+    encoding.writeUint8Array(kept, encoding.toUint8Array(entries));
+    awarenessProtocol.applyAwarenessUpdate(this.awareness, encoding.toUint8Array(kept), from);
   }
 
   addMember(m: RoomMember) {

@@ -330,6 +330,41 @@ describe('sync endpoint', () => {
     again.destroy();
   });
 
+  it("keeps each writer's cursor their own: another user cannot overwrite or remove it", async () => {
+    const { admin, members, room } = await fixture(['edit', 'edit']);
+    const ada = s.provider(room, admin.token);
+    const bob = s.provider(room, members[0]?.token);
+    await Promise.all([synced(ada), synced(bob)]);
+    ada.awareness.setLocalStateField('user', { name: 'Ada' });
+    const adaId = ada.doc.clientID;
+    const seenByBob = () => bob.awareness.getStates().get(adaId) as { user?: { name: string } } | undefined;
+    await waitFor(() => seenByBob()?.user?.name === 'Ada', "Ada's cursor");
+
+    // One message: a forged state for Ada's client id, then the sender's own.
+    const clock = ada.awareness.meta.get(adaId)?.clock ?? 0;
+    const e = encoding.createEncoder();
+    encoding.writeVarUint(e, 2);
+    encoding.writeVarUint(e, adaId);
+    encoding.writeVarUint(e, clock + 5);
+    encoding.writeVarString(e, JSON.stringify({ user: { name: 'Mallory' } }));
+    encoding.writeVarUint(e, 4242);
+    encoding.writeVarUint(e, 1);
+    encoding.writeVarString(e, JSON.stringify({ user: { name: 'Mallory' } }));
+    const msg = encoding.createEncoder();
+    encoding.writeVarUint(msg, 1);
+    encoding.writeVarUint8Array(msg, encoding.toUint8Array(e));
+    const mallory = await rawClient(`${s.wsUrl}/${room}`, members[1]?.token);
+    mallory.ws.send(encoding.toUint8Array(msg));
+
+    await waitFor(() => bob.awareness.getStates().has(4242), "the sender's own state");
+    expect(seenByBob()?.user?.name).toBe('Ada');
+    mallory.ws.close();
+    await waitFor(() => !bob.awareness.getStates().has(4242), "the sender's state leaving with it");
+    expect(seenByBob()?.user?.name).toBe('Ada');
+    ada.destroy();
+    bob.destroy();
+  });
+
   it('ends the connections of a revoked token', async () => {
     const { admin, members, room } = await fixture(['edit']);
     const p = s.provider(room, members[0]?.token);

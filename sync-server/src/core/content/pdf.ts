@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import * as fontkit from 'fontkit';
 import PDFDocument from 'pdfkit';
 import type { NodeJSON } from './model';
 
@@ -8,15 +11,52 @@ export interface PdfPage {
   body: NodeJSON;
 }
 
-// WinAnsi (the encoding of PDF's built-in fonts) beyond Latin-1: what typographic text uses.
-const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
+type FontRole = 'text' | 'bold' | 'italic' | 'mono';
 
-/** The built-in fonts cannot draw other characters; they become `?` rather than garbage. */
-function printable(text: string): string {
+const FONT_FILES: Record<FontRole, string> = {
+  text: 'DejaVuSans.ttf',
+  bold: 'DejaVuSans-Bold.ttf',
+  italic: 'DejaVuSans-Oblique.ttf',
+  mono: 'DejaVuSansMono.ttf',
+};
+
+interface LoadedFont {
+  bytes: Buffer;
+  has: (codePoint: number) => boolean;
+}
+
+let fonts: Record<FontRole, LoadedFont> | undefined;
+
+/**
+ * PDF's built-in fonts only draw Windows-1252, so pages in Greek, Cyrillic, Hebrew or
+ * with mathematical symbols would lose their text. The DejaVu faces cover those
+ * scripts; pdfkit embeds only the glyphs a document uses. Read once, on first use.
+ */
+function loadFonts(): Record<FontRole, LoadedFont> {
+  if (!fonts) {
+    const require = createRequire(import.meta.url);
+    const load = (file: string): LoadedFont => {
+      const bytes = readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${file}`));
+      const face = fontkit.create(bytes);
+      return { bytes, has: (cp) => face.hasGlyphForCodePoint(cp) };
+    };
+    fonts = {
+      text: load(FONT_FILES.text),
+      bold: load(FONT_FILES.bold),
+      italic: load(FONT_FILES.italic),
+      mono: load(FONT_FILES.mono),
+    };
+  }
+  return fonts;
+}
+
+/** Characters the face cannot draw (emoji, CJK ideographs) become `?` rather than blanks or garbage. */
+function printable(text: string, role: FontRole): string {
+  const font = loadFonts()[role];
   let out = '';
   for (const ch of text.normalize('NFC')) {
     const code = ch.codePointAt(0) ?? 0;
-    out += code === 9 || code === 10 || (code >= 32 && code < 127) || (code >= 160 && code <= 255) || WIN_ANSI_EXTRA.has(ch) ? ch : '?';
+    out += code === 9 || code === 10 || (code >= 32 && font.has(code)) ? ch : '?';
   }
   return out;
 }
@@ -29,7 +69,8 @@ const HEADING_SIZES: Record<number, number> = { 1: 18, 2: 15, 3: 13 };
  * searched, copied and read by `pdftotext`.
  */
 export function renderPdf(title: string, pages: PdfPage[]): Promise<Buffer> {
-  const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: printable(title), Producer: 'Quire' }, bufferPages: false });
+  const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: title.normalize('NFC'), Producer: 'Quire' }, bufferPages: false });
+  for (const [role, font] of Object.entries(loadFonts())) doc.registerFont(role, font.bytes);
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -37,18 +78,18 @@ export function renderPdf(title: string, pages: PdfPage[]): Promise<Buffer> {
     doc.on('error', reject);
   });
 
-  doc.font('Helvetica-Bold').fontSize(22).text(printable(title));
+  doc.font('bold').fontSize(22).text(printable(title, 'bold'));
   doc.moveDown(0.5);
-  doc.font('Helvetica').fontSize(10).fillColor('#555555');
-  for (const p of pages) doc.text(`${'    '.repeat(p.depth)}${printable(p.title)}`);
+  doc.font('text').fontSize(10).fillColor('#555555');
+  for (const p of pages) doc.text(`${'    '.repeat(p.depth)}${printable(p.title, 'text')}`);
   doc.fillColor('#000000');
 
   for (const p of pages) {
     doc.addPage();
     doc
-      .font('Helvetica-Bold')
+      .font('bold')
       .fontSize(20)
-      .text(printable(p.title || 'Untitled'));
+      .text(printable(p.title || 'Untitled', 'bold'));
     doc.moveDown(0.5);
     for (const block of p.body.content ?? []) drawBlock(doc, block, 0);
   }
@@ -59,13 +100,13 @@ export function renderPdf(title: string, pages: PdfPage[]): Promise<Buffer> {
 function drawBlock(doc: PDFKit.PDFDocument, node: NodeJSON, indent: number, bullet?: string): void {
   const x = doc.page.margins.left + indent;
   const width = doc.page.width - doc.page.margins.right - x;
-  const text = (s: string, font = 'Helvetica', size = 11) => {
-    doc.font(font).fontSize(size).text(printable(s), x, undefined, { width });
+  const text = (s: string, font: FontRole = 'text', size = 11) => {
+    doc.font(font).fontSize(size).text(printable(s, font), x, undefined, { width });
   };
   switch (node.type) {
     case 'heading':
       doc.moveDown(0.4);
-      text(inlineText(node), 'Helvetica-Bold', HEADING_SIZES[Number(node.attrs?.level ?? 1)] ?? 13);
+      text(inlineText(node), 'bold', HEADING_SIZES[Number(node.attrs?.level ?? 1)] ?? 13);
       doc.moveDown(0.2);
       return;
     case 'paragraph':
@@ -74,7 +115,7 @@ function drawBlock(doc: PDFKit.PDFDocument, node: NodeJSON, indent: number, bull
       doc.moveDown(0.3);
       return;
     case 'codeBlock':
-      text(inlineText(node), 'Courier', 9.5);
+      text(inlineText(node), 'mono', 9.5);
       doc.moveDown(0.3);
       return;
     case 'bulletList':
@@ -90,33 +131,33 @@ function drawBlock(doc: PDFKit.PDFDocument, node: NodeJSON, indent: number, bull
       return;
     }
     case 'hint':
-      text(`${String(node.attrs?.style ?? 'info').toUpperCase()}:`, 'Helvetica-Bold', 10);
+      text(`${String(node.attrs?.style ?? 'info').toUpperCase()}:`, 'bold', 10);
       for (const child of node.content ?? []) drawBlock(doc, child, indent + 12);
       return;
     case 'table':
       for (const row of node.content ?? []) {
         const cells = (row.content ?? []).map((cell) => (cell.content ?? []).map(inlineOrBlockText).join(' '));
-        text(cells.join('  |  '), row.content?.[0]?.type === 'tableHeader' ? 'Helvetica-Bold' : 'Helvetica', 10);
+        text(cells.join('  |  '), row.content?.[0]?.type === 'tableHeader' ? 'bold' : 'text', 10);
       }
       doc.moveDown(0.3);
       return;
     case 'image':
-      text(`[Image${node.attrs?.alt ? `: ${String(node.attrs.alt)}` : ''}]`, 'Helvetica-Oblique', 10);
+      text(`[Image${node.attrs?.alt ? `: ${String(node.attrs.alt)}` : ''}]`, 'italic', 10);
       return;
     case 'file':
-      text(`[File${node.attrs?.caption ? `: ${String(node.attrs.caption)}` : ''}]`, 'Helvetica-Oblique', 10);
+      text(`[File${node.attrs?.caption ? `: ${String(node.attrs.caption)}` : ''}]`, 'italic', 10);
       return;
     case 'embed':
-      text(`[Embed: ${String(node.attrs?.url ?? '')}]`, 'Helvetica-Oblique', 10);
+      text(`[Embed: ${String(node.attrs?.url ?? '')}]`, 'italic', 10);
       return;
     case 'contentRef':
-      text(`[See: ${String(node.attrs?.title ?? node.attrs?.href ?? '')}]`, 'Helvetica-Oblique', 10);
+      text(`[See: ${String(node.attrs?.title ?? node.attrs?.href ?? '')}]`, 'italic', 10);
       return;
     case 'horizontalRule':
       doc.moveDown(0.5);
       return;
     case 'tab':
-      text(String(node.attrs?.title ?? ''), 'Helvetica-Bold', 11);
+      text(String(node.attrs?.title ?? ''), 'bold', 11);
       for (const child of node.content ?? []) drawBlock(doc, child, indent + 12);
       return;
     default:

@@ -332,10 +332,14 @@ describe('change requests', () => {
   it('serves the change request content as a PDF that pdftotext reads', async () => {
     const { orgId, admin, members } = await t.org(['read']);
     const s = await space(admin.token, orgId);
-    const cr = await t.post(`/v1/spaces/${s.id}/change-requests`, admin.token, { subject: 'Release notes' });
+    const cr = await t.post(`/v1/spaces/${s.id}/change-requests`, admin.token, { subject: 'Release notes — выпуск 2' });
     const pageId = await editLive(t.db, { spaceId: s.id, changeRequestId: cr.body.id }, (doc) => {
       createPage(doc, { title: 'Other page', markdown: 'Not in the single-page PDF.\n' });
-      return createPage(doc, { title: 'Install guide', markdown: '## Requirements\n\nNode twenty or later.\n\n* one\n* two\n' });
+      return createPage(doc, {
+        title: 'Install guide',
+        markdown:
+          '## Requirements\n\nNode twenty or later.\n\nПривет, мир. Γειά σου κόσμε. x ≤ y → z\n\n```js\nconst café = "naïve";\n```\n\n* one\n* two\n',
+      });
     });
     const path = `/v1/spaces/${s.id}/change-requests/${cr.body.id}/pdf`;
     const whole = await t.get(path, members[0]!.token);
@@ -364,9 +368,12 @@ describe('change requests', () => {
       const text = execFileSync('pdftotext', [join(dir, 'one.pdf'), '-']).toString();
       expect(text).toContain('Install guide');
       expect(text).toContain('Node twenty or later.');
+      // Text beyond Latin-1 keeps its letters, in prose and in code.
+      expect(text).toContain('Привет, мир. Γειά σου κόσμε. x ≤ y → z');
+      expect(text).toContain('const café = "naïve";');
       expect(text).not.toContain('Not in the single-page PDF.');
       const all = execFileSync('pdftotext', [join(dir, 'whole.pdf'), '-']).toString();
-      expect(all).toContain('Release notes');
+      expect(all).toContain('Release notes — выпуск 2');
       expect(all).toContain('Not in the single-page PDF.');
     }
   });
