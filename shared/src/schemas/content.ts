@@ -196,5 +196,7 @@ export const ImportResultSchema = z
 
 export const TemplateBody = z.strictObject({
   id: text(64, 1),
+  /** Fill this change request's branch instead of the main content. */
+  changeRequestId: text(64, 1).optional(),
   params: z.strictObject({ contentRefs: z.record(z.string().max(64), ContentRefSchema).optional() }).optional(),
 });

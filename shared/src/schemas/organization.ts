@@ -95,7 +95,21 @@ export const UpdateAgentInstructionsBody = z.strictObject({ instructions: Docume
 
 export const PingResponse = z.object({ platformVisitorClaims: z.string().optional() });
 
+const InviteEmail = z.string().max(320).email();
+
+/** As the public client sends it: an address, or an address with its own role (null: a guest). */
 export const InviteBody = z.strictObject({
-  emails: z.array(z.string().max(320).email()).min(1).max(100),
+  emails: z
+    .array(z.union([InviteEmail, z.strictObject({ email: InviteEmail, role: RoleSchema.nullable() })]))
+    .min(1)
+    .max(100),
   role: RoleSchema.nullable().optional(),
+  /** Invite as SSO users: they sign in through the organization's identity provider. */
+  sso: z.boolean().optional(),
+});
+
+export const InviteResult = z.object({
+  /** The ids of the invited users, in the order of `emails`. */
+  users: z.array(z.string()),
+  invited: z.number().int(),
 });

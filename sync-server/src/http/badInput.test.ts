@@ -310,7 +310,7 @@ describe('length limits: at the limit accepted, past it refused', () => {
 
   it('lists in bodies: invites 100, email domains 50, reviewers 100, merge rules 20, team changes 1000', async () => {
     const emails = (n: number) => Array.from({ length: n }, (_, i) => `limit-${i}@limits.test`);
-    expect((await t.post(`/v1/orgs/${orgId}/invites`, admin.token, { emails: emails(100), role: 'read' })).body.members).toHaveLength(100);
+    expect((await t.post(`/v1/orgs/${orgId}/invites`, admin.token, { emails: emails(100), role: 'read' })).body.users).toHaveLength(100);
     expectError(await t.post(`/v1/orgs/${orgId}/invites`, admin.token, { emails: emails(101) }), 400, tooMany('emails', 100));
     const domains = (n: number) => Array.from({ length: n }, (_, i) => `d${i}.limits.test`);
     expect((await t.patch(`/v1/orgs/${orgId}`, admin.token, { emailDomains: domains(50) })).body.emailDomains).toHaveLength(50);

@@ -5,6 +5,7 @@ import { ApiError, badRequest } from '../../http/errors';
 import type { Db } from '../../store/db';
 import { getSpecByRef } from '../../store/openapiSpecs';
 import type { SpaceRow } from '../../store/spaces';
+import type { Branch } from './branches';
 import { editBranch } from './revisions';
 
 type TemplatePage = Omit<CreatePageInput, 'parent'> & { children?: TemplatePage[] };
@@ -71,11 +72,18 @@ export const TEMPLATES: Record<string, Template> = {
 };
 
 /**
- * Adds a template's pages at the end of a space's main content, as one revision
- * (`template`). Content references are checked before anything is written: a missing
+ * Adds a template's pages at the end of a branch (main, or a change request), as one
+ * revision (`template`). Content references are checked before anything is written: a missing
  * one is a 400, one naming something the organization does not have a 404.
  */
-export async function applyTemplate(db: Db, space: SpaceRow, templateId: string, refs: Record<string, ContentRef>, userId: string) {
+export async function applyTemplate(
+  db: Db,
+  space: SpaceRow,
+  branch: Branch,
+  templateId: string,
+  refs: Record<string, ContentRef>,
+  userId: string,
+) {
   const template = TEMPLATES[templateId];
   if (!template)
     throw badRequest(`Invalid body field "id": no template "${templateId}"; templates are ${Object.keys(TEMPLATES).join(', ')}.`);
@@ -94,7 +102,7 @@ export async function applyTemplate(db: Db, space: SpaceRow, templateId: string,
   return db.transaction((tx) =>
     editBranch(
       tx,
-      { spaceId: space.id },
+      branch,
       (doc) => {
         const add = (list: TemplatePage[], parent: string | null) => {
           for (const { children, ...page } of list) {

@@ -208,10 +208,15 @@ export function registerContent(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(r.space.applyTemplate, async (c) => {
     const { db } = c.get('deps');
-    const { space } = await requireSpace(c, c.req.valid('param').spaceId, 'edit');
-    if (space.edit_mode === 'locked') throw conflict('The space is locked: its content cannot be changed until it is live again.');
     const b = c.req.valid('json');
-    await applyTemplate(db, (await getSpace(db, space.id)) ?? space, b.id, b.params?.contentRefs ?? {}, c.get('caller').user.id);
+    // The public client sends `changeRequestId` to fill a change request instead of main.
+    const ctx = await branchContext(c, { spaceId: c.req.valid('param').spaceId, changeRequestId: b.changeRequestId }, 'edit');
+    if (!ctx.cr && ctx.space.edit_mode === 'locked')
+      throw conflict('The space is locked: its content cannot be changed until it is live again.');
+    if (ctx.cr && !isActive(ctx.cr)) throw conflict(`The change request is ${ctx.cr.status}: its content cannot change any more.`);
+    const me = c.get('caller').user.id;
+    await applyTemplate(db, (await getSpace(db, ctx.space.id)) ?? ctx.space, ctx.branch, b.id, b.params?.contentRefs ?? {}, me);
+    if (ctx.cr) await addContributor(db, ctx.cr.id, me);
     return c.body(null, 204);
   });
 }

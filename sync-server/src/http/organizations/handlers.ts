@@ -5,6 +5,7 @@ import { serverSecret } from '../../core/secrets';
 import { getCollection, createCollection, listCollections } from '../../store/collections';
 import { maybeOne } from '../../store/db';
 import { addMember, getMembership } from '../../store/members';
+import { allProviders } from '../../store/saml';
 import { createOrg, getOrg, orgsWithEmailDomain, updateOrg } from '../../store/organizations';
 import { keysetPage } from '../../store/paginate';
 import type { OrgRow } from '../../store/organizations';
@@ -111,16 +112,21 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
     const { db } = c.get('deps');
     const { org } = await requireOrg(c, c.req.valid('param').organizationId, 'admin');
     const b = c.req.valid('json');
+    if (b.sso && (await allProviders(db, org.id)).length === 0) {
+      throw badRequest('Invalid body field "sso": the organization has no SAML provider to sign these members in.');
+    }
+    const fallback = b.role === undefined ? (org.default_role ?? 'read') : b.role;
     const ids = await db.transaction(async (tx) => {
       const out: string[] = [];
-      for (const email of b.emails) {
+      for (const entry of b.emails) {
+        const { email, role } = typeof entry === 'string' ? { email: entry, role: fallback } : entry;
         const u = await ensureUser(tx, email.toLowerCase());
-        await addMember(tx, org.id, u.id, b.role === undefined ? (org.default_role ?? 'read') : b.role);
+        await addMember(tx, org.id, u.id, role);
         out.push(u.id);
       }
       return out;
     });
-    return c.json({ members: ids }, 200);
+    return c.json({ users: ids, invited: ids.length }, 200);
   });
 
   app.openapi(r.getAgentInstructions, async (c) => {

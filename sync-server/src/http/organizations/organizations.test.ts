@@ -288,12 +288,22 @@ describe('POST /v1/orgs/{organizationId}/invites', () => {
       role: 'edit',
     });
     expect(res.status).toBe(200);
-    expect(res.body.members).toHaveLength(2);
-    expect(res.body.members[0]).toBe(existing.id);
-    const added = await t.get(`/v1/orgs/${orgId}/members/${res.body.members[1]}`, admin.token);
+    expect(res.body.invited).toBe(2);
+    expect(res.body.users).toHaveLength(2);
+    expect(res.body.users[0]).toBe(existing.id);
+    const added = await t.get(`/v1/orgs/${orgId}/members/${res.body.users[1]}`, admin.token);
     expect(added.body).toMatchObject({ role: 'edit', user: { email: 'new.person@invited.test' } });
     const guests = await t.post(`/v1/orgs/${orgId}/invites`, admin.token, { emails: ['guest@invited.test'], role: null });
-    expect((await t.get(`/v1/orgs/${orgId}/members/${guests.body.members[0]}`, admin.token)).body.role).toBeNull();
+    expect((await t.get(`/v1/orgs/${orgId}/members/${guests.body.users[0]}`, admin.token)).body.role).toBeNull();
+    // An address may carry its own role, over the default one.
+    const mixed = await t.post(`/v1/orgs/${orgId}/invites`, admin.token, {
+      emails: ['plain@invited.test', { email: 'reviewer@invited.test', role: 'review' }],
+      role: 'comment',
+    });
+    const roles = await Promise.all(
+      mixed.body.users.map(async (id: string) => (await t.get(`/v1/orgs/${orgId}/members/${id}`, admin.token)).body.role),
+    );
+    expect(roles).toEqual(['comment', 'review']);
     // Inviting a member again leaves their role as it was.
     await t.post(`/v1/orgs/${orgId}/invites`, admin.token, { emails: [existing.email], role: 'read' });
     expect((await t.get(`/v1/orgs/${orgId}/members/${existing.id}`, admin.token)).body.role).toBe('edit');
@@ -310,6 +320,11 @@ describe('POST /v1/orgs/{organizationId}/invites', () => {
       await t.post(`/v1/orgs/${orgId}/invites`, admin.token, { emails: ['ok@invited.test', 'not-an-email'] }),
       400,
       'Invalid body field "emails.1": Invalid email address.',
+    );
+    expectError(
+      await t.post(`/v1/orgs/${orgId}/invites`, admin.token, { emails: ['sso@invited.test'], sso: true }),
+      400,
+      'Invalid body field "sso": the organization has no SAML provider to sign these members in.',
     );
     expectError(
       await t.post(`/v1/orgs/${orgId}/invites`, members[0]!.token, { emails: ['x@invited.test'] }),

@@ -6,6 +6,7 @@ import {
   CreateSpaceBody,
   IdSchema,
   InviteBody,
+  InviteResult,
   ListCollectionsQuery,
   ListQuerySchema,
   OrganizationSchema,
@@ -75,7 +76,7 @@ export const inviteMembers = apiRoute({
   tags,
   summary: 'Add members by email with a role',
   request: { params: OrgParams, body: body(InviteBody) },
-  responses: { 200: json(z.object({ members: z.array(z.string()) })) },
+  responses: { 200: json(InviteResult) },
 });
 export const getAgentInstructions = apiRoute({
   method: 'get',
