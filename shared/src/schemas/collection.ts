@@ -27,8 +27,9 @@ export type Collection = z.infer<typeof CollectionSchema>;
 
 export const ListCollectionsQuery = ListQuerySchema.extend({ nested: QueryBoolean.optional() });
 
+/** Every field is optional, as for spaces: a collection without a title is "Untitled". */
 export const CreateCollectionBody = z.strictObject({
-  title: TitleSchema,
+  title: TitleSchema.optional(),
   parent: IdSchema.optional(),
   description: text(1000).optional(),
 });

@@ -53,6 +53,8 @@ export const CommentSchema = z
     editedAt: Timestamp.optional(),
     reactions: z.array(ReactionSchema),
     replies: z.number().int(),
+    /** Who replied, each with their number of replies and when they last replied. */
+    repliers: z.array(z.object({ user: UserSchema, count: z.number().int(), updatedAt: Timestamp })),
     body: CommentBodyOut,
     target: CommentTargetSchema,
     urls: z.object({ location: z.string() }),

@@ -73,15 +73,23 @@ export const DocumentSchema = z
   .meta({ id: 'Document' });
 export type Document = z.infer<typeof DocumentSchema>;
 
+/**
+ * `inherit` takes the organization's rules, `none` turns merge rules off (any change request
+ * merges without review), `rules` must all pass. Of the rule kinds the public client knows,
+ * only the one this server enforces is accepted: the others are refused, never ignored.
+ */
 export const MergeRulesSchema = z
   .discriminatedUnion('type', [
     z.strictObject({ type: z.literal('inherit') }),
+    z.strictObject({ type: z.literal('none') }),
     z.strictObject({
       type: z.literal('rules'),
       rules: z
         .array(
           z.strictObject({
-            rule: z.literal('require_specific_reviewers'),
+            rule: z.literal('require_specific_reviewers', {
+              error: 'only "require_specific_reviewers" is supported by this server',
+            }),
             users: z.array(IdSchema).max(100),
           }),
         )

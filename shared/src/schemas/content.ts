@@ -41,6 +41,7 @@ export interface Page {
   type: string;
   kind?: string;
   href?: string;
+  target?: { kind: 'page'; page: string } | { kind: 'url'; url: string };
   urls: { app: string };
   slug: string;
   path: string;
@@ -55,6 +56,7 @@ export interface Page {
   noRobotsIndex?: boolean;
   computed?: { type: string; dependencies?: Record<string, unknown>; props?: Record<string, unknown> };
   computedSeed?: string;
+  tags?: unknown[];
 }
 
 export const PageSchema: z.ZodType<Page> = z
@@ -71,8 +73,14 @@ export const PageSchema: z.ZodType<Page> = z
     document: z.unknown().optional(),
     /** `document`, `group`, `link` or `computed`. */
     type: z.string(),
+    /** `sheet` (a document), `group` or `link`, as the public client of this API family reads a page. */
+    kind: z.string().optional(),
     /** Where a `link` page points. */
     href: z.string().optional(),
+    /** Where a `link` page points, as a content reference: another page of the space, or a URL. */
+    target: z
+      .union([z.object({ kind: z.literal('page'), page: z.string() }), z.object({ kind: z.literal('url'), url: z.string() })])
+      .optional(),
     urls: z.object({ app: z.string() }),
     slug: z.string(),
     path: z.string(),
@@ -95,6 +103,8 @@ export const PageSchema: z.ZodType<Page> = z
       })
       .optional(),
     computedSeed: z.string().optional(),
+    /** On document pages: always empty, pages here carry no tags. */
+    tags: z.array(z.unknown()).optional(),
   })
   .meta({ id: 'Page' }) as z.ZodType<Page>;
 
@@ -109,6 +119,8 @@ export const RevisionSchema = z
       z.object({ id: z.string(), title: z.string(), git: z.object({ oid: z.string(), path: z.string() }).optional() }),
     ),
     variables: z.record(z.string(), z.string()),
+    /** Pages here carry no tags: always empty, for clients that read it. */
+    tags: z.array(z.unknown()),
     createdAt: Timestamp,
     type: z.string(),
     git: z
@@ -133,10 +145,18 @@ export const PAGE_FORMATS = ['markdown', 'document'] as const;
 
 export const PageQuery = ContentQuery.extend({
   format: z.enum(PAGE_FORMATS).optional(),
-  'format.markdown.refs': QueryBoolean.optional(),
+  /**
+   * How markdown writes references to other pages and files: `stable` (default) as
+   * `page:<id>` / `file:<id>`, which survive renames and moves; `relative` as relative
+   * paths of a git-synced repository (`../guide/install.md`, `.gitbook/assets/logo.png`).
+   * `true` and `false` are read as `stable`.
+   */
+  'format.markdown.refs': z.enum(['relative', 'stable', 'true', 'false']).optional(),
   evaluated: z.enum(['true', 'false', 'deterministic-only']).optional(),
-  dereferenced: text(256).optional(),
+  /** Bodies here hold no references to reusable content, so there is nothing to replace: accepted and read as is. */
+  dereferenced: z.enum(['true', 'false', 'reusable-contents']).optional(),
 });
+export type PageQuery = z.infer<typeof PageQuery>;
 
 /** Where a link is written, or what it points at. */
 export const ContentLocationSchema = z

@@ -14,15 +14,19 @@ export const MemberSchema = z
     sso: z.boolean(),
     spaces: z.number().int(),
     teams: z.number().int(),
+    /** Sites granted to the member directly (sites carry no per-member grants here: 0). */
+    sites: z.number().int(),
   })
   .meta({ id: 'Member' });
 export type Member = z.infer<typeof MemberSchema>;
 
 export const ListMembersQuery = ListQuerySchema.extend({
   order: OrderSchema.optional(),
-  role: RoleSchema.optional(),
+  /** A role, or `guest` for members without one. */
+  role: z.union([RoleSchema, z.literal('guest')]).optional(),
   search: text(256).optional(),
-  sort: z.enum(['joinedAt', 'lastSeenAt']).optional(),
+  /** `name` sorts by display name, case-insensitively; `order` applies as for the other sorts. */
+  sort: z.enum(['joinedAt', 'lastSeenAt', 'name']).optional(),
 });
 
 export const UpdateMemberBody = patchBody({ role: RoleSchema.nullable().optional() });

@@ -33,6 +33,8 @@ export const OpenAPISpecSchema = z
     lastProcessedAt: Timestamp.optional(),
     lastProcessErrorCode: z.enum(OPENAPI_ERROR_CODES).optional(),
     lastProcessedErrors: z.array(z.object({ message: z.string(), code: z.string() })).optional(),
+    /** How many errors the last processing met: 0 unless it failed. */
+    lastProcessedErrorCount: z.number().int(),
     permissions: z.object({ view: z.boolean(), edit: z.boolean() }),
     urls: z.object({ location: z.string(), app: z.string(), published: z.string().optional() }),
   })

@@ -1,8 +1,22 @@
 import { z } from 'zod';
-import { DocumentSchema, IdSchema, MergeRulesSchema, RoleSchema, Timestamp, patchBody, text } from './common';
+import { DocumentSchema, IdSchema, MergeRulesSchema, QueryBoolean, RoleSchema, Timestamp, patchBody, text } from './common';
+
+/**
+ * A field the public client may send for a feature this server does not have: refused with
+ * a message that says so, rather than as an unknown field or, worse, silently ignored.
+ */
+export function unsupported(reason: string) {
+  return z
+    .unknown()
+    .refine(() => false, reason)
+    .optional()
+    .meta({ description: `Refused: ${reason}.` });
+}
 
 const Permissions = z.object({
   view: z.boolean(),
+  /** Can open the organization in the application: any member, guests included. */
+  access: z.boolean(),
   admin: z.boolean(),
   ownTeam: z.boolean(),
   createContent: z.boolean(),
@@ -33,6 +47,8 @@ export const OrganizationSchema = z
     ai: z.boolean(),
     inviteLinks: z.boolean(),
     plan: z.string(),
+    /** No trials on a self-hosted server; the public client reads `status` and `count`. */
+    trial: z.object({ status: z.string(), count: z.number().int(), endDate: Timestamp.optional(), decision: z.string().optional() }),
     mergeRules: MergeRulesSchema,
     customHostname: z.string().optional(),
     urls: z.object({ location: z.string(), app: z.string(), logo: z.string().optional() }),
@@ -48,10 +64,18 @@ const EmailDomain = z
   .max(253)
   .regex(/^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i, 'must be a domain name such as example.com');
 
+/**
+ * The organization's name in published-site addresses (`/s/<hostname>/<site>`): a subdomain
+ * label such as `acme` (the specification's Subdomain format, what the public client sends),
+ * or a full hostname such as `docs.example.com`.
+ */
 const Hostname = z
   .string()
   .max(253)
-  .regex(/^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$/, 'must be a hostname such as docs.example.com');
+  .regex(
+    /^([a-z0-9][a-z0-9-]{1,30}[a-z0-9]|([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9])$/,
+    'must be a subdomain such as acme (3 to 32 letters, digits and -) or a hostname such as docs.example.com',
+  );
 
 export const HttpUrlSchema = z
   .string()
@@ -62,6 +86,18 @@ export const HttpUrlSchema = z
 export const CreateOrganizationBody = z.strictObject({
   title: TitleSchema,
   emailDomains: z.array(EmailDomain).max(50).optional(),
+  onboardingPreferences: unsupported('site onboarding preferences are not supported by this server'),
+});
+
+export const CreateOrganizationQuery = z.object({
+  /** Also create a documentation site, with one space, as the organization's default content. */
+  withDefaultSite: QueryBoolean.optional(),
+  /** With `withDefaultSite`: an OpenAPI specification to import and reference from the site's space. */
+  openapiUrl: z
+    .string()
+    .max(2048)
+    .refine((u) => /^https?:\/\//i.test(u) && URL.canParse(u), 'must be an http or https URL')
+    .optional(),
 });
 
 export const UpdateOrganizationBody = patchBody({
@@ -93,7 +129,11 @@ export const AgentInstructionsSchema = z
 
 export const UpdateAgentInstructionsBody = z.strictObject({ instructions: DocumentSchema });
 
-export const PingResponse = z.object({ platformVisitorClaims: z.string().optional() });
+export const PingResponse = z.object({
+  platformVisitorClaims: z.string().optional(),
+  /** The same claims under the name the public client reads. */
+  gitbookVisitorClaims: z.string().optional(),
+});
 
 const InviteEmail = z.string().max(320).email();
 

@@ -3,13 +3,16 @@ import { IdSchema, RoleSchema, Timestamp, patchBody, text } from './common';
 import { HttpUrlSchema, TitleSchema } from './organization';
 import { TeamSchema } from './team';
 
-export const SAML_PROVIDER_STATUSES = ['active'] as const;
+/** `pending` until the provider has its entity id, certificate and sign-in URL; only `active` providers sign anyone in. */
+export const SAML_PROVIDER_STATUSES = ['active', 'pending'] as const;
+export type SamlProviderStatus = (typeof SAML_PROVIDER_STATUSES)[number];
 
 export const SamlProviderSchema = z
   .object({
     object: z.literal('saml-provider'),
     id: z.string(),
     label: z.string(),
+    /** `''` until set (the provider is then `pending`); so are `entityID` and `certificate`. */
     ssoURL: z.string(),
     entityID: z.string(),
     certificate: z.string(),
@@ -35,11 +38,12 @@ const EntityId = text(1024, 1).refine((s) => s.trim() === s && s.length > 0, 'mu
 /** PEM or bare base64 of the identity provider's signing certificate; the server checks it parses. */
 const Certificate = text(16_384, 1);
 
+/** A provider can be added by its label alone and completed later (it stays `pending` meanwhile). */
 export const CreateSamlProviderBody = z.strictObject({
   label: TitleSchema,
-  entityID: EntityId,
-  certificate: Certificate,
-  ssoURL: HttpUrlSchema,
+  entityID: EntityId.optional(),
+  certificate: Certificate.optional(),
+  ssoURL: HttpUrlSchema.optional(),
   defaultTeam: IdSchema.nullable().optional(),
   defaultRole: RoleSchema.nullable().optional(),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IdSchema, ListQuerySchema, patchBody, QueryBoolean, Timestamp, text } from './common';
 import { SiteCustomizationSettingsSchema } from './siteCustomization';
+import { unsupported } from './siteFields';
 
 /** Formats of the specification. */
 export const SITE_HOSTNAME_PATTERN = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$/;
@@ -12,6 +13,8 @@ export const SITE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-a
 export const SiteVisibilitySchema = z.enum(SITE_VISIBILITIES);
 export type SiteVisibility = z.infer<typeof SiteVisibilitySchema>;
 export const SITE_TYPES = ['basic', 'premium', 'ultimate'] as const;
+/** Site types the public client names; the older plans and `sponsored` never match a site here. */
+export const CLIENT_SITE_TYPES = [...SITE_TYPES, 'sponsored', 'legacy-basic', 'legacy-premium'] as const;
 
 const SitePath = text(100, 1).regex(SITE_PATH_PATTERN, 'must be lowercase letters and digits separated by - _ or .');
 
@@ -21,11 +24,15 @@ export const SiteSchema = z
     id: z.string(),
     title: z.string(),
     type: z.enum(SITE_TYPES),
+    /** The type in effect (the same as `type`: plans are never frozen here). */
+    appliedType: z.enum(SITE_TYPES),
     icon: z.object({ icon: z.object({ light: z.string(), dark: z.string().optional() }) }).optional(),
     hostname: z.string().optional(),
     basename: z.string(),
     proxy: z.object({ origin: z.string(), target: z.string() }).optional(),
     visibility: SiteVisibilitySchema,
+    /** Sites have no access list of their own: the organization's roles apply. */
+    defaultLevel: z.literal('inherit'),
     published: z.boolean(),
     siteSpaces: z.number().int(),
     createdAt: Timestamp,
@@ -40,8 +47,23 @@ export const SiteSchema = z
     shareKey: z.string().optional(),
     /** Key visitor JWTs are signed with (HS256, `aud` = the site id); only those who manage the site see it. */
     visitorAuth: z.object({ signingKey: z.string(), audience: z.string() }).optional(),
-    permissions: z.object({ view: z.boolean(), edit: z.boolean(), admin: z.boolean() }),
-    urls: z.object({ location: z.string(), app: z.string(), published: z.string() }),
+    permissions: z.object({
+      view: z.boolean(),
+      access: z.boolean(),
+      edit: z.boolean(),
+      create: z.boolean(),
+      admin: z.boolean(),
+      installIntegration: z.boolean(),
+      viewAdaptiveSchema: z.boolean(),
+      editAdaptiveSchema: z.boolean(),
+    }),
+    urls: z.object({
+      location: z.string(),
+      app: z.string(),
+      published: z.string(),
+      /** Sites have no separate preview: the published address. */
+      preview: z.string(),
+    }),
   })
   .meta({ id: 'Site' });
 export type Site = z.infer<typeof SiteSchema>;
@@ -50,7 +72,12 @@ export const ListSitesQuery = ListQuerySchema.extend({
   space: IdSchema.optional().meta({ description: 'Only sites that publish this space.' }),
   title: text(256).optional().meta({ description: 'Case-insensitive part of the title.' }),
   published: QueryBoolean.optional(),
-  type: z.enum(SITE_TYPES).optional(),
+  /** One type, or several (`type=basic&type=premium`, as the public client sends an array). */
+  type: z
+    .union([z.enum(CLIENT_SITE_TYPES), z.array(z.enum(CLIENT_SITE_TYPES)).max(CLIENT_SITE_TYPES.length)])
+    .transform((v) => (Array.isArray(v) ? v : [v]))
+    .optional()
+    .meta({ description: 'Only sites of these types.' }),
 });
 
 export const CreateSiteBody = z.strictObject({
@@ -70,6 +97,13 @@ export const UpdateSiteBody = patchBody({
   defaultSiteSpace: IdSchema.optional(),
   defaultSiteSection: IdSchema.optional(),
   proxy: z.string().max(512).regex(SITE_PROXY_PATTERN, 'must be a host and path such as example.com/docs').nullable().optional(),
+  defaultLevel: z
+    .unknown()
+    .refine((v) => v === 'inherit', {
+      error: 'sites have no access list of their own: the organization\'s roles apply, so only "inherit" is accepted',
+    })
+    .optional(),
+  styleguide: unsupported('style guides are not supported by this server'),
 });
 export type UpdateSiteBody = z.infer<typeof UpdateSiteBody>;
 

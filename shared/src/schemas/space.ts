@@ -50,24 +50,22 @@ export const SpaceSchema = z
   .meta({ id: 'Space' });
 export type Space = z.infer<typeof SpaceSchema>;
 
-const Emoji = text(32, 1);
+/** An emoji: one grapheme, which a ZWJ sequence with modifiers makes long (the public client allows 50). */
+export const EmojiSchema = text(50, 1);
 /** BCP 47-ish language tag: `en`, `fr`, `pt-BR`, `zh-Hans`. */
 export const LanguageSchema = z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language code such as en or pt-BR');
 
-export const CreateSpaceBody = z.strictObject({
-  title: TitleSchema.optional(),
-  emoji: Emoji.optional(),
-  parent: IdSchema.optional(),
-  language: LanguageSchema.optional(),
-});
+export const SpaceEditModeSchema = z.enum(['live', 'locked']);
 
 export const UpdateSpaceBody = patchBody({
-  editMode: z.enum(['live', 'locked']).optional(),
+  editMode: SpaceEditModeSchema.optional(),
   title: TitleSchema.optional(),
   defaultLevel: DefaultLevelSchema.optional(),
   language: LanguageSchema.nullable().optional(),
   mergeRules: MergeRulesSchema.optional(),
-  emoji: Emoji.nullable().optional(),
+  emoji: EmojiSchema.nullable().optional(),
+  /** The public client clears a custom icon with null; setting one is refused (spaces have emoji only). */
+  icon: z.null({ error: 'custom space icons are not supported by this server; use "emoji"' }).optional(),
   visibility: z.enum(SPACE_VISIBILITIES).optional(),
 });
 export type UpdateSpaceBody = z.infer<typeof UpdateSpaceBody>;

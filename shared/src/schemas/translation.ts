@@ -16,7 +16,8 @@ export const TranslationSchema = z
     status: z.enum(TRANSLATION_STATUSES),
     source: z.object({ space: z.string(), language: z.string().optional() }),
     language: z.string(),
-    instructions: DocumentSchema.optional(),
+    /** An empty document when none were given. */
+    instructions: DocumentSchema,
     /** The space the translated copy lives in, and its revision after the last run; set by the first run. */
     result: z.object({ space: z.string(), revision: z.string().optional() }).optional(),
     /** Why the last run failed. */

@@ -247,6 +247,7 @@ describe('permissions objects match the role', () => {
   });
   const orgPermissions = (r: Role | null) => ({
     view: true,
+    access: true,
     admin: r === 'admin',
     ownTeam: r !== null,
     createContent: atLeast(r, 'create'),

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
-import { normalizeSource, redirectTarget } from '../core/sites/redirects';
+import { currentPagePaths, type RedirectPlaces, resolveRedirectPath } from '../core/sites/redirects';
 import type { AppEnv } from '../http/env';
 import { baseUrl } from '../http/urls';
 import type { Db } from '../store/db';
@@ -13,7 +13,7 @@ import { type Mount, SiteRequest } from './context';
 import { FreshLoader } from './freshLoad';
 import { gate } from './gate';
 import { forgetSiteHostnames, isSiteHostname } from './hostnames';
-import { loadSiteModel, siteView } from './model';
+import { loadSiteModel, type SiteModel, siteView } from './model';
 import { renderNotFound, renderPage, renderSearchPage } from './pages';
 import { ASSETS } from './render/assets';
 import { esc, NONCE } from './render/html';
@@ -153,10 +153,9 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
 
   const model = await loadSiteModel(db, site);
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-    // Sites are read-only; a redirect still answers, keeping the method (308).
-    const redirect = model.redirects.find((r) => r.source === normalizeSource(rest));
-    const target = redirect && redirectTarget(redirect.destination, mount.root, model.sections, site.default_section_id);
-    if (target) return c.redirect(target, 308);
+    // Sites are read-only; a redirect still answers, keeping the method (307/308).
+    const redirect = await resolveRedirectPath(model.redirects, rest, redirectPlaces(db, head, model, mount.root), true);
+    if (redirect) return c.redirect(redirect.location, redirect.status);
     c.header('Allow', 'GET, HEAD');
     return c.body(null, 405);
   }
@@ -166,7 +165,12 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
   const defaultVariant = view.sections.find((s) => s.isDefault)?.variants.find((v) => v.isDefault);
   const settings = defaultVariant?.settings;
   const theme: 'light' | 'dark' =
-    settings?.themes.toggeable && (cookieTheme === 'light' || cookieTheme === 'dark') ? cookieTheme : (settings?.themes.default ?? 'light');
+    settings?.themes.toggeable && (cookieTheme === 'light' || cookieTheme === 'dark')
+      ? cookieTheme
+      : // `system` needs the reader's preference, which a page without script cannot know: light.
+        settings?.themes.default === 'dark'
+        ? 'dark'
+        : 'light';
   const req = new SiteRequest(db, head, view, mount, theme);
   const noIndexSite = site.visibility !== 'public';
 
@@ -215,18 +219,27 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
       });
   }
 
-  const redirect = model.redirects.find((r) => r.source === normalizeSource(rest));
+  const redirect = await resolveRedirectPath(model.redirects, rest, redirectPlaces(db, head, model, mount.root), false);
   if (redirect) {
-    const target = redirectTarget(redirect.destination, mount.root, model.sections, site.default_section_id);
-    if (target) {
-      c.header('Cache-Control', isPrivate ? 'private, no-store' : 'no-cache');
-      return c.redirect(target, 301);
-    }
+    c.header('Cache-Control', isPrivate ? 'private, no-store' : 'no-cache');
+    return c.redirect(redirect.location, redirect.status);
   }
 
   const notFoundPage = await renderNotFound(req);
   if (notFoundPage) return html(c, 404, notFoundPage, { serverBase: mount.serverBase, private: isPrivate, noIndex: true });
   return bare(c, 404, mount.serverBase);
+}
+
+/** What redirect targets of a site are built from, pages read at the revisions this request serves. */
+function redirectPlaces(db: Db, head: PublishedHead, model: SiteModel, root: string): RedirectPlaces {
+  return {
+    root,
+    sections: model.sections,
+    siteSpaces: model.siteSpaces,
+    defaultSectionId: head.site.default_section_id,
+    defaultSiteSpaceId: head.site.default_site_space_id,
+    pagePath: currentPagePaths(db, async (spaceId) => head.revisions.find(([id]) => id === spaceId)?.[1]),
+  };
 }
 
 /** A decoded organization or basename segment, or undefined when no site could have it (bad escapes, NUL, too long). */

@@ -109,7 +109,7 @@ export function siteView(model: SiteModel, spaces: Map<string, SpaceHead>, ctx: 
     return visible.map((s) => ({
       id: s.id,
       spaceId: s.space_id,
-      title: spaces.get(s.space_id)?.title ?? '',
+      title: s.title ?? spaces.get(s.space_id)?.title ?? '',
       path: s.path,
       isDefault: s.id === declared?.id,
       revisionId: spaces.get(s.space_id)?.revisionId ?? null,

@@ -140,11 +140,13 @@ async function frame(
     footerLinks.push({ title: g.title, links });
   }
   const annTo = settings.announcement.link ? await referenceUrl(req, settings.announcement.link.to, here) : undefined;
+  const brandHref = await referenceUrl(req, settings.header.primaryLink, here);
 
   const assets = assetUrls(req.mount.root);
   return renderFrame({
     lang: 'en',
     siteTitle,
+    brandHref,
     documentTitle: extra.title === siteTitle ? siteTitle : `${extra.title} | ${siteTitle}`,
     description: extra.description ?? '',
     canonical: req.absolute(extra.canonical),

@@ -134,7 +134,8 @@ export async function markMerged(db: Queryable, id: string, mergedRevisionId: st
 export interface ChangeRequestFilter {
   /** One space, or every space of an organization the caller sees. */
   spaceIds: string[];
-  status?: ChangeRequestStatus;
+  /** Any of these statuses. */
+  status?: ChangeRequestStatus[];
   creator?: string;
   contributor?: string;
   requestedReviewer?: string;
@@ -151,7 +152,7 @@ export async function listChangeRequests(db: Queryable, f: ChangeRequestFilter, 
     where += ` AND ${sql.replace('?', `$${params.length}`)}`;
   };
   if (f.none) where += ' AND false';
-  if (f.status) add('cr.status = ?', f.status);
+  if (f.status?.length) add('cr.status = ANY(?)', f.status);
   if (f.creator) add('cr.created_by = ?', f.creator);
   if (f.contributor)
     add('EXISTS (SELECT 1 FROM change_request_contributors c WHERE c.change_request_id = cr.id AND c.user_id = ?)', f.contributor);
@@ -203,13 +204,21 @@ export interface ReviewRow {
   reviewer_id: string;
   status: 'approved' | 'changes-requested';
   revision_id: string;
-  comment: Document | null;
+  /** `{markdown}`; reviews stored before comment bodies were kept as a Document. */
+  comment: { markdown: string } | Document | null;
   created_at: Date;
 }
 
 export async function insertReview(
   db: Queryable,
-  r: { id: string; changeRequestId: string; reviewerId: string; status: ReviewRow['status']; revisionId: string; comment?: Document },
+  r: {
+    id: string;
+    changeRequestId: string;
+    reviewerId: string;
+    status: ReviewRow['status'];
+    revisionId: string;
+    comment?: { markdown: string };
+  },
 ): Promise<ReviewRow> {
   return one<ReviewRow>(
     db,
@@ -219,12 +228,28 @@ export async function insertReview(
   );
 }
 
-export function listReviews(db: Queryable, changeRequestId: string, page: PageRequest) {
-  return keysetPage<ReviewRow>(
-    db,
-    { columns: 'rv.*', from: 'FROM change_request_reviews rv WHERE rv.change_request_id = $1', params: [changeRequestId], seq: 'rv.seq' },
-    page,
+/** A change request's reviews; `outdated` keeps those of an earlier revision than `currentRevision` (true) or of it (false). */
+export function listReviews(db: Queryable, changeRequestId: string, f: { outdated?: boolean; currentRevision: string }, page: PageRequest) {
+  const params: unknown[] = [changeRequestId];
+  let where = 'WHERE rv.change_request_id = $1';
+  if (f.outdated !== undefined) {
+    params.push(f.currentRevision);
+    where += ` AND rv.revision_id ${f.outdated ? '<>' : '='} $2`;
+  }
+  return keysetPage<ReviewRow>(db, { columns: 'rv.*', from: `FROM change_request_reviews rv ${where}`, params, seq: 'rv.seq' }, page);
+}
+
+export function getReview(db: Queryable, changeRequestId: string, id: string) {
+  return maybeOne<ReviewRow>(db, 'SELECT * FROM change_request_reviews WHERE change_request_id = $1 AND id = $2', [changeRequestId, id]);
+}
+
+/** Who requested each requested reviewer of a change request. */
+export async function requesters(db: Queryable, changeRequestId: string): Promise<Map<string, string | null>> {
+  const rows = await db.query<{ user_id: string; requested_by: string | null }>(
+    'SELECT user_id, requested_by FROM change_request_reviewers WHERE change_request_id = $1',
+    [changeRequestId],
   );
+  return new Map(rows.map((r) => [r.user_id, r.requested_by]));
 }
 
 /** Each reviewer's latest review. */

@@ -202,6 +202,23 @@ export function reactionsOf(db: Queryable, subjectIds: string[]) {
   );
 }
 
+export interface ReplierRow {
+  comment_id: string;
+  user_id: string;
+  count: number;
+  last_reply_at: Date;
+}
+
+/** Who replied to each of several comments: replies per user and the latest one, first repliers first. */
+export function repliersOf(db: Queryable, commentIds: string[]) {
+  if (commentIds.length === 0) return Promise.resolve([] as ReplierRow[]);
+  return db.query<ReplierRow>(
+    `SELECT comment_id, posted_by AS user_id, count(*)::int AS count, max(posted_at) AS last_reply_at
+     FROM comment_replies WHERE comment_id = ANY($1) GROUP BY comment_id, posted_by ORDER BY comment_id, min(seq)`,
+    [commentIds],
+  );
+}
+
 /** Open comments on the main branch of each space. */
 export async function openSpaceCommentCounts(db: Queryable, spaceIds: string[]): Promise<Map<string, number>> {
   if (spaceIds.length === 0) return new Map();

@@ -85,16 +85,28 @@ export async function getMemberView(db: Queryable, orgId: string, userId: string
 }
 
 export interface MemberFilter {
-  role?: Role;
+  /** A role, or `guest` for members without one. */
+  role?: Role | 'guest';
   search?: string;
-  sort?: 'joinedAt' | 'lastSeenAt';
+  sort?: 'joinedAt' | 'lastSeenAt' | 'name';
   order?: 'asc' | 'desc';
+}
+
+/**
+ * The leading sort key of a member list. Names sort case-insensitively on a bounded prefix,
+ * so the key always fits in a page cursor.
+ */
+function memberSort(sort: MemberFilter['sort']): { expr: string; type: string } {
+  if (sort === 'name') return { expr: 'lower(left(u.display_name, 100))', type: 'text' };
+  return { expr: sort === 'lastSeenAt' ? 'm.last_seen_at' : 'm.joined_at', type: 'timestamptz' };
 }
 
 export async function listMembers(db: Queryable, orgId: string, f: MemberFilter, page: PageRequest) {
   const params: unknown[] = [orgId];
   let where = 'WHERE m.org_id = $1';
-  if (f.role) {
+  if (f.role === 'guest') {
+    where += ' AND m.role IS NULL';
+  } else if (f.role) {
     params.push(f.role);
     where += ` AND m.role = $${params.length}`;
   }
@@ -102,7 +114,6 @@ export async function listMembers(db: Queryable, orgId: string, f: MemberFilter,
     params.push(`%${f.search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`);
     where += ` AND (u.display_name ILIKE $${params.length} OR u.email ILIKE $${params.length})`;
   }
-  const sortCol = f.sort === 'lastSeenAt' ? 'm.last_seen_at' : 'm.joined_at';
   if (f.sort === 'lastSeenAt') where += ' AND m.last_seen_at IS NOT NULL';
   const q: Keyset = {
     columns: VIEW_COLUMNS,
@@ -112,7 +123,7 @@ export async function listMembers(db: Queryable, orgId: string, f: MemberFilter,
     params,
     seq: 'm.seq',
     order: f.order ?? 'desc',
-    sort: { expr: sortCol, type: 'timestamptz' },
+    sort: memberSort(f.sort),
   };
   const res = await keysetPage<FlatMember>(db, q, page);
   const counts = await memberCounts(

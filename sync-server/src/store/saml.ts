@@ -1,4 +1,5 @@
 import { type Role, newId } from '@quire/shared';
+import type { SamlProviderStatus } from '@quire/shared/schemas/saml';
 import { type Queryable, maybeOne, one } from './db';
 import { type PageRequest, keysetPage } from './paginate';
 import { hashToken } from './tokens';
@@ -13,11 +14,12 @@ export interface SamlProviderRow {
   sso_url: string;
   default_team_id: string | null;
   default_role: Role | null;
-  status: 'active';
+  status: SamlProviderStatus;
   created_at: Date;
   updated_at: Date;
 }
 
+/** `entityId`, `certificate` and `ssoUrl` are `''` until set. */
 export interface SamlProviderFields {
   label: string;
   entityId: string;
@@ -25,6 +27,11 @@ export interface SamlProviderFields {
   ssoUrl: string;
   defaultTeamId: string | null;
   defaultRole: Role | null;
+}
+
+/** A provider signs people in once it knows where and whom to trust. */
+function statusOf(f: SamlProviderFields): SamlProviderStatus {
+  return f.entityId && f.certificate && f.ssoUrl ? 'active' : 'pending';
 }
 
 export function getProvider(db: Queryable, orgId: string, id: string) {
@@ -51,9 +58,9 @@ export function allProviders(db: Queryable, orgId: string) {
 export function insertProvider(db: Queryable, orgId: string, f: SamlProviderFields) {
   return one<SamlProviderRow>(
     db,
-    `INSERT INTO saml_providers (id, org_id, label, entity_id, certificate, sso_url, default_team_id, default_role)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
-    [newId(), orgId, f.label, f.entityId, f.certificate, f.ssoUrl, f.defaultTeamId, f.defaultRole],
+    `INSERT INTO saml_providers (id, org_id, label, entity_id, certificate, sso_url, default_team_id, default_role, status)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
+    [newId(), orgId, f.label, f.entityId, f.certificate, f.ssoUrl, f.defaultTeamId, f.defaultRole, statusOf(f)],
   );
 }
 
@@ -61,10 +68,11 @@ export function updateProvider(db: Queryable, id: string, f: SamlProviderFields)
   return one<SamlProviderRow>(
     db,
     `UPDATE saml_providers SET label = $2, entity_id = $3, certificate = $4, sso_url = $5, default_team_id = $6, default_role = $7,
+       status = $8,
        updated_at = CASE WHEN (label, entity_id, certificate, sso_url, default_team_id, default_role)
          IS NOT DISTINCT FROM ($2, $3, $4, $5, $6, $7) THEN updated_at ELSE now() END
      WHERE id = $1 RETURNING *`,
-    [id, f.label, f.entityId, f.certificate, f.ssoUrl, f.defaultTeamId, f.defaultRole],
+    [id, f.label, f.entityId, f.certificate, f.ssoUrl, f.defaultTeamId, f.defaultRole, statusOf(f)],
   );
 }
 

@@ -62,7 +62,8 @@ export interface SiteFilters {
   space?: string;
   title?: string;
   published?: boolean;
-  type?: string;
+  /** Any of these types. */
+  type?: string[];
 }
 
 export function listSites(db: Queryable, orgId: string, f: SiteFilters, req: PageRequest) {
@@ -82,7 +83,7 @@ export function listSites(db: Queryable, orgId: string, f: SiteFilters, req: Pag
   }
   if (f.type) {
     params.push(f.type);
-    where.push(`s.type = $${params.length}`);
+    where.push(`s.type = ANY($${params.length})`);
   }
   return keysetPage<SiteRow>(db, { columns: 's.*', from: `FROM sites s WHERE ${where.join(' AND ')}`, params, seq: 's.seq' }, req);
 }

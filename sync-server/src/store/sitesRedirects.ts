@@ -9,6 +9,8 @@ export interface RedirectRow {
   site_id: string;
   source: string;
   destination: RedirectDestination;
+  permanent: boolean;
+  capture_wildcard: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -25,7 +27,19 @@ export function redirectsOfSite(db: Queryable, siteId: string) {
   return db.query<RedirectRow>('SELECT * FROM site_redirects WHERE site_id = $1', [siteId]);
 }
 
-export function listRedirects(db: Queryable, siteId: string, q: { search?: string; orderBy?: 'createdAt' | 'source' }, req: PageRequest) {
+/** Sort of a redirect list: by creation (oldest first), by last change (latest first), or by source. */
+function redirectSort(orderBy: 'createdAt' | 'updatedAt' | 'source' | undefined) {
+  if (orderBy === 'source') return { sort: { expr: 'r.source COLLATE "C"', type: 'text' } };
+  if (orderBy === 'updatedAt') return { sort: { expr: 'r.updated_at', type: 'timestamptz' }, order: 'desc' as const };
+  return {};
+}
+
+export function listRedirects(
+  db: Queryable,
+  siteId: string,
+  q: { search?: string; orderBy?: 'createdAt' | 'updatedAt' | 'source' },
+  req: PageRequest,
+) {
   const params: unknown[] = [siteId];
   let where = 'r.site_id = $1';
   if (q.search) {
@@ -39,27 +53,41 @@ export function listRedirects(db: Queryable, siteId: string, q: { search?: strin
       from: `FROM site_redirects r WHERE ${where}`,
       params,
       seq: 'r.seq',
-      ...(q.orderBy === 'source' ? { sort: { expr: 'r.source COLLATE "C"', type: 'text' } } : {}),
+      ...redirectSort(q.orderBy),
     },
     req,
   );
 }
 
-export function insertRedirect(db: Queryable, siteId: string, source: string, destination: RedirectDestination) {
-  return one<RedirectRow>(db, 'INSERT INTO site_redirects (id, site_id, source, destination) VALUES ($1, $2, $3, $4) RETURNING *', [
-    newId(),
-    siteId,
-    source,
-    JSON.stringify(destination),
-  ]);
+export interface RedirectFields {
+  source: string;
+  destination: RedirectDestination;
+  permanent?: boolean;
+  captureWildcard?: boolean;
 }
 
-export function updateRedirect(db: Queryable, id: string, patch: { source?: string; destination?: RedirectDestination }) {
+export function insertRedirect(db: Queryable, siteId: string, f: RedirectFields) {
   return one<RedirectRow>(
     db,
-    `UPDATE site_redirects SET source = coalesce($2, source), destination = coalesce($3::jsonb, destination), updated_at = now()
+    `INSERT INTO site_redirects (id, site_id, source, destination, permanent, capture_wildcard)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
+    [newId(), siteId, f.source, JSON.stringify(f.destination), f.permanent ?? true, f.captureWildcard ?? false],
+  );
+}
+
+export function updateRedirect(db: Queryable, id: string, patch: Partial<RedirectFields>) {
+  return one<RedirectRow>(
+    db,
+    `UPDATE site_redirects SET source = coalesce($2, source), destination = coalesce($3::jsonb, destination),
+       permanent = coalesce($4, permanent), capture_wildcard = coalesce($5, capture_wildcard), updated_at = now()
      WHERE id = $1 RETURNING *`,
-    [id, patch.source ?? null, patch.destination ? JSON.stringify(patch.destination) : null],
+    [
+      id,
+      patch.source ?? null,
+      patch.destination ? JSON.stringify(patch.destination) : null,
+      patch.permanent ?? null,
+      patch.captureWildcard ?? null,
+    ],
   );
 }
 

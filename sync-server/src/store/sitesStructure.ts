@@ -35,6 +35,8 @@ export interface SiteSpaceRow {
   section_id: string | null;
   space_id: string;
   path: string;
+  /** Its own title on the site; null shows the space's. */
+  title: string | null;
   condition: string | null;
   position: string;
   customization: Record<string, unknown> | null;
@@ -139,13 +141,20 @@ export function insertSectionGroup(
   );
 }
 
-export async function updateSectionGroup(db: Queryable, id: string, patch: { title?: string; icon?: string | null; position?: string }) {
+const GROUP_COLUMNS: Record<string, string> = { title: 'title', icon: 'icon', position: 'position', parentId: 'parent_id' };
+
+export async function updateSectionGroup(
+  db: Queryable,
+  id: string,
+  patch: { title?: string; icon?: string | null; position?: string; parentId?: string | null },
+) {
   const sets: string[] = [];
   const params: unknown[] = [id];
   for (const [k, v] of Object.entries(patch)) {
-    if (v === undefined || !['title', 'icon', 'position'].includes(k)) continue;
+    const col = GROUP_COLUMNS[k];
+    if (!col || v === undefined) continue;
     params.push(v);
-    sets.push(`${k} = $${params.length}`);
+    sets.push(`${col} = $${params.length}`);
   }
   if (sets.length) await db.query(`UPDATE site_section_groups SET ${sets.join(', ')} WHERE id = $1`, params);
 }
@@ -195,17 +204,18 @@ export function listSiteSpaces(db: Queryable, siteId: string, filter: { defaultO
 
 export function insertSiteSpace(
   db: Queryable,
-  f: { siteId: string; sectionId: string | null; spaceId: string; path: string; position: string },
+  f: { siteId: string; sectionId: string | null; spaceId: string; path: string; position: string; title?: string | null },
 ) {
   return one<SiteSpaceRow>(
     db,
-    'INSERT INTO site_spaces (id, site_id, section_id, space_id, path, position) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *',
-    [newId(), f.siteId, f.sectionId, f.spaceId, f.path, f.position],
+    'INSERT INTO site_spaces (id, site_id, section_id, space_id, path, position, title) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *',
+    [newId(), f.siteId, f.sectionId, f.spaceId, f.path, f.position, f.title ?? null],
   );
 }
 
 const SITE_SPACE_COLUMNS: Record<string, string> = {
   path: 'path',
+  title: 'title',
   condition: 'condition',
   spaceId: 'space_id',
   sectionId: 'section_id',

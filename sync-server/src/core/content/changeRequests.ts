@@ -3,6 +3,7 @@ import * as Y from 'yjs';
 import { ApiError, conflict } from '../../http/errors';
 import {
   type ChangeRequestRow,
+  getChangeRequest,
   insertChangeRequest,
   latestReviews,
   lockChangeRequest,
@@ -48,6 +49,8 @@ export async function openChangeRequest(
   spaceId: string,
   userId: string,
   fields: { subject?: string; agentTaskId?: string },
+  /** Writes the new branch's first content (a template) in the same transaction: a failure opens nothing. */
+  fill?: (tx: Queryable, branch: Branch) => Promise<unknown>,
 ): Promise<ChangeRequestRow> {
   return db.transaction(async (tx) => {
     // Main's branch lock before the space row (taken to number the change request), as every writer does.
@@ -58,7 +61,7 @@ export async function openChangeRequest(
     const state = await revisionState(tx, head.id);
     const forkDocSeq = await appendUpdate(tx, branchDocId(branch), state);
     const fork = await insertForkRevision(tx, branch, head, forkDocSeq, userId);
-    return insertChangeRequest(tx, {
+    const cr = await insertChangeRequest(tx, {
       id,
       spaceId,
       subject: fields.subject ?? null,
@@ -69,6 +72,9 @@ export async function openChangeRequest(
       forkDocSeq,
       forkStateVector: Y.encodeStateVectorFromUpdate(state),
     });
+    if (!fill) return cr;
+    await fill(tx, branch);
+    return (await getChangeRequest(tx, id)) ?? cr;
   });
 }
 

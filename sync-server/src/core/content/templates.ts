@@ -2,13 +2,13 @@ import { newId } from '@quire/shared';
 import { type CreatePageInput, createPage } from '@quire/shared/content/index';
 import type { ContentRef } from '@quire/shared/schemas/content';
 import { ApiError, badRequest } from '../../http/errors';
-import type { Db } from '../../store/db';
+import type { Db, Queryable } from '../../store/db';
 import { getSpecByRef } from '../../store/openapiSpecs';
 import type { SpaceRow } from '../../store/spaces';
 import type { Branch } from './branches';
 import { editBranch } from './revisions';
 
-type TemplatePage = Omit<CreatePageInput, 'parent'> & { children?: TemplatePage[] };
+export type TemplatePage = Omit<CreatePageInput, 'parent'> & { children?: TemplatePage[] };
 
 interface Template {
   title: string;
@@ -72,9 +72,55 @@ export const TEMPLATES: Record<string, Template> = {
 };
 
 /**
+ * A template's pages, once its id and content references are checked: a missing reference
+ * is a 400, one naming something the organization does not have a 404. `field` is where
+ * the template sits in the request body (`template.` when it is nested), for the messages.
+ */
+export async function templatePages(
+  db: Queryable,
+  orgId: string,
+  templateId: string,
+  refs: Record<string, ContentRef>,
+  field = '',
+): Promise<TemplatePage[]> {
+  const template = TEMPLATES[templateId];
+  if (!template)
+    throw badRequest(`Invalid body field "${field}id": no template "${templateId}"; templates are ${Object.keys(TEMPLATES).join(', ')}.`);
+  for (const need of template.needs ?? []) {
+    const ref = refs[need.key];
+    if (!ref)
+      throw badRequest(
+        `Missing body field "${field}params.contentRefs.${need.key}": the ${templateId} template needs a content reference of kind ${need.kind}.`,
+      );
+    if (ref.kind !== need.kind) throw badRequest(`Invalid body field "${field}params.contentRefs.${need.key}.kind": must be ${need.kind}.`);
+    if (ref.kind === 'openapi' && !(await getSpecByRef(db, orgId, ref.spec))) {
+      throw new ApiError(404, 'No matching OpenAPI specification found.');
+    }
+  }
+  return template.pages(refs);
+}
+
+/** Adds checked template pages at the end of a branch, as one revision (`template`). */
+export function writeTemplate(tx: Queryable, branch: Branch, pages: TemplatePage[], userId: string) {
+  return editBranch(
+    tx,
+    branch,
+    (doc) => {
+      const add = (list: TemplatePage[], parent: string | null) => {
+        for (const { children, ...page } of list) {
+          const id = createPage(doc, { ...page, parent });
+          if (children) add(children, id);
+        }
+      };
+      add(pages, null);
+    },
+    { type: 'template', createdBy: userId },
+  );
+}
+
+/**
  * Adds a template's pages at the end of a branch (main, or a change request), as one
- * revision (`template`). Content references are checked before anything is written: a missing
- * one is a 400, one naming something the organization does not have a 404.
+ * revision (`template`). Content references are checked before anything is written.
  */
 export async function applyTemplate(
   db: Db,
@@ -84,35 +130,6 @@ export async function applyTemplate(
   refs: Record<string, ContentRef>,
   userId: string,
 ) {
-  const template = TEMPLATES[templateId];
-  if (!template)
-    throw badRequest(`Invalid body field "id": no template "${templateId}"; templates are ${Object.keys(TEMPLATES).join(', ')}.`);
-  for (const need of template.needs ?? []) {
-    const ref = refs[need.key];
-    if (!ref)
-      throw badRequest(
-        `Missing body field "params.contentRefs.${need.key}": the ${templateId} template needs a content reference of kind ${need.kind}.`,
-      );
-    if (ref.kind !== need.kind) throw badRequest(`Invalid body field "params.contentRefs.${need.key}.kind": must be ${need.kind}.`);
-    if (ref.kind === 'openapi' && !(await getSpecByRef(db, space.org_id, ref.spec))) {
-      throw new ApiError(404, 'No matching OpenAPI specification found.');
-    }
-  }
-  const pages = template.pages(refs);
-  return db.transaction((tx) =>
-    editBranch(
-      tx,
-      branch,
-      (doc) => {
-        const add = (list: TemplatePage[], parent: string | null) => {
-          for (const { children, ...page } of list) {
-            const id = createPage(doc, { ...page, parent });
-            if (children) add(children, id);
-          }
-        };
-        add(pages, null);
-      },
-      { type: 'template', createdBy: userId },
-    ),
-  );
+  const pages = await templatePages(db, space.org_id, templateId, refs);
+  return db.transaction((tx) => writeTemplate(tx, branch, pages, userId));
 }

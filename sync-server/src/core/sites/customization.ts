@@ -19,20 +19,78 @@ export function mergeSettings<T extends Json>(base: T, over: Json | null | undef
   for (const [k, v] of Object.entries(over)) {
     if (v === undefined) continue;
     if (v === null) delete out[k];
-    else if (isPlain(v) && isPlain(out[k])) out[k] = mergeSettings(out[k] as Json, v);
+    else if (isPlain(v)) out[k] = mergeSettings(isPlain(out[k]) ? (out[k] as Json) : {}, v);
     else out[k] = v;
   }
   return out as T;
 }
 
+/** Page actions that have a boolean of their own in the settings, and that boolean. */
+const ACTION_FLAGS = [
+  ['external-ai', 'externalAI'],
+  ['markdown', 'markdown'],
+  ['mcp', 'mcp'],
+] as const;
+
+interface PageActions {
+  externalAI?: boolean;
+  markdown?: boolean;
+  mcp?: boolean;
+  items?: string[];
+}
+
+/**
+ * Page actions as written (a PUT, or a site space's override). With `items`, the ordered
+ * list the public client sends, each boolean follows from it; a boolean sent alongside
+ * must then agree.
+ */
+function pageActionsInput(pa: PageActions): { value: PageActions; error?: string } {
+  if (!pa.items) return { value: pa };
+  const value: PageActions = { ...pa };
+  for (const [item, flag] of ACTION_FLAGS) {
+    const listed = pa.items.includes(item);
+    if (pa[flag] !== undefined && pa[flag] !== listed) {
+      return { value, error: `Invalid body field "pageActions.${flag}": disagrees with pageActions.items` };
+    }
+    value[flag] = listed;
+  }
+  return { value };
+}
+
+/**
+ * Customization as written (a PUT body or a site space's override PATCH), ready to store,
+ * or why it cannot be.
+ */
+export function customizationInput<T extends Json>(body: T): { value: T; error?: string } {
+  const pa = body.pageActions;
+  if (!isPlain(pa)) return { value: body };
+  const { value, error } = pageActionsInput(pa as PageActions);
+  return { value: { ...body, pageActions: value }, error };
+}
+
+/**
+ * Both forms of page actions in agreement on read: the booleans decide what is on, and
+ * `items` keeps its order for those, then lists the others that are on.
+ */
+function withPageActions(settings: SiteCustomizationSettings): SiteCustomizationSettings {
+  const pa = settings.pageActions;
+  const flagOf = new Map<string, keyof PageActions>(ACTION_FLAGS);
+  const kept = (pa.items ?? []).filter((item) => {
+    const flag = flagOf.get(item);
+    return !flag || pa[flag] === true;
+  });
+  for (const [item, flag] of ACTION_FLAGS) if (pa[flag] && !kept.includes(item)) kept.push(item);
+  return { ...settings, pageActions: { ...pa, items: kept as NonNullable<PageActions['items']> } as typeof pa };
+}
+
 /** The site's settings as stored, completed with defaults for what was never set. */
 export function siteSettings(stored: Json | null): SiteCustomizationSettings {
-  return mergeSettings(defaultCustomization() as unknown as Json, stored) as unknown as SiteCustomizationSettings;
+  return withPageActions(mergeSettings(defaultCustomization() as unknown as Json, stored) as unknown as SiteCustomizationSettings);
 }
 
 /** Effective settings of a site space: the site's merged with the space's overrides. */
 export function siteSpaceSettings(siteStored: Json | null, overrides: Json | null): SiteCustomizationSettings {
-  return mergeSettings(siteSettings(siteStored) as unknown as Json, overrides) as unknown as SiteCustomizationSettings;
+  return withPageActions(mergeSettings(siteSettings(siteStored) as unknown as Json, overrides) as unknown as SiteCustomizationSettings);
 }
 
 /**
@@ -45,7 +103,9 @@ export function patchOverrides(
   current: Json | null,
   patch: PatchSiteSpaceCustomizationBody,
 ): { overrides: Json | null; error?: string } {
-  const next = mergeSettings(current ?? {}, patch as Json);
+  const input = customizationInput(patch as Json);
+  if (input.error) return { overrides: null, error: `${input.error}.` };
+  const next = mergeSettings(current ?? {}, input.value);
   const effective = mergeSettings(siteSettings(siteStored) as unknown as Json, next);
   const checked = SiteCustomizationSettingsSchema.safeParse(effective);
   if (!checked.success) {

@@ -5,6 +5,8 @@ import {
   deleteSection,
   deleteSiteSpace,
   getSection,
+  getSectionGroup,
+  type SectionGroupRow,
   insertSection,
   insertSiteSpace,
   type SectionRow,
@@ -42,16 +44,27 @@ export function uniquePath(wanted: string, taken: Set<string>): string {
   for (let i = 2; ; i++) if (!taken.has(`${wanted}-${i}`)) return `${wanted}-${i}`;
 }
 
-/** Adds a space to a section (or the root of a site without sections); the first one becomes the default. */
+/**
+ * Adds a space to a section (or the root of a site without sections); the first one becomes
+ * the default. `title` is the site space's own title, when it has one.
+ */
 export async function addSiteSpace(
   db: Queryable,
   site: SiteRow,
   space: { id: string; title: string },
   sectionId: string | null,
+  title?: string,
 ): Promise<SiteSpaceRow> {
-  const path = uniquePath(slugify(space.title, 'space'), await takenPaths(db, 'site_spaces', site.id, sectionId));
+  const path = uniquePath(slugify(title ?? space.title, 'space'), await takenPaths(db, 'site_spaces', site.id, sectionId));
   const siblings = await siteSpaceSiblings(db, site.id, sectionId);
-  const row = await insertSiteSpace(db, { siteId: site.id, sectionId, spaceId: space.id, path, position: positionAtEnd(siblings) });
+  const row = await insertSiteSpace(db, {
+    siteId: site.id,
+    sectionId,
+    spaceId: space.id,
+    path,
+    position: positionAtEnd(siblings),
+    title,
+  });
   if (siblings.length === 0) {
     if (sectionId) await updateSection(db, sectionId, { defaultSiteSpace: row.id });
     else await updateSite(db, site.id, { defaultSiteSpace: row.id });
@@ -68,7 +81,7 @@ export async function addSiteSpace(
 export async function createSection(
   db: Queryable,
   site: SiteRow,
-  f: { title: string; icon?: string; space: { id: string; title: string } },
+  f: { title: string; icon?: string; space: { id: string; title: string }; groupId?: string | null },
 ): Promise<SectionRow> {
   const existing = await sectionsOfSite(db, site.id);
   if (existing.length === 0) {
@@ -87,13 +100,14 @@ export async function createSection(
     }
   }
   const path = uniquePath(slugify(f.title, 'section'), await takenPaths(db, 'site_sections', site.id));
+  const groupId = f.groupId ?? null;
   const section = await insertSection(db, {
     siteId: site.id,
-    groupId: null,
+    groupId,
     title: f.title,
     icon: f.icon,
     path,
-    position: positionAtEnd(await sectionSiblings(db, site.id, null)),
+    position: positionAtEnd(await sectionSiblings(db, site.id, groupId)),
   });
   const current = await db.query<{ default_section_id: string | null }>('SELECT default_section_id FROM sites WHERE id = $1', [site.id]);
   if (!current[0]?.default_section_id) await updateSite(db, site.id, { defaultSiteSection: section.id });
@@ -140,6 +154,41 @@ export async function removeSectionGroup(db: Queryable, siteId: string, group: {
   }
   await db.query('DELETE FROM site_section_groups WHERE id = $1', [group.id]);
   await touchSite(db, siteId);
+}
+
+/**
+ * Puts a section or group last in another container (a group, or the site's root with
+ * null); nothing changes when it is already there.
+ */
+export async function moveIntoGroup(
+  db: Queryable,
+  siteId: string,
+  item: { kind: 'section' | 'group'; id: string; current: string | null },
+  groupId: string | null,
+) {
+  if (item.current === groupId) return;
+  const position = positionAtEnd(await sectionSiblings(db, siteId, groupId));
+  if (item.kind === 'section') await updateSection(db, item.id, { groupId, position });
+  else await updateSectionGroup(db, item.id, { parentId: groupId, position });
+  await touchSite(db, siteId);
+}
+
+/** A section group of the site by id, or the 404 a caller gets for an unknown one. */
+export async function requireGroup(db: Queryable, siteId: string, id: string): Promise<SectionGroupRow> {
+  const g = await getSectionGroup(db, siteId, id);
+  if (!g) throw notFound('site section group');
+  return g;
+}
+
+/** Whether `groupId` is `ancestorId` or nested (at any depth) inside it. */
+export async function isWithinGroup(db: Queryable, siteId: string, groupId: string, ancestorId: string): Promise<boolean> {
+  const seen = new Set<string>();
+  for (let at: string | null = groupId; at && !seen.has(at);) {
+    if (at === ancestorId) return true;
+    seen.add(at);
+    at = (await getSectionGroup(db, siteId, at))?.parent_id ?? null;
+  }
+  return false;
 }
 
 /** A section of the site by id, or the 404 a caller gets for an unknown one. */

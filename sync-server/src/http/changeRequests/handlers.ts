@@ -1,7 +1,11 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { newId } from '@quire/shared';
 import type { z } from 'zod';
-import type { OrgChangeRequestListQuery } from '@quire/shared/schemas/changeRequest';
+import type { CreateReviewBody, OrgChangeRequestListQuery } from '@quire/shared/schemas/changeRequest';
+import { BodyError, storedBody } from '../../core/comments/bodies';
+import type { Branch } from '../../core/content/branches';
+import { templatePages, writeTemplate } from '../../core/content/templates';
+import type { Queryable } from '../../store/db';
 import { crBranch, isActive, mergeChangeRequest, openChangeRequest, updateFromMain } from '../../core/content/changeRequests';
 import { signedPdfUrl } from '../../core/content/exports';
 import { contentAtRevision } from '../../core/content/revisions';
@@ -23,6 +27,16 @@ import * as r from './routes';
 
 type OrgListQuery = z.infer<typeof OrgChangeRequestListQuery>;
 
+/** A review's comment as markdown: a comment body, or a bare Document as earlier clients sent it. */
+function reviewComment(input: NonNullable<CreateReviewBody['comment']>): string {
+  try {
+    return storedBody('object' in input ? { document: input } : input);
+  } catch (err) {
+    if (err instanceof BodyError) throw badRequest(err.message.replace(/"body(\.document)?"/, '"comment"'));
+    throw err;
+  }
+}
+
 export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.listChangeRequests, async (c) => {
     const { db } = c.get('deps');
@@ -39,8 +53,13 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.createChangeRequest, async (c) => {
     const { db } = c.get('deps');
     const { space, access } = await requireSpace(c, c.req.valid('param').spaceId, 'edit');
-    const b = c.req.valid('json');
-    const cr = await openChangeRequest(db, space.id, c.get('caller').user.id, b);
+    const { template, ...fields } = c.req.valid('json');
+    const me = c.get('caller').user.id;
+    // Checked before anything is opened: a bad template opens no change request.
+    const pages = template && (await templatePages(db, space.org_id, template.id, template.params?.contentRefs ?? {}, 'template.'));
+    const fill = pages ? (tx: Queryable, branch: Branch) => writeTemplate(tx, branch, pages, me) : undefined;
+    const cr = await openChangeRequest(db, space.id, me, fields, fill);
+    if (pages) await store.addContributor(db, cr.id, me);
     const fresh = (await getSpace(db, space.id)) ?? space;
     return c.json(await presentChangeRequest(db, cr, fresh, access, baseUrl(c)), 200);
   });
@@ -105,8 +124,9 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
     const { db } = c.get('deps');
     const { spaceId, changeRequestId } = c.req.valid('param');
     const { cr } = await requireChangeRequest(c, spaceId, changeRequestId);
-    const page = await store.listReviews(db, cr.id, c.req.valid('query'));
-    const items = await presentReviews(db, page.rows, cr, baseUrl(c));
+    const q = c.req.valid('query');
+    const page = await store.listReviews(db, cr.id, { outdated: q.outdated, currentRevision: cr.revision_id }, q);
+    const items = await presentReviews(db, page.rows, cr, baseUrl(c), q.format);
     return c.json(
       envelope({ ...page, rows: items }, (x) => x),
       200,
@@ -131,13 +151,23 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
         reviewerId: me,
         status: b.status,
         revisionId: head.id,
-        comment: b.comment,
+        comment: b.comment && { markdown: reviewComment(b.comment) },
       });
     });
     const fresh = (await store.getChangeRequest(db, cr.id)) ?? cr;
     const [shown] = await presentReviews(db, [review], fresh, baseUrl(c));
     c.header('Location', shown?.urls.location ?? '');
     return c.json(shown as NonNullable<typeof shown>, 201);
+  });
+
+  app.openapi(r.getReview, async (c) => {
+    const { db } = c.get('deps');
+    const { spaceId, changeRequestId, reviewId } = c.req.valid('param');
+    const { cr } = await requireChangeRequest(c, spaceId, changeRequestId);
+    const review = await store.getReview(db, cr.id, reviewId);
+    if (!review) throw notFound('review');
+    const [shown] = await presentReviews(db, [review], cr, baseUrl(c), c.req.valid('query').format);
+    return c.json(shown as NonNullable<typeof shown>, 200);
   });
 
   app.openapi(r.listRequestedReviewers, async (c) => {
@@ -157,20 +187,24 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
     const { db } = c.get('deps');
     const { spaceId, changeRequestId } = c.req.valid('param');
     const { space, cr } = await requireChangeRequest(c, spaceId, changeRequestId, 'edit');
-    const { users } = c.req.valid('json');
+    const { users, subject, description } = c.req.valid('json');
     // Reviewers are members of the space's organization; anyone else is unknown here.
     for (const u of users) {
       const m = await getMembership(db, space.org_id, u);
       if (!m || m.disabled) throw notFound('user');
     }
-    await store.addRequestedReviewers(db, cr.id, users, c.get('caller').user.id);
+    // The public client may rename and describe the change request in the same call.
+    const renames = subject !== undefined || description !== undefined;
+    const current = await db.transaction(async (tx) => {
+      // The row lock first, as every writer of the change request takes it.
+      if (renames && !(await store.lockChangeRequest(tx, cr.id))) throw notFound('change request');
+      await store.addRequestedReviewers(tx, cr.id, users, c.get('caller').user.id);
+      return renames ? store.updateChangeRequest(tx, cr.id, { subject, description }) : cr;
+    });
     const page = await store.listRequestedReviewers(db, cr.id, { limit: 1000 });
     const latest = new Map((await store.latestReviews(db, cr.id)).map((rv) => [rv.reviewer_id, rv]));
-    const items = await presentRequestedReviewers(db, page.rows, cr, latest, true, baseUrl(c));
-    return c.json(
-      envelope({ ...page, rows: items }, (x) => x),
-      200,
-    );
+    const items = await presentRequestedReviewers(db, page.rows, current, latest, true, baseUrl(c));
+    return c.json({ ...envelope({ ...page, rows: items }, (x) => x), users: items }, 200);
   });
 
   app.openapi(r.removeRequestedReviewer, async (c) => {
@@ -195,7 +229,8 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
     }
     const page = await store.listChangeRequests(
       db,
-      { ...q, spaceIds: spaces.map((s) => s.id), none: !!(q.styleguideRun || q.finding || q.topic) },
+      // No change request here comes from a style guide run, a site finding or a topic.
+      { ...q, spaceIds: spaces.map((s) => s.id), none: !!(q.styleguideRun || (q.finding && q.finding !== 'none') || q.topic) },
       q,
     );
     const items = await presentChangeRequests(db, page.rows, new Map(spaces.map((s) => [s.id, s])), access, baseUrl(c));

@@ -1,6 +1,8 @@
 import type { Role } from '@quire/shared';
-import type { ChangeRequest } from '@quire/shared/schemas/changeRequest';
+import type { ChangeRequest, ChangeRequestReview, RequestedReviewer } from '@quire/shared/schemas/changeRequest';
+import type { CommentFormat } from '@quire/shared/schemas/comment';
 import type { Context } from 'hono';
+import { presentBody, storedBody } from '../../core/comments/bodies';
 import { isActive, isOutdated } from '../../core/content/changeRequests';
 import { atLeast } from '../../core/roles';
 import type { OrgAccess } from '../../core/access';
@@ -10,6 +12,7 @@ import {
   type ReviewerRow,
   changeRequestCommentCounts,
   findChangeRequest,
+  requesters,
   usersByIds,
 } from '../../store/changeRequests';
 import type { Queryable } from '../../store/db';
@@ -57,7 +60,7 @@ export async function presentChangeRequests(
   const [users, comments] = await Promise.all([
     usersByIds(
       db,
-      rows.map((r) => r.created_by),
+      rows.flatMap((r) => [r.created_by, r.merged_by]),
     ),
     changeRequestCommentCounts(
       db,
@@ -72,12 +75,13 @@ export async function presentChangeRequests(
       id: cr.id,
       number: cr.number,
       status: cr.status,
-      subject: cr.subject ?? undefined,
+      subject: cr.subject ?? '',
       description: cr.description ?? undefined,
       createdBy: presentUser(users.get(cr.created_by ?? '') ?? ghost(cr.created_by), base),
       createdAt: iso(cr.created_at) as string,
       updatedAt: iso(cr.updated_at) as string,
       mergedAt: iso(cr.merged_at),
+      mergedBy: cr.merged_by ? presentUser(users.get(cr.merged_by) ?? ghost(cr.merged_by), base) : undefined,
       space: cr.space_id,
       revision: cr.revision_id,
       revisionInitial: cr.revision_initial,
@@ -99,25 +103,61 @@ export async function presentChangeRequest(db: Queryable, cr: ChangeRequestRow, 
   return one as ChangeRequest;
 }
 
-export async function presentReviews(db: Queryable, rows: ReviewRow[], cr: ChangeRequestRow, base: string) {
-  const users = await usersByIds(
-    db,
-    rows.map((r) => r.reviewer_id),
-  );
-  return rows.map((r) =>
-    compact({
+/**
+ * What a reviewer wrote, as markdown: reviews keep `{markdown}`; those stored before kept
+ * the Document they were sent, read back through the content model.
+ */
+function reviewMarkdown(comment: ReviewRow['comment']): string | undefined {
+  if (!comment) return undefined;
+  if ('markdown' in comment && typeof comment.markdown === 'string') return comment.markdown;
+  try {
+    return storedBody({ document: comment as Record<string, unknown> });
+  } catch {
+    return undefined;
+  }
+}
+
+export async function presentReviews(db: Queryable, rows: ReviewRow[], cr: ChangeRequestRow, base: string, format?: CommentFormat) {
+  const requestedBy = await requesters(db, cr.id);
+  const users = await usersByIds(db, [...rows.map((r) => r.reviewer_id), ...requestedBy.values()]);
+  const user = (id: string) => presentUser(users.get(id) ?? ghost(id), base);
+  return rows.map((r): ChangeRequestReview => {
+    const location = `${base}/v1/spaces/${cr.space_id}/change-requests/${cr.id}/reviews/${r.id}`;
+    const createdAt = iso(r.created_at) as string;
+    const markdown = reviewMarkdown(r.comment);
+    const requester = requestedBy.get(r.reviewer_id);
+    return compact({
       object: 'change-request-review' as const,
       id: r.id,
       status: r.status,
-      reviewer: presentUser(users.get(r.reviewer_id) ?? ghost(r.reviewer_id), base),
+      reviewer: user(r.reviewer_id),
+      requestedBy: requester ? user(requester) : undefined,
       revision: r.revision_id,
       outdated: r.revision_id !== cr.revision_id,
-      comment: r.comment ?? undefined,
-      createdAt: iso(r.created_at) as string,
-      urls: { location: `${base}/v1/spaces/${cr.space_id}/change-requests/${cr.id}/reviews/${r.id}` },
+      // The review's own words, shaped as the comment the public client of this API family expects here.
+      comment:
+        markdown === undefined
+          ? undefined
+          : {
+              object: 'comment' as const,
+              id: r.id,
+              postedBy: user(r.reviewer_id),
+              postedAt: createdAt,
+              reactions: [],
+              replies: 0,
+              repliers: [],
+              body: presentBody(markdown, format),
+              target: { changeRequest: cr.id, review: r.id, space: cr.space_id, revision: r.revision_id },
+              urls: { location },
+              permissions: { view: true, edit: false, reply: false, delete: false },
+              status: 'open' as const,
+            },
+      createdAt,
+      updatedAt: createdAt,
+      urls: { location },
       permissions: { view: true },
-    }),
-  );
+    });
+  });
 }
 
 export async function presentRequestedReviewers(
@@ -127,19 +167,24 @@ export async function presentRequestedReviewers(
   latest: Map<string, ReviewRow>,
   canRemove: boolean,
   base: string,
-) {
+): Promise<RequestedReviewer[]> {
   const users = await usersByIds(
     db,
-    rows.map((r) => r.user_id),
+    rows.flatMap((r) => [r.user_id, r.requested_by]),
   );
-  return rows.map((r) =>
-    compact({
+  return rows.map((r) => {
+    const requestedAt = iso(r.requested_at) as string;
+    return compact({
       object: 'change-request-requested-reviewer' as const,
+      kind: 'user' as const,
       user: presentUser(users.get(r.user_id) ?? ghost(r.user_id), base),
-      requestedAt: iso(r.requested_at) as string,
+      requestedBy: r.requested_by ? presentUser(users.get(r.requested_by) ?? ghost(r.requested_by), base) : undefined,
+      requestedAt,
+      createdAt: requestedAt,
+      revision: cr.revision_id,
       review: latest.get(r.user_id)?.status,
       urls: { location: `${base}/v1/spaces/${cr.space_id}/change-requests/${cr.id}/requested-reviewers/${r.user_id}` },
       permissions: { remove: canRemove },
-    }),
-  );
+    });
+  });
 }

@@ -6,11 +6,14 @@ import {
   ChangeRequestSchema,
   CreateChangeRequestBody,
   CreateReviewBody,
+  ListReviewsQuery,
   MergeResultSchema,
   OrgChangeRequestListQuery,
   PdfUrlSchema,
   RequestReviewersBody,
+  RequestReviewersResultSchema,
   RequestedReviewerSchema,
+  ReviewQuery,
   UpdateChangeRequestBody,
   UpdateResultSchema,
 } from '@quire/shared/schemas/changeRequest';
@@ -22,6 +25,7 @@ const tags = ['Change requests'];
 /** `changeRequestId` is the id or the number of the change request within the space. */
 export const ChangeRequestParams = SpaceParams.extend({ changeRequestId: IdSchema });
 const ReviewerParams = ChangeRequestParams.extend({ userId: IdSchema });
+const ReviewParams = ChangeRequestParams.extend({ reviewId: IdSchema });
 
 const CR = '/v1/spaces/{spaceId}/change-requests/{changeRequestId}';
 
@@ -86,7 +90,7 @@ export const listReviews = apiRoute({
   path: `${CR}/reviews`,
   tags,
   summary: 'Reviews of a change request',
-  request: { params: ChangeRequestParams, query: ListQuerySchema },
+  request: { params: ChangeRequestParams, query: ListReviewsQuery },
   responses: { 200: json(listOf(ChangeRequestReviewSchema)) },
 });
 export const createReview = apiRoute({
@@ -96,6 +100,14 @@ export const createReview = apiRoute({
   summary: 'Approve a change request or request changes',
   request: { params: ChangeRequestParams, body: body(CreateReviewBody) },
   responses: { 201: json(ChangeRequestReviewSchema) },
+});
+export const getReview = apiRoute({
+  method: 'get',
+  path: `${CR}/reviews/{reviewId}`,
+  tags,
+  summary: 'A review of a change request',
+  request: { params: ReviewParams, query: ReviewQuery },
+  responses: { 200: json(ChangeRequestReviewSchema) },
 });
 export const listRequestedReviewers = apiRoute({
   method: 'get',
@@ -110,8 +122,9 @@ export const requestReviewers = apiRoute({
   path: `${CR}/requested-reviewers`,
   tags,
   summary: 'Request reviews from users',
+  description: 'Answers every requested reviewer of the change request, under `items` and under `users`.',
   request: { params: ChangeRequestParams, body: body(RequestReviewersBody) },
-  responses: { 200: json(listOf(RequestedReviewerSchema)) },
+  responses: { 200: json(RequestReviewersResultSchema) },
 });
 export const removeRequestedReviewer = apiRoute({
   method: 'delete',

@@ -115,6 +115,20 @@ function groupReactions(rows: ReactionRow[], users: Map<string, UserRow>, base: 
     [...(bySubject.get(subjectId) ?? new Map()).entries()].map(([emoji, users]) => ({ emoji, count: users.length, users }));
 }
 
+function groupRepliers(rows: store.ReplierRow[], users: Map<string, UserRow>, base: string) {
+  const byComment = new Map<string, { user: ReturnType<typeof presentUser>; count: number; updatedAt: string }[]>();
+  for (const r of rows) {
+    const list = byComment.get(r.comment_id) ?? [];
+    list.push({
+      user: presentUser(users.get(r.user_id) ?? ghost(r.user_id), base),
+      count: Number(r.count),
+      updatedAt: iso(r.last_reply_at) as string,
+    });
+    byComment.set(r.comment_id, list);
+  }
+  return (commentId: string) => byComment.get(commentId) ?? [];
+}
+
 function permissions(scope: Scope, postedBy: string) {
   const mine = postedBy === scope.userId;
   return {
@@ -143,12 +157,15 @@ export async function presentComments(
 ): Promise<Comment[]> {
   const { db } = c.get('deps');
   const base = baseUrl(c);
-  const reactions = await store.reactionsOf(
-    db,
-    rows.map((r) => r.id),
-  );
-  const users = await store.commentUsers(db, [...rows.flatMap((r) => [r.posted_by, r.resolved_by]), ...reactions.map((r) => r.user_id)]);
+  const ids = rows.map((r) => r.id);
+  const [reactions, repliers] = await Promise.all([store.reactionsOf(db, ids), store.repliersOf(db, ids)]);
+  const users = await store.commentUsers(db, [
+    ...rows.flatMap((r) => [r.posted_by, r.resolved_by]),
+    ...reactions.map((r) => r.user_id),
+    ...repliers.map((r) => r.user_id),
+  ]);
   const reactionsOf = groupReactions(reactions, users, base);
+  const repliersOf = groupRepliers(repliers, users, base);
   const branch = rows.some((r) => r.page_id) ? (view ?? (await BranchView.open(db, scope.thread))) : undefined;
   const out: Comment[] = [];
   for (const r of rows) {
@@ -163,6 +180,7 @@ export async function presentComments(
         editedAt: iso(r.edited_at),
         reactions: reactionsOf(r.id),
         replies: r.replies,
+        repliers: repliersOf(r.id),
         body: presentBody(r.body, format),
         target: compact({
           page,

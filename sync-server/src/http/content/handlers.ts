@@ -130,7 +130,8 @@ function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof
     if (!entry) throw notFound('page');
     const format = q.format ?? 'document';
     const evaluated = q.evaluated === 'true' || q.evaluated === 'deterministic-only';
-    let body = await readBody(db, ctx.revisionId, p.pageId, { format, evaluated });
+    const refs = q['format.markdown.refs'] === 'relative' ? 'relative' : 'stable';
+    let body = await readBody(db, ctx.revisionId, p.pageId, { format, evaluated, refs });
     const spec = computedSpecRef(entry.computed);
     if (spec && q.computed !== false) {
       const rendered = await renderSpecOperations(db, ctx.space.org_id, spec);

@@ -1,3 +1,4 @@
+import { parseTarget } from '@quire/shared/content/index';
 import type { File, Page } from '@quire/shared/schemas/content';
 import type { Materialized, PageEntry } from '../../core/content/materialize';
 import { signedFileUrl } from '../../core/content/exports';
@@ -11,6 +12,15 @@ import { compact } from '../presenters/iso';
 /** Where a branch's pages open in the app. */
 export function appBase(base: string, spaceId: string, changeRequestId?: string | null) {
   return changeRequestId ? `${base}/app/spaces/${spaceId}/change-requests/${changeRequestId}` : `${base}/app/spaces/${spaceId}`;
+}
+
+/** The public client tells pages apart by `kind`; a computed page has none. */
+const PAGE_KINDS: Record<string, string | undefined> = { document: 'sheet', group: 'group', link: 'link' };
+
+/** A link page's `href` as a content reference: a page of the space stays a page, anything else is a URL. */
+function linkTarget(href: string): Page['target'] {
+  const t = parseTarget(href);
+  return t.kind === 'page' ? { kind: 'page', page: t.pageId } : { kind: 'url', url: href };
 }
 
 /**
@@ -28,7 +38,9 @@ export function presentPage(node: EntryTreeNode | (PageEntry & { path: string })
     createdAt: node.createdAt,
     updatedAt: node.updatedAt,
     type: node.type,
+    kind: PAGE_KINDS[node.type],
     href: node.type === 'link' ? (node.href ?? undefined) : undefined,
+    target: node.type === 'link' && node.href ? linkTarget(node.href) : undefined,
     urls: { app: `${app}/pages/${node.id}` },
     slug: node.slug,
     path: node.path,
@@ -42,6 +54,7 @@ export function presentPage(node: EntryTreeNode | (PageEntry & { path: string })
     noRobotsIndex: node.noRobotsIndex || undefined,
     computed: node.computed ? (node.computed as Page['computed']) : undefined,
     git: metadata && node.git ? node.git : undefined,
+    tags: node.type === 'document' ? [] : undefined,
   }) as Page;
 }
 
@@ -92,6 +105,7 @@ export async function presentRevision(db: Queryable, base: string, head: Revisio
     files: await presentFiles(db, base, head.space_id, files, opts.metadata),
     reusableContents: Object.values(content.reusableContents).map((r) => ({ id: r.id, title: r.title })),
     variables: content.variables,
+    tags: [],
     createdAt: new Date(head.created_at).toISOString(),
     type: head.type,
     urls: { app: `${app}/revisions/${head.id}` },

@@ -24,6 +24,7 @@ export function presentSpec(s: OpenAPISpecRow, access: OrgAccess, base: string):
     lastProcessedAt: iso(s.last_processed_at),
     lastProcessErrorCode: failed ? (s.last_error_code ?? undefined) : undefined,
     lastProcessedErrors: failed ? (s.last_errors ?? undefined) : undefined,
+    lastProcessedErrorCount: failed ? Math.max(s.last_errors?.length ?? 0, 1) : 0,
     permissions: { view: true, edit: atLeast(access.orgRole, 'create') },
     urls: compact({
       location: `${base}/v1/orgs/${s.org_id}/openapi/${s.slug}`,

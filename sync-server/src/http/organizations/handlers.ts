@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { SignJWT } from 'jose';
 import { presentCollectionList, presentSpaceList } from '../listing';
 import { serverSecret } from '../../core/secrets';
@@ -9,11 +10,12 @@ import { allProviders } from '../../store/saml';
 import { createOrg, getOrg, orgsWithEmailDomain, updateOrg } from '../../store/organizations';
 import { keysetPage } from '../../store/paginate';
 import type { OrgRow } from '../../store/organizations';
-import { createSpace, listSpaces } from '../../store/spaces';
+import { type SpaceRow, createSpace, getSpace, listSpaces, updateSpace } from '../../store/spaces';
 import { spaceCounts } from '../../store/spaceCounts';
 import { ensureUser } from '../../store/users';
 import { loadOrgAccess } from '../../core/access';
 import { initSpaceContent } from '../../core/content/revisions';
+import { templatePages, writeTemplate } from '../../core/content/templates';
 import { atLeast } from '../../core/roles';
 import { badRequest, forbidden, notFound } from '../errors';
 import type { AppEnv } from '../env';
@@ -23,6 +25,7 @@ import { iso } from '../presenters/iso';
 import { presentOrg } from '../presenters/organization';
 import { presentSpace } from '../presenters/space';
 import { baseUrl } from '../urls';
+import { createDefaultSite, scheduleDefaultSpec } from './defaultSite';
 import * as r from './routes';
 
 const EMPTY_DOCUMENT = { object: 'document' as const, data: { schemaVersion: 1 }, nodes: [] };
@@ -46,16 +49,23 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(r.createOrganization, async (c) => {
-    const { db } = c.get('deps');
+    const deps = c.get('deps');
     const b = c.req.valid('json');
-    const org = await db.transaction((tx) =>
-      createOrg(
+    const q = c.req.valid('query');
+    if (q.openapiUrl && !q.withDefaultSite) {
+      throw badRequest('Invalid query parameter field "openapiUrl": it is only used with withDefaultSite=true.');
+    }
+    const me = c.get('caller').user.id;
+    const { org, specId } = await deps.db.transaction(async (tx) => {
+      const created = await createOrg(
         tx,
         b.title,
-        c.get('caller').user.id,
+        me,
         b.emailDomains?.map((d) => d.toLowerCase()),
-      ),
-    );
+      );
+      return q.withDefaultSite ? createDefaultSite(tx, created, me, q.openapiUrl) : { org: created, specId: undefined };
+    });
+    scheduleDefaultSpec(deps, specId);
     return c.json(presentOrg(org, await c.get('access').org(org.id), baseUrl(c)), 201);
   });
 
@@ -195,7 +205,8 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
       .setExpirationTime('1h')
       .setIssuer(baseUrl(c))
       .sign(key);
-    return c.json({ platformVisitorClaims }, 200);
+    // The public client reads the claims under its own brand's name; both carry the same token.
+    return c.json({ platformVisitorClaims, gitbookVisitorClaims: platformVisitorClaims }, 200);
   });
 
   app.openapi(r.listOrgSpaces, async (c) => {
@@ -217,6 +228,8 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
     } else if (!atLeast(access.orgRole, 'create')) {
       throw forbidden('This needs the create role in the organization.');
     }
+    // Checked before anything is written: a template that cannot be applied creates no space.
+    const pages = b.template && (await templatePages(db, org.id, b.template.id, b.template.params?.contentRefs ?? {}, 'template.'));
     const space = await db.transaction(async (tx) => {
       const created = await createSpace(tx, org.id, {
         title: b.title ?? 'Untitled',
@@ -224,8 +237,11 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
         parentId: b.parent,
         language: b.language,
       });
-      const revision = await initSpaceContent(tx, created.id);
-      return { ...created, revision_id: revision.id };
+      await initSpaceContent(tx, created.id);
+      if (pages) await writeTemplate(tx, { spaceId: created.id }, pages, c.get('caller').user.id);
+      // Locked last: a template fills the space before edits are closed.
+      if (b.editMode) await updateSpace(tx, created.id, { editMode: b.editMode });
+      return (await getSpace(tx, created.id)) as SpaceRow;
     });
     const counts = await spaceCounts(db, [space.id]);
     return c.json(presentSpace(space, access, baseUrl(c), counts.get(space.id) as never), 201);
@@ -250,14 +266,14 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
     } else if (!atLeast(access.orgRole, 'create')) {
       throw forbidden('This needs the create role in the organization.');
     }
-    const col = await createCollection(db, org.id, b.title, b.parent ?? null, b.description);
+    const col = await createCollection(db, org.id, b.title ?? 'Untitled', b.parent ?? null, b.description);
     c.get('access').reset(org.id);
     return c.json(presentCollection(col, await c.get('access').org(org.id), baseUrl(c)), 200);
   });
 }
 
 /** Spaces a guest can see: those granted to them directly or through a collection. */
-export async function guestVisibleSpaceIds(c: import('hono').Context<AppEnv>, orgId: string): Promise<string[]> {
+export async function guestVisibleSpaceIds(c: Context<AppEnv>, orgId: string): Promise<string[]> {
   const { db } = c.get('deps');
   const access = await c.get('access').org(orgId);
   const rows = await db.query<{ id: string; parent_id: string | null; default_level: null }>(

@@ -174,9 +174,9 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
     expectError(await t.patch(`/v1/orgs/${orgId}`, admin.token, { title: 'Ok', color: 'red' }), 400, 'Unknown body field: "color".');
     expectError(await t.patch(`/v1/orgs/${orgId}`, admin.token, {}), 400, 'Invalid body: must set at least one field.');
     expectError(
-      await t.patch(`/v1/orgs/${orgId}`, admin.token, { hostname: 'localhost' }),
+      await t.patch(`/v1/orgs/${orgId}`, admin.token, { hostname: 'docs_site' }),
       400,
-      'Invalid body field "hostname": must be a hostname such as docs.example.com.',
+      'Invalid body field "hostname": must be a subdomain such as acme (3 to 32 letters, digits and -) or a hostname such as docs.example.com.',
     );
     expectError(await t.patch(`/v1/orgs/${orgId}`, admin.token, { logo: 'javascript:alert(1)' }), 400, /^Invalid body field "logo"/);
     const outsider = await t.user();
@@ -533,7 +533,7 @@ describe('GET and POST /v1/orgs/{organizationId}/collections', () => {
 
   it('refuses bad input (400), members below create (403), outsiders and foreign parents (404)', async () => {
     const { orgId, admin, members } = await t.org(['review', null]);
-    expectError(await t.post(`/v1/orgs/${orgId}/collections`, admin.token, {}), 400, 'Missing body field "title".');
+    expectError(await t.post(`/v1/orgs/${orgId}/collections`, admin.token, { title: '' }), 400, /^Invalid body field "title"/);
     expectError(
       await t.post(`/v1/orgs/${orgId}/collections`, admin.token, { title: 'A', description: 'd'.repeat(1001) }),
       400,

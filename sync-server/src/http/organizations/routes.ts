@@ -3,7 +3,7 @@ import {
   CollectionSchema,
   CreateCollectionBody,
   CreateOrganizationBody,
-  CreateSpaceBody,
+  CreateOrganizationQuery,
   IdSchema,
   InviteBody,
   InviteResult,
@@ -16,6 +16,7 @@ import {
   UpdateOrganizationBody,
   listOf,
 } from '@quire/shared';
+import { CreateSpaceBody } from '@quire/shared/schemas/spaceCreate';
 import { z } from 'zod';
 import { apiRoute, body, json, noContent } from '../openapi';
 import { OrgParams } from '../params';
@@ -35,7 +36,7 @@ export const createOrganization = apiRoute({
   path: '/v1/orgs',
   tags,
   summary: 'Create an organization; the caller becomes its admin',
-  request: { body: body(CreateOrganizationBody) },
+  request: { query: CreateOrganizationQuery, body: body(CreateOrganizationBody) },
   responses: { 201: json(OrganizationSchema) },
 });
 export const getOrganization = apiRoute({

@@ -15,5 +15,7 @@ export function presentMember(m: MemberView, base: string): Member {
     sso: m.sso,
     spaces: m.spaces,
     teams: m.teams,
+    // Access to sites follows their spaces; no site is ever granted to a member directly.
+    sites: 0,
   });
 }

@@ -24,11 +24,13 @@ export function presentOrg(o: OrgRow, access: OrgAccess, base: string): Organiza
     ai: o.ai,
     inviteLinks: o.invite_links,
     plan: 'self_hosted',
+    trial: { status: 'notapplicable', count: 0 },
     mergeRules: o.merge_rules,
     customHostname: o.hostname ?? undefined,
     urls: compact({ location: `${base}/v1/orgs/${o.id}`, app: `${base}/app/orgs/${o.id}`, logo: o.logo ?? undefined }),
     permissions: {
       view: access.isMember,
+      access: access.isMember,
       admin,
       ownTeam: member,
       createContent: atLeast(role, 'create'),

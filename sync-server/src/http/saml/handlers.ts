@@ -33,8 +33,9 @@ async function present(c: Ctx, p: SamlProviderRow) {
 
 /** Checks what zod cannot: the certificate parses, and the team belongs to this organization. */
 async function checkedFields(db: Queryable, orgId: string, f: SamlProviderFields): Promise<SamlProviderFields> {
-  const certificate = normalizeCertificate(f.certificate);
-  if (!certificate) throw badRequest('Invalid body field "certificate": must be an X.509 certificate in PEM or base64.');
+  // Not given yet: the provider stays pending until it is.
+  const certificate = f.certificate ? normalizeCertificate(f.certificate) : '';
+  if (certificate === undefined) throw badRequest('Invalid body field "certificate": must be an X.509 certificate in PEM or base64.');
   if (f.defaultTeamId && !(await getTeam(db, orgId, f.defaultTeamId))) throw notFound('team');
   return { ...f, certificate };
 }
@@ -101,9 +102,9 @@ export function registerSaml(app: OpenAPIHono<AppEnv>) {
     const b = c.req.valid('json');
     const fields = await checkedFields(db, organizationId, {
       label: b.label,
-      entityId: b.entityID,
-      certificate: b.certificate,
-      ssoUrl: b.ssoURL,
+      entityId: b.entityID ?? '',
+      certificate: b.certificate ?? '',
+      ssoUrl: b.ssoURL ?? '',
       defaultTeamId: b.defaultTeam ?? null,
       defaultRole: b.defaultRole === undefined ? 'read' : b.defaultRole,
     });

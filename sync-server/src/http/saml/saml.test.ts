@@ -97,7 +97,7 @@ describe('SAML providers', () => {
     expect(url.status).toBe(400);
     expect(url.body.error.message).toMatch(/^Invalid body field "ssoURL"/);
     expect((await post({ ...base, extra: 1 })).body.error.message).toBe('Unknown body field: "extra".');
-    expect((await post({ label: 'x' })).body.error.message).toBe('Missing body field "entityID".');
+    expect((await post({ entityID: 'e' })).body.error.message).toBe('Missing body field "label".');
     const team = await post({ ...base, defaultTeam: foreignTeam.body.id });
     expect(team.status).toBe(404);
     expect(team.body.error.message).toBe('No matching team found.');
@@ -112,6 +112,34 @@ describe('SAML providers', () => {
     const badPatch = await t.patch(`/v1/orgs/${orgId}/saml/${bare.body.id}`, admin.token, { certificate: 'AAAA' });
     expect(badPatch.status).toBe(400);
     expect((await t.get(`/v1/orgs/${orgId}/saml/${bare.body.id}`, admin.token)).body.certificate).toBe(idp.certificate);
+  });
+
+  it('adds a provider by its label alone, pending until its IdP details are set, signing nobody in meanwhile', async () => {
+    const { orgId, admin } = await t.org();
+    const created = await t.post(`/v1/orgs/${orgId}/saml`, admin.token, { label: 'Later' });
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({
+      label: 'Later',
+      status: 'pending',
+      entityID: '',
+      certificate: '',
+      ssoURL: '',
+      defaultRole: 'read',
+    });
+    const id = created.body.id as string;
+    expect((await t.get(`/v1/orgs/${orgId}/sso`, admin.token)).body.items).toEqual([]);
+    expect((await t.get(`/sso/saml/${id}/start`)).status).toBe(404);
+    expect((await t.get(`/sso/saml/${id}`)).status).toBe(404);
+
+    const partial = await t.patch(`/v1/orgs/${orgId}/saml/${id}`, admin.token, {
+      entityID: idp.entityId,
+      ssoURL: 'https://idp.example.test/sso',
+    });
+    expect(partial.body.status).toBe('pending');
+    const complete = await t.patch(`/v1/orgs/${orgId}/saml/${id}`, admin.token, { certificate: idp.certificate });
+    expect(complete.body).toMatchObject({ status: 'active', certificate: idp.certificate });
+    expect((await t.get(`/v1/orgs/${orgId}/sso`, admin.token)).body.items.map((x: { id: string }) => x.id)).toEqual([id]);
+    expect((await t.get(`/sso/saml/${id}/start`)).status).toBe(302);
   });
 
   it('lets only admins manage providers; members see the start URLs; strangers see nothing', async () => {

@@ -1,5 +1,8 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import { contentAtRevision } from '../../core/content/revisions';
 import { type PageHits, rankKey, searchPages } from '../../core/content/search';
+import { type EntryTreeNode, pageTreeOf } from '../../core/content/tree';
+import type { Queryable } from '../../store/db';
 import type { SpaceRow } from '../../store/spaces';
 import { orgSpaces } from '../../store/search';
 import type { AppEnv } from '../env';
@@ -11,19 +14,45 @@ import * as r from './routes';
 
 const SNIPPET = 300;
 
-function presentPageHit(p: PageHits, base: string) {
+interface PageInfo {
+  description: string;
+  ancestors: { title: string }[];
+}
+
+/** Descriptions and ancestor titles of a space's pages, from its current revision. */
+async function pageInfo(db: Queryable, space: SpaceRow): Promise<Map<string, PageInfo>> {
+  const out = new Map<string, PageInfo>();
+  if (!space.revision_id) return out;
+  const walk = (nodes: EntryTreeNode[], ancestors: { title: string }[]) => {
+    for (const n of nodes) {
+      out.set(n.id, { description: n.description ?? '', ancestors });
+      walk(n.children, [...ancestors, { title: n.title }]);
+    }
+  };
+  walk(pageTreeOf(await contentAtRevision(db, space.revision_id)), []);
+  return out;
+}
+
+function presentPageHit(p: PageHits, rank: number, info: PageInfo | undefined, base: string) {
   const app = `${base}/app/spaces/${p.spaceId}/pages/${p.pageId}`;
   return {
     id: p.pageId,
     title: p.title,
+    description: info?.description ?? '',
     path: p.path,
+    score: p.rank,
+    rank,
+    resultType: 'page' as const,
     sections: p.sections.map((s) => ({
       id: s.section_id || p.pageId,
       title: s.section_title || p.title,
       path: s.section_id ? `${p.path}#${s.section_id}` : p.path,
       body: s.body.length > SNIPPET ? `${s.body.slice(0, SNIPPET).replace(/\s+\S*$/, '')}…` : s.body,
+      score: s.rank,
+      resultType: 'section' as const,
       urls: { app: s.section_id ? `${app}#${s.section_id}` : app },
     })),
+    ancestors: info?.ancestors ?? [],
     urls: { app },
   };
 }
@@ -36,10 +65,10 @@ export function registerSearch(app: OpenAPIHono<AppEnv>) {
     const hits = await searchPages(db, [space.id], q.query);
     const page = memoryPage(hits, (h) => rankKey(h.rank, h.pageId), q);
     const base = baseUrl(c);
-    return c.json(
-      { items: page.rows.map((h) => presentPageHit(h, base)), count: page.count, ...(page.next ? { next: { page: page.next } } : {}) },
-      200,
-    );
+    const info = await pageInfo(db, space);
+    const rankOf = new Map(hits.map((h, i) => [h.pageId, i + 1]));
+    const items = page.rows.map((h) => presentPageHit(h, rankOf.get(h.pageId) ?? 0, info.get(h.pageId), base));
+    return c.json({ items, count: page.count, ...(page.next ? { next: { page: page.next } } : {}) }, 200);
   });
 
   app.openapi(r.searchOrganization, async (c) => {
@@ -59,12 +88,19 @@ export function registerSearch(app: OpenAPIHono<AppEnv>) {
     }
     const page = memoryPage([...bySpace.values()], (s) => rankKey(s.rank, s.space.id), q);
     const base = baseUrl(c);
-    const items = page.rows.map((s) => ({
-      id: s.space.id,
-      title: s.space.title,
-      pages: s.pages.map((p) => presentPageHit(p, base)),
-      urls: { app: `${base}/app/spaces/${s.space.id}` },
-    }));
+    const items = await Promise.all(
+      page.rows.map(async (s) => {
+        const info = await pageInfo(db, s.space);
+        return {
+          type: 'space' as const,
+          id: s.space.id,
+          title: s.space.title,
+          score: s.rank,
+          pages: s.pages.map((p, i) => presentPageHit(p, i + 1, info.get(p.pageId), base)),
+          urls: { app: `${base}/app/spaces/${s.space.id}` },
+        };
+      }),
+    );
     return c.json({ items, count: page.count, ...(page.next ? { next: { page: page.next } } : {}) }, 200);
   });
 }

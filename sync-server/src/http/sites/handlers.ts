@@ -25,11 +25,11 @@ import { registerSiteSpaces } from './siteSpaces/handlers';
 
 type Ctx = Context<AppEnv>;
 
-/** The site as the caller sees it, freshly read. */
-export async function respondSite(c: Ctx, site: sites.SiteRow, manager: boolean) {
+/** The site as the caller sees it, freshly read: a manager, a member reading, or one of its audience (neither). */
+export async function respondSite(c: Ctx, site: sites.SiteRow, manager: boolean, member = true) {
   const { db } = c.get('deps');
   const counts = await sites.siteSpaceCounts(db, [site.id]);
-  return presentSite(site, { base: baseUrl(c), manager, siteSpaces: counts.get(site.id) ?? 0 });
+  return presentSite(site, { base: baseUrl(c), manager, member, siteSpaces: counts.get(site.id) ?? 0 });
 }
 
 /** Every site operation: sites, sections, section groups, site spaces, customization, redirects. */
@@ -47,7 +47,7 @@ export function registerSites(app: OpenAPIHono<AppEnv>) {
     const base = baseUrl(c);
     const manager = atLeast(access.orgRole, SITE_MANAGER_ROLE);
     return c.json(
-      envelope(page, (s) => presentSite(s, { base, manager, siteSpaces: counts.get(s.id) ?? 0 })),
+      envelope(page, (s) => presentSite(s, { base, manager, member: true, siteSpaces: counts.get(s.id) ?? 0 })),
       200,
     );
   });
@@ -76,8 +76,8 @@ export function registerSites(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(r.getSite, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
-    const { site, manager } = await siteForRead(c, organizationId, siteId);
-    return c.json(await respondSite(c, site, manager), 200);
+    const { site, manager, access } = await siteForRead(c, organizationId, siteId);
+    return c.json(await respondSite(c, site, manager, access.isMember), 200);
   });
 
   app.openapi(r.deleteSite, async (c) => {
@@ -182,7 +182,7 @@ export function registerSites(app: OpenAPIHono<AppEnv>) {
     return c.json(
       {
         object: 'published-content-site' as const,
-        site: await respondSite(c, site, manager),
+        site: await respondSite(c, site, manager, access.isMember),
         structure: structure.published(),
         customizations: { site: siteSettings(site.customization), siteSpaces },
         scripts: [],

@@ -25,7 +25,11 @@ export function publishedBase(base: string, site: Pick<SiteRow, 'org_id' | 'base
   return `${base}/s/${site.org_id}/${site.basename}`;
 }
 
-export function presentSite(s: SiteRow, opts: { base: string; manager: boolean; siteSpaces: number }): Site {
+/**
+ * `manager`: may change the site (create role or more in its organization); `member`: reads
+ * it as a member of its organization rather than as one of its published audience.
+ */
+export function presentSite(s: SiteRow, opts: { base: string; manager: boolean; member: boolean; siteSpaces: number }): Site {
   const published = `${publishedBase(opts.base, s)}/`;
   const favicon = (s.customization as { favicon?: { icon?: { light: string; dark?: string } } } | null)?.favicon;
   let proxy: Site['proxy'];
@@ -35,11 +39,13 @@ export function presentSite(s: SiteRow, opts: { base: string; manager: boolean; 
     id: s.id,
     title: s.title,
     type: s.type,
+    appliedType: s.type,
     icon: favicon?.icon ? { icon: favicon.icon } : undefined,
     hostname: s.hostname ?? undefined,
     basename: s.basename,
     proxy,
     visibility: s.visibility,
+    defaultLevel: 'inherit' as const,
     published: s.published,
     siteSpaces: opts.siteSpaces,
     createdAt: iso(s.created_at) as string,
@@ -52,11 +58,23 @@ export function presentSite(s: SiteRow, opts: { base: string; manager: boolean; 
     defaultSiteSpace: s.default_site_space_id ?? undefined,
     shareKey: opts.manager ? s.share_key : undefined,
     visitorAuth: opts.manager ? { signingKey: s.visitor_key, audience: s.id } : undefined,
-    permissions: { view: true, edit: opts.manager, admin: opts.manager },
+    permissions: {
+      view: true,
+      access: opts.member,
+      edit: opts.manager,
+      create: opts.manager,
+      admin: opts.manager,
+      // Integrations are not supported by this server.
+      installIntegration: false,
+      // Whoever reads the site reads its visitor schema (see the adaptive-schema read).
+      viewAdaptiveSchema: true,
+      editAdaptiveSchema: opts.manager,
+    },
     urls: {
       location: `${opts.base}/v1/orgs/${s.org_id}/sites/${s.id}`,
       app: `${opts.base}/app/orgs/${s.org_id}/sites/${s.id}`,
       published,
+      preview: published,
     },
   });
 }
@@ -67,6 +85,9 @@ export function presentRedirect(r: RedirectRow): SiteRedirect {
     id: r.id,
     source: r.source,
     destination: r.destination,
+    draft: false,
+    captureWildcard: r.capture_wildcard,
+    permanent: r.permanent,
     createdAt: iso(r.created_at) as string,
     updatedAt: iso(r.updated_at) as string,
   };
@@ -122,9 +143,10 @@ export class SiteStructure {
       path: ss.path,
       section: ss.section_id ?? undefined,
       space,
-      title: space?.title ?? '',
+      title: ss.title ?? space?.title ?? '',
       default: isDefault,
       condition: ss.condition ?? undefined,
+      draft: false,
       hasAdvancedCustomizationFeature: this.site.type !== 'basic',
       urls: { published: `${this.sectionUrl(section)}${isDefault ? '' : `/${ss.path}`}/` },
     });
@@ -137,6 +159,7 @@ export class SiteStructure {
       title: s.title,
       description: s.description ?? undefined,
       default: this.site.default_section_id === s.id,
+      draft: false,
       path: s.path,
       condition: s.condition ?? undefined,
       sectionGroup: s.group_id ?? undefined,
@@ -146,13 +169,21 @@ export class SiteStructure {
     });
   }
 
+  /** A group: the sections directly in it, and its children (sections and nested groups) in order. */
   group(g: SectionGroupRow): SiteSectionGroup {
+    const sections = this.sections.filter((s) => s.group_id === g.id);
+    const items = [
+      ...sections.map((s) => ({ position: s.position, seq: s.seq, out: this.section(s) as SiteSectionGroup['children'][number] })),
+      ...this.groups.filter((x) => x.parent_id === g.id).map((x) => ({ position: x.position, seq: x.seq, out: this.group(x) })),
+    ];
     return compact({
       object: 'site-section-group' as const,
       id: g.id,
       title: g.title,
       sectionGroup: g.parent_id ?? undefined,
-      children: this.sections.filter((s) => s.group_id === g.id).map((s) => this.section(s)),
+      draft: false,
+      sections: sections.map((s) => this.section(s)),
+      children: items.sort(byPosition).map((i) => i.out),
       icon: g.icon ?? undefined,
     });
   }
@@ -164,19 +195,8 @@ export class SiteStructure {
     }
     const rootItems = [
       ...this.sections.filter((s) => !s.group_id).map((s) => ({ position: s.position, seq: s.seq, out: this.section(s) as unknown })),
-      ...this.groups.filter((g) => !g.parent_id).map((g) => ({ position: g.position, seq: g.seq, out: this.groupTree(g) as unknown })),
+      ...this.groups.filter((g) => !g.parent_id).map((g) => ({ position: g.position, seq: g.seq, out: this.group(g) as unknown })),
     ];
     return { type: 'sections', structure: rootItems.sort(byPosition).map((i) => i.out) };
-  }
-
-  /** A group with its nested groups among its children, in order (for the published structure). */
-  private groupTree(g: SectionGroupRow): unknown {
-    const items = [
-      ...this.sections
-        .filter((s) => s.group_id === g.id)
-        .map((s) => ({ position: s.position, seq: s.seq, out: this.section(s) as unknown })),
-      ...this.groups.filter((x) => x.parent_id === g.id).map((x) => ({ position: x.position, seq: x.seq, out: this.groupTree(x) })),
-    ];
-    return { ...this.group(g), children: items.sort(byPosition).map((i) => i.out) };
   }
 }

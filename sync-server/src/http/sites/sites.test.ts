@@ -83,7 +83,16 @@ describe('sites', () => {
     expect(bySpace.body.items.map((s: { title: string }) => s.title)).toEqual(['Filter Alpha']);
     const published = await t.get(`${sites()}?published=true&title=FILTER`, reader.token);
     expect(published.body.items.map((s: { id: string }) => s.id)).toEqual([a.id]);
-    expect(published.body.items[0].permissions).toEqual({ view: true, edit: false, admin: false });
+    expect(published.body.items[0].permissions).toEqual({
+      view: true,
+      access: true,
+      edit: false,
+      create: false,
+      admin: false,
+      installIntegration: false,
+      viewAdaptiveSchema: true,
+      editAdaptiveSchema: false,
+    });
     expect(published.body.items[0].shareKey).toBeUndefined();
     const first = await t.get(`${sites()}?limit=1`, reader.token);
     expect(first.body.items).toHaveLength(1);

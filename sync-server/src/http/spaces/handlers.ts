@@ -29,8 +29,8 @@ async function present(c: Context<AppEnv>, space: spaces.SpaceRow, access: OrgAc
   return presentSpace(space, access, baseUrl(c), counts.get(space.id) as never);
 }
 
-/** Fields any editor may change; the rest shape access and workflow and take an admin. */
-const EDITOR_FIELDS = new Set(['title', 'emoji', 'language']);
+/** Fields any editor may change (`icon` can only be cleared); the rest shape access and workflow and take an admin. */
+const EDITOR_FIELDS = new Set(['title', 'emoji', 'icon', 'language']);
 
 export function registerSpaces(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.getSpace, async (c) => {

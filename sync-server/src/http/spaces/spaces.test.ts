@@ -218,9 +218,9 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
       'Invalid body field "language": must be a language code such as en or pt-BR.',
     );
     expectError(
-      await t.patch(url, admin.token, { emoji: 'e'.repeat(33) }),
+      await t.patch(url, admin.token, { emoji: 'e'.repeat(51) }),
       400,
-      'Invalid body field "emoji": Too big: expected string to have <=32 characters.',
+      'Invalid body field "emoji": Too big: expected string to have <=50 characters.',
     );
     expectError(
       await t.patch(url, admin.token, { mergeRules: { type: 'rules', rules: [{ rule: 'anything', users: [] }] } }),

@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Document } from '@quire/shared';
 import type { Translation } from '@quire/shared/schemas/translation';
 import type { Context } from 'hono';
 import type { OrgAccess, Placed } from '../../core/access';
@@ -20,6 +21,9 @@ type Ctx = Context<AppEnv>;
 /** Creating and running translations makes spaces: the organization's create role. */
 const WRITE = 'create' as const;
 
+/** What a translation without instructions shows: an empty document, as clients expect one. */
+const NO_INSTRUCTIONS: Document = { object: 'document', data: {}, nodes: [] };
+
 function present(t: TranslationRow, access: OrgAccess, base: string): Translation {
   return compact({
     object: 'translation' as const,
@@ -27,7 +31,7 @@ function present(t: TranslationRow, access: OrgAccess, base: string): Translatio
     status: t.status,
     source: compact({ space: t.source_space_id, language: t.source_language ?? undefined }),
     language: t.language,
-    instructions: t.instructions ?? undefined,
+    instructions: t.instructions ?? NO_INSTRUCTIONS,
     result: t.result_space_id ? compact({ space: t.result_space_id, revision: t.result_revision_id ?? undefined }) : undefined,
     error: t.status === 'failed' && t.error_code ? { code: t.error_code, message: t.error_message ?? '' } : undefined,
     createdAt: iso(t.created_at) as string,

@@ -26,6 +26,8 @@ export interface TreeNode {
 export interface Frame {
   lang: string;
   siteTitle: string;
+  /** Where the site title or logo leads (`header.primaryLink`); the site root when unset. */
+  brandHref?: string;
   /** Title of the document (`Page · Site`). */
   documentTitle: string;
   description: string;
@@ -200,7 +202,7 @@ ${faviconTags(s, f.siteTitle)}
 ${announcement}
 <header class="site-header">
 <div class="header-row">
-<a class="brand" href="${esc(f.root)}/">${logo}</a>
+<a class="brand" href="${f.brandHref ? safeHref(f.brandHref) : `${esc(f.root)}/`}">${logo}</a>
 <form class="search" role="search" action="${esc(f.root)}/~search" method="get">${ICON_SEARCH}<input type="search" name="q" placeholder="Search…" aria-label="Search" autocomplete="off"><kbd>Ctrl K</kbd></form>
 <nav class="header-links" aria-label="Links">${headerLinks(f.headerLinks)}</nav>
 ${toggle}

@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { patchOverrides, siteSettings, siteSpaceSettings } from '../../../core/sites/customization';
+import { customizationInput, patchOverrides, siteSettings, siteSpaceSettings } from '../../../core/sites/customization';
 import { getSite, touchSite, updateSite } from '../../../store/sites';
 import { updateSiteSpace } from '../../../store/sitesStructure';
 import type { AppEnv } from '../../env';
@@ -19,7 +19,9 @@ export function registerSiteCustomization(app: OpenAPIHono<AppEnv>) {
     const { db } = c.get('deps');
     const { organizationId, siteId } = c.req.valid('param');
     const { site } = await siteForWrite(c, organizationId, siteId);
-    const updated = await updateSite(db, site.id, { customization: c.req.valid('json') });
+    const input = customizationInput(c.req.valid('json'));
+    if (input.error) throw badRequest(`${input.error}.`);
+    const updated = await updateSite(db, site.id, { customization: input.value });
     return c.json(siteSettings(updated.customization), 200);
   });
 

@@ -1,17 +1,28 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { REDIRECT_SOURCE_PATTERN } from '@quire/shared/schemas/siteRedirect';
+import type { RedirectDestination, RedirectInputDestination } from '@quire/shared/schemas/siteRedirect';
+import { REDIRECT_SOURCE_INPUT_PATTERN } from '@quire/shared/schemas/siteRedirect';
 import type { Context } from 'hono';
-import { normalizeSource, redirectTarget } from '../../../core/sites/redirects';
+import {
+  currentPagePaths,
+  matchRedirect,
+  normalizeSource,
+  pageAtPath,
+  type RedirectPlaces,
+  redirectTarget,
+  withCapturedRest,
+} from '../../../core/sites/redirects';
 import { requireSection } from '../../../core/sites/structure';
 import { getSite, type SiteRow, touchSite } from '../../../store/sites';
 import * as store from '../../../store/sitesRedirects';
-import { sectionsOfSite } from '../../../store/sitesStructure';
+import { sectionsOfSite, siteSpacesOfSite } from '../../../store/sitesStructure';
+import { getSpace } from '../../../store/spaces';
 import type { AppEnv } from '../../env';
-import { badRequest, conflict, notFound } from '../../errors';
+import { ApiError, badRequest, conflict, notFound } from '../../errors';
 import { envelope } from '../../listing';
 import { baseUrl } from '../../urls';
 import { siteForRead, siteForWrite } from '../guards';
 import { presentRedirect, publishedBase } from '../presenters';
+import { requireSiteSpace } from '../siteSpaces/handlers';
 import * as r from './routes';
 
 type Ctx = Context<AppEnv>;
@@ -22,8 +33,54 @@ async function requireRedirect(c: Ctx, siteId: string, id: string) {
   return row;
 }
 
-async function checkDestination(c: Ctx, site: SiteRow, dest: { kind: string; siteSectionId?: string } | undefined) {
-  if (dest?.kind === 'site-section' && dest.siteSectionId) await requireSection(c.get('deps').db, site.id, dest.siteSectionId);
+/** Paths of pages in the current content of the spaces a site publishes. */
+function currentPaths(c: Ctx) {
+  const { db } = c.get('deps');
+  return currentPagePaths(db, async (spaceId) => (await getSpace(db, spaceId))?.revision_id);
+}
+
+/** What redirect targets of a site are built from. */
+async function placesOf(c: Ctx, site: SiteRow): Promise<RedirectPlaces> {
+  const { db } = c.get('deps');
+  const [sections, siteSpaces] = await Promise.all([sectionsOfSite(db, site.id), siteSpacesOfSite(db, site.id)]);
+  return {
+    root: publishedBase(baseUrl(c), site),
+    sections,
+    siteSpaces,
+    defaultSectionId: site.default_section_id,
+    defaultSiteSpaceId: site.default_site_space_id,
+    pagePath: currentPaths(c),
+  };
+}
+
+/**
+ * The destination to store: what it names must exist on the site (404 otherwise, as for
+ * any unknown id), and a page named by its path is stored as the `site-page` it is.
+ */
+async function destinationToStore(c: Ctx, site: SiteRow, dest: RedirectInputDestination): Promise<RedirectDestination> {
+  const { db } = c.get('deps');
+  switch (dest.kind) {
+    case 'site-section':
+      await requireSection(db, site.id, dest.siteSectionId);
+      return dest;
+    case 'site-space':
+      await requireSiteSpace(c, site.id, dest.siteSpaceId);
+      return dest;
+    case 'site-page': {
+      const ss = await requireSiteSpace(c, site.id, dest.siteSpaceId);
+      if ((await currentPaths(c)(ss.space_id, dest.pageId)) === undefined) throw new ApiError(404, 'No matching page found.');
+      return dest;
+    }
+    case 'path': {
+      const ss = (await siteSpacesOfSite(db, site.id)).find((s) => s.space_id === dest.spaceId);
+      if (!ss) throw badRequest('Invalid body field "destination.spaceId": the space is not published on this site.');
+      const pageId = await pageAtPath(db, (await getSpace(db, ss.space_id))?.revision_id ?? null, dest.path);
+      if (!pageId) throw badRequest('Invalid body field "destination.path": the space has no page at this path.');
+      return { kind: 'site-page', siteSpaceId: ss.id, pageId };
+    }
+    default:
+      return dest;
+  }
 }
 
 async function checkSourceFree(c: Ctx, siteId: string, source: string, exceptId?: string) {
@@ -46,10 +103,15 @@ export function registerSiteRedirects(app: OpenAPIHono<AppEnv>) {
     const { organizationId, siteId } = c.req.valid('param');
     const { site } = await siteForWrite(c, organizationId, siteId);
     const b = c.req.valid('json');
-    await checkDestination(c, site, b.destination);
+    const destination = await destinationToStore(c, site, b.destination);
     await checkSourceFree(c, site.id, b.source);
     const row = await db.transaction(async (tx) => {
-      const created = await store.insertRedirect(tx, site.id, b.source, b.destination);
+      const created = await store.insertRedirect(tx, site.id, {
+        source: b.source,
+        destination,
+        permanent: b.permanent,
+        captureWildcard: b.captureWildcard,
+      });
       await touchSite(tx, site.id);
       return created;
     });
@@ -75,10 +137,15 @@ export function registerSiteRedirects(app: OpenAPIHono<AppEnv>) {
     const { site } = await siteForWrite(c, organizationId, siteId);
     const existing = await requireRedirect(c, site.id, siteRedirectId);
     const b = c.req.valid('json');
-    await checkDestination(c, site, b.destination);
+    const destination = b.destination && (await destinationToStore(c, site, b.destination));
     if (b.source) await checkSourceFree(c, site.id, b.source, existing.id);
     const row = await db.transaction(async (tx) => {
-      const updated = await store.updateRedirect(tx, existing.id, b);
+      const updated = await store.updateRedirect(tx, existing.id, {
+        source: b.source,
+        destination,
+        permanent: b.permanent,
+        captureWildcard: b.captureWildcard,
+      });
       await touchSite(tx, site.id);
       return updated;
     });
@@ -91,17 +158,14 @@ export function registerSiteRedirects(app: OpenAPIHono<AppEnv>) {
     const q = c.req.valid('query');
     const { site } = await siteForRead(c, organizationId, siteId, q.shareKey);
     const source = normalizeSource(q.source);
-    if (!REDIRECT_SOURCE_PATTERN.test(source))
+    if (!REDIRECT_SOURCE_INPUT_PATTERN.test(source))
       throw badRequest('Invalid query parameter field "source": must be a path such as /old/page.');
-    const row = await store.redirectBySource(db, site.id, source);
-    if (!row) throw notFound('redirect');
-    const target = redirectTarget(
-      row.destination,
-      publishedBase(baseUrl(c), site),
-      await sectionsOfSite(db, site.id),
-      site.default_section_id,
-    );
+    // A rule is found by its own source (wildcard included), or as the one a path takes.
+    const match = matchRedirect(await store.redirectsOfSite(db, site.id), source);
+    if (!match) throw notFound('redirect');
+    const target = await redirectTarget(match.redirect.destination, await placesOf(c, site));
     if (!target) throw notFound('redirect');
-    return c.json({ redirect: presentRedirect(row), target }, 200);
+    const captured = match.redirect.capture_wildcard ? withCapturedRest(target, match.redirect.source, match.rest) : target;
+    return c.json({ redirect: presentRedirect(match.redirect), target: captured }, 200);
   });
 }

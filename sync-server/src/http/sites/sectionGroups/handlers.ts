@@ -2,11 +2,11 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { OrgAccess } from '../../../core/access';
 import { positionAmong, positionAtEnd } from '../../../core/sites/placement';
-import { removeSectionGroup, requireSection } from '../../../core/sites/structure';
+import { isWithinGroup, moveIntoGroup, removeSectionGroup, requireGroup, requireSection } from '../../../core/sites/structure';
 import { getSite, type SiteRow, touchSite } from '../../../store/sites';
 import * as store from '../../../store/sitesStructure';
 import type { AppEnv } from '../../env';
-import { notFound } from '../../errors';
+import { badRequest, notFound } from '../../errors';
 import { envelope } from '../../listing';
 import { baseUrl } from '../../urls';
 import { siteForRead, siteForWrite } from '../guards';
@@ -22,12 +22,6 @@ async function respond(c: Ctx, orgId: string, siteId: string, access: OrgAccess,
   const group = structure.groups.find((g) => g.id === groupId);
   if (!group) throw notFound('site section group');
   return structure.group(group);
-}
-
-async function requireGroup(c: Ctx, siteId: string, groupId: string) {
-  const group = await store.getSectionGroup(c.get('deps').db, siteId, groupId);
-  if (!group) throw notFound('site section group');
-  return group;
 }
 
 const INVALID_MOVE = 'Invalid body field "position": invalid move site section group position.';
@@ -50,7 +44,7 @@ export function registerSiteSectionGroups(app: OpenAPIHono<AppEnv>) {
     const { organizationId, siteId } = c.req.valid('param');
     const { site, access } = await siteForWrite(c, organizationId, siteId);
     const b = c.req.valid('json');
-    const parent = b.parent ? await requireGroup(c, site.id, b.parent) : undefined;
+    const parent = b.parent ? await requireGroup(db, site.id, b.parent) : undefined;
     const sections: store.SectionRow[] = [];
     for (const id of new Set(b.sections ?? [])) sections.push(await requireSection(db, site.id, id));
     const group = await db.transaction(async (tx) => {
@@ -89,9 +83,17 @@ export function registerSiteSectionGroups(app: OpenAPIHono<AppEnv>) {
     const { db } = c.get('deps');
     const { organizationId, siteId, siteSectionGroupId } = c.req.valid('param');
     const { site, access } = await siteForWrite(c, organizationId, siteId);
-    const group = await requireGroup(c, site.id, siteSectionGroupId);
+    const group = await requireGroup(db, site.id, siteSectionGroupId);
+    const b = c.req.valid('json');
+    const parent = b.parentSectionGroupId ? await requireGroup(db, site.id, b.parentSectionGroupId) : undefined;
+    if (parent && (await isWithinGroup(db, site.id, parent.id, group.id))) {
+      throw badRequest('Invalid body field "parentSectionGroupId": a group cannot go inside itself or one of its own groups.');
+    }
     await db.transaction(async (tx) => {
-      await store.updateSectionGroup(tx, group.id, c.req.valid('json'));
+      await store.updateSectionGroup(tx, group.id, { title: b.title, icon: b.icon });
+      if (b.parentSectionGroupId !== undefined) {
+        await moveIntoGroup(tx, site.id, { kind: 'group', id: group.id, current: group.parent_id }, parent?.id ?? null);
+      }
       await touchSite(tx, site.id);
     });
     return c.json(await respond(c, organizationId, siteId, access, group.id), 200);
@@ -101,7 +103,7 @@ export function registerSiteSectionGroups(app: OpenAPIHono<AppEnv>) {
     const { db } = c.get('deps');
     const { organizationId, siteId, siteSectionGroupId } = c.req.valid('param');
     const { site, access } = await siteForWrite(c, organizationId, siteId);
-    const group = await requireGroup(c, site.id, siteSectionGroupId);
+    const group = await requireGroup(db, site.id, siteSectionGroupId);
     const section = await requireSection(db, site.id, c.req.valid('json').sectionId);
     if (section.group_id !== group.id) {
       await db.transaction(async (tx) => {
@@ -137,13 +139,16 @@ export function registerSiteSectionGroups(app: OpenAPIHono<AppEnv>) {
     const { db } = c.get('deps');
     const { organizationId, siteId, siteSectionGroupId } = c.req.valid('param');
     const { site, access } = await siteForWrite(c, organizationId, siteId);
-    const group = await requireGroup(c, site.id, siteSectionGroupId);
+    const group = await requireGroup(db, site.id, siteSectionGroupId);
     const { position } = c.req.valid('json');
-    const anchor = (a: typeof position.before) =>
+    const anchor = (a: { type: 'site-section' | 'site-section-group'; id: string } | undefined) =>
       a ? { kind: a.type === 'site-section' ? ('section' as const) : ('group' as const), id: a.id } : undefined;
     await db.transaction(async (tx) => {
       const siblings = await store.sectionSiblings(tx, site.id, group.parent_id);
-      const key = positionAmong(siblings, group.id, { before: anchor(position.before), after: anchor(position.after) }, INVALID_MOVE);
+      // Without a position the group goes last among its siblings.
+      const key = position
+        ? positionAmong(siblings, group.id, { before: anchor(position.before), after: anchor(position.after) }, INVALID_MOVE)
+        : positionAtEnd(siblings.filter((s) => s.id !== group.id));
       await store.updateSectionGroup(tx, group.id, { position: key });
       await touchSite(tx, site.id);
     });

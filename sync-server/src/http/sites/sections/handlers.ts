@@ -2,12 +2,15 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { OrgAccess } from '../../../core/access';
 import { conditionError } from '../../../core/sites/expression';
-import { positionAmong } from '../../../core/sites/placement';
-import { createSection, removeSection, requireSection } from '../../../core/sites/structure';
+import { checkedTemplate, createSiteContentSpace, newSpaceTitle, type SiteSpaceTemplate } from '../../../core/sites/newSpace';
+import { positionAmong, positionAtEnd } from '../../../core/sites/placement';
+import { createSection, moveIntoGroup, removeSection, requireGroup, requireSection } from '../../../core/sites/structure';
+import type { Queryable } from '../../../store/db';
 import type { SiteRow } from '../../../store/sites';
 import { getSite, touchSite } from '../../../store/sites';
 import * as store from '../../../store/sitesStructure';
 import { getSiteSpace, sectionSiblings, takenPaths, updateSection } from '../../../store/sitesStructure';
+import type { SpaceRow } from '../../../store/spaces';
 import type { AppEnv } from '../../env';
 import { badRequest, notFound } from '../../errors';
 import { envelope } from '../../listing';
@@ -36,6 +39,26 @@ export function checkCondition(condition: string | null | undefined) {
 
 const INVALID_MOVE = 'Invalid body field "position": invalid move site section position.';
 
+/**
+ * The space a new section or site space shows: the one named by `spaceId`, or, with
+ * `spaceId` null, a new one (filled from `template` when given) made by `make` in the
+ * caller's transaction. Every check runs first, so a refused call makes no space.
+ */
+export async function spaceForNewContent(
+  c: Ctx,
+  orgId: string,
+  access: OrgAccess,
+  b: { spaceId: string | null; template?: SiteSpaceTemplate },
+): Promise<{ existing: SpaceRow | undefined; make: (tx: Queryable, title: string) => Promise<SpaceRow> }> {
+  if (b.spaceId !== null) {
+    if (b.template) throw badRequest('Invalid body field "template": a template fills a new space, so it needs "spaceId": null.');
+    const space = await spaceForSite(c, orgId, b.spaceId, access);
+    return { existing: space, make: async () => space };
+  }
+  const template = b.template && { pages: await checkedTemplate(c.get('deps').db, orgId, b.template), userId: c.get('caller').user.id };
+  return { existing: undefined, make: (tx, title) => createSiteContentSpace(tx, orgId, title, template) };
+}
+
 export function registerSiteSections(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.listSections, async (c) => {
     const { db } = c.get('deps');
@@ -55,8 +78,13 @@ export function registerSiteSections(app: OpenAPIHono<AppEnv>) {
     const { organizationId, siteId } = c.req.valid('param');
     const { site, access } = await siteForWrite(c, organizationId, siteId);
     const b = c.req.valid('json');
-    const space = await spaceForSite(c, organizationId, b.spaceId, access);
-    const section = await db.transaction((tx) => createSection(tx, site, { title: b.title ?? space.title, icon: b.icon, space }));
+    const source = await spaceForNewContent(c, organizationId, access, b);
+    const group = b.siteSectionGroupId ? await requireGroup(db, site.id, b.siteSectionGroupId) : undefined;
+    const title = source.existing ? (b.title ?? source.existing.title) : newSpaceTitle(b.title, b.template);
+    const section = await db.transaction(async (tx) => {
+      const space = await source.make(tx, title);
+      return createSection(tx, site, { title, icon: b.icon ?? undefined, space, groupId: group?.id ?? null });
+    });
     return c.json(await respond(c, organizationId, siteId, access, section.id), 200);
   });
 
@@ -85,8 +113,12 @@ export function registerSiteSections(app: OpenAPIHono<AppEnv>) {
       const ss = await getSiteSpace(db, site.id, b.defaultSiteSpace);
       if (!ss || ss.section_id !== section.id) throw notFound('site space');
     }
+    const group = b.siteSectionGroupId ? await requireGroup(db, site.id, b.siteSectionGroupId) : undefined;
     await db.transaction(async (tx) => {
       await updateSection(tx, section.id, b);
+      if (b.siteSectionGroupId !== undefined) {
+        await moveIntoGroup(tx, site.id, { kind: 'section', id: section.id, current: section.group_id }, group?.id ?? null);
+      }
       await touchSite(tx, site.id);
     });
     return c.json(await respond(c, organizationId, siteId, access, section.id), 200);
@@ -98,10 +130,13 @@ export function registerSiteSections(app: OpenAPIHono<AppEnv>) {
     const { site, access } = await siteForWrite(c, organizationId, siteId);
     const section = await requireSection(db, site.id, siteSectionId);
     const { position } = c.req.valid('json');
-    const anchor = (a: typeof position.before) => (a ? { kind: 'section' as const, id: a.siteSection } : undefined);
+    const anchor = (a: { siteSection: string } | undefined) => (a ? { kind: 'section' as const, id: a.siteSection } : undefined);
     await db.transaction(async (tx) => {
       const siblings = await sectionSiblings(tx, site.id, section.group_id);
-      const key = positionAmong(siblings, section.id, { before: anchor(position.before), after: anchor(position.after) }, INVALID_MOVE);
+      // Without a position the section goes last among its siblings.
+      const key = position
+        ? positionAmong(siblings, section.id, { before: anchor(position.before), after: anchor(position.after) }, INVALID_MOVE)
+        : positionAtEnd(siblings.filter((s) => s.id !== section.id));
       await updateSection(tx, section.id, { position: key });
       await touchSite(tx, site.id);
     });

@@ -1,7 +1,8 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { OrgAccess } from '../../../core/access';
-import { positionAmong } from '../../../core/sites/placement';
+import { newSpaceTitle } from '../../../core/sites/newSpace';
+import { positionAmong, positionAtEnd } from '../../../core/sites/placement';
 import { addSiteSpace, removeSiteSpace, requireSection } from '../../../core/sites/structure';
 import { getSite, type SiteRow, touchSite } from '../../../store/sites';
 import * as store from '../../../store/sitesStructure';
@@ -11,7 +12,7 @@ import { envelope } from '../../listing';
 import { baseUrl } from '../../urls';
 import { siteForRead, siteForWrite, spaceForSite } from '../guards';
 import { SiteStructure } from '../presenters';
-import { checkCondition } from '../sections/handlers';
+import { checkCondition, spaceForNewContent } from '../sections/handlers';
 import * as r from './routes';
 
 type Ctx = Context<AppEnv>;
@@ -57,18 +58,24 @@ export function registerSiteSpaces(app: OpenAPIHono<AppEnv>) {
     const { organizationId, siteId } = c.req.valid('param');
     const { site, access } = await siteForWrite(c, organizationId, siteId);
     const b = c.req.valid('json');
-    const space = await spaceForSite(c, organizationId, b.spaceId, access);
+    const source = await spaceForNewContent(c, organizationId, access, b);
     let sectionId: string | null = null;
     if (b.sectionId) sectionId = (await requireSection(db, site.id, b.sectionId)).id;
     else if (site.default_section_id) sectionId = site.default_section_id;
-    const dup = await db.query('SELECT 1 FROM site_spaces WHERE site_id = $1 AND section_id IS NOT DISTINCT FROM $2 AND space_id = $3', [
-      site.id,
-      sectionId,
-      space.id,
-    ]);
-    if (dup.length)
-      throw badRequest(`Invalid body field "spaceId": the space is already published in this ${sectionId ? 'section' : 'site'}.`);
-    const ss = await db.transaction((tx) => addSiteSpace(tx, site, space, sectionId));
+    if (source.existing) {
+      const dup = await db.query('SELECT 1 FROM site_spaces WHERE site_id = $1 AND section_id IS NOT DISTINCT FROM $2 AND space_id = $3', [
+        site.id,
+        sectionId,
+        source.existing.id,
+      ]);
+      if (dup.length)
+        throw badRequest(`Invalid body field "spaceId": the space is already published in this ${sectionId ? 'section' : 'site'}.`);
+    }
+    const ss = await db.transaction(async (tx) => {
+      // A new space takes the title itself; an existing one keeps its own, and the site space gets `title`.
+      const space = await source.make(tx, newSpaceTitle(b.title, b.template));
+      return addSiteSpace(tx, site, space, sectionId, source.existing ? b.title : undefined);
+    });
     return c.json(await respond(c, organizationId, siteId, access, ss.id), 200);
   });
 
@@ -95,7 +102,7 @@ export function registerSiteSpaces(app: OpenAPIHono<AppEnv>) {
       throw badRequest(`Invalid body field "path": already used by another site space of this ${ss.section_id ? 'section' : 'site'}.`);
     }
     await db.transaction(async (tx) => {
-      await store.updateSiteSpace(tx, ss.id, { path: b.path, condition: b.condition, spaceId: b.spaceId });
+      await store.updateSiteSpace(tx, ss.id, { path: b.path, condition: b.condition, spaceId: b.spaceId, title: b.title });
       await touchSite(tx, site.id);
     });
     return c.json(await respond(c, organizationId, siteId, access, ss.id), 200);
@@ -107,10 +114,13 @@ export function registerSiteSpaces(app: OpenAPIHono<AppEnv>) {
     const { site, access } = await siteForWrite(c, organizationId, siteId);
     const ss = await requireSiteSpace(c, site.id, siteSpaceId);
     const { position } = c.req.valid('json');
-    const anchor = (a: typeof position.before) => (a ? { kind: 'site-space' as const, id: a.siteSpace } : undefined);
+    const anchor = (a: { siteSpace: string } | undefined) => (a ? { kind: 'site-space' as const, id: a.siteSpace } : undefined);
     await db.transaction(async (tx) => {
       const siblings = await store.siteSpaceSiblings(tx, site.id, ss.section_id);
-      const key = positionAmong(siblings, ss.id, { before: anchor(position.before), after: anchor(position.after) }, INVALID_MOVE);
+      // Without a position the site space goes last among its siblings.
+      const key = position
+        ? positionAmong(siblings, ss.id, { before: anchor(position.before), after: anchor(position.after) }, INVALID_MOVE)
+        : positionAtEnd(siblings.filter((s) => s.id !== ss.id));
       await store.updateSiteSpace(tx, ss.id, { position: key });
       await touchSite(tx, site.id);
     });
