@@ -1,6 +1,7 @@
-import { ChangeRequestStatus, GitBookAPI, GitBookAPIError, MemberRole, SiteVisibility } from '@gitbook/api';
+import { ChangeRequestStatus, GitBookAPI, MemberRole, SiteVisibility } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LiveServer } from '../../sync-server/src/testing/syncClients';
+import { clientFor, refusal, templatedSpace } from './clientHarness';
 
 /**
  * An integration written with the public client of this API family (`@gitbook/api`),
@@ -17,22 +18,10 @@ beforeAll(async () => {
   s = await LiveServer.start();
   const fixture = await s.t.org(['read']);
   orgId = fixture.orgId;
-  const endpoint = `http://127.0.0.1:${s.running.port}`;
-  api = new GitBookAPI({ endpoint, authToken: fixture.admin.token });
-  reader = new GitBookAPI({ endpoint, authToken: fixture.members[0]!.token });
+  api = clientFor(s, fixture.admin.token);
+  reader = clientFor(s, fixture.members[0]!.token);
 });
 afterAll(async () => s?.close());
-
-/** The status of a refused call, as the client reports it. */
-async function refusal(call: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await call;
-  } catch (err) {
-    if (err instanceof GitBookAPIError) return { code: err.code, message: err.errorMessage };
-    throw err;
-  }
-  throw new Error('the call succeeded');
-}
 
 describe('the @gitbook/api client against this server', () => {
   it('finds the caller and their organizations', async () => {
@@ -74,8 +63,7 @@ describe('the @gitbook/api client against this server', () => {
   });
 
   it('opens a change request, comments on the space, searches, and merges', async () => {
-    const { data: space } = await api.orgs.createSpace(orgId, { title: 'Release notes' });
-    await api.spaces.applyTemplateToSpace(space.id, { id: 'getting-started' });
+    const space = await templatedSpace(api, orgId, 'Release notes');
     const { data: cr } = await api.spaces.createChangeRequest(space.id, { subject: 'Version 2' });
     expect(cr.number).toBe(1);
     const { data: crPages } = await api.spaces.listPagesInChangeRequest(space.id, cr.id);
@@ -105,8 +93,7 @@ describe('the @gitbook/api client against this server', () => {
   });
 
   it('creates a site with a space, publishes it, and readers get its pages', async () => {
-    const { data: space } = await api.orgs.createSpace(orgId, { title: 'Public docs' });
-    await api.spaces.applyTemplateToSpace(space.id, { id: 'getting-started' });
+    const space = await templatedSpace(api, orgId, 'Public docs');
     const { data: site } = await api.orgs.createSite(orgId, { title: 'Acme Docs', visibility: SiteVisibility.Public, spaces: [space.id] });
     expect(site.object).toBe('site');
     const { data: siteSpaces } = await api.orgs.listSiteSpaces(orgId, site.id);
@@ -133,8 +120,7 @@ describe('the @gitbook/api client against this server', () => {
   });
 
   it('filters change requests by status, threads replies, and reads the current revision', async () => {
-    const { data: space } = await api.orgs.createSpace(orgId, { title: 'Threads' });
-    await api.spaces.applyTemplateToSpace(space.id, { id: 'getting-started' });
+    const space = await templatedSpace(api, orgId, 'Threads');
     const { data: open } = await api.spaces.createChangeRequest(space.id, { subject: 'Open one' });
     await api.spaces.updateChangeRequestById(space.id, open.id, { status: ChangeRequestStatus.Open });
     await api.spaces.createChangeRequest(space.id, { subject: 'Still a draft' });
@@ -162,7 +148,7 @@ describe('the @gitbook/api client against this server', () => {
     expect(forbidden.message).toBeTruthy();
     const missing = await refusal(api.spaces.getSpaceById('no-such-space'));
     expect(missing.code).toBe(404);
-    const anonymous = new GitBookAPI({ endpoint: `http://127.0.0.1:${s.running.port}` });
+    const anonymous = clientFor(s);
     expect((await refusal(anonymous.user.getAuthenticatedUser())).code).toBe(401);
   });
 });

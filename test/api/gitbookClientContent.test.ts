@@ -4,7 +4,6 @@ import {
   ChangeRequestStatus,
   type Document,
   GitBookAPI,
-  GitBookAPIError,
   type JSONDocument,
   MemberRole,
   OpenAPISpecVisibility,
@@ -16,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { editLive } from '../../sync-server/src/http/content/testEdits';
 import { TestIdp } from '../../sync-server/src/http/saml/testIdp';
 import { LiveServer } from '../../sync-server/src/testing/syncClients';
+import { clientFor, refusal, templatedSpace as newTemplatedSpace } from './clientHarness';
 
 /**
  * Space and change request content, change requests and their reviews, comments, search,
@@ -37,27 +37,14 @@ beforeAll(async () => {
   orgId = fixture.orgId;
   adminId = fixture.admin.id;
   reviewerId = fixture.members[0]!.id;
-  const endpoint = `http://127.0.0.1:${s.running.port}`;
-  api = new GitBookAPI({ endpoint, authToken: fixture.admin.token });
-  reviewer = new GitBookAPI({ endpoint, authToken: fixture.members[0]!.token });
+  api = clientFor(s, fixture.admin.token);
+  reviewer = clientFor(s, fixture.members[0]!.token);
 });
 afterAll(async () => s?.close());
 
-/** The status and message of a refused call, as the client reports them. */
-async function refusal(call: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await call;
-  } catch (err) {
-    if (err instanceof GitBookAPIError) return { code: err.code, message: err.errorMessage };
-    throw err;
-  }
-  throw new Error('the call succeeded');
-}
-
 /** A space filled from the built-in template, with its page tree. */
 async function templatedSpace(title: string) {
-  const { data: space } = await api.orgs.createSpace(orgId, { title });
-  await api.spaces.applyTemplateToSpace(space.id, { id: 'getting-started' });
+  const space = await newTemplatedSpace(api, orgId, title);
   const { data: tree } = await api.spaces.listPages(space.id);
   const page = (t: string) => tree.pages.find((p) => p.title === t)!;
   return { space, welcome: page('Welcome'), quickstart: page('Quickstart') };

@@ -1,8 +1,9 @@
-import { ContentType, GitBookAPI, GitBookAPIError, MemberRole, SpaceEditMode, TeamMemberRole, type Space } from '@gitbook/api';
+import { ContentType, GitBookAPI, MemberRole, SpaceEditMode, TeamMemberRole, type Space } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken } from '../../sync-server/src/store/tokens';
 import { ensureUser } from '../../sync-server/src/store/users';
 import { LiveServer } from '../../sync-server/src/testing/syncClients';
+import { clientFor, refusal } from './clientHarness';
 
 /**
  * The organization side of the API (organizations, members, teams, collections, spaces,
@@ -11,7 +12,6 @@ import { LiveServer } from '../../sync-server/src/testing/syncClients';
  */
 
 let s: LiveServer;
-let endpoint: string;
 let api: GitBookAPI;
 let orgId: string;
 let adminId: string;
@@ -23,24 +23,12 @@ beforeAll(async () => {
   orgId = fixture.orgId;
   adminId = fixture.admin.id;
   members = fixture.members;
-  endpoint = `http://127.0.0.1:${s.running.port}`;
-  api = new GitBookAPI({ endpoint, authToken: fixture.admin.token });
+  api = clientFor(s, fixture.admin.token);
 });
 afterAll(async () => s?.close());
 
 function as(token: string): GitBookAPI {
-  return new GitBookAPI({ endpoint, authToken: token });
-}
-
-/** The status and message of a refused call, as the client reports them. */
-async function refusal(call: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await call;
-  } catch (err) {
-    if (err instanceof GitBookAPIError) return { code: err.code, message: err.errorMessage };
-    throw err;
-  }
-  throw new Error('the call succeeded');
+  return clientFor(s, token);
 }
 
 let domainCounter = 0;

@@ -17,7 +17,6 @@ import {
   CustomizationSidebarListStyle,
   CustomizationTheme,
   GitBookAPI,
-  GitBookAPIError,
   MemberRole,
   type SiteCustomizationSettingsInput,
   SiteExternalLinksTarget,
@@ -29,6 +28,7 @@ import {
 } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LiveServer } from '../../sync-server/src/testing/syncClients';
+import { clientFor, refusal, templatedSpace } from './clientHarness';
 
 /**
  * Every site operation called through the public client of this API family
@@ -47,30 +47,13 @@ beforeAll(async () => {
   s = await LiveServer.start();
   const fixture = await s.t.org(['read']);
   orgId = fixture.orgId;
-  const endpoint = `http://127.0.0.1:${s.running.port}`;
-  api = new GitBookAPI({ endpoint, authToken: fixture.admin.token });
-  reader = new GitBookAPI({ endpoint, authToken: fixture.members[0]!.token });
-  outsider = new GitBookAPI({ endpoint, authToken: (await s.t.org()).admin.token });
+  api = clientFor(s, fixture.admin.token);
+  reader = clientFor(s, fixture.members[0]!.token);
+  outsider = clientFor(s, (await s.t.org()).admin.token);
 });
 afterAll(async () => s?.close());
 
-/** The status and message of a refused call, as the client reports them. */
-async function refusal(call: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await call;
-  } catch (err) {
-    if (err instanceof GitBookAPIError) return { code: err.code, message: err.errorMessage };
-    throw err;
-  }
-  throw new Error('the call succeeded');
-}
-
-/** A space with the pages of the getting-started template (Welcome, Quickstart, FAQ). */
-async function spaceWithPages(title: string) {
-  const { data: space } = await api.orgs.createSpace(orgId, { title });
-  await api.spaces.applyTemplateToSpace(space.id, { id: 'getting-started' });
-  return space;
-}
+const spaceWithPages = (title: string) => templatedSpace(api, orgId, title);
 
 async function newSite(title: string, spaces: string[]) {
   return (await api.orgs.createSite(orgId, { title, spaces })).data;
