@@ -34,7 +34,7 @@ export const SyncClose = {
   tooSlow: 4508,
   /** A message is larger than the server accepts (the standard WebSocket code). */
   messageTooBig: 1009,
-  /** The update could not be stored; nothing was applied or relayed. Transient. */
+  /** The update could not be stored (nothing was applied or relayed), or the document could not be loaded. Transient. */
   storageFailed: 1011,
   /** The server is shutting down or restarting. Transient. */
   restarting: 1012,
@@ -56,6 +56,7 @@ export const SyncCloseReason = {
   tooSlow: 'the connection fell too far behind; reconnect to resync',
   messageTooBig: 'message too large',
   storageFailed: 'the update could not be stored; reconnect to retry',
+  loadFailed: 'the document could not be loaded; reconnect to retry',
   restarting: 'the server is restarting',
 } as const;
 

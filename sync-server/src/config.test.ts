@@ -11,6 +11,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ INIT_CWD: '/srv/quire', DATA_DIR: '/var/lib/quire' }).dataDir).toBe('/var/lib/quire');
   });
 
+  it("defaults rate limits high enough for an integration's burst, and bodies to 1 MiB", () => {
+    const config = loadConfig({});
+    // A few thousand requests a minute per token; more per address, which several tokens may share.
+    expect(config.rateLimitPerToken).toBeGreaterThanOrEqual(3000);
+    expect(config.rateLimitPerAddress).toBeGreaterThanOrEqual(config.rateLimitPerToken);
+    expect(config.maxBodyBytes).toBe(1024 * 1024);
+  });
+
   it('reads rate limits and the port from the environment, refusing what is not a whole number', () => {
     const config = loadConfig({ PORT: '9000', RATE_LIMIT_PER_TOKEN: '10', RATE_LIMIT_PER_ADDRESS: '0' });
     expect([config.port, config.rateLimitPerToken, config.rateLimitPerAddress]).toEqual([9000, 10, 0]);

@@ -2,6 +2,7 @@ import { listPages } from '@quire/shared/content/pages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalNode, type Notice } from '../../desktop/src/local/LocalNode';
 import { MemoryCredentialStore } from '../../desktop/src/local/credentials';
+import { KillingProxy } from './helpers/killingProxy';
 import { type QuireTestServer, eventually, startQuireServer } from './helpers/server';
 
 let s: QuireTestServer;
@@ -17,6 +18,54 @@ async function node(token: string): Promise<LocalNode> {
 }
 
 describe('outbox', () => {
+  it('applies offline mutations at once, queues each with its own idempotency key, and replays them in order with that key', async () => {
+    const created = await s.live.t.post(`/v1/orgs/${s.orgId}/spaces`, s.token, { title: 'Before' });
+    const spaceId = created.body.id as string;
+    const proxy = await KillingProxy.start(s.url);
+    const n = await LocalNode.open({ credentials: new MemoryCredentialStore(), probeIntervalMs: 100 });
+    try {
+      await n.connect(proxy.url, s.token);
+      await n.setWorkOffline(true);
+      await n.renameSpace({ spaceId, title: 'Renamed offline' });
+      const cr = await n.createChangeRequest(spaceId, 'Offline');
+      await n.renameChangeRequest(cr.id, 'Offline, renamed');
+      // Applied here at once, before any server heard of them.
+      expect((await n.catalog()).organizations.flatMap((o) => o.spaces).find((x) => x.id === spaceId)?.title).toBe('Renamed offline');
+      expect(await n.listChangeRequests(spaceId)).toMatchObject([{ id: cr.id, subject: 'Offline, renamed', syncState: 'pending' }]);
+      const queued = await n.db.query<{ key: string; kind: string }>('SELECT key, kind FROM outbox ORDER BY seq');
+      expect(queued.map((e) => e.kind)).toEqual(['space.update', 'changeRequest.create', 'changeRequest.update']);
+      expect(new Set(queued.map((e) => e.key)).size).toBe(3);
+
+      // The server opens the change request, but its answer is lost: the request goes again, with the same key.
+      let dropped = false;
+      proxy.onAnswered = (req, status) => {
+        if (dropped || req.method !== 'POST' || !req.url?.endsWith('/change-requests') || status >= 300) return false;
+        dropped = true;
+        return true;
+      };
+      await n.setWorkOffline(false);
+      await eventually(async () => (await n.status()).pendingMutations === 0, 'the replay', 30_000);
+      expect((await n.status()).failed).toBe(0);
+
+      const writes = proxy.seen.filter((r) => r.method !== 'GET');
+      const keys = queued.map((e) => e.key);
+      const remoteCr = (await n.db.query<{ remote_id: string }>('SELECT remote_id FROM change_requests WHERE id = $1', [cr.id]))[0]
+        ?.remote_id;
+      expect(writes.map((r) => [r.method, r.path, r.key])).toEqual([
+        ['PATCH', `/v1/spaces/${spaceId}`, keys[0]],
+        ['POST', `/v1/spaces/${spaceId}/change-requests`, keys[1]],
+        ['POST', `/v1/spaces/${spaceId}/change-requests`, keys[1]],
+        ['PATCH', `/v1/spaces/${spaceId}/change-requests/${remoteCr}`, keys[2]],
+      ]);
+      expect((await s.live.t.get(`/v1/spaces/${spaceId}`, s.token)).body.title).toBe('Renamed offline');
+      const onServer = await s.live.t.get(`/v1/spaces/${spaceId}/change-requests`, s.token);
+      expect(onServer.body.items.map((x: { id: string; subject: string }) => [x.id, x.subject])).toEqual([[remoteCr, 'Offline, renamed']]);
+    } finally {
+      await n.close();
+      await proxy.close();
+    }
+  });
+
   it('keeps a replay the server refuses, with its error, and tells the user', async () => {
     const reader = await s.live.t.member(s.orgId, 'read');
     const n = await node(reader.token);

@@ -22,6 +22,112 @@ describe('page bodies in Yjs', () => {
     ]);
   });
 
+  it('names every documented node and mark as y-prosemirror does, with numeric heading levels', () => {
+    const doc = new Y.Doc();
+    const markdown = [
+      '## Setup',
+      '',
+      'Some **bold**, _italic_, `code`, ~~strike~~ and [a link](https://x.dev).',
+      '',
+      '* one',
+      '',
+      '1. first',
+      '',
+      '```js',
+      'let a = 1;',
+      '```',
+      '',
+      '> quoted',
+      '',
+      '{% hint style="warning" %}',
+      'Careful.',
+      '{% endhint %}',
+      '',
+      '| A | B |',
+      '| - | - |',
+      '| 1 | 2 |',
+      '',
+    ].join('\n');
+    const id = createPage(doc, { title: 'Page', markdown });
+    const elements = new Map<string, Record<string, unknown>>();
+    const marks = new Map<string, unknown>();
+    const walk = (node: Y.XmlElement | Y.XmlFragment | Y.XmlText): void => {
+      if (node instanceof Y.XmlText) {
+        for (const op of node.toDelta() as { attributes?: Record<string, unknown> }[]) {
+          for (const [name, value] of Object.entries(op.attributes ?? {})) marks.set(name, value);
+        }
+        return;
+      }
+      if (node instanceof Y.XmlElement && !elements.has(node.nodeName)) elements.set(node.nodeName, node.getAttributes());
+      for (const child of node.toArray()) walk(child as Y.XmlElement | Y.XmlText);
+    };
+    walk(requirePageMap(doc, id).get(PageKey.body) as Y.XmlFragment);
+    for (const name of ['paragraph', 'heading', 'bulletList', 'orderedList', 'listItem', 'codeBlock', 'blockquote', 'hint', 'table']) {
+      expect(elements.has(name), name).toBe(true);
+    }
+    expect(elements.get('heading')?.level).toBe(2);
+    expect(elements.get('codeBlock')?.language).toBe('js');
+    expect(elements.get('hint')?.style).toBe('warning');
+    expect(Object.fromEntries(marks)).toEqual({
+      bold: {},
+      italic: {},
+      code: {},
+      strike: {},
+      link: { href: 'https://x.dev', title: null },
+    });
+  });
+
+  it('reads a body another ProseMirror client wrote with the documented names, a bare `link: {href}` included', () => {
+    const doc = new Y.Doc();
+    const id = createPage(doc, { title: 'Page' });
+    const body = requirePageMap(doc, id).get(PageKey.body) as Y.XmlFragment;
+    const element = (name: string, attrs: Record<string, unknown>, children: (Y.XmlElement | Y.XmlText)[]) => {
+      const el = new Y.XmlElement(name);
+      for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, value as string);
+      el.insert(0, children);
+      return el;
+    };
+    const text = (insert: string, attributes?: Record<string, unknown>) => {
+      const t = new Y.XmlText();
+      t.insert(0, insert, attributes);
+      return t;
+    };
+    doc.transact(() => {
+      body.delete(0, body.length);
+      const linked = new Y.XmlText();
+      linked.insert(0, 'Read ');
+      linked.insert(5, 'the docs', { link: { href: 'https://x.dev' } });
+      linked.insert(13, ' now', { italic: {} });
+      body.insert(0, [
+        element('heading', { level: 2 }, [text('Title')]),
+        element('paragraph', {}, [linked]),
+        element('bulletList', {}, [element('listItem', {}, [element('paragraph', {}, [text('item', { strike: {} })])])]),
+        element('codeBlock', { language: 'sh' }, [text('npm test')]),
+        element('hint', { style: 'danger' }, [
+          element('paragraph', {}, [text('Stop', { bold: {} }), text(' '), text('here', { code: {} })]),
+        ]),
+      ]);
+    });
+    expect(getPageMarkdown(doc, id)).toBe(
+      [
+        '## Title',
+        '',
+        'Read [the docs](https://x.dev) _now_',
+        '',
+        '* ~~item~~',
+        '',
+        '```sh',
+        'npm test',
+        '```',
+        '',
+        '{% hint style="danger" %}',
+        '**Stop** `here`',
+        '{% endhint %}',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('reads a body written by an editor with another schema without losing text', () => {
     const doc = new Y.Doc();
     const id = createPage(doc, { title: 'Page' });

@@ -76,7 +76,23 @@ describe('branch layout', () => {
     addFile(doc, { id: 'File0000000000000000001', name: 'a.pdf', contentType: 'application/pdf', size: 1 });
     setVariable(doc, 'version', '3');
     createReusableContent(doc, { id: 'Reuse00000000000000000', title: 'Footer' });
-    expect(doc.share.has(BranchMap.pages) && doc.share.has(BranchMap.files) && doc.share.has(BranchMap.variables)).toBe(true);
+    expect([BranchMap.pages, BranchMap.files, BranchMap.reusableContents, BranchMap.variables]).toEqual([
+      'pages',
+      'files',
+      'reusableContents',
+      'variables',
+    ]);
+    for (const name of Object.values(BranchMap)) expect(doc.share.get(name), name).toBeInstanceOf(Y.Map);
+    // A page is a Y.Map of plain values around a Y.XmlFragment body; the rest are plain JSON values.
+    const pageMap = doc.getMap('pages').get(page) as Y.Map<unknown>;
+    expect(pageMap).toBeInstanceOf(Y.Map);
+    expect(pageMap.get('body')).toBeInstanceOf(Y.XmlFragment);
+    expect(pageMap.toJSON()).toMatchObject({ title: 'Home', type: 'document', parent: null, order: expect.any(String), slug: 'home' });
+    expect(doc.getMap('files').get('File0000000000000000001')).toMatchObject({ name: 'a.pdf', contentType: 'application/pdf', size: 1 });
+    expect(doc.getMap('variables').get('version')).toBe('3');
+    const reusable = doc.getMap('reusableContents').get('Reuse00000000000000000') as Y.Map<unknown>;
+    expect(reusable.get('title')).toBe('Footer');
+    expect(reusable.get('body')).toBeInstanceOf(Y.XmlFragment);
     const branch = readBranch(doc);
     expect(branch.pages.map((node) => [node.id, node.path])).toEqual([[page, 'home']]);
     expect(branch.files).toHaveLength(1);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
+import { keyBetween } from '../order';
 import { ContentError } from './errors';
 import {
   createPage,
@@ -67,6 +68,35 @@ describe('pages', () => {
     expect(listPages(doc).map((page) => page.title)).toEqual(['A', 'B', 'C', 'D', 'E']);
   });
 
+  it('orders siblings by fractional keys compared as plain strings, and fits new pages between keys another client wrote', () => {
+    const doc = new Y.Doc();
+    const foreign = (id: string, title: string, order: string) => {
+      const page = new Y.Map<unknown>();
+      pagesMap(doc).set(id, page);
+      page.set('title', title);
+      page.set('type', 'document');
+      page.set('parent', null);
+      page.set('order', order);
+      page.set('body', new Y.XmlFragment());
+    };
+    foreign('foreign-page-00000000b', 'B', 'a0');
+    // 'Z' sorts before 'a' by code unit (the order fractional keys are made for), not in a locale's order.
+    foreign('foreign-page-00000000a', 'A', 'Zz');
+    foreign('foreign-page-00000000c', 'C', 'a1');
+    expect(outline(pageTree(doc))).toEqual(['A', 'B', 'C']);
+    const inserted = createPage(doc, { title: 'B2', after: 'foreign-page-00000000b' });
+    expect(getPage(doc, inserted)?.order).toBe(keyBetween('a0', 'a1'));
+    expect(outline(pageTree(doc))).toEqual(['A', 'B', 'B2', 'C']);
+    // Placing a page writes its own key only: the others keep theirs.
+    expect(['foreign-page-00000000a', 'foreign-page-00000000b', 'foreign-page-00000000c'].map((id) => getPage(doc, id)?.order)).toEqual([
+      'Zz',
+      'a0',
+      'a1',
+    ]);
+    const fresh = new Y.Doc();
+    expect(getPage(fresh, createPage(fresh, { title: 'First' }))?.order).toBe(keyBetween(null, null));
+  });
+
   it('stores link and computed pages as plain values', () => {
     const doc = new Y.Doc();
     const link = createPage(doc, { title: 'Status', type: 'link', href: 'https://status.acme.dev' });
@@ -120,6 +150,50 @@ describe('pages', () => {
       hidden: true,
       layout: { width: 'wide' },
     });
+  });
+
+  it('reads and writes the documented page keys under their literal names', () => {
+    const doc = new Y.Doc();
+    const page = new Y.Map<unknown>();
+    pagesMap(doc).set('foreign-page-id-000001', page);
+    for (const [key, value] of Object.entries({
+      title: 'Setup',
+      type: 'document',
+      parent: null,
+      order: 'a0',
+      emoji: '🛠',
+      icon: 'wrench',
+      slug: 'set-up',
+      description: 'Before you start',
+      hidden: true,
+      layout: { width: 'wide' },
+    })) {
+      page.set(key, value);
+    }
+    page.set('body', new Y.XmlFragment());
+    expect(getPage(doc, 'foreign-page-id-000001')).toMatchObject({
+      title: 'Setup',
+      emoji: '🛠',
+      icon: 'wrench',
+      slug: 'set-up',
+      description: 'Before you start',
+      hidden: true,
+      layout: { width: 'wide' },
+    });
+    const id = createPage(doc, {
+      title: 'Mine',
+      emoji: '📘',
+      icon: 'book',
+      description: 'Mine too',
+      hidden: true,
+      layout: { width: 'default' },
+    });
+    const mine = pagesMap(doc).get(id) as Y.Map<unknown>;
+    expect(Object.keys(mine.toJSON()).sort()).toEqual(
+      ['body', 'description', 'emoji', 'hidden', 'icon', 'layout', 'order', 'parent', 'slug', 'title', 'type'].sort(),
+    );
+    expect(mine.get('body')).toBeInstanceOf(Y.XmlFragment);
+    expect(mine.toJSON()).toMatchObject({ title: 'Mine', type: 'document', parent: null, emoji: '📘', icon: 'book', hidden: true });
   });
 
   it('slugifies and de-duplicates a slug set by hand', () => {

@@ -30,12 +30,15 @@ export const QueryBoolean = z
   .transform((v) => v === 'true')
   .meta({ type: 'boolean' });
 
-/** `limit`: a whole number from 1 to 1000; refused, never clamped, outside it. */
+/**
+ * `limit`: a whole number from 1 to 1000; refused, never clamped, outside it. The digits
+ * pattern already makes it whole, so a huge number reads "at most 1000" like any other.
+ */
 export const LimitSchema = z
   .string()
   .regex(/^\d+$/, 'must be a whole number from 1 to 1000')
   .transform(Number)
-  .pipe(z.number().int().min(1, 'must be at least 1').max(1000, 'must be at most 1000'))
+  .pipe(z.number().min(1, 'must be at least 1').max(1000, 'must be at most 1000'))
   .meta({ type: 'integer', minimum: 1, maximum: 1000, default: 50 });
 
 export const PageCursorSchema = z.string().max(512).meta({ description: 'Opaque cursor from `next.page` of the previous answer.' });
@@ -63,12 +66,17 @@ export interface List<T> {
   next?: { page: string };
 }
 
-/** Rich text (change request descriptions, instructions). Nodes stay open-ended on purpose. */
+/**
+ * Rich text (change request descriptions, instructions). Nodes stay open-ended on purpose;
+ * the document itself is strict like every body (an unknown field is refused, not dropped).
+ * `meta` is the public client's (a content token it may carry along).
+ */
 export const DocumentSchema = z
-  .object({
+  .strictObject({
     object: z.literal('document'),
     data: z.record(z.string(), z.unknown()).optional(),
     nodes: z.array(z.record(z.string(), z.unknown())),
+    meta: z.strictObject({ token: z.string().max(4096).optional() }).optional(),
   })
   .meta({ id: 'Document' });
 export type Document = z.infer<typeof DocumentSchema>;

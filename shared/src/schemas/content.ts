@@ -128,6 +128,8 @@ export const RevisionSchema = z
       .partial()
       .optional(),
     urls: z.object({ app: z.string(), published: z.string().optional(), public: z.string().optional() }),
+    /** A revision is an immutable snapshot: whoever reads it may only view it. */
+    permissions: z.object({ view: z.boolean() }),
   })
   .meta({ id: 'Revision' });
 

@@ -16,6 +16,9 @@ export const MemberSchema = z
     teams: z.number().int(),
     /** Sites granted to the member directly (sites carry no per-member grants here: 0). */
     sites: z.number().int(),
+    urls: z.object({ location: z.string() }),
+    /** `edit`: change the role (admins); `delete`: remove the member (admins, or members leaving). */
+    permissions: z.object({ view: z.boolean(), edit: z.boolean(), delete: z.boolean() }),
   })
   .meta({ id: 'Member' });
 export type Member = z.infer<typeof MemberSchema>;

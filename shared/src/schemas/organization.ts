@@ -124,6 +124,8 @@ export const AgentInstructionsSchema = z
     updatedAt: Timestamp.optional(),
     updatedBy: z.string().optional(),
     urls: z.object({ location: z.string() }),
+    /** `edit`: replace the instructions (admins). */
+    permissions: z.object({ view: z.boolean(), edit: z.boolean() }),
   })
   .meta({ id: 'AgentInstructions' });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdSchema, RoleSchema, Timestamp, patchBody, text } from './common';
+import { IdSchema, RoleSchema, Timestamp, listOf, patchBody, text } from './common';
 import { HttpUrlSchema, TitleSchema } from './organization';
 import { TeamSchema } from './team';
 
@@ -29,6 +29,8 @@ export const SamlProviderSchema = z
       entityID: z.string(),
     }),
     urls: z.object({ location: z.string() }),
+    /** Providers are read and changed by organization admins alone. */
+    permissions: z.object({ view: z.boolean(), edit: z.boolean() }),
   })
   .meta({ id: 'SamlProvider' });
 export type SamlProvider = z.infer<typeof SamlProviderSchema>;
@@ -60,7 +62,8 @@ export const UpdateSamlProviderBody = patchBody({
 export type UpdateSamlProviderBody = z.infer<typeof UpdateSamlProviderBody>;
 
 export const SsoEntrySchema = z.object({ id: z.string(), label: z.string(), startURL: z.string() }).meta({ id: 'SsoEntry' });
-export const SsoListSchema = z.object({ items: z.array(SsoEntrySchema) });
+/** Every provider at once (an organization has a handful), in the list envelope. */
+export const SsoListSchema = listOf(SsoEntrySchema);
 
 /** What the assertion consumer answers (as JSON when asked) after a successful sign-in. */
 export const SsoSignInSchema = z.object({

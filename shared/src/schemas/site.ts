@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdSchema, ListQuerySchema, patchBody, QueryBoolean, Timestamp, text } from './common';
+import { IdSchema, ListQuerySchema, listOf, patchBody, QueryBoolean, Timestamp, text } from './common';
 import { SiteCustomizationSettingsSchema } from './siteCustomization';
 import { unsupported } from './siteFields';
 
@@ -111,12 +111,20 @@ export const ShareKeyQuery = z.object({ shareKey: text(256).optional() });
 
 /** A JSON Schema (draft-07) of the claims visitors carry; checked by the server before it is stored. */
 export const SiteAdaptiveSchemaSchema = z
-  .object({ object: z.literal('site-adaptive-schema'), jsonSchema: z.record(z.string(), z.unknown()), updatedAt: Timestamp })
+  .object({
+    object: z.literal('site-adaptive-schema'),
+    jsonSchema: z.record(z.string(), z.unknown()),
+    updatedAt: Timestamp,
+    urls: z.object({ location: z.string() }),
+    /** Read by whoever reads the site; replaced by its managers. */
+    permissions: z.object({ view: z.boolean(), edit: z.boolean() }),
+  })
   .meta({ id: 'SiteAdaptiveSchema' });
 export const PutAdaptiveSchemaBody = z.strictObject({ jsonSchema: z.record(z.string(), z.unknown()) });
 
 export const TemplateConditionSchema = z.object({ description: z.string(), condition: z.string() });
-export const TemplateConditionsSchema = z.object({ items: z.array(TemplateConditionSchema) });
+/** Every condition at once (one per visitor claim), in the list envelope. */
+export const TemplateConditionsSchema = listOf(TemplateConditionSchema);
 
 export const PublishedContentSiteSchema = z
   .object({
@@ -128,5 +136,8 @@ export const PublishedContentSiteSchema = z
       siteSpaces: z.record(z.string(), SiteCustomizationSettingsSchema),
     }),
     scripts: z.array(z.object({ script: z.string(), contentSecurityPolicy: z.string().optional(), cookies: z.boolean() })),
+    urls: z.object({ location: z.string(), published: z.string() }),
+    /** What the caller may do with the site this describes. */
+    permissions: z.object({ view: z.boolean(), edit: z.boolean() }),
   })
   .meta({ id: 'PublishedContentSite' });

@@ -62,6 +62,9 @@ export const SiteRedirectSchema = z
     permanent: z.boolean(),
     createdAt: Timestamp,
     updatedAt: Timestamp,
+    urls: z.object({ location: z.string() }),
+    /** Redirects are read by the site's readers in the organization and changed by its managers. */
+    permissions: z.object({ view: z.boolean(), edit: z.boolean() }),
   })
   .meta({ id: 'SiteRedirect' });
 export type SiteRedirect = z.infer<typeof SiteRedirectSchema>;

@@ -25,6 +25,9 @@ export const SpaceTemplateSchema = z.strictObject({
   params: z.strictObject({ contentRefs: z.record(z.string().max(64), ContentRefSchema).optional() }).optional(),
 });
 
+/** Site structure is read by whoever reads the site and changed by its managers. */
+const StructurePermissions = z.object({ view: z.boolean(), edit: z.boolean() });
+
 export const SiteSpaceSchema = z
   .object({
     object: z.literal('site-space'),
@@ -40,6 +43,7 @@ export const SiteSpaceSchema = z
     draft: z.boolean(),
     hasAdvancedCustomizationFeature: z.boolean(),
     urls: z.object({ published: z.string() }),
+    permissions: StructurePermissions,
   })
   .meta({ id: 'SiteSpace' });
 export type SiteSpace = z.infer<typeof SiteSpaceSchema>;
@@ -58,6 +62,7 @@ export const SiteSectionSchema = z
     siteSpaces: z.array(SiteSpaceSchema),
     icon: z.string().optional(),
     urls: z.object({ published: z.string() }),
+    permissions: StructurePermissions,
   })
   .meta({ id: 'SiteSection' });
 export type SiteSection = z.infer<typeof SiteSectionSchema>;
@@ -76,6 +81,9 @@ export const SiteSectionGroupSchema = z
       z.union([SiteSectionSchema, z.looseObject({ object: z.literal('site-section-group'), id: z.string(), title: z.string() })]),
     ),
     icon: z.string().optional(),
+    /** A group is a menu of the published site, with no page of its own: its address is the API's. */
+    urls: z.object({ location: z.string() }),
+    permissions: StructurePermissions,
   })
   .meta({ id: 'SiteSectionGroup' });
 export type SiteSectionGroup = z.infer<typeof SiteSectionGroupSchema>;

@@ -10,6 +10,7 @@ export const TeamSchema = z
     members: z.number().int(),
     spaces: z.number().int(),
     createdAt: Timestamp,
+    urls: z.object({ location: z.string() }),
     permissions: z.object({ admin: z.boolean(), view: z.boolean() }),
   })
   .meta({ id: 'Team' });

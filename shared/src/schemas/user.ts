@@ -8,6 +8,8 @@ export const UserSchema = z
     email: z.string(),
     photoURL: z.string().optional(),
     urls: z.object({ location: z.string() }),
+    /** A user shown to the caller is one they may see; users are changed by no operation here. */
+    permissions: z.object({ view: z.boolean() }),
   })
   .meta({ id: 'User' });
 export type User = z.infer<typeof UserSchema>;

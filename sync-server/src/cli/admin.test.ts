@@ -1,6 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresUrl, testAdapter } from '../testing/databases';
 import { spawnServer } from '../testing/processes';
@@ -26,6 +28,32 @@ afterAll(async () => {
   await drop();
 });
 
+/**
+ * Runs the command line as `npm run admin` does (tsx on src/cli/admin.ts), from a checkout
+ * path with a space in it reached through a symlink, and answers its output lines.
+ */
+async function adminProcess(...args: string[]) {
+  const serverDir = join(dirname(fileURLToPath(import.meta.url)), '../..');
+  const checkout = join(mkdtempSync(join(tmpdir(), 'quire-checkout-')), 'my checkout');
+  symlinkSync(serverDir, checkout);
+  const proc = spawn(process.execPath, ['--import', 'tsx', join(checkout, 'src/cli/admin.ts'), ...args], {
+    cwd: serverDir,
+    env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout.on('data', (d) => {
+    stdout += d;
+  });
+  proc.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  const code = await new Promise<number | null>((resolve) => proc.on('exit', resolve));
+  rmSync(dirname(checkout), { recursive: true, force: true });
+  return { code, lines: stdout.split('\n').filter((l, i, all) => l !== '' || i < all.length - 1), stderr };
+}
+
 async function admin(...args: string[]) {
   const out: string[] = [];
   const errors: string[] = [];
@@ -42,16 +70,22 @@ describe('npm run admin', () => {
   it(
     'creates an organization, a user and a token that works on the server, then revokes it',
     async () => {
+      // `org create` prints the new organization's id and nothing else.
       const org = await admin('org', 'create', 'Acme', 'Docs');
       expect(org.code).toBe(0);
-      const orgId = org.out.at(-1) as string;
-      expect(orgId).toMatch(/^[A-Za-z0-9]{20,}$/);
+      expect(org.out).toHaveLength(1);
+      const orgId = org.out[0] as string;
+      expect(orgId).toMatch(/^[A-Za-z0-9_-]{20,}$/);
 
-      expect((await admin('user', 'create', 'ada@acme.test', '--org', orgId, '--role', 'edit')).code).toBe(0);
+      const user = await admin('user', 'create', 'ada@acme.test', '--org', orgId, '--role', 'edit');
+      expect(user.code).toBe(0);
+      expect(user.out).toEqual([expect.stringMatching(/^[A-Za-z0-9_-]{20,}$/)]);
+      // `token create` prints the token alone on the last line, and nowhere else.
       const token = await admin('token', 'create', 'ada@acme.test');
       expect(token.code).toBe(0);
       const secret = token.out.at(-1) as string;
-      expect(secret).toMatch(/^qt_/);
+      expect(secret).toMatch(/^qt_[A-Za-z0-9_-]{43}$/);
+      expect(token.out.slice(0, -1).join('\n')).not.toContain(secret);
 
       const server = await spawnServer(env as Record<string, string>);
       try {
@@ -64,7 +98,9 @@ describe('npm run admin', () => {
           // The embedded database is the server's alone while it runs.
           const busy = await admin('org', 'create', 'Other');
           expect(busy.code).toBe(1);
-          expect(busy.errors).toMatch(/in use by another process.*stop the server/s);
+          expect(busy.out).toEqual([]);
+          expect(busy.errors).toContain(`The data directory ${dataDir} is in use by another process (pid `);
+          expect(busy.errors).toContain('stop the server, run the command, start the server again.');
           // Bad usage is explained without the database, so the running server is no obstacle.
           const usage = await admin('user', 'create', 'x@y.z', '--org', orgId, '--role', 'wizard');
           expect(usage.code).toBe(2);
@@ -76,7 +112,8 @@ describe('npm run admin', () => {
       }
 
       expect((await admin('user', 'role', 'ada@acme.test', '--org', orgId, '--role', 'read')).code).toBe(0);
-      expect((await admin('token', 'revoke', secret)).out.at(-1)).toBe('Token revoked.');
+      expect((await admin('token', 'revoke', secret)).out).toEqual(['Token revoked.']);
+      expect((await admin('token', 'revoke', secret)).out).toEqual(['No such token (nothing to revoke).']);
       const again = await spawnServer(env as Record<string, string>);
       try {
         const res = await fetch(`${again.url}/v1/orgs/${orgId}`, { headers: { authorization: `Bearer ${secret}` } });
@@ -85,6 +122,24 @@ describe('npm run admin', () => {
         again.proc.kill('SIGTERM');
         await again.exited;
       }
+    },
+    SPAWNING,
+  );
+
+  it(
+    'prints the same lines through its real entry point, even from a checkout path with a space reached by a symlink',
+    async () => {
+      const org = await adminProcess('org', 'create', 'Scripted');
+      expect(org).toMatchObject({ code: 0, lines: [expect.stringMatching(/^[A-Za-z0-9_-]{20,}$/)] });
+      const orgId = org.lines[0] as string;
+      const user = await adminProcess('user', 'create', 'script@acme.test', '--org', orgId, '--role', 'read');
+      expect(user).toMatchObject({ code: 0, lines: [expect.stringMatching(/^[A-Za-z0-9_-]{20,}$/)] });
+      const token = await adminProcess('token', 'create', 'script@acme.test');
+      expect(token.code).toBe(0);
+      expect(token.lines.at(-1)).toMatch(/^qt_[A-Za-z0-9_-]{43}$/);
+      const unknown = await adminProcess('user', 'create', 'x@acme.test', '--org', 'AAAAAAAAAAAAAAAAAAAAAA', '--role', 'read');
+      expect(unknown).toMatchObject({ code: 1, lines: [] });
+      expect(unknown.stderr).toContain('No organization with id AAAAAAAAAAAAAAAAAAAAAA.');
     },
     SPAWNING,
   );

@@ -1,3 +1,5 @@
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { ROLES, type Role } from '@quire/shared';
 import { loadConfig } from '../config';
 import { DataDirInUseError } from '../store/lock';
@@ -154,6 +156,21 @@ export async function runAdmin(
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+/**
+ * Whether this file is the program being run. Compared as real paths turned into file URLs:
+ * a checkout path with spaces (percent-encoded in the URL) or reached through a symlink
+ * must still run the command rather than exit silently with nothing printed.
+ */
+function isMain(): boolean {
+  const entry = process.argv[1];
+  if (!entry) return false;
+  try {
+    return import.meta.url === pathToFileURL(realpathSync(entry)).href;
+  } catch {
+    return false;
+  }
+}
+
+if (isMain()) {
   runAdmin(process.argv.slice(2)).then((code) => process.exit(code));
 }

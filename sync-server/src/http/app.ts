@@ -24,6 +24,25 @@ function errorResponse(c: Context<AppEnv>, status: number, message: string, head
   return c.json({ error: { code: status, message } }, status as 400);
 }
 
+/**
+ * DELETE answers 204 whether or not the resource existed. A 404 on the way to it (an
+ * unknown or invisible organization, space, change request, comment…) means the resource
+ * is not there either, so it gets the same 204 as an unknown id in the last segment.
+ */
+function deletedNothing(c: Context<AppEnv>, err: ApiError): boolean {
+  return err.status === 404 && c.req.method === 'DELETE' && c.req.path.startsWith('/v1/');
+}
+
+/** Hono's own refusals (body parsing, content type) in the wording of ours. */
+function httpExceptionMessage(c: Context<AppEnv>, err: HTTPException): string {
+  if (err.status === 415) return 'Request bodies must be sent as Content-Type: application/json.';
+  // A JSON route's validator parsing what jsonBody let through: an empty body, sent as JSON.
+  if (err.status === 400 && /malformed json/i.test(err.message)) {
+    return c.req.header('content-length') === '0' ? 'Invalid body: empty; send a JSON object.' : 'Invalid body: malformed JSON.';
+  }
+  return err.message || 'Bad request.';
+}
+
 let scalarScript: string | undefined;
 
 export function createApp(deps: Deps) {
@@ -32,11 +51,11 @@ export function createApp(deps: Deps) {
   const perToken = new RateLimiter(deps.config.rateLimitPerToken);
 
   app.onError((err, c) => {
-    if (err instanceof ApiError) return errorResponse(c, err.status, err.message, err.headers);
-    if (err instanceof HTTPException) {
-      const message = err.status === 415 ? 'Request bodies must be sent as Content-Type: application/json.' : err.message || 'Bad request.';
-      return errorResponse(c, err.status, message);
+    if (err instanceof ApiError) {
+      if (deletedNothing(c, err)) return c.body(null, 204);
+      return errorResponse(c, err.status, err.message, err.headers);
     }
+    if (err instanceof HTTPException) return errorResponse(c, err.status, httpExceptionMessage(c, err));
     deps.log.error({ err, requestId: c.get('requestId'), path: c.req.path }, 'request failed');
     return errorResponse(c, 500, 'Internal error; it has been logged.');
   });
@@ -111,9 +130,8 @@ export function createApp(deps: Deps) {
     return c.body(scalarScript);
   });
   registerPublishedSites(app);
-  app.all('/v1/*', () => {
-    throw notFound('route');
-  });
+  // Answered here, not thrown: an unknown route stays a 404 even for DELETE.
+  app.all('/v1/*', (c) => errorResponse(c, 404, notFound('route').message));
   return app;
 }
 

@@ -155,8 +155,37 @@ describe('request framing, over a real socket', () => {
     expect(charset.status).toBe(201);
   });
 
+  it('refuses a PATCH body that is not JSON, or not sent as JSON, though all its fields are optional', async () => {
+    const before = (await raw('GET', `/v1/orgs/${realOrg}`)).body;
+    expectError(
+      await raw('PATCH', `/v1/orgs/${realOrg}`, { headers: { 'content-type': 'text/plain' }, body: '{"title":"Plain"}' }),
+      415,
+      'Request bodies must be JSON sent as Content-Type: application/json (got "text/plain").',
+    );
+    expectError(await raw('PATCH', `/v1/orgs/${realOrg}`, { headers: json, body: '{"title":' }), 400, 'Invalid body: malformed JSON.');
+    expectError(await raw('PATCH', `/v1/orgs/${realOrg}`, { headers: json, body: '' }), 400, 'Invalid body: empty; send a JSON object.');
+    expectError(await raw('PATCH', `/v1/orgs/${realOrg}`, { headers: json, body: '   ' }), 400, 'Invalid body: malformed JSON.');
+    expect((await raw('GET', `/v1/orgs/${realOrg}`)).body).toEqual(before);
+  });
+
+  it('refuses a body on an operation that takes none, unless it is empty or {}', async () => {
+    const spaces = async () => (await raw('GET', `/v1/orgs/${realOrg}/spaces?limit=1000`)).body.count as number;
+    const space = await raw('POST', `/v1/orgs/${realOrg}/spaces`, { headers: json, body: '{"title":"Original"}' });
+    const duplicate = `/v1/spaces/${space.body.id}/duplicate`;
+    const count = await spaces();
+    expectError(await raw('POST', duplicate, { headers: json, body: '{"title":"Copy"}' }), 400, 'Unknown body field: "title".');
+    expectError(await raw('POST', duplicate, { headers: json, body: '"Copy"' }), 400, 'Invalid body: this operation takes no body.');
+    expectError(await raw('POST', duplicate, { headers: json, body: '{"title":' }), 400, 'Invalid body: malformed JSON.');
+    expectError(await raw('POST', duplicate, { headers: { 'content-type': 'text/plain' }, body: 'copy' }), 415);
+    expect(await spaces()).toBe(count);
+    expect((await raw('POST', duplicate, { headers: json, body: '{}' })).status).toBe(200);
+    expect((await raw('POST', duplicate, { headers: json, body: '' })).status).toBe(200);
+    expect((await raw('POST', duplicate)).status).toBe(200);
+    expect(await spaces()).toBe(count + 3);
+  });
+
   it('refuses an empty body on a route that needs one', async () => {
-    expectError(await raw('POST', '/v1/orgs', { headers: json, body: '' }), 400);
+    expectError(await raw('POST', '/v1/orgs', { headers: json, body: '' }), 400, 'Invalid body: empty; send a JSON object.');
     expectError(await raw('POST', '/v1/orgs'), 400, 'Missing body field "title".');
     expectError(
       await raw('PATCH', `/v1/orgs/${realOrg}`, { headers: json, body: '{}' }),

@@ -1,6 +1,9 @@
 import { createRoute, type RouteConfig } from '@hono/zod-openapi';
 import { ErrorBodySchema } from '@quire/shared';
+import type { MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
+import type { AppEnv } from './env';
+import { noBodyFields } from './middleware/jsonBody';
 
 const error = (description: string) => ({ content: { 'application/json': { schema: ErrorBodySchema } }, description });
 
@@ -13,9 +16,13 @@ const ERRORS = {
   429: error('Rate limited; see Retry-After.'),
 } as const;
 
-/** A route of the public API: bearer auth and the shared error answers added. */
+/**
+ * A route of the public API: bearer auth and the shared error answers added. An operation
+ * that takes no body refuses one with fields, as strict body schemas refuse unknown fields.
+ */
 export function apiRoute<R extends RouteConfig>(r: R) {
-  return createRoute({ ...r, security: [{ bearer: [] }], responses: { ...ERRORS, ...r.responses } });
+  const middleware: MiddlewareHandler<AppEnv>[] = r.request?.body ? [] : [noBodyFields()];
+  return createRoute({ ...r, middleware, security: [{ bearer: [] }], responses: { ...ERRORS, ...r.responses } });
 }
 
 export function body<T extends z.ZodType>(schema: T) {

@@ -61,6 +61,8 @@ const inOrg = { guest: 403, outsider: 404 };
 const onResource = { guest: 404, outsider: 404 };
 /** DELETE answers 204 for what the caller cannot see, exactly as for what does not exist. */
 const deleteUnseen = { guest: 204, outsider: 204 };
+/** Inside an organization: a guest sees it and is refused; to an outsider nothing is there to delete. */
+const deleteInOrg = { guest: 403, outsider: 204 };
 
 const everyone = (status: number) => Object.fromEntries(CALLERS.map((name) => [name, status])) as Record<Caller, number>;
 let sharedTeam: string | undefined;
@@ -81,8 +83,8 @@ const ROWS: Row[] = [
   ['GET O/agent-instructions', expectByRole('member', 200, inOrg), (tk) => t.get(`${O()}/agent-instructions`, tk)],
   ['GET O/spaces', expectByRole('member', 200, inOrg), (tk) => t.get(`${O()}/spaces`, tk)],
   ['GET O/collections', expectByRole('member', 200, inOrg), (tk) => t.get(`${O()}/collections`, tk)],
-  // Members already in answer 204; an outsider's email domain is not the organization's.
-  ['POST O/join', expectByRole('member', 204, { guest: 204, outsider: 403 }), (tk) => t.post(`${O()}/join`, tk)],
+  // Members already in answer 204; an outsider whose email domain does not open the organization cannot see it.
+  ['POST O/join', expectByRole('member', 204, { guest: 204, outsider: 404 }), (tk) => t.post(`${O()}/join`, tk)],
   ['GET O/members', expectByRole('read', 200, inOrg), (tk) => t.get(`${O()}/members`, tk)],
   ['GET O/members/{other}', expectByRole('read', 200, inOrg), (tk) => t.get(`${O()}/members/${owner.id}`, tk)],
   ['GET O/members/{other}/spaces', expectByRole('admin', 200, inOrg), (tk) => t.get(`${O()}/members/${owner.id}/spaces`, tk)],
@@ -97,7 +99,7 @@ const ROWS: Row[] = [
   ['PATCH O', expectByRole('admin', 200, inOrg), (tk) => t.patch(O(), tk, { title: 'Org' })],
   [
     'DELETE O/link-invites/{id}',
-    expectByRole('admin', 204, inOrg),
+    expectByRole('admin', 204, deleteInOrg),
     async (tk) => {
       const id = `inv_${Math.random().toString(36).slice(2, 12)}`;
       await t.db.query('INSERT INTO link_invites (id, org_id) VALUES ($1, $2)', [id, orgId]);
@@ -120,7 +122,7 @@ const ROWS: Row[] = [
   // Members
   [
     'DELETE O/members/{other}',
-    expectByRole('admin', 204, inOrg),
+    expectByRole('admin', 204, deleteInOrg),
     async (tk) => t.delete(`${O()}/members/${(await t.member(orgId, 'read')).id}`, tk),
   ],
   [
@@ -135,7 +137,7 @@ const ROWS: Row[] = [
   ],
   // Teams
   ['PUT O/teams', expectByRole('admin', 200, inOrg), (tk) => t.put(`${O()}/teams`, tk, { title: 'New' })],
-  ['DELETE O/teams/{id}', expectByRole('admin', 204, inOrg), async (tk) => t.delete(`${O()}/teams/${await newTeam()}`, tk)],
+  ['DELETE O/teams/{id}', expectByRole('admin', 204, deleteInOrg), async (tk) => t.delete(`${O()}/teams/${await newTeam()}`, tk)],
   [
     'PATCH O/teams/{id}',
     expectByRole('admin', 200, inOrg),
@@ -153,7 +155,7 @@ const ROWS: Row[] = [
   ],
   [
     'DELETE O/teams/{id}/members/{user}',
-    expectByRole('admin', 204, inOrg),
+    expectByRole('admin', 204, deleteInOrg),
     async (tk) => t.delete(`${O()}/teams/${await newTeam()}/members/${callers.read.id}`, tk),
   ],
   // Spaces (at the root, default level inherited: the effective role is the organization role)

@@ -288,6 +288,20 @@ describe('published site pages', () => {
       },
     );
     expect((await get(`${root}/`)).body).toContain('Overridden banner');
+    // The site's own settings, read back and written whole (a client's read-modify-write).
+    const settings = `/v1/orgs/${orgId}/sites/${site.id}/customization`;
+    const current = (await t.get(settings, admin.token)).body;
+    const changed = await t.put(settings, admin.token, { ...current, footer: { ...current.footer, copyright: '© Acme 2031' } });
+    expect(changed.status).toBe(200);
+    expect((await get(`${root}/install-guide`)).body).toContain('© Acme 2031');
+    expect((await t.put(settings, admin.token, current)).status).toBe(200);
+    expect((await get(`${root}/install-guide`)).body).toContain('© Acme Inc.');
+    // The structure: a section renamed shows renamed on the next request.
+    const section = `/v1/orgs/${orgId}/sites/${site.id}/sections/${apiSectionId}`;
+    await t.patch(section, admin.token, { title: 'REST API' });
+    expect((await get(`${root}/install-guide`)).body).toMatch(/<a href="[^"]*api-reference\/"[^>]*>REST API<\/a>/);
+    await t.patch(section, admin.token, { title: 'API Reference' });
+    expect((await get(`${root}/install-guide`)).body).not.toContain('REST API');
   });
 
   it('serves the site at its own hostname', async () => {

@@ -281,6 +281,13 @@ export async function removeRequestedReviewer(db: Queryable, changeRequestId: st
   await db.query('DELETE FROM change_request_reviewers WHERE change_request_id = $1 AND user_id = $2', [changeRequestId, userId]);
 }
 
+export function getRequestedReviewer(db: Queryable, changeRequestId: string, userId: string) {
+  return maybeOne<ReviewerRow>(db, 'SELECT * FROM change_request_reviewers WHERE change_request_id = $1 AND user_id = $2', [
+    changeRequestId,
+    userId,
+  ]);
+}
+
 export function listRequestedReviewers(db: Queryable, changeRequestId: string, page: PageRequest) {
   return keysetPage<ReviewerRow>(
     db,

@@ -5,8 +5,14 @@ import type { Db } from './db';
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
-/** Numbered `NNN_name.sql` files, applied once each, in order, each in its own transaction. */
-export function listMigrations(): { version: number; name: string; sql: string }[] {
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Numbered `NNN_name.sql` files, applied once each, in order. */
+export function listMigrations(): Migration[] {
   return readdirSync(MIGRATIONS_DIR)
     .filter((f) => /^\d{3}_.+\.sql$/.test(f))
     .sort()
@@ -14,18 +20,21 @@ export function listMigrations(): { version: number; name: string; sql: string }
 }
 
 /**
- * Applies pending migrations. An advisory lock keeps instances sharing one PostgreSQL
- * from racing each other at start.
+ * Applies pending migrations, all in one transaction: a failing one leaves the database
+ * as it was (no half-applied file, no version recorded), so the next start retries it.
+ * An advisory lock keeps instances sharing one PostgreSQL from racing each other at start,
+ * the bookkeeping table's creation included (two concurrent `CREATE TABLE IF NOT EXISTS`
+ * can collide on a fresh database).
  */
-export async function migrate(db: Db): Promise<number> {
-  await db.exec(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
-  );
+export async function migrate(db: Db, migrations: Migration[] = listMigrations()): Promise<number> {
   let applied = 0;
   await db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(7283401)');
+    await tx.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
     const done = new Set((await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => Number(r.version)));
-    for (const m of listMigrations()) {
+    for (const m of migrations) {
       if (done.has(m.version)) continue;
       for (const stmt of splitStatements(m.sql)) await tx.query(stmt);
       await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);

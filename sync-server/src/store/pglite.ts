@@ -60,7 +60,14 @@ function walSyncer(dataDir: string): () => Promise<void> {
   };
 }
 
-const READ_ONLY = /^\s*(SELECT|SHOW|WITH\s[\s\S]*?\)\s*SELECT)\b/i;
+/**
+ * Whether a statement may have written: only then does it wait for the WAL fsync. A query
+ * counts as a read when it is a SELECT, SHOW or WITH that names no writing command, so a
+ * data-modifying CTE (`WITH x AS (UPDATE …) SELECT …`) is synced like any write.
+ */
+export function mayWrite(sql: string): boolean {
+  return !/^\s*(SELECT|SHOW|WITH)\b/i.test(sql) || /\b(INSERT|UPDATE|DELETE|MERGE|TRUNCATE)\b/i.test(sql);
+}
 
 /**
  * The embedded adapter. PGlite is one connection, so a transaction holds it and other
@@ -76,7 +83,7 @@ export function wrapPglite(pg: PGlite, syncWal: () => Promise<void> = async () =
   const wrap = (q: Pick<PGlite, 'query'>, inTransaction: boolean): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
       const res = await q.query<T>(sql, params);
-      if (!inTransaction && !READ_ONLY.test(sql)) await syncWal();
+      if (!inTransaction && mayWrite(sql)) await syncWal();
       return res.rows;
     },
   });

@@ -51,6 +51,15 @@ export function listProviders(db: Queryable, orgId: string, page: PageRequest) {
   );
 }
 
+/** The providers members can sign in with (`active` ones), a page at a time. */
+export function listActiveProviders(db: Queryable, orgId: string, page: PageRequest) {
+  return keysetPage<SamlProviderRow>(
+    db,
+    { columns: 'p.*', from: "FROM saml_providers p WHERE p.org_id = $1 AND p.status = 'active'", params: [orgId], seq: 'p.seq' },
+    page,
+  );
+}
+
 export function allProviders(db: Queryable, orgId: string) {
   return db.query<SamlProviderRow>("SELECT * FROM saml_providers WHERE org_id = $1 AND status = 'active' ORDER BY seq", [orgId]);
 }

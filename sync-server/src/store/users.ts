@@ -14,6 +14,16 @@ export function getUser(db: Queryable, id: string) {
   return maybeOne<UserRow>(db, 'SELECT * FROM users WHERE id = $1', [id]);
 }
 
+/** The user, if `viewerId` may see them: themselves, or someone sharing an organization with them. */
+export function getUserSeenBy(db: Queryable, id: string, viewerId: string) {
+  return maybeOne<UserRow>(
+    db,
+    `SELECT u.* FROM users u WHERE u.id = $1 AND (u.id = $2 OR EXISTS (
+       SELECT 1 FROM org_members a JOIN org_members b ON b.org_id = a.org_id WHERE a.user_id = $1 AND b.user_id = $2))`,
+    [id, viewerId],
+  );
+}
+
 export function getUserByEmail(db: Queryable, email: string) {
   return maybeOne<UserRow>(db, 'SELECT * FROM users WHERE lower(email) = lower($1)', [email]);
 }

@@ -61,7 +61,7 @@ export class Connection implements RoomMember {
     try {
       await this.room.ready;
     } catch {
-      return this.close(SyncClose.storageFailed, SyncCloseReason.storageFailed);
+      return this.close(SyncClose.storageFailed, SyncCloseReason.loadFailed);
     }
     if (this.closed) return;
     this.room.addMember(this);

@@ -1,4 +1,4 @@
-import type { SyncRoom } from '@quire/shared/sync';
+import { SyncClose, SyncCloseReason, type SyncRoom } from '@quire/shared/sync';
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 import * as awarenessProtocol from 'y-protocols/awareness';
@@ -129,8 +129,12 @@ export class Room {
     });
     this.watchProbe();
     this.ready = this.load();
-    // Whoever waits on `ready` sees a failure; this only keeps an unobserved one from crashing the process.
-    this.ready.catch(() => {});
+    // Whoever waits on `ready` sees the failure (and closes with 1011, which clients retry):
+    // the room is dropped so that the retry loads the document again instead of meeting it.
+    this.ready.catch((err) => {
+      this.host.log.error({ err, docId }, 'loading a sync room failed');
+      this.fail();
+    });
   }
 
   /**
@@ -434,7 +438,7 @@ export class Room {
     this.failed = true;
     for (const job of this.jobs) if (job.kind === 'update') job.reject(new StorageError('room failed'));
     this.jobs = [];
-    this.closeAll(1011, 'the document could not be loaded; reconnect to retry');
+    this.closeAll(SyncClose.storageFailed, SyncCloseReason.loadFailed);
     this.host.emptied(this);
   }
 

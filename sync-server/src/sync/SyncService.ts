@@ -3,7 +3,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Role } from '@quire/shared';
 import { SYNC_PATH, SyncClose, SyncCloseReason, type SyncRoom, parseRoom, roomDocId } from '@quire/shared/sync';
-import { type WebSocket, WebSocketServer } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import * as awarenessProtocol from 'y-protocols/awareness';
 import type { Config } from '../config';
 import { type OrgAccess, loadOrgAccess } from '../core/access';
@@ -79,6 +79,7 @@ export class SyncService {
       maxPayload: config.sync.maxMessageBytes,
       perMessageDeflate: false,
       clientTracking: false,
+      WebSocket: SyncSocket,
     });
     const writer = new LogWriter(db, this.instanceId, log);
     this.quiet = new QuietScheduler(config.sync.quietMs, (docId) => this.onQuiet(docId), log);
@@ -405,6 +406,16 @@ export class SyncService {
     for (const room of this.rooms.values()) room.destroy();
     this.rooms.clear();
     this.wss.close();
+  }
+}
+
+/**
+ * `ws` closes a connection whose message is over `maxPayload` by itself, with 1009 and no
+ * reason; clients match refusals on the reasons in `shared/`, so this close carries its own.
+ */
+class SyncSocket extends WebSocket {
+  override close(code?: number, reason?: string | Buffer) {
+    super.close(code, code === SyncClose.messageTooBig && !reason ? SyncCloseReason.messageTooBig : reason);
   }
 }
 

@@ -46,7 +46,7 @@ describe('sync limits', () => {
     await synced(bystander);
     const big = await rawClient(`${s.wsUrl}/${room}`, admin.token);
     big.ws.send(new Uint8Array(MAX_MESSAGE + 1));
-    expect((await big.closed).code).toBe(SyncClose.messageTooBig);
+    expect(await big.closed).toEqual({ code: SyncClose.messageTooBig, reason: SyncCloseReason.messageTooBig });
     bystander.doc.getText('t').insert(0, 'unaffected');
     await acknowledged(bystander);
     expect(bystander.wsconnected).toBe(true);

@@ -38,6 +38,44 @@ describe('live edits reach the REST reads', () => {
     p.destroy();
   });
 
+  it('serves a page a minimal Yjs client wrote, under its key in the pages map, with defaults and its unknown keys kept', async () => {
+    const { admin, spaceId, room } = await fixture();
+    const before = await revisionOf(spaceId, admin.token);
+    const p = s.provider(room, admin.token);
+    await synced(p);
+    const pageId = 'MinimalClientPage00001';
+    p.doc.transact(() => {
+      const page = new Y.Map<unknown>();
+      p.doc.getMap('pages').set(pageId, page);
+      page.set('title', 'Written elsewhere');
+      page.set('type', 'document');
+      page.set('parent', null);
+      page.set('order', 'a0');
+      page.set('x-plugin', { color: 'teal' });
+      const body = new Y.XmlFragment();
+      page.set('body', body);
+      const paragraph = new Y.XmlElement('paragraph');
+      body.insert(0, [paragraph]);
+      paragraph.insert(0, [new Y.XmlText('Plain Yjs.')]);
+    });
+    await acknowledged(p);
+    await waitFor(async () => (await revisionOf(spaceId, admin.token)) !== before, 'a new revision', QUIET_MS + 5000);
+    const page = await s.t.get(`/v1/spaces/${spaceId}/content/page/${pageId}?format=markdown`, admin.token);
+    expect(page.status).toBe(200);
+    expect(page.body).toMatchObject({
+      id: pageId,
+      title: 'Written elsewhere',
+      type: 'document',
+      slug: 'written-elsewhere',
+      path: 'written-elsewhere',
+      markdown: 'Plain Yjs.\n',
+    });
+    const stored = new Y.Doc();
+    Y.applyUpdate(stored, (await loadDocUpdate(s.db, `space:${spaceId}`)).update);
+    expect((stored.getMap('pages').get(pageId) as Y.Map<unknown>).get('x-plugin')).toEqual({ color: 'teal' });
+    p.destroy();
+  });
+
   it('cuts a revision on start for logged edits that no revision holds', async () => {
     const { admin, spaceId } = await fixture();
     const before = await revisionOf(spaceId, admin.token);

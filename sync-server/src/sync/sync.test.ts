@@ -167,6 +167,47 @@ describe('sync endpoint', () => {
     p.destroy();
   });
 
+  it('refuses edits on the branch of a merged change request, and still sends it the document', async () => {
+    const { admin, spaceId } = await fixture();
+    const cr = await s.t.post(`/v1/spaces/${spaceId}/change-requests`, admin.token, { subject: 'Done soon' });
+    const room = changeRequestRoom(spaceId, cr.body.id);
+    const live = s.provider(room, admin.token);
+    const notices = refusals(live);
+    await synced(live);
+    live.doc.getText('t').insert(0, 'before the merge');
+    await acknowledged(live);
+    expect((await s.t.post(`/v1/spaces/${spaceId}/change-requests/${cr.body.id}/merge`, admin.token)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1200));
+    live.doc.getText('t').insert(0, 'after ');
+    await waitFor(() => notices.length > 0, 'a refusal notice');
+    expect(notices[0]).toBe(SyncRefusal.closed);
+    await acknowledged(live);
+    expect(live.wsconnected).toBe(true);
+
+    const late = s.provider(room, admin.token);
+    await synced(late);
+    expect(text(late.doc)).toBe('before the merge');
+    const branch = new Y.Doc();
+    Y.applyUpdate(branch, (await loadDocUpdate(s.db, `cr:${cr.body.id}`)).update);
+    expect(text(branch)).toBe('before the merge');
+    live.destroy();
+    late.destroy();
+  });
+
+  it('closes the connections of a deleted space for good: the stock provider stops reconnecting', async () => {
+    const { admin, room, spaceId } = await fixture();
+    const p = s.provider(room, admin.token);
+    await synced(p);
+    const final = new Promise<{ code: number; reason: string }>((resolve) => p.once('closed', (event) => resolve(event)));
+    expect((await s.t.delete(`/v1/spaces/${spaceId}`, admin.token)).status).toBe(204);
+    const { code, reason } = await final;
+    expect(code).toBe(SyncClose.notFound);
+    // The room's policy check or the connection's access check, whichever runs first.
+    expect([SyncCloseReason.spaceDeleted, SyncCloseReason.noAccess]).toContain(reason);
+    expect(p.shouldConnect).toBe(false);
+    p.destroy();
+  });
+
   it('merges a client that was offline while both sides edited', async () => {
     const { admin, members, room, spaceId } = await fixture(['edit']);
     const a = s.provider(room, admin.token);
@@ -303,6 +344,37 @@ describe('sync endpoint', () => {
       expect(await storedText(spaceId)).toBe('unstored');
       a.destroy();
       b.destroy();
+    } finally {
+      failing = false;
+      await other.close();
+    }
+  });
+
+  it('closes with 1011 when a document cannot be loaded, and loads it again when the client retries', async () => {
+    const { admin, room } = await fixture();
+    const seed = s.provider(room, admin.token);
+    await synced(seed);
+    seed.doc.getText('t').insert(0, 'kept');
+    await acknowledged(seed);
+    seed.destroy();
+    let failing = true;
+    const flaky = Object.create(s.db, {
+      query: {
+        value: (sql: string, params?: unknown[]) =>
+          failing && sql.startsWith('SELECT snapshot, snapshot_seq, last_seq FROM ydocs')
+            ? Promise.reject(new Error('disk gone'))
+            : s.db.query(sql, params),
+      },
+    }) as typeof s.db;
+    const other = await LiveServer.start({}, flaky);
+    try {
+      const p = other.provider(room, admin.token);
+      expect(await nextClose(p)).toEqual({ code: SyncClose.storageFailed, reason: SyncCloseReason.loadFailed });
+      failing = false;
+      // The retry (a few hundred ms of backoff) loads the document again, without waiting for a background sweep.
+      await synced(p, 2500);
+      expect(text(p.doc)).toBe('kept');
+      p.destroy();
     } finally {
       failing = false;
       await other.close();

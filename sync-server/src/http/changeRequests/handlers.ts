@@ -207,6 +207,17 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
     return c.json({ ...envelope({ ...page, rows: items }, (x) => x), users: items }, 200);
   });
 
+  app.openapi(r.getRequestedReviewer, async (c) => {
+    const { db } = c.get('deps');
+    const { spaceId, changeRequestId, userId } = c.req.valid('param');
+    const { cr, role } = await requireChangeRequest(c, spaceId, changeRequestId);
+    const row = await store.getRequestedReviewer(db, cr.id, userId);
+    if (!row) throw notFound('requested reviewer');
+    const latest = new Map((await store.latestReviews(db, cr.id)).map((rv) => [rv.reviewer_id, rv]));
+    const [item] = await presentRequestedReviewers(db, [row], cr, latest, atLeast(role, 'edit'), baseUrl(c));
+    return c.json(item as NonNullable<typeof item>, 200);
+  });
+
   app.openapi(r.removeRequestedReviewer, async (c) => {
     const { db } = c.get('deps');
     const { spaceId, changeRequestId, userId } = c.req.valid('param');

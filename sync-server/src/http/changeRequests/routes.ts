@@ -126,6 +126,15 @@ export const requestReviewers = apiRoute({
   request: { params: ChangeRequestParams, body: body(RequestReviewersBody) },
   responses: { 200: json(RequestReviewersResultSchema) },
 });
+/** Where a requested reviewer's `urls.location` points. */
+export const getRequestedReviewer = apiRoute({
+  method: 'get',
+  path: `${CR}/requested-reviewers/{userId}`,
+  tags,
+  summary: 'A reviewer requested on a change request',
+  request: { params: ReviewerParams },
+  responses: { 200: json(RequestedReviewerSchema) },
+});
 export const removeRequestedReviewer = apiRoute({
   method: 'delete',
   path: `${CR}/requested-reviewers/{userId}`,

@@ -90,6 +90,14 @@ beforeAll(async () => {
     body: Buffer.from(zipSync(Object.fromEntries(Object.entries(BOOK).map(([k, v]) => [k, new Uint8Array(Buffer.from(v))])))),
   };
   served['/book.tar.gz'] = { type: 'application/gzip', body: await tarGz(BOOK) };
+  served['/figure/page.md'] = {
+    type: 'text/markdown',
+    body: Buffer.from(
+      '# Diagram\n\n<figure><picture><source srcset="dark.png" media="(prefers-color-scheme: dark)"><img src="light.png" alt="Flow"></picture><figcaption><p>The flow</p></figcaption></figure>\n',
+    ),
+  };
+  served['/figure/light.png'] = { type: 'image/png', body: PNG };
+  served['/figure/dark.png'] = { type: 'image/png', body: Buffer.concat([PNG, Buffer.from([0])]) };
   served['/loose.zip'] = {
     type: 'application/zip',
     body: Buffer.from(
@@ -245,6 +253,22 @@ describe('import', () => {
     expect(backlinks.body.items.map((i: { page: { id: string } }) => i.page.id)).toEqual([crPages.body.pages[0].id]);
     expect((await t.get(`/v1/spaces/${s.id}/content/files/${manual.id}`, admin.token)).status).toBe(404);
     expect((await t.get(`/v1/spaces/${s.id}/change-requests/${cr.body.id}`, admin.token)).body.revision).toBe(res.body.revision);
+  });
+
+  it("makes space files of a figure's light and dark (<source srcset>) images", async () => {
+    const { orgId, admin } = await t.org();
+    const s = await space(admin.token, orgId);
+    const res = await t.post(`/v1/spaces/${s.id}/content/import`, admin.token, { source: 'markdown', url: `${origin}/figure/page.md` });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ importedResources: 3, totalResources: 3 });
+    const content = await t.get(`/v1/spaces/${s.id}/content`, admin.token);
+    const files = content.body.files as { id: string; name: string }[];
+    expect(files.map((f) => f.name).sort()).toEqual(['dark.png', 'light.png']);
+    const id = (name: string) => files.find((f) => f.name === name)?.id;
+    const page = content.body.pages[0] as TreePage;
+    const md = (await t.get(`/v1/spaces/${s.id}/content/page/${page.id}?format=markdown`, admin.token)).body.markdown as string;
+    expect(md).toContain(`srcset="file:${id('dark.png')}"`);
+    expect(md).toContain(`src="file:${id('light.png')}"`);
   });
 
   it('crawls a website: same-site pages, nested by URL, links between them as page references', async () => {

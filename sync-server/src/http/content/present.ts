@@ -109,5 +109,6 @@ export async function presentRevision(db: Queryable, base: string, head: Revisio
     createdAt: new Date(head.created_at).toISOString(),
     type: head.type,
     urls: { app: `${app}/revisions/${head.id}` },
+    permissions: { view: true },
   };
 }

@@ -32,7 +32,7 @@ export function registerMembers(app: OpenAPIHono<AppEnv>) {
     const page = await listMembers(c.get('deps').db, org.id, q, q);
     const base = baseUrl(c);
     return c.json(
-      envelope(page, (m) => presentMember(m, base)),
+      envelope(page, (m) => presentMember(m, base, access)),
       200,
     );
   });
@@ -43,7 +43,7 @@ export function registerMembers(app: OpenAPIHono<AppEnv>) {
     requireSeesMember(access, c.get('caller').user.id, userId);
     const m = await getMemberView(c.get('deps').db, organizationId, userId);
     if (!m) throw notFound('member');
-    return c.json(presentMember(m, baseUrl(c)), 200);
+    return c.json(presentMember(m, baseUrl(c), access), 200);
   });
 
   app.openapi(r.deleteMember, async (c) => {
@@ -68,7 +68,7 @@ export function registerMembers(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.updateMember, async (c) => {
     const { db } = c.get('deps');
     const { organizationId, userId } = c.req.valid('param');
-    await requireOrg(c, organizationId, 'admin');
+    const { access } = await requireOrg(c, organizationId, 'admin');
     const { role } = c.req.valid('json');
     await db.transaction(async (tx) => {
       await lockMembership(tx, organizationId);
@@ -81,19 +81,19 @@ export function registerMembers(app: OpenAPIHono<AppEnv>) {
       await setMemberRole(tx, organizationId, userId, role);
     });
     c.get('access').reset(organizationId);
-    return c.json(presentMember((await getMemberView(db, organizationId, userId)) as never, baseUrl(c)), 200);
+    return c.json(presentMember((await getMemberView(db, organizationId, userId)) as never, baseUrl(c), access), 200);
   });
 
   app.openapi(r.setMemberSso, async (c) => {
     const { db } = c.get('deps');
     const { organizationId, userId } = c.req.valid('param');
-    await requireOrg(c, organizationId, 'admin');
+    const { access } = await requireOrg(c, organizationId, 'admin');
     const rows = await db.query('UPDATE org_members SET sso = true WHERE org_id = $1 AND user_id = $2 RETURNING user_id', [
       organizationId,
       userId,
     ]);
     if (rows.length === 0) throw notFound('member');
-    return c.json(presentMember((await getMemberView(db, organizationId, userId)) as never, baseUrl(c)), 200);
+    return c.json(presentMember((await getMemberView(db, organizationId, userId)) as never, baseUrl(c), access), 200);
   });
 
   app.openapi(r.listMemberSpaces, async (c) => {
@@ -135,8 +135,9 @@ export function registerMembers(app: OpenAPIHono<AppEnv>) {
     const q = c.req.valid('query');
     const page = await listTeamsOfUser(db, organizationId, userId, q.title, q);
     const self = userId === c.get('caller').user.id;
+    const base = baseUrl(c);
     return c.json(
-      envelope(page, (t) => ({ team: presentTeam(t, access, self && t.member_role === 'owner'), member: { role: t.member_role } })),
+      envelope(page, (t) => ({ team: presentTeam(t, access, self && t.member_role === 'owner', base), member: { role: t.member_role } })),
       200,
     );
   });

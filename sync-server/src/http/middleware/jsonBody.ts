@@ -60,3 +60,26 @@ export function jsonBody(): MiddlewareHandler<AppEnv> {
     await next();
   };
 }
+
+/**
+ * For operations that take no body: none, an empty one or `{}` is fine; any field is
+ * refused as an unknown field, so a client never believes an option it sent was applied.
+ */
+export function noBodyFields(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!c.req.raw.body) return next();
+    // jsonBody has parsed it already when it was JSON; Hono answers from that cache.
+    const text = await c.req.text();
+    if (text.trim() === '') return next();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw badRequest('Invalid body: malformed JSON.');
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw badRequest('Invalid body: this operation takes no body.');
+    const keys = Object.keys(parsed);
+    if (keys.length > 0) throw badRequest(`Unknown body field${keys.length > 1 ? 's' : ''}: ${keys.map((k) => `"${k}"`).join(', ')}.`);
+    await next();
+  };
+}

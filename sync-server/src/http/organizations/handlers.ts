@@ -110,10 +110,9 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
     const user = c.get('caller').user;
     if (await getMembership(db, org.id, user.id)) return c.body(null, 204);
     const domain = user.email.split('@')[1]?.toLowerCase() ?? '';
-    if (!user.email_verified || !org.email_domains.includes(domain)) {
-      // Not revealing more than "no": the caller is not a member and cannot see the organization.
-      throw forbidden("The user's email domain is not valid for this organization.");
-    }
+    // The caller is not a member and their verified domain does not open the organization:
+    // they cannot see it, so it answers exactly as an unknown id (a 403 would confirm it exists).
+    if (!user.email_verified || !org.email_domains.includes(domain)) throw notFound('organization');
     await addMember(db, org.id, user.id, org.default_role ?? 'read');
     return c.body(null, 204);
   });
@@ -140,7 +139,7 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(r.getAgentInstructions, async (c) => {
-    const { org } = await requireOrg(c, c.req.valid('param').organizationId);
+    const { org, access } = await requireOrg(c, c.req.valid('param').organizationId);
     const row = await maybeOne<{ instructions: unknown; updated_at: Date; updated_by: string | null }>(
       c.get('deps').db,
       'SELECT * FROM agent_instructions WHERE org_id = $1',
@@ -153,6 +152,7 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
         instructions: (row?.instructions as typeof EMPTY_DOCUMENT) ?? EMPTY_DOCUMENT,
         ...(row ? { updatedAt: iso(row.updated_at), ...(row.updated_by ? { updatedBy: row.updated_by } : {}) } : {}),
         urls: { location: `${base}/v1/orgs/${org.id}/agent-instructions` },
+        permissions: { view: true, edit: access.isAdmin },
       },
       200,
     );
@@ -175,6 +175,7 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
         updatedAt: iso(row?.updated_at),
         updatedBy: row?.updated_by,
         urls: { location: `${baseUrl(c)}/v1/orgs/${org.id}/agent-instructions` },
+        permissions: { view: true, edit: true },
       },
       200,
     );

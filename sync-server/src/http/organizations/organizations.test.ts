@@ -223,7 +223,7 @@ describe('DELETE /v1/orgs/{organizationId}/link-invites/{inviteId}', () => {
     expect((await t.delete(`/v1/orgs/${orgId}/link-invites/invite_1234567890abcdefgh`, admin.token)).status).toBe(204);
   });
 
-  it('refuses non-admins (403), outsiders (404) and bad ids (400), deleting nothing', async () => {
+  it('refuses non-admins (403) and bad ids (400), and answers outsiders 204 as for an unknown invite, deleting nothing', async () => {
     const { orgId, members } = await t.org(['create']);
     await t.db.query("INSERT INTO link_invites (id, org_id, role) VALUES ('invite_keep_1234567890abc', $1, 'read')", [orgId]);
     expectError(
@@ -232,7 +232,7 @@ describe('DELETE /v1/orgs/{organizationId}/link-invites/{inviteId}', () => {
       'This needs the admin role in the organization.',
     );
     const stranger = await t.user();
-    expectError(await t.delete(`/v1/orgs/${orgId}/link-invites/invite_keep_1234567890abc`, stranger.token), 404, NO_ORG);
+    expect((await t.delete(`/v1/orgs/${orgId}/link-invites/invite_keep_1234567890abc`, stranger.token)).status).toBe(204);
     expectError(
       await t.delete(`/v1/orgs/${orgId}/link-invites/bad%3Bid`, members[0]!.token),
       400,
@@ -256,20 +256,21 @@ describe('POST /v1/orgs/{organizationId}/join', () => {
     expect((await t.get(`/v1/orgs/${orgId}`, u.token)).status).toBe(200);
   });
 
-  it("refuses a caller whose email domain is not the organization's, or not verified (Errors table)", async () => {
+  it("refuses a caller whose email domain is not the organization's, or not verified, as if the organization did not exist", async () => {
     const u = await userAt();
     const { orgId, admin } = await t.org();
     await t.patch(`/v1/orgs/${orgId}`, admin.token, { emailDomains: ['elsewhere.test'] });
-    expectError(await t.post(`/v1/orgs/${orgId}/join`, u.token), 403, "The user's email domain is not valid for this organization.");
+    // The very answer an unknown id gets: a refusal must not confirm that the organization exists.
+    const unknown = await t.post(`/v1/orgs/${UNKNOWN_ID}/join`, u.token);
+    expectError(unknown, 404, NO_ORG);
+    const foreign = await t.post(`/v1/orgs/${orgId}/join`, u.token);
+    expect({ status: foreign.status, body: foreign.body }).toEqual({ status: unknown.status, body: unknown.body });
     const unverified = await userAt('unverified.test');
     await t.db.query('UPDATE users SET email_verified = false WHERE id = $1', [unverified.id]);
     await t.patch(`/v1/orgs/${orgId}`, admin.token, { emailDomains: ['unverified.test'] });
-    expectError(
-      await t.post(`/v1/orgs/${orgId}/join`, unverified.token),
-      403,
-      "The user's email domain is not valid for this organization.",
-    );
+    expectError(await t.post(`/v1/orgs/${orgId}/join`, unverified.token), 404, NO_ORG);
     expectError(await t.get(`/v1/orgs/${orgId}`, u.token), 404, NO_ORG);
+    expect((await t.get(`/v1/orgs/${orgId}/members?limit=1000`, admin.token)).body.count).toBe(1);
   });
 
   it('answers 404 for an unknown organization and 400 for a bad id (Errors table)', async () => {
@@ -348,10 +349,11 @@ describe('agent instructions', () => {
       object: 'agent-instructions',
       instructions: { object: 'document', data: { schemaVersion: 1 }, nodes: [] },
       urls: { location: `http://quire.test/v1/orgs/${orgId}/agent-instructions` },
+      permissions: { view: true, edit: false },
     });
     const put = await t.put(`/v1/orgs/${orgId}/agent-instructions`, admin.token, { instructions: doc });
     expect(put.status).toBe(200);
-    expect(put.body).toMatchObject({ object: 'agent-instructions', instructions: doc, updatedBy: admin.id });
+    expect(put.body).toMatchObject({ object: 'agent-instructions', instructions: doc, updatedBy: admin.id, permissions: { edit: true } });
     const read = await t.get(`/v1/orgs/${orgId}/agent-instructions`, admin.token);
     expect(read.body).toEqual(put.body);
   });

@@ -1,9 +1,11 @@
 import type { Member } from '@quire/shared';
+import type { OrgAccess } from '../../core/access';
 import type { MemberView } from '../../store/members';
 import { compact, iso } from './iso';
 import { presentUser } from './user';
 
-export function presentMember(m: MemberView, base: string): Member {
+/** `viewer` is the caller's access to the member's organization: it decides `permissions`. */
+export function presentMember(m: MemberView, base: string, viewer: Pick<OrgAccess, 'isAdmin' | 'userId'>): Member {
   return compact({
     object: 'member' as const,
     id: m.user_id,
@@ -17,5 +19,7 @@ export function presentMember(m: MemberView, base: string): Member {
     teams: m.teams,
     // Access to sites follows their spaces; no site is ever granted to a member directly.
     sites: 0,
+    urls: { location: `${base}/v1/orgs/${m.org_id}/members/${m.user_id}` },
+    permissions: { view: true, edit: viewer.isAdmin, delete: viewer.isAdmin || viewer.userId === m.user_id },
   });
 }

@@ -3,7 +3,7 @@ import type { OrgAccess } from '../../core/access';
 import type { TeamRow } from '../../store/teams';
 import { iso } from './iso';
 
-export function presentTeam(t: TeamRow, access: OrgAccess, canManage: boolean): Team {
+export function presentTeam(t: TeamRow, access: OrgAccess, canManage: boolean, base: string): Team {
   return {
     object: 'team',
     id: t.id,
@@ -11,6 +11,7 @@ export function presentTeam(t: TeamRow, access: OrgAccess, canManage: boolean): 
     members: t.members,
     spaces: t.spaces,
     createdAt: iso(t.created_at) as string,
+    urls: { location: `${base}/v1/orgs/${t.org_id}/teams/${t.id}` },
     permissions: { admin: access.isAdmin || canManage, view: access.isMember },
   };
 }

@@ -10,5 +10,6 @@ export function presentUser(u: UserRow, base: string): User {
     email: u.email,
     photoURL: u.photo_url ?? undefined,
     urls: { location: `${base}/v1/users/${u.id}` },
+    permissions: { view: true },
   });
 }

@@ -13,6 +13,7 @@ import { getTeam } from '../../store/teams';
 import { ApiError, badRequest, notFound } from '../errors';
 import type { AppEnv } from '../env';
 import { requireOrg } from '../guards';
+import { envelope } from '../listing';
 import { baseUrl } from '../urls';
 import { presentProvider } from './present';
 import * as r from './routes';
@@ -143,8 +144,11 @@ export function registerSaml(app: OpenAPIHono<AppEnv>) {
     const { organizationId } = c.req.valid('param');
     await requireOrg(c, organizationId);
     const base = baseUrl(c);
-    const providers = await saml.allProviders(c.get('deps').db, organizationId);
-    return c.json({ items: providers.map((p) => ({ id: p.id, label: p.label, startURL: serviceUrls(base, p.id).startURL })) }, 200);
+    const page = await saml.listActiveProviders(c.get('deps').db, organizationId, c.req.valid('query'));
+    return c.json(
+      envelope(page, (p) => ({ id: p.id, label: p.label, startURL: serviceUrls(base, p.id).startURL })),
+      200,
+    );
   });
 
   // Browser-facing service endpoints: no API token (the person has none yet), so outside /v1.

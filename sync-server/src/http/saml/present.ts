@@ -15,11 +15,12 @@ export function presentProvider(p: SamlProviderRow, team: TeamRow | undefined, a
     ssoURL: p.sso_url,
     entityID: p.entity_id,
     certificate: p.certificate,
-    defaultTeam: team ? presentTeam(team, access, access.isAdmin) : undefined,
+    defaultTeam: team ? presentTeam(team, access, access.isAdmin, base) : undefined,
     defaultRole: p.default_role as Role | null,
     createdAt: iso(p.created_at) as string,
     status: p.status,
     service: serviceUrls(base, p.id),
     urls: { location: `${base}/v1/orgs/${p.org_id}/saml/${p.id}` },
+    permissions: { view: access.isAdmin, edit: access.isAdmin },
   });
 }

@@ -51,6 +51,6 @@ export const listSso = apiRoute({
   path: '/v1/orgs/{organizationId}/sso',
   tags,
   summary: 'Where members of the organization start signing in',
-  request: { params: OrgParams },
+  request: { params: OrgParams, query: ListQuerySchema },
   responses: { 200: json(SsoListSchema) },
 });

@@ -9,6 +9,7 @@ import { forgetSiteHostnames } from '../../sites/hostnames';
 import * as sites from '../../store/sites';
 import { getSection, getSiteSpace } from '../../store/sitesStructure';
 import type { SpaceRow } from '../../store/spaces';
+import { memoryPage } from '../content/memoryPage';
 import type { AppEnv } from '../env';
 import { badRequest, forbidden, notFound } from '../errors';
 import { requireOrg } from '../guards';
@@ -16,7 +17,7 @@ import { envelope } from '../listing';
 import { baseUrl } from '../urls';
 import { registerSiteCustomization } from './customization/handlers';
 import { SITE_MANAGER_ROLE, siteForRead, siteForWrite, spaceForSite } from './guards';
-import { presentSite, SiteStructure } from './presenters';
+import { presentSite, publishedBase, SiteStructure } from './presenters';
 import { registerSiteRedirects } from './redirects/handlers';
 import * as r from './routes';
 import { registerSiteSectionGroups } from './sectionGroups/handlers';
@@ -30,6 +31,17 @@ export async function respondSite(c: Ctx, site: sites.SiteRow, manager: boolean,
   const { db } = c.get('deps');
   const counts = await sites.siteSpaceCounts(db, [site.id]);
   return presentSite(site, { base: baseUrl(c), manager, member, siteSpaces: counts.get(site.id) ?? 0 });
+}
+
+/** The visitor schema; whoever reads the site reads it, its managers replace it. */
+function presentAdaptiveSchema(c: Context<AppEnv>, site: sites.SiteRow, manager: boolean) {
+  return {
+    object: 'site-adaptive-schema' as const,
+    jsonSchema: site.adaptive_schema ?? {},
+    updatedAt: (site.adaptive_schema_updated_at as Date).toISOString(),
+    urls: { location: `${baseUrl(c)}/v1/orgs/${site.org_id}/sites/${site.id}/adaptive-schema` },
+    permissions: { view: true, edit: manager },
+  };
 }
 
 /** Every site operation: sites, sections, section groups, site spaces, customization, redirects. */
@@ -136,16 +148,9 @@ export function registerSites(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(r.getAdaptiveSchema, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
-    const { site } = await siteForRead(c, organizationId, siteId);
+    const { site, manager } = await siteForRead(c, organizationId, siteId);
     if (!site.adaptive_schema) throw notFound('visitor attributes schema');
-    return c.json(
-      {
-        object: 'site-adaptive-schema' as const,
-        jsonSchema: site.adaptive_schema,
-        updatedAt: (site.adaptive_schema_updated_at as Date).toISOString(),
-      },
-      200,
-    );
+    return c.json(presentAdaptiveSchema(c, site, manager), 200);
   });
 
   app.openapi(r.putAdaptiveSchema, async (c) => {
@@ -156,20 +161,23 @@ export function registerSites(app: OpenAPIHono<AppEnv>) {
     const problem = adaptiveSchemaError(jsonSchema);
     if (problem) throw badRequest(`Invalid body field "jsonSchema": ${problem}.`);
     const updated = await sites.updateSite(db, site.id, { adaptiveSchema: jsonSchema });
-    return c.json(
-      {
-        object: 'site-adaptive-schema' as const,
-        jsonSchema: updated.adaptive_schema ?? {},
-        updatedAt: (updated.adaptive_schema_updated_at as Date).toISOString(),
-      },
-      200,
-    );
+    return c.json(presentAdaptiveSchema(c, updated, true), 200);
   });
 
   app.openapi(r.getTemplateConditions, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
     const { site } = await siteForRead(c, organizationId, siteId);
-    return c.json({ items: site.adaptive_schema ? templateConditions(site.adaptive_schema) : [] }, 200);
+    const conditions = site.adaptive_schema ? templateConditions(site.adaptive_schema) : [];
+    // Keyed by position, so pages follow the schema's order of claims.
+    const page = memoryPage(
+      conditions.map((condition, i) => ({ condition, key: String(i).padStart(6, '0') })),
+      (x) => x.key,
+      c.req.valid('query'),
+    );
+    return c.json(
+      envelope(page, (x) => x.condition),
+      200,
+    );
   });
 
   app.openapi(r.getPublishedSite, async (c) => {
@@ -186,6 +194,11 @@ export function registerSites(app: OpenAPIHono<AppEnv>) {
         structure: structure.published(),
         customizations: { site: siteSettings(site.customization), siteSpaces },
         scripts: [],
+        urls: {
+          location: `${baseUrl(c)}/v1/orgs/${site.org_id}/sites/${site.id}/published`,
+          published: `${publishedBase(baseUrl(c), site)}/`,
+        },
+        permissions: { view: true, edit: manager },
       },
       200,
     );

@@ -3,6 +3,7 @@ import type { Site } from '@quire/shared/schemas/site';
 import type { SiteRedirect } from '@quire/shared/schemas/siteRedirect';
 import type { SiteSection, SiteSectionGroup, SiteSpace } from '@quire/shared/schemas/siteStructure';
 import type { OrgAccess } from '../../core/access';
+import { atLeast } from '../../core/roles';
 import type { Queryable } from '../../store/db';
 import type { SiteRow } from '../../store/sites';
 import type { RedirectRow } from '../../store/sitesRedirects';
@@ -19,6 +20,7 @@ import { spaceCounts } from '../../store/spaceCounts';
 import type { SpaceRow } from '../../store/spaces';
 import { compact, iso } from '../presenters/iso';
 import { presentSpace } from '../presenters/space';
+import { SITE_MANAGER_ROLE } from './guards';
 
 /** Where the server publishes a site: `/s/<organization>/<basename>`, no trailing slash. */
 export function publishedBase(base: string, site: Pick<SiteRow, 'org_id' | 'basename'>): string {
@@ -79,7 +81,16 @@ export function presentSite(s: SiteRow, opts: { base: string; manager: boolean; 
   });
 }
 
-export function presentRedirect(r: RedirectRow): SiteRedirect {
+/** The API address of a site's sub-resource, e.g. `section-groups/<id>`. */
+function siteApiUrl(base: string, site: Pick<SiteRow, 'org_id' | 'id'>, rest: string): string {
+  return `${base}/v1/orgs/${site.org_id}/sites/${site.id}/${rest}`;
+}
+
+/** `manager`: the caller may change the site (see `presentSite`). */
+export function presentRedirect(
+  r: RedirectRow,
+  ctx: { base: string; site: Pick<SiteRow, 'org_id' | 'id'>; manager: boolean },
+): SiteRedirect {
   return {
     object: 'site-redirect',
     id: r.id,
@@ -90,6 +101,8 @@ export function presentRedirect(r: RedirectRow): SiteRedirect {
     permanent: r.permanent,
     createdAt: iso(r.created_at) as string,
     updatedAt: iso(r.updated_at) as string,
+    urls: { location: siteApiUrl(ctx.base, ctx.site, `redirects/${r.id}`) },
+    permissions: { view: true, edit: ctx.manager },
   };
 }
 
@@ -105,6 +118,8 @@ export class SiteStructure {
     readonly siteSpaces: SiteSpaceRow[],
     private spaces: Map<string, Space>,
     private base: string,
+    /** The caller may change the site: decides `permissions.edit` of every part. */
+    private manager: boolean,
   ) {}
 
   static async load(db: Queryable, site: SiteRow, access: OrgAccess, base: string): Promise<SiteStructure> {
@@ -124,7 +139,8 @@ export class SiteStructure {
       shown.permissions.access = true;
       spaces.set(row.id, shown);
     }
-    return new SiteStructure(site, sections, groups, siteSpaces, spaces, base);
+    const manager = access.isMember && atLeast(access.orgRole, SITE_MANAGER_ROLE);
+    return new SiteStructure(site, sections, groups, siteSpaces, spaces, base, manager);
   }
 
   private sectionUrl(section: SectionRow | undefined): string {
@@ -149,6 +165,7 @@ export class SiteStructure {
       draft: false,
       hasAdvancedCustomizationFeature: this.site.type !== 'basic',
       urls: { published: `${this.sectionUrl(section)}${isDefault ? '' : `/${ss.path}`}/` },
+      permissions: this.permissions(),
     });
   }
 
@@ -166,6 +183,7 @@ export class SiteStructure {
       siteSpaces: this.siteSpaces.filter((x) => x.section_id === s.id).map((x) => this.siteSpace(x)),
       icon: s.icon ?? undefined,
       urls: { published: `${this.sectionUrl(s)}/` },
+      permissions: this.permissions(),
     });
   }
 
@@ -185,7 +203,13 @@ export class SiteStructure {
       sections: sections.map((s) => this.section(s)),
       children: items.sort(byPosition).map((i) => i.out),
       icon: g.icon ?? undefined,
+      urls: { location: siteApiUrl(this.base, this.site, `section-groups/${g.id}`) },
+      permissions: this.permissions(),
     });
+  }
+
+  private permissions() {
+    return { view: true, edit: this.manager };
   }
 
   /** The published structure: sections and groups in order, or the root site spaces of a site without sections. */

@@ -1,4 +1,4 @@
-import { listOf } from '@quire/shared';
+import { ListQuerySchema, listOf } from '@quire/shared';
 import {
   CreateSiteBody,
   ListSitesQuery,
@@ -78,7 +78,7 @@ export const getTemplateConditions = apiRoute({
   path: `${SITE}/adaptive-schema/template-conditions`,
   tags,
   summary: 'Conditions built from the visitor schema',
-  request: { params: SiteParams },
+  request: { params: SiteParams, query: ListQuerySchema },
   responses: { 200: json(TemplateConditionsSchema) },
 });
 export const getPublishedSite = apiRoute({

@@ -196,7 +196,7 @@ describe('sites', () => {
     const none = await t.get(`${sites()}/${s.id}/adaptive-schema`, admin.token);
     expect(none.status).toBe(404);
     expect(none.body.error.message).toBe('No matching visitor attributes schema found.');
-    expect((await t.get(`${sites()}/${s.id}/adaptive-schema/template-conditions`, admin.token)).body).toEqual({ items: [] });
+    expect((await t.get(`${sites()}/${s.id}/adaptive-schema/template-conditions`, admin.token)).body).toEqual({ items: [], count: 0 });
     const jsonSchema = {
       type: 'object',
       properties: {
@@ -215,7 +215,9 @@ describe('sites', () => {
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ object: 'site-adaptive-schema', jsonSchema });
     const got = await t.get(`${sites()}/${s.id}/adaptive-schema`, reader.token);
-    expect(got.body).toEqual(put.body);
+    // The same schema; `permissions` are the reader's own.
+    expect(got.body).toEqual({ ...put.body, permissions: { view: true, edit: false } });
+    expect(put.body.permissions).toEqual({ view: true, edit: true });
     const templates = await t.get(`${sites()}/${s.id}/adaptive-schema/template-conditions`, reader.token);
     expect(templates.body.items).toEqual([
       { description: 'Beta testers', condition: 'visitor.claims.isBetaUser' },

@@ -57,7 +57,7 @@ export function registerTeams(app: OpenAPIHono<AppEnv>) {
       ),
     );
     return c.json(
-      envelope(page, (t) => presentTeam(t, access, owned.has(t.id))),
+      envelope(page, (t) => presentTeam(t, access, owned.has(t.id), baseUrl(c))),
       200,
     );
   });
@@ -73,13 +73,13 @@ export function registerTeams(app: OpenAPIHono<AppEnv>) {
       for (const userId of members) await teams.upsertTeamMember(tx, id, userId, undefined);
       return id;
     });
-    return c.json(presentTeam((await teams.getTeam(db, organizationId, teamId)) as teams.TeamRow, access, true), 200);
+    return c.json(presentTeam((await teams.getTeam(db, organizationId, teamId)) as teams.TeamRow, access, true, baseUrl(c)), 200);
   });
 
   app.openapi(r.getTeam, async (c) => {
     const { organizationId, teamId } = c.req.valid('param');
     const { team, access, canManage } = await requireTeam(c, organizationId, teamId, false);
-    return c.json(presentTeam(team, access, canManage), 200);
+    return c.json(presentTeam(team, access, canManage, baseUrl(c)), 200);
   });
 
   app.openapi(r.deleteTeam, async (c) => {
@@ -94,19 +94,19 @@ export function registerTeams(app: OpenAPIHono<AppEnv>) {
     const { organizationId, teamId } = c.req.valid('param');
     const { access, canManage } = await requireTeam(c, organizationId, teamId, true);
     await teams.renameTeam(db, teamId, c.req.valid('json').title);
-    return c.json(presentTeam((await teams.getTeam(db, organizationId, teamId)) as teams.TeamRow, access, canManage), 200);
+    return c.json(presentTeam((await teams.getTeam(db, organizationId, teamId)) as teams.TeamRow, access, canManage, baseUrl(c)), 200);
   });
 
   app.openapi(r.listTeamMembers, async (c) => {
     const { db } = c.get('deps');
     const { organizationId, teamId } = c.req.valid('param');
-    await requireTeam(c, organizationId, teamId, false);
+    const { access } = await requireTeam(c, organizationId, teamId, false);
     const page = await teams.listTeamMembers(db, teamId, c.req.valid('query'));
     const base = baseUrl(c);
     const views = await Promise.all(page.rows.map((m) => getMemberView(db, organizationId, m.user_id)));
     const items = page.rows.flatMap((m, i) => {
       const v = views[i];
-      return v ? [{ organization: presentMember(v, base), team: { role: m.role }, permissions: { view: true } }] : [];
+      return v ? [{ organization: presentMember(v, base, access), team: { role: m.role }, permissions: { view: true } }] : [];
     });
     return c.json({ items, count: page.count, ...(page.next ? { next: { page: page.next } } : {}) }, 200);
   });

@@ -1,6 +1,9 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { UserSchema } from '@quire/shared';
+import { IdSchema, UserSchema } from '@quire/shared';
+import { z } from 'zod';
+import { getUserSeenBy } from '../../store/users';
 import type { AppEnv } from '../env';
+import { notFound } from '../errors';
 import { apiRoute, json } from '../openapi';
 import { presentUser } from '../presenters/user';
 import { baseUrl } from '../urls';
@@ -13,6 +16,23 @@ const getCurrentUser = apiRoute({
   responses: { 200: json(UserSchema) },
 });
 
+/** Where every User's `urls.location` points. */
+const getUserById = apiRoute({
+  method: 'get',
+  path: '/v1/users/{userId}',
+  tags: ['Users'],
+  summary: 'A user the caller shares an organization with (or the caller)',
+  request: { params: z.object({ userId: IdSchema }) },
+  responses: { 200: json(UserSchema) },
+});
+
 export function registerUser(app: OpenAPIHono<AppEnv>) {
   app.openapi(getCurrentUser, (c) => c.json(presentUser(c.get('caller').user, baseUrl(c)), 200));
+
+  app.openapi(getUserById, async (c) => {
+    // Anyone else answers as an unknown id: user ids of other organizations reveal nothing.
+    const user = await getUserSeenBy(c.get('deps').db, c.req.valid('param').userId, c.get('caller').user.id);
+    if (!user) throw notFound('user');
+    return c.json(presentUser(user, baseUrl(c)), 200);
+  });
 }

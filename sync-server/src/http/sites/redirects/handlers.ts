@@ -91,11 +91,15 @@ async function checkSourceFree(c: Ctx, siteId: string, source: string, exceptId?
 export function registerSiteRedirects(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.listRedirects, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
-    const { site } = await siteForRead(c, organizationId, siteId);
+    const { site, manager } = await siteForRead(c, organizationId, siteId);
     const q = c.req.valid('query');
     if (q.draft === true) return c.json({ items: [], count: 0 }, 200);
     const page = await store.listRedirects(c.get('deps').db, site.id, q, q);
-    return c.json(envelope(page, presentRedirect), 200);
+    const ctx = { base: baseUrl(c), site, manager };
+    return c.json(
+      envelope(page, (row) => presentRedirect(row, ctx)),
+      200,
+    );
   });
 
   app.openapi(r.createRedirect, async (c) => {
@@ -115,7 +119,14 @@ export function registerSiteRedirects(app: OpenAPIHono<AppEnv>) {
       await touchSite(tx, site.id);
       return created;
     });
-    return c.json(presentRedirect(row), 200);
+    return c.json(presentRedirect(row, { base: baseUrl(c), site, manager: true }), 200);
+  });
+
+  app.openapi(r.getRedirect, async (c) => {
+    const { organizationId, siteId, siteRedirectId } = c.req.valid('param');
+    const { site, manager } = await siteForRead(c, organizationId, siteId);
+    const row = await requireRedirect(c, site.id, siteRedirectId);
+    return c.json(presentRedirect(row, { base: baseUrl(c), site, manager }), 200);
   });
 
   app.openapi(r.deleteRedirect, async (c) => {
@@ -149,14 +160,14 @@ export function registerSiteRedirects(app: OpenAPIHono<AppEnv>) {
       await touchSite(tx, site.id);
       return updated;
     });
-    return c.json(presentRedirect(row), 200);
+    return c.json(presentRedirect(row, { base: baseUrl(c), site, manager: true }), 200);
   });
 
   app.openapi(r.resolveRedirect, async (c) => {
     const { db } = c.get('deps');
     const { organizationId, siteId } = c.req.valid('param');
     const q = c.req.valid('query');
-    const { site } = await siteForRead(c, organizationId, siteId, q.shareKey);
+    const { site, manager } = await siteForRead(c, organizationId, siteId, q.shareKey);
     const source = normalizeSource(q.source);
     if (!REDIRECT_SOURCE_INPUT_PATTERN.test(source))
       throw badRequest('Invalid query parameter field "source": must be a path such as /old/page.');
@@ -166,6 +177,6 @@ export function registerSiteRedirects(app: OpenAPIHono<AppEnv>) {
     const target = await redirectTarget(match.redirect.destination, await placesOf(c, site));
     if (!target) throw notFound('redirect');
     const captured = match.redirect.capture_wildcard ? withCapturedRest(target, match.redirect.source, match.rest) : target;
-    return c.json({ redirect: presentRedirect(match.redirect), target: captured }, 200);
+    return c.json({ redirect: presentRedirect(match.redirect, { base: baseUrl(c), site, manager }), target: captured }, 200);
   });
 }

@@ -29,6 +29,15 @@ export const createRedirect = apiRoute({
   request: { params: SiteParams, body: body(CreateRedirectBody) },
   responses: { 200: json(SiteRedirectSchema) },
 });
+/** Where a redirect's `urls.location` points. */
+export const getRedirect = apiRoute({
+  method: 'get',
+  path: `${SITE}/redirects/{siteRedirectId}`,
+  tags,
+  summary: 'A redirect of a site',
+  request: { params: RedirectParams },
+  responses: { 200: json(SiteRedirectSchema) },
+});
 export const deleteRedirect = apiRoute({
   method: 'delete',
   path: `${SITE}/redirects/{siteRedirectId}`,

@@ -39,6 +39,12 @@ export function registerSiteSectionGroups(app: OpenAPIHono<AppEnv>) {
     );
   });
 
+  app.openapi(r.getSectionGroup, async (c) => {
+    const { organizationId, siteId, siteSectionGroupId } = c.req.valid('param');
+    const { access } = await siteForRead(c, organizationId, siteId);
+    return c.json(await respond(c, organizationId, siteId, access, siteSectionGroupId), 200);
+  });
+
   app.openapi(r.createSectionGroup, async (c) => {
     const { db } = c.get('deps');
     const { organizationId, siteId } = c.req.valid('param');

@@ -28,6 +28,15 @@ export const createSectionGroup = apiRoute({
   request: { params: SiteParams, body: body(CreateSectionGroupBody) },
   responses: { 200: json(SiteSectionGroupSchema) },
 });
+/** Where a group's `urls.location` points. */
+export const getSectionGroup = apiRoute({
+  method: 'get',
+  path: `${BASE}/{siteSectionGroupId}`,
+  tags,
+  summary: 'A section group, with its sections and nested groups',
+  request: { params: SectionGroupParams },
+  responses: { 200: json(SiteSectionGroupSchema) },
+});
 export const deleteSectionGroup = apiRoute({
   method: 'delete',
   path: `${BASE}/{siteSectionGroupId}`,

@@ -1,0 +1,54 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createPage, listPages } from '@quire/shared/content/pages';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LocalNode } from './LocalNode';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the LocalNode data directory', () => {
+  it('keeps spaces, change requests, comments and update logs in one PGlite database there, across restarts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quire-local-'));
+    dirs.push(dir);
+    const first = await LocalNode.open({ dataDir: dir });
+    expect(existsSync(join(dir, 'db', 'PG_VERSION'))).toBe(true);
+    expect(readFileSync(join(dir, 'quire-desktop.lock'), 'utf8')).toBe(String(process.pid));
+
+    await first.useLocal();
+    const space = await first.createSpace({ title: 'On this machine' });
+    const pageId = await first.withBranch({ spaceId: space.id }, async (branch) => {
+      // Applied to the Y.Doc at once; saved() resolves once it is in the local log.
+      const id = createPage(branch.doc, { title: 'Notes', markdown: 'Written offline.' });
+      expect(listPages(branch.doc).some((p) => p.id === id)).toBe(true);
+      await branch.saved();
+      return id;
+    });
+    const logged = await first.db.query<{ n: number }>('SELECT count(*)::int AS n FROM doc_updates WHERE doc_id = $1', [
+      `space:${space.id}`,
+    ]);
+    expect(logged[0]?.n).toBeGreaterThan(0);
+    const cr = await first.createChangeRequest(space.id, 'Local draft');
+    await first.postComment({ spaceId: space.id }, pageId, 'Check this.');
+    // A space no server has queues nothing.
+    expect(await first.outboxEntries()).toEqual([]);
+    await first.close();
+    expect(existsSync(join(dir, 'quire-desktop.lock'))).toBe(false);
+
+    const again = await LocalNode.open({ dataDir: dir });
+    try {
+      expect((await again.catalog()).localSpaces.map((x) => x.id)).toEqual([space.id]);
+      expect((await again.listChangeRequests(space.id)).map((x) => [x.id, x.subject])).toEqual([[cr.id, 'Local draft']]);
+      expect((await again.listComments({ spaceId: space.id }, pageId)).map((c) => c.body)).toEqual(['Check this.']);
+      const titles = (ref: { spaceId: string; changeRequestId?: string }) =>
+        again.withBranch(ref, (branch) => listPages(branch.doc).map((p) => p.title));
+      expect(await titles({ spaceId: space.id })).toContain('Notes');
+      expect(await titles({ spaceId: space.id, changeRequestId: cr.id })).toContain('Notes');
+    } finally {
+      await again.close();
+    }
+  });
+});
