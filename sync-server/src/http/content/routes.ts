@@ -1,4 +1,5 @@
 import { ErrorBodySchema, IdSchema, ListQuerySchema, listOf } from '@quire/shared';
+import { ChangeRequestPdfQuery, PdfUrlSchema } from '@quire/shared/schemas/changeRequest';
 import {
   BacklinkListSchema,
   ContentQuery,
@@ -123,6 +124,14 @@ export const space = {
     summary: 'Every link written in the space, with its status',
     request: { params: SpaceParams, query: ListQuerySchema },
     responses: { 200: json(LinkListSchema) },
+  }),
+  spacePdf: apiRoute({
+    method: 'get',
+    path: `${S}/pdf`,
+    tags,
+    summary: 'A URL serving the space content (or one page, or a page and those under it) as PDF',
+    request: { params: SpaceParams, query: ChangeRequestPdfQuery },
+    responses: { 200: json(PdfUrlSchema) },
   }),
   applyTemplate: apiRoute({
     method: 'post',
