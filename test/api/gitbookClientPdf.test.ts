@@ -10,7 +10,7 @@ import { solidPng } from '../../sync-server/src/core/pdf/testContent';
 import { editLive } from '../../sync-server/src/http/content/testEdits';
 import { linkSpaceFile, putBlob } from '../../sync-server/src/store/files';
 import { LiveServer } from '../../sync-server/src/testing/syncClients';
-import { clientFor, refusal } from './clientHarness';
+import { clientFor, refusal, templatedSpace } from './clientHarness';
 
 /**
  * A space's PDF as an integration asks for it through the public client (`getSpacePdf`):
@@ -36,7 +36,9 @@ afterAll(async () => s?.close());
 const PETSTORE = JSON.stringify({
   openapi: '3.0.3',
   info: { title: 'Petstore', version: '1.0.0' },
-  paths: { '/pets': { get: { summary: 'List pets', description: 'Every pet in the store.', responses: { '200': { description: 'OK' } } } } },
+  paths: {
+    '/pets': { get: { summary: 'List pets', description: 'Every pet in the store.', responses: { '200': { description: 'OK' } } } },
+  },
 });
 
 /** The links carry the server's public address (`PUBLIC_URL`); the test reaches it on its port. */
@@ -106,5 +108,24 @@ describe('space PDF', () => {
     expect((await refusal(reader.spaces.getSpacePdf('AAAAAAAAAAAAAAAAAAAAAA'))).code).toBe(404);
     const tampered = await fetch(local(whole.url).replace(/sig=[^&]+/, 'sig=AAAA'));
     expect(tampered.status).toBe(403);
+  }, 120_000);
+
+  it('links a published site to its PDF when the site turns PDF export on', async () => {
+    const space = await templatedSpace(api, orgId, 'Published handbook');
+    const { data: site } = await api.orgs.createSite(orgId, { title: 'Public docs', spaces: [space.id] });
+    await api.orgs.publishSite(orgId, site.id);
+    const page = async () => (await fetch(local((await api.orgs.getSiteById(orgId, site.id)).data.urls.published))).text();
+    expect(await page()).not.toContain('Download PDF');
+
+    const { data: settings } = await api.orgs.getSiteCustomizationById(orgId, site.id);
+    await api.orgs.updateSiteCustomizationById(orgId, site.id, { ...settings, pdf: { enabled: true } });
+    await api.orgs.publishSite(orgId, site.id);
+    const html = await page();
+    const href = /<a href="([^"]+)" type="application\/pdf">Download PDF<\/a>/.exec(html)?.[1];
+    expect(href).toBeDefined();
+    const pdf = await fetchPdf(href!.replace(/&amp;/g, '&'));
+    expect(pdf.text).toContain('Published handbook');
+    expect(pdf.text).toContain('Welcome');
+    expect(pdf.text).toContain('Quickstart');
   }, 120_000);
 });

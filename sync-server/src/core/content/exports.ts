@@ -26,7 +26,7 @@ export interface PdfTarget {
   changeRequestId?: string;
   revisionId: string;
   page?: string;
-  only: boolean;
+  only?: boolean;
 }
 
 export function pdfPayload(t: PdfTarget): string {
