@@ -118,7 +118,7 @@ describe('space PDF', () => {
     expect(await page()).not.toContain('Download PDF');
 
     const { data: settings } = await api.orgs.getSiteCustomizationById(orgId, site.id);
-    await api.orgs.updateSiteCustomizationById(orgId, site.id, { ...settings, pdf: { enabled: true } });
+    await api.orgs.updateSiteCustomizationById(orgId, site.id, { ...settings, pdf: { enabled: true } } as typeof settings);
     await api.orgs.publishSite(orgId, site.id);
     const html = await page();
     const href = /<a href="([^"]+)" type="application\/pdf">Download PDF<\/a>/.exec(html)?.[1];
