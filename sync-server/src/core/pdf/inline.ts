@@ -42,6 +42,8 @@ const NEUTRAL = /[\p{Script=Common}\p{Script=Inherited}]/u;
 const JOINER = /[\p{Mn}\p{Me}\u200c\u200d\ufe0e\ufe0f\u{1f3fb}-\u{1f3ff}]/u;
 /** Characters a line may break before and after, as in CJK text, which has no spaces. */
 const BREAK_AROUND = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Extended_Pictographic}\u3000-\u303f\uff00-\uffef]/u;
+/** Right-to-left letters and the explicit direction controls; without any, a paragraph is left to right throughout. */
+const RTL_ANY = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\u{10800}-\u{10fff}\u{1e800}-\u{1efff}\u200f\u202b\u202e\u2067]/u;
 const RTL_SCRIPT = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}]/u;
 
 interface Char {
@@ -99,7 +101,10 @@ function charsOf(spans: Span[]): Char[] {
 
 /** Bidi levels per character (UAX #9), the paragraph direction taken from its first strong letter. */
 function assignLevels(chars: Char[]): boolean {
-  const result = bidi.getEmbeddingLevels(chars.map((c) => c.ch).join(''));
+  const text = chars.map((c) => c.ch).join('');
+  // Most paragraphs have no right-to-left letter at all: every level is 0.
+  if (!RTL_ANY.test(text)) return false;
+  const result = bidi.getEmbeddingLevels(text);
   // Levels are per UTF-16 unit; walk both in step.
   let unit = 0;
   for (const c of chars) {

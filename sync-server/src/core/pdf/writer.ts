@@ -77,9 +77,18 @@ export class Writer {
     this.doc.font(file).fontSize(size);
   }
 
+  private readonly widths = new Map<string, number>();
+
+  /** Width of text in a face; cached, as the same words come back on every page. */
   readonly measure = (file: string, size: number, text: string): number => {
-    this.useFont(file, size);
-    return this.doc.widthOfString(text);
+    const key = `${size}\u0000${file}\u0000${text}`;
+    let width = this.widths.get(key);
+    if (width === undefined) {
+      this.useFont(file, size);
+      width = this.doc.widthOfString(text);
+      if (this.widths.size < 200_000) this.widths.set(key, width);
+    }
+    return width;
   };
 
   /** A named destination at the cursor: page starts and heading anchors. */
