@@ -21,7 +21,8 @@ function prescan(pages: PdfPage[]) {
     const allocator = new AnchorAllocator();
     const walk = (node: NodeJSON): void => {
       if (node.type === 'heading') {
-        const id = typeof node.attrs?.id === 'string' && node.attrs.id ? node.attrs.id : allocator.next(inlineText(node));
+        // The same anchors as sites and outlines: the written `id`, else a slug of the text.
+        const id = allocator.next(inlineText(node), typeof node.attrs?.id === 'string' ? node.attrs.id : null);
         anchors.set(node, id);
         dests.add(pageDest(page.id, id));
         return;

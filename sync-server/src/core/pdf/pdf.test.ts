@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { markdownToBody } from '@quire/shared/content/index';
@@ -173,5 +173,29 @@ describe('PDF export', () => {
     const word = /<word xMin="([\d.]+)"[^>]*>(?:مرحبا|ابحرم)<\/word>/.exec(bbox);
     expect(word).not.toBeNull();
     expect(Number(word![1])).toBeGreaterThan(595 / 2);
+  });
+
+  it('prints the layout and HTML constructs of imported repositories as content, never as their tags', async () => {
+    const fixture = readFileSync(join(__dirname, '../../../../shared/src/content/fixtures/layout-and-html.md'), 'utf8');
+    const body = markdownToBody(fixture).doc;
+    const out = join(dir, 'fixture.pdf');
+    writeFileSync(out, await renderPdf({ title: 'Fixture', pages: [{ id: 'f', title: 'Layout and HTML', depth: 0, body }] }));
+    const printed = run('pdftotext', [out, '-']);
+    for (const s of [
+      'Install',
+      'Continue',
+      'Set up',
+      'The logo',
+      '<b>bold</b> stays code',
+      'A deep heading',
+      'First release.',
+      'Faster search',
+      'graph TD;',
+      'POST /pet',
+      'GET /pet/{petId}',
+    ])
+      expect(printed).toContain(s);
+    expect(printed).not.toMatch(/\{%|<mark>|<figure|<div|<a href/);
+    expect(run('pdfinfo', ['-dests', out])).toContain('p/f#getting-started');
   });
 });
