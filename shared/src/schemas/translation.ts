@@ -22,6 +22,13 @@ export const TranslationSchema = z
     result: z.object({ space: z.string(), revision: z.string().optional() }).optional(),
     /** Why the last run failed. */
     error: z.object({ code: z.string(), message: z.string() }).optional(),
+    /** The source changed since the last completed run: a new run would bring the result up to date. */
+    outdated: z.boolean(),
+    /**
+     * Pages the last run did not overwrite: a person had fixed them in the result, and their
+     * source changed too. Their fix is kept; the message says what to check.
+     */
+    conflicts: z.array(z.object({ page: z.string(), title: z.string(), message: z.string() })),
     createdAt: Timestamp,
     updatedAt: Timestamp,
     /** Durations in milliseconds; words and pages are those sent for translation. */

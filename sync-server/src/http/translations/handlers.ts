@@ -34,6 +34,9 @@ function present(t: TranslationRow, access: OrgAccess, base: string): Translatio
     instructions: t.instructions ?? NO_INSTRUCTIONS,
     result: t.result_space_id ? compact({ space: t.result_space_id, revision: t.result_revision_id ?? undefined }) : undefined,
     error: t.status === 'failed' && t.error_code ? { code: t.error_code, message: t.error_message ?? '' } : undefined,
+    // Out of date once the source has a revision the last completed run did not read.
+    outdated: !!t.source_revision_id && !!t.source_head && t.source_head !== t.source_revision_id,
+    conflicts: t.conflicts ?? [],
     createdAt: iso(t.created_at) as string,
     updatedAt: iso(t.updated_at) as string,
     stats: {

@@ -236,7 +236,7 @@ describe('translations', () => {
     expect(first.stats.totalWords).toBe(first.stats.latestWords);
     expect(first.stats.totalDuration).toBe(first.stats.latestRunDuration);
     expect(first.result.revision).toMatch(/^[A-Za-z0-9]{20,}$/);
-    expect(mt.requests.every((r) => r.source === 'en' && r.target === 'fr' && r.format === 'text' && r.api_key === 'k-123')).toBe(true);
+    expect(mt.requests.every((r) => r.source === 'en' && r.target === 'fr' && r.format === 'html' && r.api_key === 'k-123')).toBe(true);
     const sent = mt.requests.flatMap((r) => r.q);
     expect(sent.some((q) => q.includes('npm install'))).toBe(false);
     expect(sent.some((q) => q.includes('{{') || q.includes('https://'))).toBe(false);
@@ -249,13 +249,13 @@ describe('translations', () => {
     const pages = await t.get(`/v1/spaces/${resultSpace}/content/pages`, f.admin.token);
     expect(pages.body.pages.map((p: { title: string }) => p.title)).toEqual(['FR Introduction', 'FR Setup']);
     const setup = await pageMarkdown(resultSpace, f.setup, f.admin.token);
-    expect(setup).toContain('[FR the guide](https://example.com/guide)');
+    // Each paragraph went whole, its marks as tags, and came back with them.
+    expect(sent).toContain('Install the <b>command line</b> first. See <a href="#q0">the guide</a> for <span data-q="0"></span>.');
+    expect(setup).toContain('FR Install the **command line** first. See [the guide](https://example.com/guide) for');
     expect(setup).toContain('{{ space.vars.product }}');
     expect(setup).toContain('```bash\nnpm install quire # keep this\n```');
     expect(setup).toContain('`quire init`');
     expect(setup).toContain('https://quire.example/app');
-    expect(setup).toContain('FR Install the');
-    expect(setup).toContain('**FR command line**');
 
     // A second run translates only what changed since, and moves the result with it.
     mt.requests = [];
@@ -332,5 +332,63 @@ describe('translations', () => {
     expect((await t.get(`/v1/orgs/${f.orgId}/translations/${created.id}`, f.creator.token)).body.status).toBe('completed');
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.every((r) => r.instructions === 'Address the reader informally.' && r.target === 'de')).toBe(true);
+  });
+
+  it('says when the source changed since the last run, and keeps fixes made by hand in the translation', async () => {
+    t.deps.config.translation = { providerUrl: mtUrl };
+    const f = await fixture();
+    const [guide] = await writePages(t.db, f.spaceId, [{ title: 'Guide', markdown: 'Alpha one.\n\nBeta two.\n\nGamma three.\n' }]);
+    const created = (await t.post(`/v1/orgs/${f.orgId}/translations`, f.creator.token, { source: { space: f.spaceId }, language: 'fr' }))
+      .body;
+    const run = async () => {
+      mt.requests = [];
+      await t.post(`/v1/orgs/${f.orgId}/translations/${created.id}/run`, f.creator.token);
+      return settled(f.orgId, created.id, f.creator.token);
+    };
+    const first = await run();
+    expect(first).toMatchObject({ status: 'completed', outdated: false, conflicts: [] });
+    const result = first.result.space as string;
+    expect(await pageMarkdown(result, guide!, f.admin.token)).toBe('FR Alpha one.\n\nFR Beta two.\n\nFR Gamma three.\n');
+
+    // A reviewer fixes two paragraphs of the translation; then the source changes the first and the last.
+    await rewritePage(t.db, result, guide!, 'FR Alpha one.\n\nBeta corrigé à la main.\n\nGamma corrigé à la main.\n', {
+      title: 'Le guide',
+    });
+    await rewritePage(t.db, f.spaceId, guide!, 'Alpha changed.\n\nBeta two.\n\nGamma changed.\n');
+    const stale = await t.get(`/v1/orgs/${f.orgId}/translations/${created.id}`, f.creator.token);
+    expect(stale.body).toMatchObject({ status: 'completed', outdated: true });
+
+    const second = await run();
+    expect(second).toMatchObject({ status: 'completed', outdated: false });
+    // Only the changed paragraph nobody fixed was sent; the fixed title stays too.
+    expect(mt.requests.flatMap((r) => r.q)).toEqual(['Alpha changed.']);
+    expect(await pageMarkdown(result, guide!, f.admin.token)).toBe(
+      'FR Alpha changed.\n\nBeta corrigé à la main.\n\nGamma corrigé à la main.\n',
+    );
+    const pages = await t.get(`/v1/spaces/${result}/content/pages`, f.admin.token);
+    expect(pages.body.pages.map((p: { title: string }) => p.title)).toContain('Le guide');
+    expect(second.conflicts).toEqual([
+      {
+        page: guide,
+        title: 'Guide',
+        message:
+          '1 block was changed in the source after being fixed by hand in the translation: the fix was kept; check it against the new source.',
+      },
+    ]);
+
+    // The next run has nothing to do and nothing to report; the fixes are still there.
+    const third = await run();
+    expect(third).toMatchObject({ outdated: false, conflicts: [] });
+    expect(mt.requests).toEqual([]);
+    expect(await pageMarkdown(result, guide!, f.admin.token)).toContain('Gamma corrigé à la main.');
+
+    // A translation given a new paragraph by hand is left whole when its source changes again.
+    await rewritePage(t.db, result, guide!, 'FR Alpha changed.\n\nAjouté.\n\nBeta corrigé à la main.\n\nGamma corrigé à la main.\n');
+    await rewritePage(t.db, f.spaceId, guide!, 'Alpha changed again.\n\nBeta two.\n\nGamma changed.\n');
+    const fourth = await run();
+    expect(mt.requests).toEqual([]);
+    expect(fourth.conflicts).toHaveLength(1);
+    expect(fourth.conflicts[0].message).toMatch(/^The source page changed, and the translated page was edited by hand/);
+    expect(await pageMarkdown(result, guide!, f.admin.token)).toContain('Ajouté.');
   });
 });
