@@ -80,6 +80,7 @@ describe('space PDF', () => {
         title: 'API reference',
         computed: { type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: 'petstore' } } } },
       } as Parameters<typeof createPage>[1]);
+      createPage(doc, { title: 'Internal notes', hidden: true, markdown: 'Not for customers.' });
       return { intro, api };
     });
 
@@ -94,6 +95,7 @@ describe('space PDF', () => {
     expect(pdf.text).toContain('List pets');
     expect(pdf.text).toContain('GET /pets');
     expect(pdf.text).toContain('Every pet in the store.');
+    expect(pdf.text).not.toContain('Not for customers.');
     expect(pdf.raw).toContain('/Subtype /Image');
     expect(pdf.raw).toContain('(https://api.example.com)');
     expect(pdf.raw).toMatch(new RegExp(`\\(http://quire\\.test/files/${space.id}/${guideId}/guide\\.pdf\\?sig=`));

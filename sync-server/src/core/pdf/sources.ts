@@ -31,6 +31,12 @@ export async function pdfPagesOf(db: Queryable, scope: PdfScope): Promise<{ page
   const content = await contentAtRevision(db, scope.revisionId);
   const doc = await docAtRevision(db, scope.revisionId);
   let nodes = flatPages(content);
+  if (!scope.page) {
+    // Hidden pages (and those under them) stay out of the space's PDF, as they stay out of
+    // a site's navigation; asking for such a page by id still gives it.
+    const hidden = nodes.filter((n) => n.hidden).map((n) => n.path);
+    nodes = nodes.filter((n) => !hidden.some((h) => n.path === h || n.path.startsWith(`${h}/`)));
+  }
   if (scope.page) {
     const all = flatPages(content);
     const start = all.findIndex((n) => n.id === scope.page);
