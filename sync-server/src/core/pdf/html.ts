@@ -9,7 +9,16 @@ type Mark = NonNullable<NodeJSON['marks']>[number];
 /** HTML kept as source in a body goes through the same kind of allow-list as on sites before anything of it is printed. */
 const parser = unified()
   .use(rehypeParse, { fragment: true })
-  .use(rehypeSanitize, { ...defaultSchema, clobberPrefix: '' });
+  .use(rehypeSanitize, {
+    ...defaultSchema,
+    clobberPrefix: '',
+    // Targets inside the space (`page:`, `file:`) and inline image bytes are what the PDF resolves itself; nothing runs in it.
+    protocols: {
+      ...defaultSchema.protocols,
+      href: [...(defaultSchema.protocols?.href ?? []), 'page', 'file'],
+      src: ['http', 'https', 'file', 'data'],
+    },
+  });
 
 function tree(html: string): Root {
   return parser.runSync(parser.parse(html)) as Root;
@@ -109,7 +118,10 @@ function blocks(nodes: ElementContent[]): NodeJSON[] {
   };
   for (const n of nodes) {
     if (n.type !== 'element' || !BLOCK.has(n.tagName)) {
-      if (n.type === 'element' && n.tagName === 'img' && nodes.length === 1) {
+      // An image that starts a line of its own (`<figure><img>`, `<div align><img>`) is a picture, not a word.
+      const alone = run.every((r) => r.type === 'text' && !r.value.trim());
+      if (n.type === 'element' && n.tagName === 'img' && alone) {
+        run = [];
         out.push({ type: 'image', attrs: { src: String(n.properties?.src ?? ''), alt: String(n.properties?.alt ?? '') || null } });
         continue;
       }

@@ -20,6 +20,7 @@ beforeAll(async () => {
   const resources = emptyResources();
   resources.images.set('file:img1', { data: solidPng(40, 20, [200, 40, 40]) });
   resources.images.set('file:anim', { unsupported: 'image/gif' });
+  resources.images.set('file:logo', { data: solidPng(20, 20, [20, 160, 60]) });
   resources.files.set('f1', { url: 'http://quire.test/files/s/f1/guide.pdf?sig=x', name: 'guide.pdf' });
   resources.reusable.set('rc1', markdownToBody('Shared paragraph from reusable content.').doc);
   resources.operations.set(
@@ -29,6 +30,10 @@ beforeAll(async () => {
   const body = showcaseBody([
     { type: 'image', attrs: { src: 'file:img1', alt: 'Red box', caption: 'A red box' } },
     { type: 'image', attrs: { src: 'file:anim', alt: 'Animation' } },
+    {
+      type: 'htmlBlock',
+      attrs: { html: '<figure><img src="file:logo" alt="Logo"><figcaption><p>The green logo</p></figcaption></figure>' },
+    },
     { type: 'file', attrs: { fileId: 'f1', caption: 'The guide' } },
     { type: 'contentRef', attrs: { href: 'page:p2', title: 'Install' } },
     {
@@ -154,7 +159,9 @@ describe('PDF export', () => {
     expect(text).not.toContain('alert(1)');
     expect(text).not.toContain('<table');
     expect(text).not.toContain('{% ');
-    expect(count(/\/Subtype \/Image/g)).toBe(1);
+    // The PNG image block and the one inside HTML kept as written.
+    expect(count(/\/Subtype \/Image/g)).toBe(2);
+    expect(text).toContain('The green logo');
     // Code keeps its indentation.
     const layout = run('pdftotext', ['-layout', file, '-']);
     const indent = (line: string) => {

@@ -109,6 +109,10 @@ export async function pdfResources(db: Queryable, scope: PdfScope, doc: Y.Doc, p
     if (n.type === 'file' && typeof a.fileId === 'string') fileIds.add(a.fileId);
     if (n.type === 'openapiOperation') operations.push(a);
     if (n.type === 'reusableContent' && typeof a.reusableContentId === 'string') reusable.add(a.reusableContentId);
+    // Images inside HTML kept as written, when they name a space file or carry their bytes.
+    if ((n.type === 'htmlBlock' || n.type === 'htmlInline') && typeof a.html === 'string') {
+      for (const m of a.html.matchAll(/\ssrc\s*=\s*["']((?:file:|data:image\/)[^"']+)["']/gi)) imageSrcs.add(m[1] as string);
+    }
     for (const m of n.marks ?? []) {
       const href = m.attrs?.href;
       if (m.type === 'link' && typeof href === 'string' && href.startsWith('file:')) fileIds.add(href.slice(5));
