@@ -132,7 +132,15 @@ const text = (s: string, size = BODY_SIZE, role: FontRole = 'text', color = COLO
 });
 
 export function renderBlocks(ctx: RenderContext, nodes: NodeJSON[] | undefined): void {
-  for (const node of nodes ?? []) renderBlock(ctx, node);
+  for (const node of nodes ?? []) {
+    try {
+      renderBlock(ctx, node);
+    } catch {
+      // A block the layout cannot draw (a broken image, an odd attribute) still shows its text.
+      const fallback = plainText(node).trim();
+      if (fallback) ctx.w.paragraph([text(fallback)]);
+    }
+  }
 }
 
 /** Draws one block of a page body. Every node type shows its content; none is printed as its tag. */
