@@ -1,6 +1,8 @@
 import { newId } from '@quire/shared';
 import type { Document } from '@quire/shared';
-import type { TranslationStatus } from '@quire/shared/schemas/translation';
+import type { TRANSLATION_SCHEDULES, TranslationStatus } from '@quire/shared/schemas/translation';
+
+export type TranslationSchedule = (typeof TRANSLATION_SCHEDULES)[number];
 import { type Queryable, maybeOne, one } from './db';
 import { type PageRequest, keysetPage } from './paginate';
 
@@ -29,6 +31,7 @@ export interface TranslationRow {
   /** The source revision the last successful run read. */
   source_revision_id: string | null;
   conflicts: TranslationConflict[];
+  schedule: TranslationSchedule;
   /** The source space's current revision (joined on read). */
   source_head?: string | null;
   created_at: Date;
@@ -77,14 +80,52 @@ export function listTranslations(db: Queryable, orgId: string, visibleSpaceIds: 
 export function insertTranslation(
   db: Queryable,
   orgId: string,
-  f: { sourceSpaceId: string; sourceLanguage: string | null; language: string; instructions: Document | null },
+  f: {
+    sourceSpaceId: string;
+    sourceLanguage: string | null;
+    language: string;
+    instructions: Document | null;
+    schedule?: TranslationSchedule;
+  },
 ) {
   return one<TranslationRow>(
     db,
-    `INSERT INTO translations (id, org_id, source_space_id, source_language, language, instructions)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
-    [newId(), orgId, f.sourceSpaceId, f.sourceLanguage, f.language, f.instructions ? JSON.stringify(f.instructions) : null],
+    `INSERT INTO translations (id, org_id, source_space_id, source_language, language, instructions, schedule)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+    [
+      newId(),
+      orgId,
+      f.sourceSpaceId,
+      f.sourceLanguage,
+      f.language,
+      f.instructions ? JSON.stringify(f.instructions) : null,
+      f.schedule ?? 'manual',
+    ],
   );
+}
+
+export async function setSchedule(db: Queryable, id: string, schedule: TranslationSchedule) {
+  await db.query('UPDATE translations SET schedule = $2, updated_at = now() WHERE id = $1 AND schedule <> $2', [id, schedule]);
+}
+
+const SCHEDULE_INTERVAL: Record<Exclude<TranslationSchedule, 'manual'>, string> = { hourly: '1 hour', daily: '1 day', weekly: '7 days' };
+
+/**
+ * Scheduled translations due for a run at `now`: out of date (their source has a revision
+ * the last completed run did not read), not under way, and not run within their interval.
+ */
+export async function dueScheduledTranslations(db: Queryable, now: Date): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    `SELECT t.id FROM translations t JOIN spaces s ON s.id = t.source_space_id
+     WHERE t.schedule <> 'manual' AND t.status IN ('completed', 'failed')
+       AND s.revision_id IS NOT NULL AND s.revision_id IS DISTINCT FROM t.source_revision_id
+       AND t.updated_at <= $1::timestamptz - (CASE t.schedule ${Object.entries(SCHEDULE_INTERVAL)
+         .map(([k, v]) => `WHEN '${k}' THEN interval '${v}'`)
+         .join(' ')} END)
+     ORDER BY t.seq`,
+    [now.toISOString()],
+  );
+  return rows.map((r) => r.id);
 }
 
 export async function setInstructions(db: Queryable, id: string, instructions: Document) {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config';
 import { editBranch } from '../../core/content/revisions';
 import { runTranslation } from '../../core/translations/run';
+import { runDueTranslations } from '../../core/translations/schedule';
 import type { TranslateRequest, TranslationProvider } from '../../core/translations/provider';
 import { rewritePage, writePages } from '../../sites/testContent';
 import { TestServer, type TestUser } from '../../testing/harness';
@@ -390,5 +391,35 @@ describe('translations', () => {
     expect(fourth.conflicts).toHaveLength(1);
     expect(fourth.conflicts[0].message).toMatch(/^The source page changed, and the translated page was edited by hand/);
     expect(await pageMarkdown(result, guide!, f.admin.token)).toContain('Ajouté.');
+  });
+
+  it('runs an out-of-date translation again on the schedule the organization sets', async () => {
+    t.deps.config.translation = { providerUrl: mtUrl };
+    const f = await fixture();
+    const url = `/v1/orgs/${f.orgId}/translations`;
+    const created = (await t.post(url, f.creator.token, { source: { space: f.spaceId }, language: 'it', schedule: 'hourly' })).body;
+    expect(created.schedule).toBe('hourly');
+    const manual = (await t.post(url, f.creator.token, { source: { space: f.spaceId }, language: 'pt' })).body;
+    expect(manual.schedule).toBe('manual');
+    expect((await t.put(`${url}/${created.id}`, f.creator.token, { schedule: 'daily' })).body.schedule).toBe('daily');
+    expect((await t.put(`${url}/${created.id}`, f.creator.token, { schedule: 'monthly' })).status).toBe(400);
+    expect((await t.put(`${url}/${created.id}`, f.creator.token, {})).status).toBe(400);
+    for (const id of [created.id, manual.id]) {
+      await t.post(`${url}/${id}/run`, f.creator.token);
+      await settled(f.orgId, id, f.creator.token);
+    }
+    const later = (hours: number) => new Date(Date.now() + hours * 3600_000);
+    // Up to date: nothing is due, however late.
+    expect(await runDueTranslations(t.deps, later(48))).toEqual([]);
+
+    await rewritePage(t.db, f.spaceId, f.intro, 'Welcome to the revised handbook.\n');
+    expect((await t.get(`${url}/${created.id}`, f.creator.token)).body.outdated).toBe(true);
+    // Out of date, but run less than a day ago; the manual one never runs by itself.
+    expect(await runDueTranslations(t.deps, later(2))).toEqual([]);
+    expect(await runDueTranslations(t.deps, later(25))).toEqual([created.id]);
+    const rerun = await settled(f.orgId, created.id, f.creator.token);
+    expect(rerun).toMatchObject({ status: 'completed', outdated: false, stats: { runs: 2, latestPages: 1 } });
+    expect(await pageMarkdown(rerun.result.space, f.intro, f.admin.token)).toBe('IT Welcome to the revised handbook.\n');
+    expect((await t.get(`${url}/${manual.id}`, f.creator.token)).body).toMatchObject({ outdated: true, stats: { runs: 1 } });
   });
 });

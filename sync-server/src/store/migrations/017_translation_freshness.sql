@@ -11,3 +11,6 @@ ALTER TABLE translation_pages ADD COLUMN source_blocks jsonb;
 -- digests of the blocks the run wrote into the result page, in order, and the title it wrote
 ALTER TABLE translation_pages ADD COLUMN result_blocks jsonb;
 ALTER TABLE translation_pages ADD COLUMN result_title text;
+
+-- when the organization wants an out-of-date translation run again without being asked
+ALTER TABLE translations ADD COLUMN schedule text NOT NULL DEFAULT 'manual';
