@@ -18,7 +18,7 @@ export const MUTATION_MODULES: Record<string, MutationModule> = {
   },
   visitorAccess: {
     mutate: ['sync-server/src/core/sites/visitorAuth.ts', 'sync-server/src/sites/gate.ts'],
-    tests: ['sync-server/src/sites/published.test.ts', 'sync-server/src/sites/gate.test.ts'],
+    tests: ['sync-server/src/sites/gate.test.ts'],
   },
   siteRendering: {
     mutate: ['sync-server/src/sites/render/html.ts'],
