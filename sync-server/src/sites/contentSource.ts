@@ -3,6 +3,7 @@ import type { NodeJSON } from '@quire/shared/content/json';
 import { readPageBody } from '../core/content/model';
 import { contentAtRevision, docAtRevision } from '../core/content/revisions';
 import { pageTreeOf } from '../core/content/tree';
+import { computedSpecRef } from '../core/openapi/index';
 import type { Queryable } from '../store/db';
 import { Lru } from './cache';
 import { openapiPageBody } from './openapiPages';
@@ -26,6 +27,8 @@ export interface PublishedPage {
   noIndex: boolean;
   /** Path in the space (`getting-started/install`), unique among all pages. */
   path: string;
+  /** The OpenAPI spec (id or slug) a `builtin:openapi` page shows instead of its stored body. */
+  openapiSpec?: string;
   children: PublishedPage[];
 }
 
@@ -33,6 +36,9 @@ export interface SpaceFile {
   id: string;
   name: string;
   contentType: string;
+  size?: number;
+  width?: number;
+  height?: number;
 }
 
 export interface SpaceSnapshot {
@@ -47,7 +53,7 @@ export interface ContentSource {
   snapshot(db: Queryable, revisionId: string): Promise<SpaceSnapshot>;
 }
 
-function toPublished(nodes: ReturnType<typeof pageTreeOf>): PublishedPage[] {
+function toPublished(nodes: ReturnType<typeof pageTreeOf>, computed: (id: string) => unknown): PublishedPage[] {
   return nodes.map((n) => ({
     id: n.id,
     title: n.title,
@@ -59,7 +65,8 @@ function toPublished(nodes: ReturnType<typeof pageTreeOf>): PublishedPage[] {
     hidden: n.hidden,
     noIndex: n.noIndex || n.noRobotsIndex,
     path: n.path,
-    children: toPublished(n.children),
+    openapiSpec: computedSpecRef(computed(n.id)),
+    children: toPublished(n.children, computed),
   }));
 }
 
@@ -76,11 +83,12 @@ export const revisionContentSource: ContentSource = {
     const content = await contentAtRevision(db, revisionId);
     let pages = trees.get(content);
     if (!pages) {
-      pages = toPublished(pageTreeOf(content));
+      pages = toPublished(pageTreeOf(content), (id) => content.pages[id]?.computed);
       trees.set(content, pages);
     }
     const files: Record<string, SpaceFile> = {};
-    for (const [id, f] of Object.entries(content.files)) files[id] = { id, name: f.name, contentType: f.contentType };
+    for (const [id, f] of Object.entries(content.files))
+      files[id] = { id, name: f.name, contentType: f.contentType, size: f.size, width: f.dimensions?.width, height: f.dimensions?.height };
     return {
       revisionId,
       pages,

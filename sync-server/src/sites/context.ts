@@ -3,7 +3,9 @@ import { signedFileUrl } from '../core/content/exports';
 import type { Queryable } from '../store/db';
 import type { PublishedHead } from '../store/sites';
 import { type ContentSource, type PublishedPage, revisionContentSource, type SpaceSnapshot } from './contentSource';
+import { imageSize, imageSource } from './images';
 import type { Section, SiteView, Variant } from './model';
+import type { ImageSource } from './render/body';
 
 /**
  * One request to a published site: where it is mounted, what the visitor may see, and
@@ -119,6 +121,18 @@ export class SiteRequest {
     for (const id of ids) {
       const f = snapshot.files[id];
       if (f) out.set(id, await signedFileUrl(this.db, this.mount.serverBase, v.spaceId, id, f.name));
+    }
+    return out;
+  }
+
+  /** Space images of a body with their resized variants (see images.ts), by file id. */
+  async imageSources(v: Variant, snapshot: SpaceSnapshot, urls: Map<string, string>): Promise<Map<string, ImageSource>> {
+    const out = new Map<string, ImageSource>();
+    for (const [id, url] of urls) {
+      const f = snapshot.files[id];
+      if (!f || !f.contentType.startsWith('image/')) continue;
+      const size = await imageSize(this.db, v.spaceId, f);
+      out.set(id, imageSource(`${this.mount.root}/~img/${snapshot.revisionId}/${encodeURIComponent(id)}`, url, f, size));
     }
     return out;
   }
