@@ -1,4 +1,6 @@
 import { evaluateVariables } from '@quire/shared/content/expressions';
+import { getReusableContentDocument } from '@quire/shared/content/reusableContents';
+import type * as Y from 'yjs';
 import type { NodeJSON } from '@quire/shared/content/json';
 import { readPageBody } from '../core/content/model';
 import { contentAtRevision, docAtRevision } from '../core/content/revisions';
@@ -37,6 +39,8 @@ export interface SpaceFile {
   name: string;
   contentType: string;
   size?: number;
+  /** The repository path it was imported from. */
+  gitPath?: string;
   width?: number;
   height?: number;
 }
@@ -88,7 +92,15 @@ export const revisionContentSource: ContentSource = {
     }
     const files: Record<string, SpaceFile> = {};
     for (const [id, f] of Object.entries(content.files))
-      files[id] = { id, name: f.name, contentType: f.contentType, size: f.size, width: f.dimensions?.width, height: f.dimensions?.height };
+      files[id] = {
+        id,
+        name: f.name,
+        contentType: f.contentType,
+        size: f.size,
+        gitPath: f.git?.path,
+        width: f.dimensions?.width,
+        height: f.dimensions?.height,
+      };
     return {
       revisionId,
       pages,
@@ -102,7 +114,7 @@ export const revisionContentSource: ContentSource = {
         if (hit) return hit;
         const doc = await docAtRevision(db, revisionId);
         // Published pages show variables with their values, as readers expect.
-        const body = evaluateVariables(readPageBody(doc, pageId), {
+        const body = evaluateVariables(withIncludes(doc, readPageBody(doc, pageId)), {
           space: content.variables,
           page: content.pages[pageId]?.variables ?? {},
         });
@@ -112,3 +124,20 @@ export const revisionContentSource: ContentSource = {
     };
   },
 };
+
+/** Includes of reusable content replaced by what they include (nested ones too, to a bound), as readers see them. */
+function withIncludes(doc: Y.Doc, body: NodeJSON, depth = 0): NodeJSON {
+  const expand = (n: NodeJSON): NodeJSON[] => {
+    if (n.type === 'reusableContent') {
+      const id = n.attrs?.reusableContentId;
+      if (typeof id !== 'string' || depth > 3) return [n];
+      try {
+        return withIncludes(doc, getReusableContentDocument(doc, id), depth + 1).content ?? [];
+      } catch {
+        return [n];
+      }
+    }
+    return [n.content ? { ...n, content: n.content.flatMap(expand) } : n];
+  };
+  return { ...body, content: (body.content ?? []).flatMap(expand) };
+}

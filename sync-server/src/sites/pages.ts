@@ -7,6 +7,7 @@ import { flatten, type Located, type SiteRequest } from './context';
 import { isGroup, type Section, type Variant } from './model';
 import { assetUrls } from './render/assets';
 import type { ElementContent } from 'hast';
+import { fileByPath } from './assetPaths';
 import { loadSpec } from './openapiPages';
 import { type LinkResolver, type OutlineEntry, renderBody, treeToHtml } from './render/body';
 import { apiOperation, apiReference, failedSpec } from './render/openapi';
@@ -227,6 +228,7 @@ export async function renderPage(req: SiteRequest, loc: Located): Promise<Render
       },
       file: (id) => files.get(id),
       fileInfo: (id) => snapshot.files[id],
+      asset: (path) => fileByPath(snapshot.files, path)?.id,
       image: (id) => images.get(id),
       externalTarget: variant.settings.externalLinks.target,
     };

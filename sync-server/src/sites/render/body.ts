@@ -3,6 +3,7 @@ import type { NodeJSON } from '@quire/shared/content/json';
 import { slugify, uniqueSlug } from '@quire/shared/content/slugs';
 import { isSafeUrl, parseTarget } from '@quire/shared/content/targets';
 import type { Element, ElementContent, Root } from 'hast';
+import { isRelativePath } from '../assetPaths';
 import { embedInfo } from './embeds';
 import { highlightLines } from './highlight';
 import { texToMathml } from './math';
@@ -48,6 +49,8 @@ export interface LinkResolver {
   fileInfo?(fileId: string): { name: string; size?: number; contentType: string } | undefined;
   /** A space image with its resized variants. */
   image?(fileId: string): ImageSource | undefined;
+  /** The space file a path written in raw HTML names (`.gitbook/assets/x.png`), by id. */
+  asset?(path: string): string | undefined;
   /** An OpenAPI operation block, already rendered, or undefined when its spec is unknown. */
   openapi?(attrs: Record<string, unknown>): ElementContent[] | undefined;
   /** Links to other hosts open in a new tab when the site says so. */
@@ -75,9 +78,11 @@ function resolveHref(href: unknown, links: LinkResolver): string | undefined {
       return `#${encodeURIComponent(t.anchor)}`;
     case 'url':
       return /^(https?:|mailto:|tel:)/i.test(t.url) ? t.url : undefined;
-    case 'path':
-      // A git-style path no import resolved leads nowhere on the site.
-      return undefined;
+    case 'path': {
+      // A repository path an import left as written: a file of the space, or nowhere.
+      const fileId = links.asset?.(t.path);
+      return fileId ? links.file(fileId) : undefined;
+    }
   }
 }
 
@@ -139,6 +144,7 @@ export function bodyTree(body: NodeJSON, links: LinkResolver, taken = new Set<st
     const walk = (list: ElementContent[]) => {
       for (const n of list) {
         if (n.type !== 'element') continue;
+        linkHtml(n);
         const level = HTML_HEADINGS[n.tagName];
         if (level) {
           const title = textOf(n).trim();
@@ -154,6 +160,48 @@ export function bodyTree(body: NodeJSON, links: LinkResolver, taken = new Set<st
     };
     walk(nodes);
     return nodes;
+  };
+
+  /** Targets in raw HTML: paths of the repository and content targets become the site's URLs; dead ones are dropped. */
+  const linkHtml = (n: Element) => {
+    const p = n.properties;
+    const target = (v: unknown): { url?: string; fileId?: string } | undefined => {
+      if (typeof v !== 'string' || !v.trim()) return undefined;
+      const value = v.trim();
+      if (/^(page|file):/.test(value)) {
+        const t = parseTarget(value);
+        return { url: resolveHref(value, links), fileId: t.kind === 'file' ? t.fileId : undefined };
+      }
+      if (isRelativePath(value)) {
+        const fileId = links.asset?.(value);
+        return { url: fileId ? links.file(fileId) : undefined, fileId };
+      }
+      return undefined;
+    };
+    if ((n.tagName === 'img' || n.tagName === 'source') && (p.src !== undefined || p.srcSet !== undefined)) {
+      const t = target(n.tagName === 'img' ? p.src : String(p.srcSet ?? '').split(/\s+/)[0]);
+      if (!t) return;
+      const local = t.fileId ? links.image?.(t.fileId) : undefined;
+      if (n.tagName === 'source') {
+        p.srcSet = t.url;
+        return;
+      }
+      p.src = local?.src ?? t.url;
+      if (local?.srcSet) {
+        p.srcSet = local.srcSet;
+        p.sizes = '(max-width: 820px) 100vw, 780px';
+      }
+      if (local?.width && local.height) {
+        const shown = Number(p.width) > 0 ? Number(p.width) : local.width;
+        p.width = shown;
+        p.height = Math.round((local.height * shown) / local.width);
+      }
+      p.loading = 'lazy';
+      p.decoding = 'async';
+    } else if (n.tagName === 'a' && p.href !== undefined) {
+      const t = target(p.href);
+      if (t) p.href = t.url;
+    }
   };
 
   const inline = (nodes: NodeJSON[] | undefined): ElementContent[] => {
@@ -220,7 +268,8 @@ export function bodyTree(body: NodeJSON, links: LinkResolver, taken = new Set<st
 
   const imageElement = (a: Record<string, unknown>, kind: 'block' | 'inline'): Element | undefined => {
     const target = typeof a.src === 'string' ? parseTarget(a.src) : undefined;
-    const local = target?.kind === 'file' && links.image ? links.image(target.fileId) : undefined;
+    const fileId = target?.kind === 'file' ? target.fileId : target?.kind === 'path' ? links.asset?.(target.path) : undefined;
+    const local = fileId && links.image ? links.image(fileId) : undefined;
     const src = local?.src ?? resolveHref(a.src, links);
     if (!src) return undefined;
     const wanted = typeof a.width === 'number' && a.width > 0 ? a.width : undefined;

@@ -142,7 +142,8 @@ function treeHtml(nodes: TreeNode[]): string {
       const emoji = n.emoji ? `<span aria-hidden="true">${esc(n.emoji)}</span>` : '';
       const a = `<a href="${safeHref(n.href)}"${n.current ? ' aria-current="page"' : ''}${n.external ? ' class="external" rel="noopener noreferrer"' : ''}>${emoji}<span>${esc(n.title)}</span></a>`;
       if (!n.children.length) return `<li>${a}</li>`;
-      return `<li class="branch"><details${holdsCurrent(n) ? ' open' : ''}><summary aria-label="${esc(n.title)}: show pages"></summary>${a}<ul>${treeHtml(n.children)}</ul></details></li>`;
+      // The link sits in the summary: following it navigates, the rest of the row opens the branch.
+      return `<li class="branch"><details${holdsCurrent(n) ? ' open' : ''}><summary>${a}</summary><ul>${treeHtml(n.children)}</ul></details></li>`;
     })
     .join('');
 }
