@@ -129,7 +129,7 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
   if (asset) {
     c.header('Cache-Control', 'public, max-age=31536000, immutable');
     c.header('X-Content-Type-Options', 'nosniff');
-    return c.body(asset.body, 200, { 'Content-Type': asset.type });
+    return c.body(typeof asset.body === 'string' ? asset.body : new Uint8Array(asset.body), 200, { 'Content-Type': asset.type });
   }
   if (!head?.site.published) return bare(c, 404, mount.serverBase);
   const site = head.site;

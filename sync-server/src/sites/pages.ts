@@ -90,7 +90,15 @@ async function frame(
   req: SiteRequest,
   loc: Pick<Located, 'section' | 'variant' | 'flat'> & { page?: PublishedPage },
   main: string,
-  extra: { title: string; description?: string; outline?: OutlineEntry[]; canonical: string; noIndex?: boolean; markdownUrl?: string },
+  extra: {
+    title: string;
+    description?: string;
+    outline?: OutlineEntry[];
+    canonical: string;
+    noIndex?: boolean;
+    markdownUrl?: string;
+    usesIcons?: boolean;
+  },
 ): Promise<string> {
   const { section, variant } = loc;
   const settings = variant.settings;
@@ -156,6 +164,7 @@ async function frame(
     canonical: req.absolute(extra.canonical),
     root: req.mount.root,
     assets,
+    usesIcons: extra.usesIcons,
     theme: req.theme,
     settings,
     noIndex: !!extra.noIndex || req.site.visibility !== 'public',
@@ -280,6 +289,8 @@ export async function renderPage(req: SiteRequest, loc: Located): Promise<Render
     canonical: url,
     noIndex: page.noIndex,
     markdownUrl: page.type === 'document' ? markdownUrl : undefined,
+    // Only hand-written HTML keeps `fa-` classes (sanitize.ts).
+    usesIcons: /class="[^"]*\bfa-[a-z]/.test(main),
   });
   return { html, connect: [...connect] };
 }

@@ -124,7 +124,7 @@ function adopt(node: RootContent): ElementContent[] {
   if (node.tagName === 'a' && kept.includes('button')) kept.push('html-button');
   props.className = kept.length ? kept : undefined;
   if (node.tagName === 'i' && kept.some((c) => c.startsWith('fa'))) {
-    // An icon font the site does not ship: keep its place as a neutral glyph, hidden from readers.
+    // Drawn by the icon font pages with icons link (assets.ts); decoration for assistive technology.
     props.ariaHidden = 'true';
     props.className = [...kept, 'icon'];
   }

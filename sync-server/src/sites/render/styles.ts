@@ -138,7 +138,6 @@ table.cards td,table.cards th{display:block;border:0;padding:0;text-align:left}t
 .content a.html-button{display:inline-block;padding:7px 14px;border-radius:8px;border:1px solid var(--border);color:var(--fg);font-weight:600;font-size:14px;margin:2px 4px 2px 0}
 .content a.html-button.primary{background:var(--accent);border-color:var(--accent);color:var(--on-accent)}.content a.html-button:hover{text-decoration:none;filter:brightness(1.05)}
 .content button{font:inherit;font-size:14px;padding:6px 12px;border-radius:8px;border:1px solid var(--border);background:var(--bg-soft);color:var(--fg)}
-.content i.icon{display:inline-block;width:1em;height:1em;vertical-align:-.125em;border-radius:3px;background:currentColor;opacity:.35}
 .columns{display:flex;gap:24px;margin:0 0 16px}.column{flex:1 1 0;min-width:0}.column>*:last-child{margin-bottom:0}
 .column.w-20{flex:0 0 calc(20% - 12px)}.column.w-25{flex:0 0 calc(25% - 12px)}.column.w-33{flex:0 0 calc(33.33% - 12px)}.column.w-40{flex:0 0 calc(40% - 12px)}.column.w-50{flex:0 0 calc(50% - 12px)}.column.w-60{flex:0 0 calc(60% - 12px)}.column.w-67{flex:0 0 calc(66.67% - 12px)}.column.w-75{flex:0 0 calc(75% - 12px)}.column.w-80{flex:0 0 calc(80% - 12px)}
 .updates{margin:0 0 20px}.update{display:grid;grid-template-columns:140px minmax(0,1fr);gap:24px;padding:20px 0;border-top:1px solid var(--border)}
