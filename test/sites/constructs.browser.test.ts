@@ -301,6 +301,8 @@ describe.skipIf(!existsSync(CHROMIUM))('real documentation constructs in a brows
     // The sidebar: branches outside the current path are closed.
     expect(await page.locator('.tree details[open]').count()).toBe(0);
     await page.screenshot({ path: join(ARTIFACTS, 'constructs-desktop.png'), fullPage: true });
+    await page.goto(`${base}/?theme=dark`);
+    await page.screenshot({ path: join(ARTIFACTS, 'constructs-dark.png'), fullPage: true });
 
     const deep = await open('/more/t11/d', 1280, 900);
     expect(await deep.locator('.tree details[open]').count()).toBe(2);
@@ -339,7 +341,11 @@ describe.skipIf(!existsSync(CHROMIUM))('real documentation constructs in a brows
   });
 
   it('shows an API reference in the spec order, grouped by tag, with schemas, samples and a console', async () => {
-    const page = await open('/api', 1280, 900);
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    const res = await page.goto(`${base}/api`);
+    // The console may call the spec's server, and only this page may.
+    expect(res?.headers()['content-security-policy']).toMatch(/connect-src 'self' https:\/\/api\.shop\.example(;|$)/);
+    expect(res?.headers()['content-security-policy']).not.toContain('unsafe-inline');
     await readable(page, 1280, 900);
     expect(await page.locator('h1.page-title').innerText()).toBe('Shop API');
     expect(await page.title()).toContain('Shop API');
