@@ -127,8 +127,8 @@ export function bodyTree(body: NodeJSON, links: LinkResolver, taken = new Set<st
   const math: string[] = [];
 
   const anchorFor = (title: string, id: unknown): string => {
-    const wanted = typeof id === 'string' && /^[^\s#"'<>]{1,100}$/.test(id) ? id : slugify(title) || 'section';
-    const anchor = uniqueSlug(wanted, taken);
+    // As the content model allocates them (AnchorAllocator), so search results and links agree.
+    const anchor = typeof id === 'string' && id && !taken.has(id) ? id : uniqueSlug(slugify(title) || 'section', taken);
     taken.add(anchor);
     return anchor;
   };
