@@ -145,7 +145,7 @@ function decorate(w: Writer, title: string): void {
  * running headers and page numbers. Text is real text in embedded Noto faces, so it can
  * be searched and copied in any script.
  */
-export function renderPdf(input: PdfInput): Promise<Buffer> {
+export async function renderPdf(input: PdfInput): Promise<Buffer> {
   const w = new Writer(input.title || 'Untitled');
   const { doc } = w;
   const chunks: Buffer[] = [];
@@ -170,6 +170,8 @@ export function renderPdf(input: PdfInput): Promise<Buffer> {
     const starts = new Map<string, number>();
     const parents: PDFKit.PDFOutline[] = [];
     for (const page of input.pages) {
+      // Drawing is CPU work: other requests and sync messages get their turn between pages.
+      await new Promise((resolve) => setImmediate(resolve));
       w.currentTitle = page.title || 'Untitled';
       w.newPage();
       starts.set(page.id, w.pageIndex);
@@ -194,7 +196,8 @@ export function renderPdf(input: PdfInput): Promise<Buffer> {
     decorate(w, input.title || 'Untitled');
     doc.end();
   } catch (err) {
-    return Promise.reject(err);
+    doc.removeAllListeners();
+    throw err;
   }
   return done;
 }

@@ -14,6 +14,7 @@ import type { AppEnv } from '../env';
 import { baseUrl } from '../urls';
 
 const pdfs = new Lru<string, Buffer>(8);
+const building = new Map<string, Promise<Buffer>>();
 
 /** Types a browser may show in place; anything else downloads, so no uploaded page runs on this origin. */
 const INLINE_TYPES = /^(image\/(png|jpeg|gif|webp|avif)|application\/pdf|text\/plain|video\/|audio\/)/;
@@ -27,22 +28,13 @@ async function servePdf(c: Context<AppEnv>, target: PdfTarget, filename: string)
   const key = pdfPayload(target);
   let pdf = pdfs.get(key);
   if (!pdf) {
-    const [space, head, cr] = await Promise.all([
-      getSpace(db, target.spaceId),
-      getRevisionHead(db, target.revisionId),
-      target.changeRequestId ? getChangeRequest(db, target.changeRequestId) : undefined,
-    ]);
-    if (!space || !head || head.space_id !== target.spaceId || (target.changeRequestId && !cr)) {
-      throw notFound(target.changeRequestId ? 'change request' : 'space');
+    // Readers opening the same link at once share one build.
+    let build = building.get(key);
+    if (!build) {
+      build = buildPdf(c, target).finally(() => building.delete(key));
+      building.set(key, build);
     }
-    const scope = { ...target, orgId: space.org_id, baseUrl: baseUrl(c) };
-    const found = await pdfPagesOf(db, scope);
-    if (!found) throw notFound('page');
-    const resources = await pdfResources(db, scope, found.doc, found.pages);
-    const org = await getOrg(db, space.org_id);
-    const title = cr ? cr.subject || `Change request #${cr.number}` : space.title || 'Untitled space';
-    const subtitle = cr ? `Change request #${cr.number} in ${space.title}` : (org?.title ?? undefined);
-    pdf = await renderPdf({ title, subtitle, pages: found.pages, resources });
+    pdf = await build;
     pdfs.set(key, pdf);
   }
   return c.body(new Uint8Array(pdf), 200, {
@@ -50,6 +42,27 @@ async function servePdf(c: Context<AppEnv>, target: PdfTarget, filename: string)
     'content-disposition': `inline; filename="${filename}.pdf"`,
     'cache-control': 'private, max-age=3600',
   });
+}
+
+/** The PDF of a revision (or a page of it), drawn from what the revision and its space hold. */
+async function buildPdf(c: Context<AppEnv>, target: PdfTarget): Promise<Buffer> {
+  const { db } = c.get('deps');
+  const [space, head, cr] = await Promise.all([
+    getSpace(db, target.spaceId),
+    getRevisionHead(db, target.revisionId),
+    target.changeRequestId ? getChangeRequest(db, target.changeRequestId) : undefined,
+  ]);
+  if (!space || !head || head.space_id !== target.spaceId || (target.changeRequestId && !cr)) {
+    throw notFound(target.changeRequestId ? 'change request' : 'space');
+  }
+  const scope = { ...target, orgId: space.org_id, baseUrl: baseUrl(c) };
+  const found = await pdfPagesOf(db, scope);
+  if (!found) throw notFound('page');
+  const resources = await pdfResources(db, scope, found.doc, found.pages);
+  const org = await getOrg(db, space.org_id);
+  const title = cr ? cr.subject || `Change request #${cr.number}` : space.title || 'Untitled space';
+  const subtitle = cr ? `Change request #${cr.number} in ${space.title}` : (org?.title ?? undefined);
+  return renderPdf({ title, subtitle, pages: found.pages, resources });
 }
 
 function pdfQuery(c: Context<AppEnv>) {
