@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GitBookAPI } from '@gitbook/api';
 import { newId } from '@quire/shared';
-import { addFile, createPage } from '@quire/shared/content/index';
+import { addFile, createPage, createReusableContent } from '@quire/shared/content/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solidPng } from '../../sync-server/src/core/pdf/testContent';
 import { editLive } from '../../sync-server/src/http/content/testEdits';
@@ -81,6 +81,17 @@ describe('space PDF', () => {
         computed: { type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: 'petstore' } } } },
       } as Parameters<typeof createPage>[1]);
       createPage(doc, { title: 'Internal notes', hidden: true, markdown: 'Not for customers.' });
+      const support = createReusableContent(doc, { title: 'Support', markdown: 'Write to support@acme.test.' });
+      createPage(doc, {
+        title: 'Help',
+        document: {
+          type: 'doc',
+          content: [
+            { type: 'reusableContent', attrs: { reusableContentId: support, src: null } },
+            { type: 'reusableContent', attrs: { reusableContentId: 'AAAAAAAAAAAAAAAAAAAAAA', src: 'includes/gone.md' } },
+          ],
+        },
+      });
       return { intro, api };
     });
 
@@ -96,6 +107,9 @@ describe('space PDF', () => {
     expect(pdf.text).toContain('GET /pets');
     expect(pdf.text).toContain('Every pet in the store.');
     expect(pdf.text).not.toContain('Not for customers.');
+    // Reusable content prints as the blocks it holds; a deleted one as its reference.
+    expect(pdf.text).toContain('Write to support@acme.test.');
+    expect(pdf.text).toContain('Reusable content: includes/gone.md');
     expect(pdf.raw).toContain('/Subtype /Image');
     expect(pdf.raw).toContain('(https://api.example.com)');
     expect(pdf.raw).toMatch(new RegExp(`\\(http://quire\\.test/files/${space.id}/${guideId}/guide\\.pdf\\?sig=`));

@@ -1,5 +1,5 @@
 import type { NodeJSON } from '@quire/shared/content/json';
-import { getFile, getReusableContentDocument, markdownToBody } from '@quire/shared/content/index';
+import { getFile, getReusableContent, getReusableContentDocument, markdownToBody } from '@quire/shared/content/index';
 import type * as Y from 'yjs';
 import type { Queryable } from '../../store/db';
 import { getBlob, spaceFileHashes } from '../../store/files';
@@ -120,6 +120,8 @@ export async function pdfResources(db: Queryable, scope: PdfScope, doc: Y.Doc, p
   };
   for (const p of pages) walk(p.body, visit);
   for (const id of reusable) {
+    // An include of reusable content that was deleted since prints as its reference.
+    if (!getReusableContent(doc, id)) continue;
     const body = getReusableContentDocument(doc, id);
     res.reusable.set(id, body);
     walk(body, visit);
