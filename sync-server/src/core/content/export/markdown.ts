@@ -63,7 +63,7 @@ export async function exportBranchAsMarkdown(
 
   const resolverFrom = (fromFile: string) => {
     const dir = posix.dirname(fromFile);
-    const relative = (path: string) => posix.relative(dir, path);
+    const relative = (path: string) => pathTarget(posix.relative(dir, path));
     return (target: string, kind: TargetKind): string => {
       if (kind === 'reusableContent') {
         const id = /^reusable:(.+)$/.exec(target)?.[1];
@@ -160,6 +160,14 @@ function firstDocumentIn(tree: PageTreeNode[], id: string): string | undefined {
     return undefined;
   };
   return node ? first(node.children) : undefined;
+}
+
+/**
+ * A path as a link target: written as it is (spaces and parentheses included, as git sync
+ * writes them) except `%`, `#` and `?`, which would read as an escape, an anchor or a query.
+ */
+function pathTarget(path: string): string {
+  return path.replace(/[%#?]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 /** `folder/name`, or `folder/name (1).ext`… when a file of that name is already there. */

@@ -76,7 +76,8 @@ export function planArchiveImport(files: ArchiveFiles, limits: ContentConfig): P
     ? parseSummary(utf8(files.get(summary) as Uint8Array))
     : folderToc([...files.keys()].filter((p) => MARKDOWN.test(p) && !p.startsWith('.gitbook/')));
   if (!toc.length) throw unprocessable('The archive holds no markdown files: nothing to import.');
-  return planRepository(archiveSource(files), toc, limits);
+  const assets = [...files.keys()].filter((p) => p.startsWith('.gitbook/assets/')).sort();
+  return planRepository(archiveSource(files), toc, limits, '', assets);
 }
 
 /** Folder order, `README.md` first; a folder is its README's page (or a group) holding its other files. */

@@ -45,11 +45,19 @@ interface PlannedEntry {
 /**
  * Plans the import of a folder in the git sync layout: the pages its table of contents
  * lists, each page's front matter and body, every file those bodies reference (markdown,
- * HTML attributes, `{% file %}`, covers) and every included reusable content. What could
+ * HTML attributes, `{% file %}`, covers), every included reusable content and the
+ * `unreferenced` files (an archive's assets nobody links to are kept too). What could
  * not be mapped is listed in `unmapped` with its file and line, never silently dropped.
  * `rootDir`: the folder the table of contents' paths are relative to.
  */
-export async function planRepository(source: Source, toc: TocEntry[], limits: ContentConfig, rootDir = ''): Promise<ImportPlan> {
+export async function planRepository(
+  source: Source,
+  toc: TocEntry[],
+  limits: ContentConfig,
+  rootDir = '',
+  /** Files to keep even when no page shows them (an archive's `.gitbook/assets/`). */
+  unreferenced: string[] = [],
+): Promise<ImportPlan> {
   const unmapped: UnmappedItem[] = [];
   const listed = new Set<string>();
   const collect = (entries: TocEntry[]) => {
@@ -205,6 +213,11 @@ export async function planRepository(source: Source, toc: TocEntry[], limits: Co
       p.page.cover = { ref, yPos: typeof coverY === 'number' ? coverY : 0 };
     }
     p.page.body = await resolveBody(body, p.file, text);
+  }
+  for (const path of unreferenced) {
+    if (assets.has(path)) continue;
+    total++;
+    await assets.collect({ path, raw: path, anchor: null }, path, path, 0);
   }
   for (const p of planned) {
     if (!p.linksTo) continue;

@@ -83,5 +83,6 @@ function unescapeDestination(s: string): string {
 }
 
 function unescape(s: string): string {
-  return s.replace(/\\([\\`*_{}[\]()#+\-.!|<>])/g, '$1').trim();
+  // a backslash escapes any ASCII punctuation, as in CommonMark
+  return s.replace(/\\([!-/:-@[-`{-~])/g, '$1').trim();
 }
