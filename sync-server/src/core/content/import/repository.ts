@@ -114,11 +114,13 @@ export async function planRepository(
   const includes = new Map<string, PlannedReusableContent | null>();
   let total = planned.filter((p) => !p.linksTo).length;
   let missing = 0;
+  const pageByLowerPath = new Map([...pageByPath].map(([p, id]) => [p.toLowerCase(), id]));
+  // as written, a folder's README, a path without `.md`, then the same ignoring case (links written on macOS)
   const findPage = (path: string): string | undefined =>
     pageByPath.get(path) ??
     pageByPath.get(posix.join(path, 'README.md')) ??
     (HAS_EXTENSION.test(path) ? undefined : pageByPath.get(`${path}.md`)) ??
-    [...pageByPath].find(([p]) => p.toLowerCase() === path.toLowerCase())?.[1];
+    pageByLowerPath.get(path.toLowerCase());
 
   /** Files, pages and reusable contents a body's relative targets name, as `file:` / `page:` / `reusable:` targets. */
   const resolveBody = async (body: NodeJSON, file: string, text: string): Promise<NodeJSON> => {
