@@ -3,6 +3,7 @@ import type { Role } from '@quire/shared';
 import { bodyToGitbookDocument, markdownToBody } from '@quire/shared/content/index';
 import type { Context } from 'hono';
 import { crBranch, isActive } from '../../core/content/changeRequests';
+import { ARCHIVE_TYPES, exportRevisionArchive } from '../../core/content/export';
 import { importIntoBranch } from '../../core/content/import';
 import { readBody } from '../../core/content/read';
 import { signedPdfUrl } from '../../core/content/exports';
@@ -159,6 +160,20 @@ function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof
       },
       200,
     );
+  });
+
+  app.openapi(routes.exportContent, async (c) => {
+    const { db } = c.get('deps');
+    const ctx = await branchContext(c, c.req.valid('param'));
+    const { archive } = c.req.valid('query');
+    const bytes = await exportRevisionArchive(db, ctx.space.id, ctx.revisionId, archive);
+    const name = `${ctx.cr ? `${ctx.space.id}-cr-${ctx.cr.number}` : ctx.space.id}.${archive}`;
+    return c.body(new Uint8Array(bytes), 200, {
+      'content-type': ARCHIVE_TYPES[archive],
+      'content-length': String(bytes.byteLength),
+      'content-disposition': `attachment; filename="${name}"`,
+      'x-content-type-options': 'nosniff',
+    }) as never;
   });
 
   app.openapi(routes.importContent, async (c) => {

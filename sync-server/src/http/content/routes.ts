@@ -14,9 +14,15 @@ import {
   RevisionSchema,
   TemplateBody,
 } from '@quire/shared/schemas/content';
+import { z } from 'zod';
 import { apiRoute, body, json } from '../openapi';
 import { SpaceParams } from '../params';
 import { ChangeRequestParams } from '../changeRequests/routes';
+
+const ExportQuery = z.object({
+  format: z.enum(['markdown']).meta({ description: 'The layout of the export: a git sync folder of GitBook-flavoured markdown' }),
+  archive: z.enum(['zip', 'tar.gz']).default('zip').meta({ description: 'How the folder is packed' }),
+});
 
 const tags = ['Space content'];
 const crTags = ['Change request content'];
@@ -95,6 +101,25 @@ function contentRoutes(prefix: string, params: typeof SpaceParams | typeof Chang
       summary: 'Links written in a page, with their status',
       request: { params: pageParams, query: ListQuerySchema },
       responses: { 200: json(LinkListSchema) },
+    }),
+    exportContent: apiRoute({
+      method: 'get',
+      path: `${prefix}/content/export`,
+      tags: t,
+      summary: `Export ${what} as a folder of markdown`,
+      description:
+        'An extension beside the specification: the folder the markdown import reads (`SUMMARY.md`, one `.md` file per page, `README.md` for pages with children, `.gitbook/assets/`, `.gitbook/includes/`), as a `.zip` or `.tar.gz`. Importing it gives the same pages, titles, slugs, blocks, links and file bytes.',
+      'x-quire-extension': true,
+      request: { params, query: ExportQuery },
+      responses: {
+        200: {
+          description: 'The archive',
+          content: {
+            'application/zip': { schema: { type: 'string', format: 'binary' } },
+            'application/gzip': { schema: { type: 'string', format: 'binary' } },
+          },
+        },
+      },
     }),
     importContent: apiRoute({
       method: 'post',
