@@ -28,6 +28,19 @@ export function getUserByEmail(db: Queryable, email: string) {
   return maybeOne<UserRow>(db, 'SELECT * FROM users WHERE lower(email) = lower($1)', [email]);
 }
 
+/**
+ * A new user whose address only an identity provider vouches for: not verified, so it
+ * opens nothing through email-domain rules. Undefined when the address is already taken.
+ */
+export function insertUnverifiedUser(db: Queryable, email: string, displayName?: string): Promise<UserRow | undefined> {
+  return maybeOne<UserRow>(
+    db,
+    `INSERT INTO users (id, email, display_name, email_verified) VALUES ($1, $2, $3, false)
+     ON CONFLICT (email) DO NOTHING RETURNING *`,
+    [newId(), email, displayName ?? email.split('@')[0]],
+  );
+}
+
 /** The user with this email, created when there is none. */
 export async function ensureUser(db: Queryable, email: string, displayName?: string): Promise<UserRow> {
   const existing = await getUserByEmail(db, email);
