@@ -46,7 +46,7 @@ export async function planMarkdownImport(fetcher: ImportFetcher, url: string, li
   const bytes = new Uint8Array(root.body);
   const pathname = new URL(url).pathname;
   if (isZip(bytes) || isGzip(bytes) || /\.(zip|tar\.gz|tgz)$/i.test(pathname)) {
-    const files = isZip(bytes) ? readZip(bytes, limits.importMaxBytes) : await readTarGz(bytes, limits.importMaxBytes);
+    const files = isZip(bytes) ? await readZip(bytes, limits.importMaxBytes) : await readTarGz(bytes, limits.importMaxBytes);
     const summary = [...files.keys()].find((p) => SUMMARY.test(p));
     const toc = summary
       ? parseSummary(utf8(files.get(summary) as Uint8Array))
