@@ -132,7 +132,8 @@ export function localLocation(location: string): string {
 /** Serves one request to a site mounted at `mount`; `rest` is the path below the site root. */
 async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, rest: string): Promise<Response> {
   const { db } = c.get('deps');
-  const asset = rest.startsWith('/~assets/') ? ASSETS[rest.slice('/~assets/'.length)] : undefined;
+  const assetName = rest.startsWith('/~assets/') ? rest.slice('/~assets/'.length) : '';
+  const asset = Object.hasOwn(ASSETS, assetName) ? ASSETS[assetName] : undefined;
   if (asset) {
     c.header('Cache-Control', 'public, max-age=31536000, immutable');
     c.header('X-Content-Type-Options', 'nosniff');
