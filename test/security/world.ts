@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Role } from '@quire/shared';
@@ -108,8 +109,22 @@ export class World {
       body = JSON.stringify(opts.body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await fetch(`${this.url}${path}`, { method, headers, body, redirect: 'manual' });
-    const text = await res.text();
+    // node:http, not fetch: fetch would drop a Host header and normalize a path like `//evil.example/`.
+    const res = await new Promise<{ status: number; text: string; headers: Headers }>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port: this.server.port, method, path, headers }, (r) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => {
+          const h = new Headers();
+          for (const [k, v] of Object.entries(r.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
+          resolve({ status: r.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), headers: h });
+        });
+        r.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    const text = res.text;
     let parsed: unknown = text;
     try {
       parsed = text ? JSON.parse(text) : undefined;

@@ -148,6 +148,14 @@ export async function allSiteHostnames(db: Queryable): Promise<string[]> {
   ).map((r) => r.hostname);
 }
 
+/** Takes a hostname away from whichever other site has it. */
+export async function releaseHostname(db: Queryable, hostname: string, exceptSiteId: string) {
+  await db.query('UPDATE sites SET hostname = NULL, hostname_verified_at = NULL, version = version + 1 WHERE hostname = $1 AND id <> $2', [
+    hostname,
+    exceptSiteId,
+  ]);
+}
+
 /** Records whether the site's current hostname is proven to be its own. */
 export async function setHostnameProven(db: Queryable, siteId: string, hostname: string, proven: boolean) {
   await db.query(`UPDATE sites SET hostname_verified_at = CASE WHEN $3 THEN now() END WHERE id = $1 AND hostname = $2`, [

@@ -124,15 +124,17 @@ export function registerSites(app: OpenAPIHono<AppEnv>) {
     if (b.hostname && isReservedHostname(c.get('deps').config, b.hostname)) {
       throw badRequest('Invalid body field "hostname": it is a name of this server itself, which no site may take.');
     }
-    if (b.hostname && (await sites.hostnameTaken(db, b.hostname, site.id))) {
-      throw badRequest('Invalid body field "hostname": already used by another site.');
-    }
     // Asked on every write of the hostname: setting it again after adding the DNS record proves it.
     const proven = b.hostname ? await hostnameProven(c.get('deps').config, b.hostname, site.id) : false;
+    // A proven claim takes the name from any other site, so nobody can squat a name they do not control.
+    if (b.hostname && !proven && (await sites.hostnameTaken(db, b.hostname, site.id))) {
+      throw badRequest('Invalid body field "hostname": already used by another site.');
+    }
     const siteSpace = b.defaultSiteSpace ? await getSiteSpace(db, site.id, b.defaultSiteSpace) : undefined;
     if (b.defaultSiteSpace && !siteSpace) throw notFound('site space');
     if (b.defaultSiteSection && !(await getSection(db, site.id, b.defaultSiteSection))) throw notFound('site section');
     const updated = await db.transaction(async (tx) => {
+      if (b.hostname && proven) await sites.releaseHostname(tx, b.hostname, site.id);
       if (siteSpace?.section_id) {
         await tx.query('UPDATE site_sections SET default_site_space_id = $2 WHERE id = $1', [siteSpace.section_id, siteSpace.id]);
       }
