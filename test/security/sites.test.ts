@@ -149,6 +149,12 @@ describe('what another organization sees', () => {
     expect((await w.get(`/s/${w.a.orgId}/${shared.basename}/`)).status).toBe(404);
     expect((await w.get(`/v1/spaces/${aSpace}/content/files`, w.b.writer.token)).status).toBe(404);
   });
+
+  it('finds nothing under names that are object properties', async () => {
+    for (const name of ['constructor', '__proto__', 'toString']) {
+      expect((await w.get(`/s/${w.a.orgId}/${aSite.basename}/~assets/${name}`)).status, name).toBe(404);
+    }
+  });
 });
 
 describe('download links', () => {
