@@ -69,6 +69,9 @@ describe('SAML of one organization', () => {
     const fromB = await w.get(`/v1/spaces/${aSpace}`, token);
     expect(fromB.status).toBe(404);
     expect((await w.get(`/v1/orgs/${w.a.orgId}/spaces`, token)).status).toBe(404);
+    // Nor does it show the people of A the user happens to share it with.
+    expect((await w.get(`/v1/users/${w.a.writer.id}`, w.both.token)).status).toBe(200);
+    expect((await w.get(`/v1/users/${w.a.writer.id}`, token)).status).toBe(404);
     expect((await w.get('/v1/orgs', token)).body.items.map((o: { id: string }) => o.id)).toEqual([w.b.orgId]);
   });
 
