@@ -1,10 +1,12 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { type PdfTarget, filePayload, pdfPayload, verify } from '../../core/content/exports';
+import { Access } from '../../core/access';
+import { filePayload, type LinkHolder, type PdfTarget, pdfPayload, verify } from '../../core/content/exports';
 import { Lru } from '../../core/content/lru';
 import { renderPdf } from '../../core/pdf/index';
 import { pdfPagesOf, pdfResources } from '../../core/pdf/sources';
 import { getChangeRequest } from '../../store/changeRequests';
+import { type Queryable, maybeOne } from '../../store/db';
 import { getBlob, spaceFileHashes } from '../../store/files';
 import { getOrg } from '../../store/organizations';
 import { getRevisionHead } from '../../store/revisions';
@@ -20,11 +22,40 @@ const building = new Map<string, Promise<Buffer>>();
 const INLINE_TYPES = /^(image\/(png|jpeg|gif|webp|avif)|application\/pdf|text\/plain|video\/|audio\/)/;
 
 const forbiddenLink = () => new ApiError(403, 'This link is not valid: it was not issued by this server or was altered.');
+const expiredLink = () => new ApiError(403, 'This link has expired: read the file or the page again (API or site) for a fresh link.');
+
+/**
+ * Whether whoever a link was handed to may still read the space: the API token still
+ * exists and opens it (its organization's rules of today, SSO included), or the site is
+ * still published and still shows it.
+ */
+async function holderReaches(db: Queryable, holder: LinkHolder, spaceId: string): Promise<boolean> {
+  const space = await getSpace(db, spaceId);
+  if (!space || space.deleted_at) return false;
+  const id = holder.slice(2);
+  if (holder.startsWith('t.')) {
+    const token = await maybeOne<{ user_id: string }>(db, 'SELECT user_id FROM api_tokens WHERE id = $1', [id]);
+    return !!token && !!(await new Access(db, token.user_id, id).org(space.org_id)).roleOn(space);
+  }
+  const shown = await db.query(
+    'SELECT 1 FROM sites s JOIN site_spaces ss ON ss.site_id = s.id WHERE s.id = $1 AND s.published AND ss.space_id = $2 LIMIT 1',
+    [id, spaceId],
+  );
+  return shown.length > 0;
+}
+
+/** The link's holder when it is genuine, current and still has access to the space; otherwise the refusal. */
+async function checkLink(db: Queryable, payload: string, spaceId: string, q: Record<string, string>) {
+  const checked = await verify(db, payload, q);
+  if (!checked.ok) throw checked.reason === 'expired' ? expiredLink() : forbiddenLink();
+  // Lost access looks like a file that is not there, as it would through the API.
+  if (!(await holderReaches(db, checked.holder, spaceId))) throw notFound('file');
+}
 
 /** Builds (or takes from the cache) the PDF a verified link names; the revision is immutable, so the bytes are too. */
 async function servePdf(c: Context<AppEnv>, target: PdfTarget, filename: string) {
   const { db } = c.get('deps');
-  if (!(await verify(db, pdfPayload(target), c.req.query('sig')))) throw forbiddenLink();
+  await checkLink(db, pdfPayload(target), target.spaceId, c.req.query());
   const key = pdfPayload(target);
   let pdf = pdfs.get(key);
   if (!pdf) {
@@ -78,7 +109,7 @@ export function registerContentDownloads(app: OpenAPIHono<AppEnv>) {
   app.get('/files/:spaceId/:fileId/:name', async (c) => {
     const { db } = c.get('deps');
     const { spaceId, fileId } = c.req.param();
-    if (!(await verify(db, filePayload(spaceId, fileId), c.req.query('sig')))) throw forbiddenLink();
+    await checkLink(db, filePayload(spaceId, fileId), spaceId, c.req.query());
     const hash = (await spaceFileHashes(db, spaceId, [fileId])).get(fileId);
     const blob = hash ? await getBlob(db, hash) : undefined;
     if (!blob) throw notFound('file');

@@ -42,7 +42,7 @@ export async function planMarkdownImport(fetcher: ImportFetcher, url: string, li
   const bytes = new Uint8Array(root.body);
   const pathname = new URL(url).pathname;
   if (isZip(bytes) || isGzip(bytes) || /\.(zip|tar\.gz|tgz)$/i.test(pathname)) {
-    const files = isZip(bytes) ? readZip(bytes, limits.importMaxBytes) : await readTarGz(bytes, limits.importMaxBytes);
+    const files = isZip(bytes) ? await readZip(bytes, limits.importMaxBytes) : await readTarGz(bytes, limits.importMaxBytes);
     return planArchiveImport(files, limits);
   }
   const text = utf8(bytes);
