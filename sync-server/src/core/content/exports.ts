@@ -79,11 +79,11 @@ export function pdfPayload(t: PdfTarget): string {
   return `pdf:${t.spaceId}:${t.changeRequestId ?? ''}:${t.revisionId}:${t.page ?? ''}:${t.only ? 1 : 0}`;
 }
 
-export async function signedPdfUrl(db: Queryable, base: string, t: PdfTarget): Promise<string> {
+export async function signedPdfUrl(db: Queryable, base: string, t: PdfTarget, holder: LinkHolder = currentHolder()): Promise<string> {
   const q = new URLSearchParams();
   if (t.page) q.set('page', t.page);
   if (t.only) q.set('only', 'true');
-  await signedQuery(db, pdfPayload(t), currentHolder(), q);
+  await signedQuery(db, pdfPayload(t), holder, q);
   const branch = t.changeRequestId ? `/change-requests/${t.changeRequestId}` : '';
   return `${base}/exports/spaces/${t.spaceId}${branch}/revisions/${t.revisionId}.pdf?${q}`;
 }

@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { Access } from '../../core/access';
-import { filePayload, type LinkHolder, type PdfTarget, pdfPayload, verify } from '../../core/content/exports';
+import { filePayload, type LinkHolder, type PdfTarget, pdfPayload, verify, withLinkHolder } from '../../core/content/exports';
 import { Lru } from '../../core/content/lru';
 import { renderPdf } from '../../core/pdf/index';
 import { pdfPagesOf, pdfResources } from '../../core/pdf/sources';
@@ -45,24 +45,26 @@ async function holderReaches(db: Queryable, holder: LinkHolder, spaceId: string)
 }
 
 /** The link's holder when it is genuine, current and still has access to the space; otherwise the refusal. */
-async function checkLink(db: Queryable, payload: string, spaceId: string, q: Record<string, string>) {
+async function checkLink(db: Queryable, payload: string, spaceId: string, q: Record<string, string>): Promise<LinkHolder> {
   const checked = await verify(db, payload, q);
   if (!checked.ok) throw checked.reason === 'expired' ? expiredLink() : forbiddenLink();
   // Lost access looks like a file that is not there, as it would through the API.
   if (!(await holderReaches(db, checked.holder, spaceId))) throw notFound('file');
+  return checked.holder;
 }
 
 /** Builds (or takes from the cache) the PDF a verified link names; the revision is immutable, so the bytes are too. */
 async function servePdf(c: Context<AppEnv>, target: PdfTarget, filename: string) {
   const { db } = c.get('deps');
-  await checkLink(db, pdfPayload(target), target.spaceId, c.req.query());
+  const holder = await checkLink(db, pdfPayload(target), target.spaceId, c.req.query());
   const key = pdfPayload(target);
   let pdf = pdfs.get(key);
   if (!pdf) {
     // Readers opening the same link at once share one build.
     let build = building.get(key);
     if (!build) {
-      build = buildPdf(c, target).finally(() => building.delete(key));
+      // Links inside the PDF are handed to whoever the PDF's own link was handed to.
+      build = withLinkHolder(holder, () => buildPdf(c, target)).finally(() => building.delete(key));
       building.set(key, build);
     }
     pdf = await build;
