@@ -6,8 +6,7 @@ import * as Y from 'yjs';
 import type { Logger } from '../logger';
 import type { Db } from '../store/db';
 import { addContributor } from '../store/changeRequests';
-import { docHead } from '../store/syncRooms';
-import { loadStoredDoc, updatesSince } from '../store/ydocs';
+import { loadStoredDoc, readDocLog } from '../store/ydocs';
 import { type RoomPolicy, SyncRefused, loadRoomPolicy } from './access';
 import type { SyncConfig } from './config';
 import { encodeAwarenessStates, encodeUpdate } from './protocol';
@@ -58,8 +57,6 @@ type Job = UpdateJob | { kind: 'catchUp' };
 
 /** Most updates folded into one stored row: bounds the work of one batch. */
 const MAX_BATCH = 256;
-/** How long a gap in the log (a writer between its seq and its commit) is waited for before reloading. */
-const GAP_PATIENCE_MS = 3000;
 
 /**
  * One branch document in memory, with the connections editing it.
@@ -88,8 +85,6 @@ export class Room {
   idleTimer?: NodeJS.Timeout;
   private jobs: Job[] = [];
   private working?: Promise<void>;
-  private gapSince?: number;
-  private gapTimer?: NodeJS.Timeout;
   private policyValue?: Promise<RoomPolicy>;
   private deleteSetCache?: DeleteSet;
   /** Users already recorded as contributors of this change request room. */
@@ -149,24 +144,14 @@ export class Room {
     });
   }
 
-  /** Loads the snapshot and the log. Retries when a compaction moved the snapshot between the two reads. */
+  /** Loads the snapshot and the log, read together (see `loadStoredDoc`). */
   private async load() {
-    for (let attempt = 0; ; attempt++) {
-      const stored = await loadStoredDoc(this.host.db, this.docId);
-      if (!stored) return;
-      const first = stored.updates[0]?.seq;
-      if (first !== undefined && first !== stored.snapshotSeq + 1 && attempt < 5) continue;
-      if (stored.snapshot) this.applyTrusted(stored.snapshot, FROM_LOG);
-      this.lastSeq = stored.snapshotSeq;
-      for (const row of stored.updates) {
-        if (row.seq !== this.lastSeq + 1) break;
-        this.applyTrusted(row.update, FROM_LOG);
-        this.lastSeq = row.seq;
-      }
-      this.rowsSinceSnapshot = stored.updates.length;
-      if (stored.lastSeq > this.lastSeq) this.requestCatchUp();
-      return;
-    }
+    const stored = await loadStoredDoc(this.host.db, this.docId);
+    if (!stored) return;
+    if (stored.snapshot) this.applyTrusted(stored.snapshot, FROM_LOG);
+    for (const row of stored.updates) this.applyTrusted(row.update, FROM_LOG);
+    this.lastSeq = stored.lastSeq;
+    this.rowsSinceSnapshot = stored.updates.length;
   }
 
   /** Applies an update that is already stored to the document and its probe. */
@@ -327,62 +312,28 @@ export class Room {
   }
 
   /**
-   * Applies the log rows after `lastSeq` (up to `upTo`), in seq order and without gaps.
-   * A gap is a writer between taking its seq and committing, or a compaction that folded
-   * the rows into the snapshot; the first is waited for, the second read from the snapshot.
+   * Applies what the store holds after `lastSeq` (up to `upTo`), in seq order. The snapshot
+   * and the rows come from one read, so rows a compaction folded away arrive through the
+   * snapshot, never skipped. Rows are committed in seq order, so when the read ends before
+   * `upTo` something is wrong with the store: the room fails and its clients reload it.
    */
   private async catchUp(upTo: number) {
-    const rows = await updatesSince(this.host.db, this.docId, this.lastSeq);
-    if (rows.length > 0 && (rows[0]?.seq ?? 0) !== this.lastSeq + 1) {
-      const head = await docHead(this.host.db, this.docId);
-      if (head && head.snapshotSeq > this.lastSeq) return this.reloadFromStore(upTo);
+    const stored = await readDocLog(this.host.db, this.docId, this.lastSeq);
+    if (!stored) return;
+    if (stored.snapshot) {
+      this.applyTrusted(stored.snapshot, FROM_LOG);
+      this.lastSeq = Math.max(this.lastSeq, stored.snapshotSeq);
+      this.rowsSinceSnapshot = 0;
     }
-    for (const row of rows) {
-      if (row.seq > upTo) return this.clearGap();
-      if (row.seq !== this.lastSeq + 1) return this.waitForGap(upTo);
+    for (const row of stored.updates) {
+      if (row.seq > upTo) break;
       this.applyTrusted(row.update, FROM_LOG);
       this.lastSeq = row.seq;
       this.rowsSinceSnapshot++;
     }
-    if (upTo !== Number.POSITIVE_INFINITY && this.lastSeq < upTo) return this.waitForGap(upTo);
-    this.clearGap();
-  }
-
-  private clearGap() {
-    this.gapSince = undefined;
-  }
-
-  private waitForGap(upTo: number) {
-    this.gapSince ??= Date.now();
-    if (Date.now() - this.gapSince > GAP_PATIENCE_MS) {
-      this.host.log.warn(
-        { docId: this.docId, lastSeq: this.lastSeq },
-        'a gap in the update log did not fill; reading the whole document again',
-      );
-      this.gapSince = undefined;
-      return this.reloadFromStore(upTo);
+    if (upTo !== Number.POSITIVE_INFINITY && this.lastSeq < upTo) {
+      throw new Error(`the log of ${this.docId} ends at ${this.lastSeq}, before seq ${upTo} that was committed`);
     }
-    if (!this.gapTimer) {
-      this.gapTimer = setTimeout(() => {
-        this.gapTimer = undefined;
-        this.requestCatchUp();
-      }, 25);
-      this.gapTimer.unref();
-    }
-  }
-
-  /** Applies the whole stored document (idempotent): after a compaction, or a gap that never filled. */
-  private async reloadFromStore(upTo: number) {
-    const stored = await loadStoredDoc(this.host.db, this.docId);
-    if (!stored) return;
-    if (stored.snapshot) this.applyTrusted(stored.snapshot, FROM_LOG);
-    let last = stored.snapshotSeq;
-    for (const row of stored.updates) {
-      if (row.seq > upTo) break;
-      this.applyTrusted(row.update, FROM_LOG);
-      last = row.seq;
-    }
-    this.lastSeq = Math.max(this.lastSeq, last);
   }
 
   /**
@@ -445,7 +396,6 @@ export class Room {
   destroy() {
     this.destroyed = true;
     clearTimeout(this.idleTimer);
-    clearTimeout(this.gapTimer);
     for (const job of this.jobs) if (job.kind === 'update') job.reject(new StorageError('room closed'));
     this.jobs = [];
     this.awareness.destroy();

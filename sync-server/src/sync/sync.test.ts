@@ -361,9 +361,7 @@ describe('sync endpoint', () => {
     const flaky = Object.create(s.db, {
       query: {
         value: (sql: string, params?: unknown[]) =>
-          failing && sql.startsWith('SELECT snapshot, snapshot_seq, last_seq FROM ydocs')
-            ? Promise.reject(new Error('disk gone'))
-            : s.db.query(sql, params),
+          failing && sql.includes('FROM ydocs d WHERE d.id = $1') ? Promise.reject(new Error('disk gone')) : s.db.query(sql, params),
       },
     }) as typeof s.db;
     const other = await LiveServer.start({}, flaky);
