@@ -5,7 +5,7 @@ import { appendGrouped } from '../store/syncRooms';
 interface Pending {
   docId: string;
   update: Uint8Array;
-  resolve: (seq: number) => void;
+  resolve: (seq: number | undefined) => void;
   reject: (err: unknown) => void;
 }
 
@@ -33,8 +33,11 @@ export class LogWriter {
     private log: Logger,
   ) {}
 
-  /** Resolves with the update's seq once its transaction committed (and its NOTIFY went out). */
-  append(docId: string, update: Uint8Array): Promise<number> {
+  /**
+   * Resolves with the update's seq once its transaction committed (and its NOTIFY went
+   * out), or with undefined when the branch takes no edits (locked, merged, deleted).
+   */
+  append(docId: string, update: Uint8Array): Promise<number | undefined> {
     return new Promise((resolve, reject) => {
       this.queue.push({ docId, update, resolve, reject });
       this.running ??= this.drain().finally(() => {
@@ -50,7 +53,7 @@ export class LogWriter {
       const group = this.takeGroup();
       try {
         const seqs = await this.commit(group);
-        group.forEach((p, i) => p.resolve(seqs[i] as number));
+        group.forEach((p, i) => p.resolve(seqs[i]));
       } catch (err) {
         if (group.length === 1) {
           group[0]?.reject(err);
@@ -61,7 +64,7 @@ export class LogWriter {
         for (const p of group) {
           try {
             const [seq] = await this.commit([p]);
-            p.resolve(seq as number);
+            p.resolve(seq);
           } catch (one) {
             p.reject(one);
           }
@@ -85,7 +88,7 @@ export class LogWriter {
     return group;
   }
 
-  private commit(group: Pending[]): Promise<number[]> {
+  private commit(group: Pending[]): Promise<(number | undefined)[]> {
     return this.db.transaction((tx) => appendGrouped(tx, group, this.origin));
   }
 }

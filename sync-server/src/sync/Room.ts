@@ -1,4 +1,4 @@
-import { SyncClose, SyncCloseReason, type SyncRoom } from '@quire/shared/sync';
+import { SyncClose, SyncCloseReason, SyncRefusal, type SyncRoom } from '@quire/shared/sync';
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 import * as awarenessProtocol from 'y-protocols/awareness';
@@ -23,6 +23,8 @@ export interface RoomMember {
   readonly creds: { userId: string };
   send(data: Uint8Array): void;
   close(code: number, reason: string): void;
+  /** Its update was not applied: the branch stopped taking edits (tell the client why). */
+  refused(reason: string): void;
 }
 
 /** What a room needs from the service that holds it. */
@@ -31,8 +33,11 @@ export interface RoomHost {
   log: Logger;
   config: SyncConfig;
   instanceId: string;
-  /** Appends one row to the document's log (group commit); resolves with its seq. */
-  append(docId: string, update: Uint8Array): Promise<number>;
+  /**
+   * Appends one row to the document's log (group commit); resolves with its seq, or with
+   * undefined when the branch takes no edits any more (checked as the row is written).
+   */
+  append(docId: string, update: Uint8Array): Promise<number | undefined>;
   /** A batch of live edits was stored (starts the quiet timer, counts towards compaction). */
   edited(room: Room): void;
   /** Local awareness changed: other instances should hear of it. */
@@ -277,7 +282,7 @@ export class Room {
     if (accepted.length === 0) return;
     const updates = accepted.map((j) => j.update);
     const row = updates.length === 1 ? (updates[0] as Uint8Array) : Y.mergeUpdates(updates);
-    let seq: number;
+    let seq: number | undefined;
     try {
       seq = await this.host.append(this.docId, row);
     } catch (err) {
@@ -286,6 +291,7 @@ export class Room {
       this.rebuildProbe([]);
       return;
     }
+    if (seq === undefined) return this.refuseBatch(accepted);
     // Rows other writers appended before ours come first, so `lastSeq` stays gap-free.
     if (seq > this.lastSeq + 1) await this.catchUp(seq - 1);
     for (const j of accepted) Y.applyUpdate(this.doc, j.update, j.from);
@@ -295,6 +301,26 @@ export class Room {
     for (const j of accepted) j.resolve();
     this.host.edited(this);
     if (this.room.kind === 'changeRequest') await this.recordContributors(this.room.changeRequestId, accepted);
+  }
+
+  /**
+   * The branch closed (a lock, a merge) after the batch was checked against the room's
+   * policy: nothing was stored. The policy is read again and the senders are told why.
+   */
+  private async refuseBatch(batch: UpdateJob[]) {
+    this.rebuildProbe([]);
+    this.policyValue = undefined;
+    let reason: string = this.room.kind === 'space' ? SyncRefusal.locked : SyncRefusal.closed;
+    try {
+      reason = (await this.policy()).refusal ?? reason;
+    } catch (err) {
+      if (!(err instanceof SyncRefused)) throw err;
+      this.closeAll(err.code, err.reason);
+    }
+    for (const j of batch) {
+      j.from.refused(reason);
+      j.resolve();
+    }
   }
 
   /** Whoever edits a change request live is one of its contributors, as with REST edits. */
