@@ -40,8 +40,8 @@ export interface RoomHost {
   append(docId: string, update: Uint8Array): Promise<number | undefined>;
   /** A batch of live edits was stored (starts the quiet timer, counts towards compaction). */
   edited(room: Room): void;
-  /** Local awareness changed: other instances should hear of it. */
-  awarenessChanged(room: Room, clients: number[]): void;
+  /** Local awareness changed: other instances should hear of it, with the user that set each entry. */
+  awarenessChanged(room: Room, clients: number[], users: Map<number, string>): void;
   /** The last connection left. */
   emptied(room: Room): void;
 }
@@ -94,8 +94,12 @@ export class Room {
   private deleteSetCache?: DeleteSet;
   /** Users already recorded as contributors of this change request room. */
   private contributors = new Set<string>();
-  /** The connection that last set each awareness client id here, so no other user can overwrite or remove it. */
-  private awarenessOwners = new Map<number, RoomMember>();
+  /**
+   * The user that last set each awareness client id, and their connection when it is
+   * connected here (else another instance relayed it): no other user can overwrite or
+   * remove that entry, whichever instance they are connected to.
+   */
+  private awarenessOwners = new Map<number, { userId: string; member?: RoomMember }>();
 
   constructor(
     readonly docId: string,
@@ -111,13 +115,19 @@ export class Room {
     });
     this.awareness.on('update', ({ added, updated, removed }: Record<string, number[]>, origin: unknown) => {
       const clients = [...(added ?? []), ...(updated ?? []), ...(removed ?? [])];
-      if (this.members.has(origin as RoomMember)) {
-        const from = origin as RoomMember;
+      const from = this.members.has(origin as RoomMember) ? (origin as RoomMember) : undefined;
+      // Who set each entry, as other instances need to know to keep ownership across them.
+      const users = new Map<number, string>();
+      for (const c of clients) {
+        const user = from?.creds.userId ?? this.awarenessOwners.get(c)?.userId;
+        if (user) users.set(c, user);
+      }
+      if (from) {
         for (const c of [...(added ?? []), ...(updated ?? [])]) {
           // The same user on a new connection (a reconnect) takes its id over from the old one.
-          const previous = this.awarenessOwners.get(c);
+          const previous = this.awarenessOwners.get(c)?.member;
           if (previous && previous !== from) previous.controlled.delete(c);
-          this.awarenessOwners.set(c, from);
+          this.awarenessOwners.set(c, { userId: from.creds.userId, member: from });
           from.controlled.add(c);
         }
         for (const c of removed ?? []) from.controlled.delete(c);
@@ -125,7 +135,7 @@ export class Room {
       for (const c of removed ?? []) this.awarenessOwners.delete(c);
       const msg = encodeAwarenessStates(this.awareness, clients);
       for (const m of this.members) if (m !== origin) m.send(msg);
-      if (origin !== FROM_REMOTE) this.host.awarenessChanged(this, clients);
+      if (origin !== FROM_REMOTE) this.host.awarenessChanged(this, clients, users);
     });
     this.watchProbe();
     this.ready = this.load();
@@ -364,34 +374,63 @@ export class Room {
 
   /**
    * Applies a connection's awareness update (cursor, presence), keeping only the entries
-   * for client ids that no other user's connection holds: a writer moves their own cursor,
-   * never someone else's. Throws on a malformed update.
+   * for client ids that no other user holds: a writer moves their own cursor, never
+   * someone else's. Throws on a malformed update.
    */
   applyAwareness(from: RoomMember, update: Uint8Array) {
+    const kept = this.ownEntries(update, (owner) => !owner || owner.member === from || owner.userId === from.creds.userId);
+    if (kept) awarenessProtocol.applyAwarenessUpdate(this.awareness, kept, from);
+  }
+
+  /**
+   * Applies awareness another instance relayed, with the user that set each entry there
+   * (`users`; none for an entry that timed out). The same rule as for a local connection:
+   * an entry of another user's client id here is dropped, and the relayed owners are kept
+   * so that connections here cannot take their entries over either.
+   */
+  applyRemoteAwareness(update: Uint8Array, users: Map<number, string>) {
+    const owned: [number, string][] = [];
+    const kept = this.ownEntries(update, (owner, clientId, state) => {
+      const user = users.get(clientId);
+      const allowed = owner ? (user ? owner.userId === user : !owner.member) : true;
+      if (allowed && user && state !== 'null') owned.push([clientId, user]);
+      return allowed;
+    });
+    if (!kept) return;
+    awarenessProtocol.applyAwarenessUpdate(this.awareness, kept, FROM_REMOTE);
+    for (const [clientId, userId] of owned) {
+      if (!this.awareness.getStates().has(clientId)) continue;
+      const owner = this.awarenessOwners.get(clientId);
+      if (owner?.member) owner.member.controlled.delete(clientId);
+      this.awarenessOwners.set(clientId, { userId });
+    }
+  }
+
+  /** The entries of an awareness update that `allowed` keeps, re-encoded (the update itself when all are). */
+  private ownEntries(
+    update: Uint8Array,
+    allowed: (owner: { userId: string; member?: RoomMember } | undefined, clientId: number, state: string) => boolean,
+  ): Uint8Array | undefined {
     const decoder = decoding.createDecoder(update);
     const count = decoding.readVarUint(decoder);
-    const kept = encoding.createEncoder();
     let keptCount = 0;
     const entries = encoding.createEncoder();
     for (let i = 0; i < count; i++) {
       const clientId = decoding.readVarUint(decoder);
       const clock = decoding.readVarUint(decoder);
       const state = decoding.readVarString(decoder);
-      const owner = this.awarenessOwners.get(clientId);
-      if (owner && owner !== from && owner.creds.userId !== from.creds.userId) continue;
+      if (!allowed(this.awarenessOwners.get(clientId), clientId, state)) continue;
       encoding.writeVarUint(entries, clientId);
       encoding.writeVarUint(entries, clock);
       encoding.writeVarString(entries, state);
       keptCount++;
     }
-    if (keptCount === 0) return;
-    if (keptCount === count) {
-      awarenessProtocol.applyAwarenessUpdate(this.awareness, update, from);
-      return;
-    }
+    if (keptCount === 0) return undefined;
+    if (keptCount === count) return update;
+    const kept = encoding.createEncoder();
     encoding.writeVarUint(kept, keptCount);
     encoding.writeUint8Array(kept, encoding.toUint8Array(entries));
-    awarenessProtocol.applyAwarenessUpdate(this.awareness, encoding.toUint8Array(kept), from);
+    return encoding.toUint8Array(kept);
   }
 
   addMember(m: RoomMember) {

@@ -22,9 +22,12 @@ import { type Credentials, SyncRefused, authenticate, policyOf, roleInRoom } fro
 import { Connection } from './Connection';
 import { LogWriter } from './LogWriter';
 import { QuietScheduler } from './QuietScheduler';
-import { FROM_REMOTE, Room, type RoomHost } from './Room';
+import { Room, type RoomHost } from './Room';
 
-/** NOTIFY channel relaying awareness (cursors, presence) between instances: `<docId>\t<origin>\t<base64 update>`. */
+/**
+ * NOTIFY channel relaying awareness (cursors, presence) between instances:
+ * `<docId>\t<origin>\t<base64 update>\t<clientId>:<userId>,…` (who set each entry).
+ */
 export const AWARENESS_CHANNEL = 'quire_sync_awareness';
 /** NOTIFY payloads must stay under 8000 bytes. */
 const MAX_NOTIFY_BYTES = 7800;
@@ -65,7 +68,7 @@ export class SyncService {
   private unlisten: (() => Promise<void>)[] = [];
   private timers: NodeJS.Timeout[] = [];
   private compacting = new Set<string>();
-  private awarenessOut = new Map<Room, Set<number>>();
+  private awarenessOut = new Map<Room, Map<number, string | undefined>>();
   private awarenessTimer?: NodeJS.Timeout;
   private alive = new WeakSet<WebSocket>();
   private server?: Server;
@@ -93,7 +96,7 @@ export class SyncService {
         this.quiet.touch(room.docId);
         if (room.rowsSinceSnapshot >= config.sync.compactEvery) this.compact(room.docId);
       },
-      awarenessChanged: (room, clients) => this.relayAwareness(room, clients),
+      awarenessChanged: (room, clients, users) => this.relayAwareness(room, clients, users),
       emptied: (room) => this.roomEmptied(room),
     };
   }
@@ -255,22 +258,23 @@ export class SyncService {
     this.rooms.get(docId)?.requestCatchUp();
   }
 
-  private relayAwareness(room: Room, clients: number[]) {
+  private relayAwareness(room: Room, clients: number[], users: Map<number, string>) {
     if (this.opts.db.kind !== 'postgres' || this.stopping) return;
-    let set = this.awarenessOut.get(room);
-    if (!set) {
-      set = new Set();
-      this.awarenessOut.set(room, set);
+    let pending = this.awarenessOut.get(room);
+    if (!pending) {
+      pending = new Map();
+      this.awarenessOut.set(room, pending);
     }
-    for (const c of clients) set.add(c);
+    for (const c of clients) pending.set(c, users.get(c));
     this.awarenessTimer ??= setTimeout(() => {
       this.awarenessTimer = undefined;
       const out = this.awarenessOut;
       this.awarenessOut = new Map();
-      for (const [r, ids] of out) {
+      for (const [r, entries] of out) {
         if (r.destroyed) continue;
-        const update = awarenessProtocol.encodeAwarenessUpdate(r.awareness, [...ids]);
-        const payload = `${r.docId}\t${this.instanceId}\t${Buffer.from(update).toString('base64')}`;
+        const update = awarenessProtocol.encodeAwarenessUpdate(r.awareness, [...entries.keys()]);
+        const owners = [...entries].flatMap(([c, u]) => (u ? [`${c}:${u}`] : [])).join(',');
+        const payload = `${r.docId}\t${this.instanceId}\t${Buffer.from(update).toString('base64')}\t${owners}`;
         if (payload.length > MAX_NOTIFY_BYTES) {
           this.opts.log.debug({ docId: r.docId, bytes: payload.length }, 'awareness update too large to relay to other instances');
           continue;
@@ -281,12 +285,17 @@ export class SyncService {
   }
 
   private onAwarenessNotice(payload: string) {
-    const [docId, origin, data] = payload.split('\t');
+    const [docId, origin, data, owners = ''] = payload.split('\t');
     if (!docId || !data || origin === this.instanceId) return;
     const room = this.rooms.get(docId);
     if (!room || room.destroyed) return;
+    const users = new Map<number, string>();
+    for (const pair of owners.split(',')) {
+      const at = pair.indexOf(':');
+      if (at > 0) users.set(Number(pair.slice(0, at)), pair.slice(at + 1));
+    }
     try {
-      awarenessProtocol.applyAwarenessUpdate(room.awareness, new Uint8Array(Buffer.from(data, 'base64')), FROM_REMOTE);
+      room.applyRemoteAwareness(new Uint8Array(Buffer.from(data, 'base64')), users);
     } catch (err) {
       this.opts.log.warn({ err, docId }, 'ignoring an undecodable awareness relay');
     }
