@@ -1,5 +1,5 @@
 import type { Logger } from '../logger';
-import type { Db } from '../store/db';
+import { type Db, DurabilityUnknownError } from '../store/db';
 import { appendGrouped } from '../store/syncRooms';
 
 interface Pending {
@@ -31,6 +31,8 @@ export class LogWriter {
     private db: Db,
     private origin: string,
     private log: Logger,
+    /** The disk may have lost a commit: the process must stop (it recovers on restart). */
+    private onDurabilityLost: (err: DurabilityUnknownError) => void,
   ) {}
 
   /**
@@ -55,11 +57,18 @@ export class LogWriter {
         const seqs = await this.commit(group);
         group.forEach((p, i) => p.resolve(seqs[i]));
       } catch (err) {
+        if (err instanceof DurabilityUnknownError) {
+          // Committing again would write the rows twice, and nothing is known to be on disk.
+          for (const p of [...group, ...this.queue]) p.reject(err);
+          this.queue = [];
+          this.onDurabilityLost(err);
+          return;
+        }
         if (group.length === 1) {
           group[0]?.reject(err);
           continue;
         }
-        // One failing document must not fail the others: commit each on its own.
+        // The group was rolled back; one failing document must not fail the others: commit each on its own.
         this.log.warn({ err }, 'a grouped log append failed; appending one by one');
         for (const p of group) {
           try {
@@ -67,6 +76,12 @@ export class LogWriter {
             p.resolve(seq);
           } catch (one) {
             p.reject(one);
+            if (one instanceof DurabilityUnknownError) {
+              for (const q of [...group.slice(group.indexOf(p) + 1), ...this.queue]) q.reject(one);
+              this.queue = [];
+              this.onDurabilityLost(one);
+              return;
+            }
           }
         }
       }

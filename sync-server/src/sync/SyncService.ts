@@ -49,6 +49,11 @@ export interface SyncServiceOptions {
    * updates that no revision holds. Cuts a revision by default.
    */
   onQuiet?: (docId: string) => Promise<void>;
+  /**
+   * Called when a commit of the log may not have reached disk (a failed fsync). Stops the
+   * process by default: retrying is unsafe, and a restart recovers from what is on disk.
+   */
+  onDurabilityLost?: (err: Error) => void;
 }
 
 /**
@@ -84,7 +89,16 @@ export class SyncService {
       clientTracking: false,
       WebSocket: SyncSocket,
     });
-    const writer = new LogWriter(db, this.instanceId, log);
+    const writer = new LogWriter(
+      db,
+      this.instanceId,
+      log,
+      opts.onDurabilityLost ??
+        ((err) => {
+          log.fatal({ err }, 'a write of the sync log may not have reached disk; stopping so that a restart recovers');
+          process.exit(70);
+        }),
+    );
     this.quiet = new QuietScheduler(config.sync.quietMs, (docId) => this.onQuiet(docId), log);
     this.host = {
       db,
