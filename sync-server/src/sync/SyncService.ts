@@ -6,7 +6,7 @@ import { SYNC_PATH, SyncClose, SyncCloseReason, type SyncRoom, parseRoom, roomDo
 import { WebSocket, WebSocketServer } from 'ws';
 import * as awarenessProtocol from 'y-protocols/awareness';
 import type { Config } from '../config';
-import { type OrgAccess, loadOrgAccess } from '../core/access';
+import type { OrgAccess } from '../core/access';
 import type { Logger } from '../logger';
 import type { Db } from '../store/db';
 import {
@@ -18,10 +18,11 @@ import {
   liveSpaces,
 } from '../store/syncRooms';
 import { YDOC_CHANNEL, compactDoc } from '../store/ydocs';
-import { type Credentials, SyncRefused, authenticate, policyOf, roleInRoom } from './access';
+import { type Credentials, SyncRefused, authenticate, orgAccessFor, policyOf, roleInRoom } from './access';
 import { Connection } from './Connection';
 import { LogWriter } from './LogWriter';
 import { QuietScheduler } from './QuietScheduler';
+import { UpgradeLimiter } from './UpgradeLimiter';
 import { Room, type RoomHost } from './Room';
 
 /**
@@ -79,9 +80,11 @@ export class SyncService {
   private server?: Server;
   private stopping = false;
   private background: Promise<unknown>[] = [];
+  private upgrades: UpgradeLimiter;
 
   private constructor(private opts: SyncServiceOptions) {
     const { db, config, log } = opts;
+    this.upgrades = new UpgradeLimiter(config.sync.upgradesPerMinute);
     this.wss = new WebSocketServer({
       noServer: true,
       maxPayload: config.sync.maxMessageBytes,
@@ -181,6 +184,8 @@ export class SyncService {
       return;
     }
     socket.on('error', () => {});
+    const wait = this.upgrades.take(req.socket.remoteAddress ?? 'unknown');
+    if (wait > 0) return refuseHttp(socket, 429, 'Too Many Requests', { 'Retry-After': String(wait) });
     void this.accept(req, socket, head, url);
   };
 
@@ -194,7 +199,10 @@ export class SyncService {
     let role: Role | undefined;
     try {
       if (this.stopping) throw new SyncRefused(SyncClose.restarting, SyncCloseReason.restarting);
-      creds = await authenticate(db, bearer(req) ?? (url.searchParams.get('token') || undefined), roomName);
+      const header = bearer(req);
+      creds = header
+        ? await authenticate(db, header, roomName, 'header')
+        : await authenticate(db, url.searchParams.get('token') || undefined, roomName, 'query');
       room = parseRoom(roomName);
       if (!room) throw new SyncRefused(SyncClose.notFound, SyncCloseReason.unknownRoom);
       role = await roleInRoom(db, creds, room);
@@ -375,10 +383,10 @@ export class SyncService {
         conn.close(SyncClose.notFound, SyncCloseReason.noAccess);
         continue;
       }
-      const key = `${space.org_id}:${conn.creds.userId}`;
+      const key = `${space.org_id}:${conn.creds.userId}:${conn.creds.tokenId}`;
       let orgAccess = access.get(key);
       if (!orgAccess) {
-        orgAccess = loadOrgAccess(db, space.org_id, conn.creds.userId);
+        orgAccess = orgAccessFor(db, conn.creds, space.org_id);
         access.set(key, orgAccess);
       }
       const role = (await orgAccess).roleOn(space);
@@ -447,6 +455,9 @@ function bearer(req: IncomingMessage): string | undefined {
   return match?.[1];
 }
 
-function refuseHttp(socket: Duplex, status: number, text: string) {
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+function refuseHttp(socket: Duplex, status: number, text: string, headers: Record<string, string> = {}) {
+  const extra = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\n${extra}Content-Length: 0\r\n\r\n`);
 }

@@ -52,8 +52,9 @@ describe('sync endpoint', () => {
     await synced(p);
     p.doc.getText('t').insert(0, 'via ticket');
     await acknowledged(p);
-    // An API token is accepted there as well (scripts, tools); the ticket is what a page should put in a URL.
-    const q = s.provider(room, admin.token, { viaQuery: true });
+    // A second connection with a ticket of its own reads what the first one wrote.
+    const again = await s.t.post('/v1/sync/tickets', admin.token, { room });
+    const q = s.provider(room, again.body.ticket, { viaQuery: true });
     await synced(q);
     expect(text(q.doc)).toBe('via ticket');
     p.destroy();
