@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { spaceRoom } from '@quire/shared/sync';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WebsocketProvider } from 'y-websocket';
+import * as decoding from 'lib0/decoding';
+import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
 import { freshPostgresUrl } from '../../sync-server/src/testing/databases';
 import { acknowledged, synced, waitFor, withBearer } from '../../sync-server/src/testing/syncClients';
@@ -48,6 +50,26 @@ function provider(server: ServerProcess, room: string): WebsocketProvider {
   return p;
 }
 
+/**
+ * Whether everything the client typed has been sent on its current connection. Edits typed
+ * offline travel in the client's answer to the server's sync step 1, so until that step 1
+ * arrived an acknowledgement would not cover them.
+ */
+function trackSent(p: WebsocketProvider): () => boolean {
+  let sent = false;
+  p.on('status', ({ status }: { status: string }) => {
+    if (status !== 'connected') sent = false;
+  });
+  const original = p.messageHandlers[0] as (typeof p.messageHandlers)[0];
+  p.messageHandlers[0] = (encoder, decoder, provider, emitSynced, type) => {
+    const step = decoding.peekVarUint(decoder);
+    original(encoder, decoder, provider, emitSynced, type);
+    // The provider answers a step 1 with its step 2 as this handler returns.
+    if (step === syncProtocol.messageYjsSyncStep1) setImmediate(() => (sent = true));
+  };
+  return () => sent;
+}
+
 const keysOf = (doc: Y.Doc) => new Set(doc.getMap('ops').keys());
 
 describe('SIGKILL every two seconds while 20 clients type', () => {
@@ -57,7 +79,8 @@ describe('SIGKILL every two seconds while 20 clients type', () => {
     await server.start(START_MS);
     const room = spaceRoom(await server.createSpace(TOKEN));
     const clients = Array.from({ length: CLIENTS }, () => provider(server, room));
-    await Promise.all(clients.map((c) => synced(c, 30_000)));
+    const allSent = clients.map(trackSent);
+    await Promise.all(clients.map((c) => synced(c, 120_000)));
 
     const typed = clients.map(() => 0);
     /** Edits that must survive: acknowledged to their writer, or received from the server by anyone. */
@@ -82,6 +105,10 @@ describe('SIGKILL every two seconds while 20 clients type', () => {
         (async () => {
           while (acking) {
             const upTo = typed[i] ?? 0;
+            if (!allSent[i]?.()) {
+              await new Promise((r) => setTimeout(r, 25));
+              continue;
+            }
             try {
               await acknowledged(c, 1500);
               if (acking) acked[i] = Math.max(acked[i] ?? 0, upTo);
@@ -110,21 +137,30 @@ describe('SIGKILL every two seconds while 20 clients type', () => {
       await server.start(START_MS);
       const t1 = Date.now();
       const reader = provider(server, room);
-      await synced(reader, 30_000);
+      await synced(reader, 120_000);
       const held = keysOf(reader.doc);
       reader.destroy();
       if (process.env.JEPSEN_DEBUG) console.info(`restart ${t1 - t0} ms, reader synced after ${Date.now() - t1} ms`);
       const missing = [...mustHold].filter((k) => !held.has(k));
       lost += missing.length;
-      if (missing.length > 0) console.error(`after kill ${kills}: lost ${missing.length}: ${missing.slice(0, 10).join(', ')}`);
+      if (missing.length > 0) {
+        const firstPerWriter = new Map<string, number>();
+        for (const k of missing) {
+          const [w, n] = k.split('-');
+          firstPerWriter.set(w as string, Math.min(firstPerWriter.get(w as string) ?? Number.POSITIVE_INFINITY, Number(n)));
+        }
+        console.error(
+          `after kill ${kills}: lost ${missing.length}; first lost per writer: ${JSON.stringify(Object.fromEntries(firstPerWriter))}`,
+        );
+      }
       for (const c of clients) c.connect();
     }
     typing = false;
     await Promise.all(typists);
-    await Promise.all(clients.map((c) => synced(c, 30_000)));
+    await Promise.all(clients.map((c) => synced(c, 120_000)));
     const reader = provider(server, room);
-    await synced(reader, 30_000);
-    await waitFor(() => keysOf(reader.doc).size === typed.reduce((a, b) => a + b, 0), 'every typed edit to reach the server', 30_000);
+    await synced(reader, 120_000);
+    await waitFor(() => keysOf(reader.doc).size === typed.reduce((a, b) => a + b, 0), 'every typed edit to reach the server', 120_000);
     console.info(`jepsen: ${kills} kills, ${mustHold.size} edits acknowledged or relayed before a kill, lost ${lost}`);
     expect(mustHold.size).toBeGreaterThan(0);
     expect(lost).toBe(0);
