@@ -33,7 +33,9 @@ afterAll(async () => {
 
 async function storage(): Promise<Record<string, string>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'quire-jepsen-'));
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  // JEPSEN_KEEP keeps the data for a look after a failure.
+  if (process.env.JEPSEN_KEEP) console.info(`jepsen data: ${dataDir}`);
+  else cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   if (!process.env.DATABASE_URL) return { DATA_DIR: dataDir };
   const pg = await freshPostgresUrl();
   cleanups.push(pg.drop);
@@ -105,7 +107,8 @@ describe('SIGKILL every two seconds while 20 clients type', () => {
         (async () => {
           while (acking) {
             const upTo = typed[i] ?? 0;
-            if (!allSent[i]?.()) {
+            // Until the answer to the provider's own step 1 arrived (`synced`), a step 2 could be that answer, not ours.
+            if (!c.synced || !allSent[i]?.()) {
               await new Promise((r) => setTimeout(r, 25));
               continue;
             }
