@@ -20,16 +20,17 @@ export async function verify(db: Queryable, payload: string, sig: string | undef
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
+/** A PDF of a revision: of a change request's branch, or of the space's main content when `changeRequestId` is absent. */
 export interface PdfTarget {
   spaceId: string;
-  changeRequestId: string;
+  changeRequestId?: string;
   revisionId: string;
   page?: string;
-  only: boolean;
+  only?: boolean;
 }
 
 export function pdfPayload(t: PdfTarget): string {
-  return `pdf:${t.spaceId}:${t.changeRequestId}:${t.revisionId}:${t.page ?? ''}:${t.only ? 1 : 0}`;
+  return `pdf:${t.spaceId}:${t.changeRequestId ?? ''}:${t.revisionId}:${t.page ?? ''}:${t.only ? 1 : 0}`;
 }
 
 export async function signedPdfUrl(db: Queryable, base: string, t: PdfTarget): Promise<string> {
@@ -37,7 +38,8 @@ export async function signedPdfUrl(db: Queryable, base: string, t: PdfTarget): P
   if (t.page) q.set('page', t.page);
   if (t.only) q.set('only', 'true');
   q.set('sig', await sign(db, pdfPayload(t)));
-  return `${base}/exports/spaces/${t.spaceId}/change-requests/${t.changeRequestId}/revisions/${t.revisionId}.pdf?${q}`;
+  const branch = t.changeRequestId ? `/change-requests/${t.changeRequestId}` : '';
+  return `${base}/exports/spaces/${t.spaceId}${branch}/revisions/${t.revisionId}.pdf?${q}`;
 }
 
 export function filePayload(spaceId: string, fileId: string): string {

@@ -136,8 +136,8 @@ export function registerSiteRedirects(app: OpenAPIHono<AppEnv>) {
     if (!access.isMember || !(await getSite(db, organizationId, siteId))) return c.body(null, 204);
     const { site } = await siteForWrite(c, organizationId, siteId);
     await db.transaction(async (tx) => {
-      await store.deleteRedirect(tx, site.id, siteRedirectId);
-      await touchSite(tx, site.id);
+      // a request that changes nothing leaves the site's updatedAt alone
+      if (await store.deleteRedirect(tx, site.id, siteRedirectId)) await touchSite(tx, site.id);
     });
     return c.body(null, 204);
   });
