@@ -4,6 +4,11 @@
  * its own process, so its CPU time and memory are its own; the clients run here.
  *
  * Scenarios: 50 clients typing into one document, and 500 clients over 100 documents.
+ * Quire runs on PGlite, and on PostgreSQL beside it when `DATABASE_URL` (or
+ * `SYNC_BENCH_DATABASE_URL`) names a server. Each run ends with a SIGKILL mid-typing and a
+ * restart: `lost@KILL` counts keystrokes some client had received (relayed) that the
+ * restarted server no longer has (0 for Quire by contract; Hocuspocus stores a debounced
+ * snapshot, the relay nothing).
  * Every keystroke is one update that also stamps the sender's clock into the document;
  * every other client of the document measures how long it took to arrive. Quire runs as
  * deployed by default (embedded PGlite, every update stored before it is relayed); memory
@@ -20,6 +25,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HocuspocusProvider } from '@hocuspocus/provider';
+import pg from 'pg';
 import WebSocket from 'ws';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
@@ -45,13 +51,16 @@ const SCENARIOS: Scenario[] = [
   { name: '500 clients, 100 documents', clients: 500, docs: 100, rate: 1, seconds: 10 },
 ];
 
-type ServerKind = 'quire' | 'hocuspocus' | 'relay';
-const KINDS: ServerKind[] = ['quire', 'hocuspocus', 'relay'];
+type ServerKind = 'quire' | 'quire-pg' | 'hocuspocus' | 'relay';
+/** PostgreSQL runs only when a server is given (`DATABASE_URL`); each run gets a database of its own. */
+const POSTGRES_URL = process.env.SYNC_BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
+const KINDS: ServerKind[] = ['quire', ...(POSTGRES_URL ? (['quire-pg'] as const) : []), 'hocuspocus', 'relay'];
 /** `SYNC_BENCH_SERVERS=quire,relay` and `SYNC_BENCH_SCENARIOS=1` narrow a run (while working on one of them). */
 const ONLY_SERVERS = process.env.SYNC_BENCH_SERVERS?.split(',') as ServerKind[] | undefined;
 const ONLY_SCENARIOS = process.env.SYNC_BENCH_SCENARIOS?.split(',').map(Number);
 const LABEL: Record<ServerKind, string> = {
   quire: 'quire (durable log)',
+  'quire-pg': 'quire on PostgreSQL',
   hocuspocus: 'hocuspocus 4 (debounced)',
   relay: 'bare relay (no storage)',
 };
@@ -68,6 +77,8 @@ interface Result {
   /** Server CPU time per delivered update, in microseconds: its cost whatever the throughput it reached. */
   cpuMicrosPerDelivery: number;
   kibPerConnection: number;
+  /** Keystrokes some client had received from the server (so relayed) that a restart after SIGKILL no longer had. */
+  lostAfterKill: number;
 }
 
 /** A client of any of the three servers: a doc, and a way to close it. */
@@ -150,10 +161,41 @@ class ServerUnderTest {
     return heap.usedSize / 1024;
   }
 
+  private databaseUrl = '';
+
   async start(docs: number) {
     this.port = await freePort();
     this.dir = await mkdtemp(join(tmpdir(), `quire-bench-${this.kind}-`));
-    const entry = { quire: 'sync-server/src/main.ts', hocuspocus: 'bench/sync/hocuspocus.ts', relay: 'bench/sync/relay.ts' }[this.kind];
+    if (this.kind === 'quire-pg' && POSTGRES_URL) {
+      const name = `quire_bench_${process.pid}_${Date.now()}`;
+      const admin = new pg.Client({ connectionString: POSTGRES_URL });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${name}`);
+      await admin.end();
+      const u = new URL(POSTGRES_URL);
+      u.pathname = `/${name}`;
+      this.databaseUrl = u.toString();
+    }
+    await this.spawn();
+    this.rooms = this.isQuire ? await this.createSpaces(docs) : Array.from({ length: docs }, (_, i) => `bench-${i}`);
+  }
+
+  get isQuire(): boolean {
+    return this.kind === 'quire' || this.kind === 'quire-pg';
+  }
+
+  /** Starts the process again on the same storage (after a SIGKILL). */
+  async restart() {
+    await this.spawn();
+  }
+
+  private async spawn() {
+    const entry = {
+      quire: 'sync-server/src/main.ts',
+      'quire-pg': 'sync-server/src/main.ts',
+      hocuspocus: 'bench/sync/hocuspocus.ts',
+      relay: 'bench/sync/relay.ts',
+    }[this.kind];
     // The inspector lets the bench read the server's live heap after a full collection.
     const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', '--import', 'tsx', entry], {
       cwd: ROOT,
@@ -161,8 +203,8 @@ class ServerUnderTest {
         ...process.env,
         PORT: String(this.port),
         HOST: '127.0.0.1',
-        DATA_DIR: this.dir,
-        DATABASE_URL: '',
+        DATA_DIR: this.dir as string,
+        DATABASE_URL: this.databaseUrl,
         BOOTSTRAP_ADMIN_TOKEN: TOKEN,
         LOG_LEVEL: 'warn',
         RATE_LIMIT_PER_TOKEN: '0',
@@ -196,9 +238,8 @@ class ServerUnderTest {
         }
       },
       `${this.kind} to start`,
-      60_000,
+      180_000,
     );
-    this.rooms = this.kind === 'quire' ? await this.createSpaces(docs) : Array.from({ length: docs }, (_, i) => `bench-${i}`);
   }
 
   private async createSpaces(docs: number): Promise<string[]> {
@@ -223,28 +264,90 @@ class ServerUnderTest {
       const p = new HocuspocusProvider({ url, name: room, document: doc, WebSocketPolyfill: WebSocket } as never);
       return { doc, synced: () => p.isSynced, destroy: () => p.destroy() };
     }
-    const serverUrl = this.kind === 'quire' ? `${url}/v1/sync` : url;
-    const WS =
-      this.kind === 'quire'
-        ? class extends WebSocket {
-            constructor(u: string, protocols?: string | string[]) {
-              super(u, protocols, { headers: { authorization: `Bearer ${TOKEN}` } });
-            }
+    const serverUrl = this.isQuire ? `${url}/v1/sync` : url;
+    const WS = this.isQuire
+      ? class extends WebSocket {
+          constructor(u: string, protocols?: string | string[]) {
+            super(u, protocols, { headers: { authorization: `Bearer ${TOKEN}` } });
           }
-        : WebSocket;
+        }
+      : WebSocket;
     const p = new WebsocketProvider(serverUrl, room, doc, { WebSocketPolyfill: WS as never, disableBc: true });
     return { doc, synced: () => p.synced, destroy: () => p.destroy() };
   }
 
-  async stop() {
+  /** Kills the process at once: no shutdown, no flush. */
+  async kill() {
     const child = this.child;
-    if (child && child.exitCode === null) {
+    if (child && child.exitCode === null && child.signalCode === null) {
       const gone = new Promise((r) => child.once('exit', r));
       child.kill('SIGKILL');
       await gone;
     }
-    if (this.dir) await rm(this.dir, { recursive: true, force: true });
   }
+
+  async stop() {
+    await this.kill();
+    if (this.dir) await rm(this.dir, { recursive: true, force: true });
+    if (this.databaseUrl && POSTGRES_URL) {
+      const admin = new pg.Client({ connectionString: POSTGRES_URL });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS ${new URL(this.databaseUrl).pathname.slice(1)} WITH (FORCE)`).catch(() => {});
+      await admin.end();
+    }
+  }
+}
+
+/**
+ * Types for two more seconds, kills the server with SIGKILL mid-typing, restarts it on the
+ * same storage and counts the keystrokes some client had received from the server (so the
+ * server relayed them) that the restarted server no longer has. Each client counts its
+ * keystrokes in the document, and a Yjs client's updates apply only in order, so the count
+ * a document holds for a writer is how many of its keystrokes survived.
+ */
+async function lostAfterSigkill(server: ServerUnderTest, clients: BenchClient[], s: Scenario): Promise<number> {
+  let typing = true;
+  const typists = clients.map((c, i) =>
+    (async () => {
+      await sleep((i / s.clients) * (1000 / s.rate));
+      while (typing) {
+        c.doc.transact(() => {
+          const counts = c.doc.getMap<number>('counts');
+          c.doc.getText('body').insert(0, 'y');
+          counts.set(String(i), (counts.get(String(i)) ?? 0) + 1);
+        });
+        await sleep(1000 / s.rate);
+      }
+    })(),
+  );
+  await sleep(2000);
+  await server.kill();
+  typing = false;
+  await Promise.all(typists);
+  // What each writer's keystrokes had reached, as other clients received it from the server.
+  const received = new Map<string, number>();
+  clients.forEach((c, j) => {
+    for (const [writer, n] of c.doc.getMap<number>('counts')) {
+      if (writer === String(j)) continue;
+      received.set(writer, Math.max(received.get(writer) ?? 0, n));
+    }
+  });
+  const docOf = (i: number) => server.rooms[i % s.docs] as string;
+  for (const c of clients) c.destroy();
+  await server.restart();
+  const recovered = new Map<string, number>();
+  for (let d = 0; d < s.docs; d++) {
+    const reader = server.connect(server.rooms[d] as string);
+    await until(() => reader.synced(), 'a reader to sync after the restart', 60_000);
+    for (const [writer, n] of reader.doc.getMap<number>('counts')) recovered.set(writer, n);
+    reader.destroy();
+  }
+  let lost = 0;
+  for (const [writer, n] of received) {
+    if (docOf(Number(writer)) === undefined) continue;
+    lost += Math.max(0, n - (recovered.get(writer) ?? 0));
+  }
+  return lost;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -291,11 +394,13 @@ async function runOne(kind: ServerKind, s: Scenario): Promise<Result> {
         await sleep((i / s.clients) * interval);
         const text = c.doc.getText('body');
         const stamps = c.doc.getMap('stamps');
+        const counts = c.doc.getMap<number>('counts');
         let next = performance.now();
         while (typing) {
           c.doc.transact(() => {
             text.insert(Math.floor(Math.random() * (text.length + 1)), 'x');
             stamps.set(String(i), performance.now());
+            counts.set(String(i), (counts.get(String(i)) ?? 0) + 1);
           });
           sent++;
           if (measuring) sentInWindow++;
@@ -322,6 +427,7 @@ async function runOne(kind: ServerKind, s: Scenario): Promise<Result> {
     const missing = Math.max(0, sent * peers - delivered);
     // Every client still connected, the documents as typed; collected outside the window, as a collection stalls the server.
     const connectedHeap = await server.liveHeapKib();
+    const lostAfterKill = await lostAfterSigkill(server, clients, s);
 
     latencies.sort((a, b) => a - b);
     return {
@@ -334,6 +440,7 @@ async function runOne(kind: ServerKind, s: Scenario): Promise<Result> {
       cpuPercent: ((cpuAfter - cpuBefore) / elapsed) * 100,
       cpuMicrosPerDelivery: ((cpuAfter - cpuBefore) * 1e6) / Math.max(1, deliveredInWindow),
       kibPerConnection: (connectedHeap - idleHeap) / s.clients,
+      lostAfterKill,
     };
   } finally {
     for (const c of clients) c.destroy();
@@ -347,7 +454,7 @@ const ratio = (a: number, b: number) => (b > 0 && Number.isFinite(a) && Number.i
 function print(s: Scenario, results: Result[]) {
   console.log(`\n${s.name}: ${s.rate} keystrokes/s per client, ${s.seconds} s measured`);
   console.log(
-    ['server'.padEnd(26), 'p50 ms', 'p99 ms', 'sent/s', 'delivered/s', 'missing', 'CPU %', 'CPU us/upd', 'heap KiB/c']
+    ['server'.padEnd(26), 'p50 ms', 'p99 ms', 'sent/s', 'delivered/s', 'missing', 'CPU %', 'CPU us/upd', 'heap KiB/c', 'lost@KILL']
       .map((h, i) => (i ? h.padStart(12) : h))
       .join(''),
   );
@@ -363,6 +470,7 @@ function print(s: Scenario, results: Result[]) {
         fmt(r.cpuPercent),
         fmt(r.cpuMicrosPerDelivery, 0),
         fmt(r.kibPerConnection),
+        String(r.lostAfterKill),
       ]
         .map((v, i) => (i ? v.padStart(12) : v))
         .join(''),
@@ -370,7 +478,7 @@ function print(s: Scenario, results: Result[]) {
   }
   const ours = results.find((r) => r.kind === 'quire');
   if (!ours) return;
-  for (const base of results.filter((r) => r.kind !== 'quire')) {
+  for (const base of results.filter((r) => r.kind === 'hocuspocus' || r.kind === 'relay')) {
     console.log(
       `  quire / ${base.kind}: p50 ${ratio(ours.p50, base.p50)}, p99 ${ratio(ours.p99, base.p99)}, ` +
         `delivered/s ${ratio(ours.deliveredPerSecond, base.deliveredPerSecond)}, CPU ${ratio(ours.cpuPercent, base.cpuPercent)}, ` +

@@ -6,6 +6,18 @@ export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
 }
 
+/**
+ * A commit may or may not have reached disk: the WAL fsync after it failed, or the
+ * connection dropped while COMMIT was under way. Retrying is unsafe (the rows may be there
+ * already, and an fsync after an I/O error can succeed without the lost pages ever being
+ * written): whoever meets this must stop writing and let the process restart and recover.
+ */
+export class DurabilityUnknownError extends Error {
+  constructor(cause: unknown) {
+    super(`a commit may not have reached disk: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+  }
+}
+
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */

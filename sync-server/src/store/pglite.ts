@@ -1,7 +1,7 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import type { Db, Queryable } from './db';
+import { type Db, DurabilityUnknownError, type Queryable } from './db';
 
 /**
  * PGlite's Postgres runs with fsync off and its file system cannot fsync, so a commit
@@ -43,9 +43,17 @@ function walSyncer(dataDir: string): () => Promise<void> {
   };
   let running: Promise<void> | undefined;
   let next: Promise<void> | undefined;
+  /** The first failure, for good: an fsync is never retried after an I/O error. */
+  let broken: DurabilityUnknownError | undefined;
+  const guarded = () =>
+    syncOnce().catch((err) => {
+      broken ??= new DurabilityUnknownError(err);
+      throw broken;
+    });
   return () => {
+    if (broken) return Promise.reject(broken);
     if (!running) {
-      running = syncOnce().finally(() => (running = undefined));
+      running = guarded().finally(() => (running = undefined));
       return running;
     }
     // The one under way may have started before this commit: wait for it, then share the next.
@@ -53,7 +61,7 @@ function walSyncer(dataDir: string): () => Promise<void> {
       .catch(() => {})
       .then(() => {
         next = undefined;
-        running = syncOnce().finally(() => (running = undefined));
+        running = guarded().finally(() => (running = undefined));
         return running;
       });
     return next;
@@ -79,7 +87,12 @@ export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob
   return wrapPglite(pg, dataDir ? walSyncer(dataDir) : undefined);
 }
 
-export function wrapPglite(pg: PGlite, syncWal: () => Promise<void> = async () => {}): Db & { raw: PGlite } {
+export function wrapPglite(pg: PGlite, walSync: () => Promise<void> = async () => {}): Db & { raw: PGlite } {
+  // Whatever the syncer throws after a commit, the commit happened: never a plain error to retry on.
+  const syncWal = () =>
+    walSync().catch((err) => {
+      throw err instanceof DurabilityUnknownError ? err : new DurabilityUnknownError(err);
+    });
   const wrap = (q: Pick<PGlite, 'query'>, inTransaction: boolean): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
       const res = await q.query<T>(sql, params);

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Db, Queryable } from './db';
+import { type Db, DurabilityUnknownError, type Queryable } from './db';
 
 // Keep int8 (bigint) as strings except where we cast; timestamps stay Date objects.
 pg.types.setTypeParser(20, (v) => (Number.isSafeInteger(Number(v)) ? Number(v) : v));
@@ -31,7 +31,13 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
       try {
         await c.query('BEGIN');
         const out = await fn(wrap(c));
-        await c.query('COMMIT');
+        try {
+          await c.query('COMMIT');
+        } catch (err) {
+          // An error the server answered means it did not commit; a dropped connection leaves it unknown.
+          if ((err as { severity?: string }).severity) throw err;
+          throw new DurabilityUnknownError(err);
+        }
         return out;
       } catch (err) {
         await c.query('ROLLBACK').catch(() => {});

@@ -68,24 +68,49 @@ export interface GroupedAppend {
  * caller's transaction: the same rows and the same notifications as `appendUpdate` (seq
  * bumped under the document row's lock, the row, a NOTIFY `<docId>\t<seq>\t<origin>` sent
  * on commit), at a cost that does not grow with the number of documents in round trips.
- * Rows are locked in document id order, so concurrent groups never deadlock. Each document
- * appears at most once. Returns the seq of each entry, in the order given.
+ * Each document appears at most once. Returns the seq of each entry, in the order given.
+ *
+ * The branch's write policy is checked in the same statement, on its row read with a share
+ * lock: an entry whose space is locked or deleted, or whose change request is merged or
+ * archived, writes nothing and gets `undefined`. A lock or a merge updates that row, so it
+ * waits for a group in flight to commit, and no group commits an edit after it: the REST
+ * call that closes a branch has taken effect when it answers, on every instance.
+ * Rows are locked in id order (branch rows, then documents), as every writer takes them,
+ * so concurrent groups never deadlock.
  */
-export async function appendGrouped(tx: Queryable, entries: GroupedAppend[], origin: string): Promise<number[]> {
+export async function appendGrouped(tx: Queryable, entries: GroupedAppend[], origin: string): Promise<(number | undefined)[]> {
   const ids = entries.map((e) => e.docId);
   const sorted = [...ids].sort();
+  const spaceIds = ids.filter((id) => id.startsWith('space:')).map((id) => id.slice('space:'.length));
+  const crIds = ids.filter((id) => id.startsWith('cr:')).map((id) => id.slice('cr:'.length));
   await tx.query('INSERT INTO ydocs (id) SELECT unnest($1::text[]) ON CONFLICT (id) DO NOTHING', [sorted]);
   // One statement for the rest: on the embedded database each statement costs more than the rows it writes.
   const written = await tx.query<{ id: string; seq: number }>(
-    `WITH locked AS (SELECT id FROM ydocs WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE),
+    `WITH branch_spaces AS MATERIALIZED (
+       SELECT id, edit_mode, deleted_at FROM spaces WHERE id = ANY($5::text[]) ORDER BY id FOR SHARE
+     ),
+     branch_crs AS MATERIALIZED (
+       SELECT id, status FROM change_requests WHERE id = ANY($6::text[]) ORDER BY id FOR SHARE
+     ),
+     writable AS MATERIALIZED (
+       SELECT t.d AS id, t.u FROM unnest($1::text[], $2::text[]) AS t(d, u)
+        WHERE CASE
+          WHEN t.d LIKE 'space:%' THEN EXISTS (
+            SELECT 1 FROM branch_spaces s WHERE s.id = substr(t.d, 7) AND s.deleted_at IS NULL AND s.edit_mode = 'live')
+          WHEN t.d LIKE 'cr:%' THEN EXISTS (
+            SELECT 1 FROM branch_crs c WHERE c.id = substr(t.d, 4) AND c.status NOT IN ('merged', 'archived'))
+          ELSE true
+        END
+     ),
+     locked AS (SELECT id FROM ydocs WHERE id IN (SELECT id FROM writable) ORDER BY id FOR UPDATE),
      bumped AS (
        UPDATE ydocs d SET last_seq = d.last_seq + 1, updated_at = now() FROM locked WHERE d.id = locked.id
        RETURNING d.id, d.last_seq
      ),
      inserted AS (
        INSERT INTO ydoc_updates (doc_id, seq, update, origin)
-       SELECT b.id, b.last_seq, decode(t.u, 'base64'), $3::text
-         FROM bumped b JOIN unnest($1::text[], $2::text[]) AS t(d, u) ON t.d = b.id
+       SELECT b.id, b.last_seq, decode(w.u, 'base64'), $3::text
+         FROM bumped b JOIN writable w ON w.id = b.id
        RETURNING doc_id, seq
      )
      SELECT doc_id AS id, seq, pg_notify($4::text, doc_id || chr(9) || seq || chr(9) || $3::text) FROM inserted`,
@@ -94,14 +119,12 @@ export async function appendGrouped(tx: Queryable, entries: GroupedAppend[], ori
       entries.map((e) => Buffer.from(e.update.buffer, e.update.byteOffset, e.update.byteLength).toString('base64')),
       origin,
       YDOC_CHANNEL,
+      spaceIds,
+      crIds,
     ],
   );
   const seqOf = new Map(written.map((r) => [r.id, Number(r.seq)]));
-  return ids.map((id) => {
-    const seq = seqOf.get(id);
-    if (seq === undefined) throw new Error(`appending to the log of ${id} wrote no row`);
-    return seq;
-  });
+  return ids.map((id) => seqOf.get(id));
 }
 
 /** Spaces that are not deleted, among `ids` (the loaded rooms' spaces, checked together). */

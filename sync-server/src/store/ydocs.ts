@@ -36,19 +36,46 @@ export async function appendUpdate(db: Queryable, docId: string, update: Uint8Ar
   return seq;
 }
 
+/**
+ * The document's snapshot and log past it, read in one statement: one statement sees one
+ * state of the database, so a compaction committing meanwhile cannot fold rows away
+ * between reading where the snapshot stands and reading the rows after it.
+ */
 export async function loadStoredDoc(db: Queryable, docId: string): Promise<StoredDoc | undefined> {
-  const head = await maybeOne<{ snapshot: Uint8Array | null; snapshot_seq: number; last_seq: number }>(
-    db,
-    'SELECT snapshot, snapshot_seq, last_seq FROM ydocs WHERE id = $1',
-    [docId],
+  return readDocLog(db, docId, -1);
+}
+
+/**
+ * The log of a document past `afterSeq`, in one statement (see `loadStoredDoc`): the rows
+ * after both `afterSeq` and the snapshot, plus the snapshot itself when it holds rows past
+ * `afterSeq` (they were folded into it). Undefined for an unknown document. Throws when the
+ * rows are not contiguous up to `lastSeq`, which no committed state should show.
+ */
+export async function readDocLog(db: Queryable, docId: string, afterSeq: number): Promise<StoredDoc | undefined> {
+  const rows = await db.query<{ head: boolean; seq: number; last_seq: number | null; data: Uint8Array | null }>(
+    `SELECT true AS head, d.snapshot_seq AS seq, d.last_seq, CASE WHEN d.snapshot_seq > $2 THEN d.snapshot END AS data
+       FROM ydocs d WHERE d.id = $1
+     UNION ALL
+     SELECT false, u.seq, NULL, u.update
+       FROM ydoc_updates u JOIN ydocs d ON d.id = u.doc_id
+      WHERE u.doc_id = $1 AND u.seq > GREATEST(d.snapshot_seq, $2)
+     ORDER BY head DESC, seq`,
+    [docId, afterSeq],
   );
-  if (!head) return undefined;
-  const updates = await updatesSince(db, docId, Number(head.snapshot_seq));
+  const head = rows[0];
+  if (!head?.head) return undefined;
+  const snapshotSeq = Number(head.seq);
+  const updates = rows.slice(1).map((r) => ({ seq: Number(r.seq), update: u8(r.data as Uint8Array) }));
+  let expected = Math.max(snapshotSeq, afterSeq);
+  for (const u of updates) {
+    if (u.seq !== expected + 1) throw new Error(`the log of ${docId} has a gap before seq ${u.seq}`);
+    expected = u.seq;
+  }
   return {
-    snapshot: head.snapshot ? u8(head.snapshot) : null,
-    snapshotSeq: Number(head.snapshot_seq),
+    snapshot: head.data ? u8(head.data) : null,
+    snapshotSeq,
     updates,
-    lastSeq: Math.max(Number(head.last_seq), updates.at(-1)?.seq ?? 0),
+    lastSeq: Math.max(Number(head.last_seq), expected),
   };
 }
 

@@ -148,15 +148,19 @@ export class Connection implements RoomMember {
         throw new ProtocolError(`bad update: ${(err as Error).message}`);
       }
       // Not applied, not stored, not relayed; the client is told why and stays connected as a reader.
-      if (changes && Date.now() - this.lastRefusalNotice >= REFUSAL_NOTICE_MS) {
-        this.lastRefusalNotice = Date.now();
-        this.send(encodePermissionDenied(refusal));
-      }
+      if (changes) this.refused(refusal);
       return;
     }
     const stored = this.room.submit(this, update);
     stored.catch((err) => this.fail(err));
     this.written = Promise.allSettled([this.written, stored]).then(() => undefined);
+  }
+
+  /** Tells the client an update of theirs was not applied, at most once a second. */
+  refused(reason: string) {
+    if (Date.now() - this.lastRefusalNotice < REFUSAL_NOTICE_MS) return;
+    this.lastRefusalNotice = Date.now();
+    this.send(encodePermissionDenied(reason));
   }
 
   private fail(err: unknown) {

@@ -1,11 +1,11 @@
 import type { Logger } from '../logger';
-import type { Db } from '../store/db';
+import { type Db, DurabilityUnknownError } from '../store/db';
 import { appendGrouped } from '../store/syncRooms';
 
 interface Pending {
   docId: string;
   update: Uint8Array;
-  resolve: (seq: number) => void;
+  resolve: (seq: number | undefined) => void;
   reject: (err: unknown) => void;
 }
 
@@ -31,10 +31,15 @@ export class LogWriter {
     private db: Db,
     private origin: string,
     private log: Logger,
+    /** The disk may have lost a commit: the process must stop (it recovers on restart). */
+    private onDurabilityLost: (err: DurabilityUnknownError) => void,
   ) {}
 
-  /** Resolves with the update's seq once its transaction committed (and its NOTIFY went out). */
-  append(docId: string, update: Uint8Array): Promise<number> {
+  /**
+   * Resolves with the update's seq once its transaction committed (and its NOTIFY went
+   * out), or with undefined when the branch takes no edits (locked, merged, deleted).
+   */
+  append(docId: string, update: Uint8Array): Promise<number | undefined> {
     return new Promise((resolve, reject) => {
       this.queue.push({ docId, update, resolve, reject });
       this.running ??= this.drain().finally(() => {
@@ -50,20 +55,33 @@ export class LogWriter {
       const group = this.takeGroup();
       try {
         const seqs = await this.commit(group);
-        group.forEach((p, i) => p.resolve(seqs[i] as number));
+        group.forEach((p, i) => p.resolve(seqs[i]));
       } catch (err) {
+        if (err instanceof DurabilityUnknownError) {
+          // Committing again would write the rows twice, and nothing is known to be on disk.
+          for (const p of [...group, ...this.queue]) p.reject(err);
+          this.queue = [];
+          this.onDurabilityLost(err);
+          return;
+        }
         if (group.length === 1) {
           group[0]?.reject(err);
           continue;
         }
-        // One failing document must not fail the others: commit each on its own.
+        // The group was rolled back; one failing document must not fail the others: commit each on its own.
         this.log.warn({ err }, 'a grouped log append failed; appending one by one');
         for (const p of group) {
           try {
             const [seq] = await this.commit([p]);
-            p.resolve(seq as number);
+            p.resolve(seq);
           } catch (one) {
             p.reject(one);
+            if (one instanceof DurabilityUnknownError) {
+              for (const q of [...group.slice(group.indexOf(p) + 1), ...this.queue]) q.reject(one);
+              this.queue = [];
+              this.onDurabilityLost(one);
+              return;
+            }
           }
         }
       }
@@ -85,7 +103,7 @@ export class LogWriter {
     return group;
   }
 
-  private commit(group: Pending[]): Promise<number[]> {
+  private commit(group: Pending[]): Promise<(number | undefined)[]> {
     return this.db.transaction((tx) => appendGrouped(tx, group, this.origin));
   }
 }

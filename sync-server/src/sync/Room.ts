@@ -1,4 +1,4 @@
-import { SyncClose, SyncCloseReason, type SyncRoom } from '@quire/shared/sync';
+import { SyncClose, SyncCloseReason, SyncRefusal, type SyncRoom } from '@quire/shared/sync';
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 import * as awarenessProtocol from 'y-protocols/awareness';
@@ -6,8 +6,7 @@ import * as Y from 'yjs';
 import type { Logger } from '../logger';
 import type { Db } from '../store/db';
 import { addContributor } from '../store/changeRequests';
-import { docHead } from '../store/syncRooms';
-import { loadStoredDoc, updatesSince } from '../store/ydocs';
+import { loadStoredDoc, readDocLog } from '../store/ydocs';
 import { type RoomPolicy, SyncRefused, loadRoomPolicy } from './access';
 import type { SyncConfig } from './config';
 import { encodeAwarenessStates, encodeUpdate } from './protocol';
@@ -24,6 +23,8 @@ export interface RoomMember {
   readonly creds: { userId: string };
   send(data: Uint8Array): void;
   close(code: number, reason: string): void;
+  /** Its update was not applied: the branch stopped taking edits (tell the client why). */
+  refused(reason: string): void;
 }
 
 /** What a room needs from the service that holds it. */
@@ -32,12 +33,15 @@ export interface RoomHost {
   log: Logger;
   config: SyncConfig;
   instanceId: string;
-  /** Appends one row to the document's log (group commit); resolves with its seq. */
-  append(docId: string, update: Uint8Array): Promise<number>;
+  /**
+   * Appends one row to the document's log (group commit); resolves with its seq, or with
+   * undefined when the branch takes no edits any more (checked as the row is written).
+   */
+  append(docId: string, update: Uint8Array): Promise<number | undefined>;
   /** A batch of live edits was stored (starts the quiet timer, counts towards compaction). */
   edited(room: Room): void;
-  /** Local awareness changed: other instances should hear of it. */
-  awarenessChanged(room: Room, clients: number[]): void;
+  /** Local awareness changed: other instances should hear of it, with the user that set each entry. */
+  awarenessChanged(room: Room, clients: number[], users: Map<number, string>): void;
   /** The last connection left. */
   emptied(room: Room): void;
 }
@@ -58,8 +62,6 @@ type Job = UpdateJob | { kind: 'catchUp' };
 
 /** Most updates folded into one stored row: bounds the work of one batch. */
 const MAX_BATCH = 256;
-/** How long a gap in the log (a writer between its seq and its commit) is waited for before reloading. */
-const GAP_PATIENCE_MS = 3000;
 
 /**
  * One branch document in memory, with the connections editing it.
@@ -88,14 +90,16 @@ export class Room {
   idleTimer?: NodeJS.Timeout;
   private jobs: Job[] = [];
   private working?: Promise<void>;
-  private gapSince?: number;
-  private gapTimer?: NodeJS.Timeout;
   private policyValue?: Promise<RoomPolicy>;
   private deleteSetCache?: DeleteSet;
   /** Users already recorded as contributors of this change request room. */
   private contributors = new Set<string>();
-  /** The connection that last set each awareness client id here, so no other user can overwrite or remove it. */
-  private awarenessOwners = new Map<number, RoomMember>();
+  /**
+   * The user that last set each awareness client id, and their connection when it is
+   * connected here (else another instance relayed it): no other user can overwrite or
+   * remove that entry, whichever instance they are connected to.
+   */
+  private awarenessOwners = new Map<number, { userId: string; member?: RoomMember }>();
 
   constructor(
     readonly docId: string,
@@ -111,13 +115,19 @@ export class Room {
     });
     this.awareness.on('update', ({ added, updated, removed }: Record<string, number[]>, origin: unknown) => {
       const clients = [...(added ?? []), ...(updated ?? []), ...(removed ?? [])];
-      if (this.members.has(origin as RoomMember)) {
-        const from = origin as RoomMember;
+      const from = this.members.has(origin as RoomMember) ? (origin as RoomMember) : undefined;
+      // Who set each entry, as other instances need to know to keep ownership across them.
+      const users = new Map<number, string>();
+      for (const c of clients) {
+        const user = from?.creds.userId ?? this.awarenessOwners.get(c)?.userId;
+        if (user) users.set(c, user);
+      }
+      if (from) {
         for (const c of [...(added ?? []), ...(updated ?? [])]) {
           // The same user on a new connection (a reconnect) takes its id over from the old one.
-          const previous = this.awarenessOwners.get(c);
+          const previous = this.awarenessOwners.get(c)?.member;
           if (previous && previous !== from) previous.controlled.delete(c);
-          this.awarenessOwners.set(c, from);
+          this.awarenessOwners.set(c, { userId: from.creds.userId, member: from });
           from.controlled.add(c);
         }
         for (const c of removed ?? []) from.controlled.delete(c);
@@ -125,7 +135,7 @@ export class Room {
       for (const c of removed ?? []) this.awarenessOwners.delete(c);
       const msg = encodeAwarenessStates(this.awareness, clients);
       for (const m of this.members) if (m !== origin) m.send(msg);
-      if (origin !== FROM_REMOTE) this.host.awarenessChanged(this, clients);
+      if (origin !== FROM_REMOTE) this.host.awarenessChanged(this, clients, users);
     });
     this.watchProbe();
     this.ready = this.load();
@@ -149,24 +159,14 @@ export class Room {
     });
   }
 
-  /** Loads the snapshot and the log. Retries when a compaction moved the snapshot between the two reads. */
+  /** Loads the snapshot and the log, read together (see `loadStoredDoc`). */
   private async load() {
-    for (let attempt = 0; ; attempt++) {
-      const stored = await loadStoredDoc(this.host.db, this.docId);
-      if (!stored) return;
-      const first = stored.updates[0]?.seq;
-      if (first !== undefined && first !== stored.snapshotSeq + 1 && attempt < 5) continue;
-      if (stored.snapshot) this.applyTrusted(stored.snapshot, FROM_LOG);
-      this.lastSeq = stored.snapshotSeq;
-      for (const row of stored.updates) {
-        if (row.seq !== this.lastSeq + 1) break;
-        this.applyTrusted(row.update, FROM_LOG);
-        this.lastSeq = row.seq;
-      }
-      this.rowsSinceSnapshot = stored.updates.length;
-      if (stored.lastSeq > this.lastSeq) this.requestCatchUp();
-      return;
-    }
+    const stored = await loadStoredDoc(this.host.db, this.docId);
+    if (!stored) return;
+    if (stored.snapshot) this.applyTrusted(stored.snapshot, FROM_LOG);
+    for (const row of stored.updates) this.applyTrusted(row.update, FROM_LOG);
+    this.lastSeq = stored.lastSeq;
+    this.rowsSinceSnapshot = stored.updates.length;
   }
 
   /** Applies an update that is already stored to the document and its probe. */
@@ -292,7 +292,7 @@ export class Room {
     if (accepted.length === 0) return;
     const updates = accepted.map((j) => j.update);
     const row = updates.length === 1 ? (updates[0] as Uint8Array) : Y.mergeUpdates(updates);
-    let seq: number;
+    let seq: number | undefined;
     try {
       seq = await this.host.append(this.docId, row);
     } catch (err) {
@@ -301,6 +301,7 @@ export class Room {
       this.rebuildProbe([]);
       return;
     }
+    if (seq === undefined) return this.refuseBatch(accepted);
     // Rows other writers appended before ours come first, so `lastSeq` stays gap-free.
     if (seq > this.lastSeq + 1) await this.catchUp(seq - 1);
     for (const j of accepted) Y.applyUpdate(this.doc, j.update, j.from);
@@ -310,6 +311,26 @@ export class Room {
     for (const j of accepted) j.resolve();
     this.host.edited(this);
     if (this.room.kind === 'changeRequest') await this.recordContributors(this.room.changeRequestId, accepted);
+  }
+
+  /**
+   * The branch closed (a lock, a merge) after the batch was checked against the room's
+   * policy: nothing was stored. The policy is read again and the senders are told why.
+   */
+  private async refuseBatch(batch: UpdateJob[]) {
+    this.rebuildProbe([]);
+    this.policyValue = undefined;
+    let reason: string = this.room.kind === 'space' ? SyncRefusal.locked : SyncRefusal.closed;
+    try {
+      reason = (await this.policy()).refusal ?? reason;
+    } catch (err) {
+      if (!(err instanceof SyncRefused)) throw err;
+      this.closeAll(err.code, err.reason);
+    }
+    for (const j of batch) {
+      j.from.refused(reason);
+      j.resolve();
+    }
   }
 
   /** Whoever edits a change request live is one of its contributors, as with REST edits. */
@@ -327,94 +348,89 @@ export class Room {
   }
 
   /**
-   * Applies the log rows after `lastSeq` (up to `upTo`), in seq order and without gaps.
-   * A gap is a writer between taking its seq and committing, or a compaction that folded
-   * the rows into the snapshot; the first is waited for, the second read from the snapshot.
+   * Applies what the store holds after `lastSeq` (up to `upTo`), in seq order. The snapshot
+   * and the rows come from one read, so rows a compaction folded away arrive through the
+   * snapshot, never skipped. Rows are committed in seq order, so when the read ends before
+   * `upTo` something is wrong with the store: the room fails and its clients reload it.
    */
   private async catchUp(upTo: number) {
-    const rows = await updatesSince(this.host.db, this.docId, this.lastSeq);
-    if (rows.length > 0 && (rows[0]?.seq ?? 0) !== this.lastSeq + 1) {
-      const head = await docHead(this.host.db, this.docId);
-      if (head && head.snapshotSeq > this.lastSeq) return this.reloadFromStore(upTo);
+    const stored = await readDocLog(this.host.db, this.docId, this.lastSeq);
+    if (!stored) return;
+    if (stored.snapshot) {
+      this.applyTrusted(stored.snapshot, FROM_LOG);
+      this.lastSeq = Math.max(this.lastSeq, stored.snapshotSeq);
+      this.rowsSinceSnapshot = 0;
     }
-    for (const row of rows) {
-      if (row.seq > upTo) return this.clearGap();
-      if (row.seq !== this.lastSeq + 1) return this.waitForGap(upTo);
+    for (const row of stored.updates) {
+      if (row.seq > upTo) break;
       this.applyTrusted(row.update, FROM_LOG);
       this.lastSeq = row.seq;
       this.rowsSinceSnapshot++;
     }
-    if (upTo !== Number.POSITIVE_INFINITY && this.lastSeq < upTo) return this.waitForGap(upTo);
-    this.clearGap();
-  }
-
-  private clearGap() {
-    this.gapSince = undefined;
-  }
-
-  private waitForGap(upTo: number) {
-    this.gapSince ??= Date.now();
-    if (Date.now() - this.gapSince > GAP_PATIENCE_MS) {
-      this.host.log.warn(
-        { docId: this.docId, lastSeq: this.lastSeq },
-        'a gap in the update log did not fill; reading the whole document again',
-      );
-      this.gapSince = undefined;
-      return this.reloadFromStore(upTo);
+    if (upTo !== Number.POSITIVE_INFINITY && this.lastSeq < upTo) {
+      throw new Error(`the log of ${this.docId} ends at ${this.lastSeq}, before seq ${upTo} that was committed`);
     }
-    if (!this.gapTimer) {
-      this.gapTimer = setTimeout(() => {
-        this.gapTimer = undefined;
-        this.requestCatchUp();
-      }, 25);
-      this.gapTimer.unref();
-    }
-  }
-
-  /** Applies the whole stored document (idempotent): after a compaction, or a gap that never filled. */
-  private async reloadFromStore(upTo: number) {
-    const stored = await loadStoredDoc(this.host.db, this.docId);
-    if (!stored) return;
-    if (stored.snapshot) this.applyTrusted(stored.snapshot, FROM_LOG);
-    let last = stored.snapshotSeq;
-    for (const row of stored.updates) {
-      if (row.seq > upTo) break;
-      this.applyTrusted(row.update, FROM_LOG);
-      last = row.seq;
-    }
-    this.lastSeq = Math.max(this.lastSeq, last);
   }
 
   /**
    * Applies a connection's awareness update (cursor, presence), keeping only the entries
-   * for client ids that no other user's connection holds: a writer moves their own cursor,
-   * never someone else's. Throws on a malformed update.
+   * for client ids that no other user holds: a writer moves their own cursor, never
+   * someone else's. Throws on a malformed update.
    */
   applyAwareness(from: RoomMember, update: Uint8Array) {
+    const kept = this.ownEntries(update, (owner) => !owner || owner.member === from || owner.userId === from.creds.userId);
+    if (kept) awarenessProtocol.applyAwarenessUpdate(this.awareness, kept, from);
+  }
+
+  /**
+   * Applies awareness another instance relayed, with the user that set each entry there
+   * (`users`; none for an entry that timed out). The same rule as for a local connection:
+   * an entry of another user's client id here is dropped, and the relayed owners are kept
+   * so that connections here cannot take their entries over either.
+   */
+  applyRemoteAwareness(update: Uint8Array, users: Map<number, string>) {
+    const owned: [number, string][] = [];
+    const kept = this.ownEntries(update, (owner, clientId, state) => {
+      const user = users.get(clientId);
+      const allowed = owner ? (user ? owner.userId === user : !owner.member) : true;
+      if (allowed && user && state !== 'null') owned.push([clientId, user]);
+      return allowed;
+    });
+    if (!kept) return;
+    awarenessProtocol.applyAwarenessUpdate(this.awareness, kept, FROM_REMOTE);
+    for (const [clientId, userId] of owned) {
+      if (!this.awareness.getStates().has(clientId)) continue;
+      const owner = this.awarenessOwners.get(clientId);
+      if (owner?.member) owner.member.controlled.delete(clientId);
+      this.awarenessOwners.set(clientId, { userId });
+    }
+  }
+
+  /** The entries of an awareness update that `allowed` keeps, re-encoded (the update itself when all are). */
+  private ownEntries(
+    update: Uint8Array,
+    allowed: (owner: { userId: string; member?: RoomMember } | undefined, clientId: number, state: string) => boolean,
+  ): Uint8Array | undefined {
     const decoder = decoding.createDecoder(update);
     const count = decoding.readVarUint(decoder);
-    const kept = encoding.createEncoder();
     let keptCount = 0;
     const entries = encoding.createEncoder();
     for (let i = 0; i < count; i++) {
       const clientId = decoding.readVarUint(decoder);
       const clock = decoding.readVarUint(decoder);
       const state = decoding.readVarString(decoder);
-      const owner = this.awarenessOwners.get(clientId);
-      if (owner && owner !== from && owner.creds.userId !== from.creds.userId) continue;
+      if (!allowed(this.awarenessOwners.get(clientId), clientId, state)) continue;
       encoding.writeVarUint(entries, clientId);
       encoding.writeVarUint(entries, clock);
       encoding.writeVarString(entries, state);
       keptCount++;
     }
-    if (keptCount === 0) return;
-    if (keptCount === count) {
-      awarenessProtocol.applyAwarenessUpdate(this.awareness, update, from);
-      return;
-    }
+    if (keptCount === 0) return undefined;
+    if (keptCount === count) return update;
+    const kept = encoding.createEncoder();
     encoding.writeVarUint(kept, keptCount);
     encoding.writeUint8Array(kept, encoding.toUint8Array(entries));
-    awarenessProtocol.applyAwarenessUpdate(this.awareness, encoding.toUint8Array(kept), from);
+    return encoding.toUint8Array(kept);
   }
 
   addMember(m: RoomMember) {
@@ -445,7 +461,6 @@ export class Room {
   destroy() {
     this.destroyed = true;
     clearTimeout(this.idleTimer);
-    clearTimeout(this.gapTimer);
     for (const job of this.jobs) if (job.kind === 'update') job.reject(new StorageError('room closed'));
     this.jobs = [];
     this.awareness.destroy();

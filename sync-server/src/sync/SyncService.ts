@@ -4,38 +4,27 @@ import type { Duplex } from 'node:stream';
 import type { Role } from '@quire/shared';
 import { SYNC_PATH, SyncClose, SyncCloseReason, type SyncRoom, parseRoom, roomDocId } from '@quire/shared/sync';
 import { WebSocket, WebSocketServer } from 'ws';
-import * as awarenessProtocol from 'y-protocols/awareness';
 import type { Config } from '../config';
-import { type OrgAccess, loadOrgAccess } from '../core/access';
 import type { Logger } from '../logger';
 import type { Db } from '../store/db';
-import {
-  changeRequestsAvailable,
-  changeRequestsForSync,
-  docsAheadOfRevisions,
-  existingTokens,
-  lastSeqs,
-  liveSpaces,
-} from '../store/syncRooms';
-import { YDOC_CHANNEL, compactDoc } from '../store/ydocs';
-import { type Credentials, SyncRefused, authenticate, policyOf, roleInRoom } from './access';
+import { docsAheadOfRevisions, lastSeqs } from '../store/syncRooms';
+import { YDOC_CHANNEL } from '../store/ydocs';
+import { type Credentials, SyncRefused, authenticate, roleInRoom } from './access';
+import { AwarenessRelay } from './AwarenessRelay';
+import { Compactor } from './Compactor';
 import { Connection } from './Connection';
 import { LogWriter } from './LogWriter';
 import { QuietScheduler } from './QuietScheduler';
-import { FROM_REMOTE, Room, type RoomHost } from './Room';
+import { Rechecks } from './Rechecks';
+import { UpgradeLimiter } from './UpgradeLimiter';
+import { Room, type RoomHost } from './Room';
 
-/** NOTIFY channel relaying awareness (cursors, presence) between instances: `<docId>\t<origin>\t<base64 update>`. */
-export const AWARENESS_CHANNEL = 'quire_sync_awareness';
-/** NOTIFY payloads must stay under 8000 bytes. */
-const MAX_NOTIFY_BYTES = 7800;
 /** How often loaded rooms compare their position with the log, in case a notification was lost. */
 const SWEEP_MS = 5000;
 /** How often idle sockets are pinged; one that did not answer the previous ping is dropped. */
 const HEARTBEAT_MS = 30_000;
 /** How often the write policy of every loaded room (locks, closed change requests) is read again, all at once. */
 const POLICY_REFRESH_MS = 1000;
-/** Awareness changes are gathered this long before they are relayed to other instances. */
-const AWARENESS_RELAY_MS = 30;
 
 export interface SyncServiceOptions {
   db: Db;
@@ -46,6 +35,11 @@ export interface SyncServiceOptions {
    * updates that no revision holds. Cuts a revision by default.
    */
   onQuiet?: (docId: string) => Promise<void>;
+  /**
+   * Called when a commit of the log may not have reached disk (a failed fsync). Stops the
+   * process by default: retrying is unsafe, and a restart recovers from what is on disk.
+   */
+  onDurabilityLost?: (err: Error) => void;
 }
 
 /**
@@ -64,16 +58,18 @@ export class SyncService {
   private host: RoomHost;
   private unlisten: (() => Promise<void>)[] = [];
   private timers: NodeJS.Timeout[] = [];
-  private compacting = new Set<string>();
-  private awarenessOut = new Map<Room, Set<number>>();
-  private awarenessTimer?: NodeJS.Timeout;
+  private compactor: Compactor;
+  private awarenessRelay: AwarenessRelay;
+  private rechecks: Rechecks;
   private alive = new WeakSet<WebSocket>();
   private server?: Server;
   private stopping = false;
   private background: Promise<unknown>[] = [];
+  private upgrades: UpgradeLimiter;
 
   private constructor(private opts: SyncServiceOptions) {
     const { db, config, log } = opts;
+    this.upgrades = new UpgradeLimiter(config.sync.upgradesPerMinute);
     this.wss = new WebSocketServer({
       noServer: true,
       maxPayload: config.sync.maxMessageBytes,
@@ -81,7 +77,22 @@ export class SyncService {
       clientTracking: false,
       WebSocket: SyncSocket,
     });
-    const writer = new LogWriter(db, this.instanceId, log);
+    const writer = new LogWriter(
+      db,
+      this.instanceId,
+      log,
+      opts.onDurabilityLost ??
+        ((err) => {
+          log.fatal({ err }, 'a write of the sync log may not have reached disk; stopping so that a restart recovers');
+          process.exit(70);
+        }),
+    );
+    this.compactor = new Compactor(db, log, (docId) => {
+      const room = this.rooms.get(docId);
+      if (room) room.rowsSinceSnapshot = 0;
+    });
+    this.awarenessRelay = new AwarenessRelay(db, this.instanceId, log, (docId) => this.rooms.get(docId));
+    this.rechecks = new Rechecks(db);
     this.quiet = new QuietScheduler(config.sync.quietMs, (docId) => this.onQuiet(docId), log);
     this.host = {
       db,
@@ -91,9 +102,9 @@ export class SyncService {
       append: (docId, update) => writer.append(docId, update),
       edited: (room) => {
         this.quiet.touch(room.docId);
-        if (room.rowsSinceSnapshot >= config.sync.compactEvery) this.compact(room.docId);
+        if (room.rowsSinceSnapshot >= config.sync.compactEvery) this.compactor.compact(room.docId);
       },
-      awarenessChanged: (room, clients) => this.relayAwareness(room, clients),
+      awarenessChanged: (room, clients, users) => this.awarenessRelay.changed(room, clients, users),
       emptied: (room) => this.roomEmptied(room),
     };
   }
@@ -107,11 +118,10 @@ export class SyncService {
   private async listen() {
     const { db, log } = this.opts;
     this.unlisten.push(await db.listen(YDOC_CHANNEL, (payload) => this.onLogNotice(payload)));
-    // One process shares its awareness in memory; only separate processes need the relay.
-    if (db.kind === 'postgres') this.unlisten.push(await db.listen(AWARENESS_CHANNEL, (payload) => this.onAwarenessNotice(payload)));
+    this.unlisten.push(await this.awarenessRelay.listen());
     this.every(SWEEP_MS, () => this.sweep());
-    this.every(POLICY_REFRESH_MS, () => this.refreshPolicies());
-    this.every(this.opts.config.sync.recheckMs, () => this.recheck());
+    this.every(POLICY_REFRESH_MS, () => this.rechecks.policies(this.rooms.values()));
+    this.every(this.opts.config.sync.recheckMs, () => this.rechecks.connections(this.connections));
     this.every(HEARTBEAT_MS, () => this.heartbeat());
     this.background.push(
       this.cutPendingRevisions().catch((err) => log.error({ err }, 'cutting revisions for edits logged before the start failed')),
@@ -164,6 +174,8 @@ export class SyncService {
       return;
     }
     socket.on('error', () => {});
+    const wait = this.upgrades.take(req.socket.remoteAddress ?? 'unknown');
+    if (wait > 0) return refuseHttp(socket, 429, 'Too Many Requests', { 'Retry-After': String(wait) });
     void this.accept(req, socket, head, url);
   };
 
@@ -177,7 +189,10 @@ export class SyncService {
     let role: Role | undefined;
     try {
       if (this.stopping) throw new SyncRefused(SyncClose.restarting, SyncCloseReason.restarting);
-      creds = await authenticate(db, bearer(req) ?? (url.searchParams.get('token') || undefined), roomName);
+      const header = bearer(req);
+      creds = header
+        ? await authenticate(db, header, roomName, 'header')
+        : await authenticate(db, url.searchParams.get('token') || undefined, roomName, 'query');
       room = parseRoom(roomName);
       if (!room) throw new SyncRefused(SyncClose.notFound, SyncCloseReason.unknownRoom);
       role = await roleInRoom(db, creds, room);
@@ -230,66 +245,13 @@ export class SyncService {
     if (this.rooms.get(room.docId) === room) this.rooms.delete(room.docId);
     const rows = room.rowsSinceSnapshot;
     room.destroy();
-    if (rows > 0 && !room.failed) this.compact(room.docId);
-  }
-
-  private compact(docId: string) {
-    if (this.compacting.has(docId) || this.stopping) return;
-    this.compacting.add(docId);
-    const run = compactDoc(this.opts.db, docId)
-      .then(() => {
-        const room = this.rooms.get(docId);
-        if (room) room.rowsSinceSnapshot = 0;
-      })
-      .catch((err) => this.opts.log.error({ err, docId }, 'compacting a document log failed'))
-      .finally(() => {
-        this.compacting.delete(docId);
-        this.background = this.background.filter((p) => p !== run);
-      });
-    this.background.push(run);
+    if (rows > 0 && !room.failed) this.compactor.compact(room.docId);
   }
 
   private onLogNotice(payload: string) {
     const [docId, , origin] = payload.split('\t');
     if (!docId || origin === this.instanceId) return;
     this.rooms.get(docId)?.requestCatchUp();
-  }
-
-  private relayAwareness(room: Room, clients: number[]) {
-    if (this.opts.db.kind !== 'postgres' || this.stopping) return;
-    let set = this.awarenessOut.get(room);
-    if (!set) {
-      set = new Set();
-      this.awarenessOut.set(room, set);
-    }
-    for (const c of clients) set.add(c);
-    this.awarenessTimer ??= setTimeout(() => {
-      this.awarenessTimer = undefined;
-      const out = this.awarenessOut;
-      this.awarenessOut = new Map();
-      for (const [r, ids] of out) {
-        if (r.destroyed) continue;
-        const update = awarenessProtocol.encodeAwarenessUpdate(r.awareness, [...ids]);
-        const payload = `${r.docId}\t${this.instanceId}\t${Buffer.from(update).toString('base64')}`;
-        if (payload.length > MAX_NOTIFY_BYTES) {
-          this.opts.log.debug({ docId: r.docId, bytes: payload.length }, 'awareness update too large to relay to other instances');
-          continue;
-        }
-        this.opts.db.notify(AWARENESS_CHANNEL, payload).catch((err) => this.opts.log.warn({ err }, 'relaying awareness failed'));
-      }
-    }, AWARENESS_RELAY_MS);
-  }
-
-  private onAwarenessNotice(payload: string) {
-    const [docId, origin, data] = payload.split('\t');
-    if (!docId || !data || origin === this.instanceId) return;
-    const room = this.rooms.get(docId);
-    if (!room || room.destroyed) return;
-    try {
-      awarenessProtocol.applyAwarenessUpdate(room.awareness, new Uint8Array(Buffer.from(data, 'base64')), FROM_REMOTE);
-    } catch (err) {
-      this.opts.log.warn({ err, docId }, 'ignoring an undecodable awareness relay');
-    }
   }
 
   /** Catches up rooms whose log moved without a notification reaching us (a dropped LISTEN connection). */
@@ -301,67 +263,6 @@ export class SyncService {
       loaded.map((r) => r.docId),
     );
     for (const room of loaded) if ((seqs.get(room.docId) ?? 0) > room.lastSeq) room.requestCatchUp();
-  }
-
-  /** The rows deciding the loaded rooms' fate, read in a few queries whatever their number. */
-  private async branchRows(rooms: SyncRoom[]) {
-    const { db } = this.opts;
-    const spaceIds = [...new Set(rooms.map((r) => r.spaceId))];
-    const crIds = [...new Set(rooms.flatMap((r) => (r.kind === 'changeRequest' ? [r.changeRequestId] : [])))];
-    const [spaces, crs] = await Promise.all([
-      liveSpaces(db, spaceIds),
-      crIds.length > 0 && (await changeRequestsAvailable(db)) ? changeRequestsForSync(db, crIds) : [],
-    ]);
-    return { spaces: new Map(spaces.map((x) => [x.id, x])), crs: new Map(crs.map((x) => [x.id, x])) };
-  }
-
-  /** Locks, closed change requests and deleted spaces reach live rooms within about a second. */
-  private async refreshPolicies() {
-    const rooms = [...this.rooms.values()].filter((r) => !r.destroyed && r.members.size > 0);
-    if (rooms.length === 0) return;
-    const { spaces, crs } = await this.branchRows(rooms.map((r) => r.room));
-    for (const room of rooms) {
-      const sr = room.room;
-      try {
-        room.setPolicy(policyOf(sr, spaces.get(sr.spaceId), sr.kind === 'changeRequest' ? crs.get(sr.changeRequestId) : undefined));
-      } catch (err) {
-        if (!(err instanceof SyncRefused)) throw err;
-        room.setPolicy(err);
-        room.closeAll(err.code, err.reason);
-      }
-    }
-  }
-
-  /** Revoked tokens, lost roles and deleted spaces end their connections; changed roles apply. Checked for all connections at once. */
-  private async recheck() {
-    const { db } = this.opts;
-    const conns = [...this.connections].filter((c) => !c.closed);
-    if (conns.length === 0) return;
-    const tokens = await existingTokens(db, [...new Set(conns.map((c) => c.creds.tokenId))]);
-    const { spaces, crs } = await this.branchRows(conns.map((c) => c.room.room));
-    const access = new Map<string, Promise<OrgAccess>>();
-    for (const conn of conns) {
-      if (!tokens.has(conn.creds.tokenId)) {
-        conn.close(SyncClose.unauthenticated, SyncCloseReason.badToken);
-        continue;
-      }
-      const sr = conn.room.room;
-      const space = spaces.get(sr.spaceId);
-      const cr = sr.kind === 'changeRequest' ? crs.get(sr.changeRequestId) : undefined;
-      if (!space || (sr.kind === 'changeRequest' && (!cr || cr.space_id !== sr.spaceId))) {
-        conn.close(SyncClose.notFound, SyncCloseReason.noAccess);
-        continue;
-      }
-      const key = `${space.org_id}:${conn.creds.userId}`;
-      let orgAccess = access.get(key);
-      if (!orgAccess) {
-        orgAccess = loadOrgAccess(db, space.org_id, conn.creds.userId);
-        access.set(key, orgAccess);
-      }
-      const role = (await orgAccess).roleOn(space);
-      if (!role) conn.close(SyncClose.notFound, SyncCloseReason.noAccess);
-      else conn.role = role;
-    }
   }
 
   private heartbeat() {
@@ -396,12 +297,13 @@ export class SyncService {
     this.stopping = true;
     this.server?.off('upgrade', this.onUpgrade);
     for (const t of this.timers) clearInterval(t);
-    clearTimeout(this.awarenessTimer);
+    this.awarenessRelay.stop();
     for (const conn of [...this.connections]) conn.close(SyncClose.restarting, SyncCloseReason.restarting);
     await Promise.all([...this.rooms.values()].map((r) => r.settled()));
     await this.quiet.flush();
     this.quiet.stop();
     await Promise.allSettled(this.background);
+    await this.compactor.stop();
     for (const un of this.unlisten) await un().catch(() => {});
     for (const room of this.rooms.values()) room.destroy();
     this.rooms.clear();
@@ -424,6 +326,9 @@ function bearer(req: IncomingMessage): string | undefined {
   return match?.[1];
 }
 
-function refuseHttp(socket: Duplex, status: number, text: string) {
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+function refuseHttp(socket: Duplex, status: number, text: string, headers: Record<string, string> = {}) {
+  const extra = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\n${extra}Content-Length: 0\r\n\r\n`);
 }

@@ -1,6 +1,6 @@
 import type { Role } from '@quire/shared';
 import { SyncClose, SyncCloseReason, SyncRefusal, type SyncRoom } from '@quire/shared/sync';
-import { loadOrgAccess } from '../core/access';
+import { Access, type OrgAccess } from '../core/access';
 import { atLeast } from '../core/roles';
 import { type SpaceRow, getSpace } from '../store/spaces';
 import { type SyncChangeRequestRow, changeRequestsAvailable, getChangeRequestForSync, tokenExists } from '../store/syncRooms';
@@ -24,11 +24,21 @@ export interface Credentials {
   tokenId: string;
 }
 
+/** Where the upgrade carried its credential. */
+export type CredentialSource = 'header' | 'query';
+
 /**
- * Turns the upgrade's credential (an API token, or a sync ticket for this room) into a
- * user. Throws `SyncRefused` with 4401.
+ * Turns the upgrade's credential into a user: an API token in the `Authorization` header,
+ * or a sync ticket for this room (header or `?token=`). A full API token in the URL is
+ * refused: URLs end up in proxy and server logs, tickets exist for browsers. Throws
+ * `SyncRefused` with 4401.
  */
-export async function authenticate(db: Queryable, token: string | undefined, roomName: string): Promise<Credentials> {
+export async function authenticate(
+  db: Queryable,
+  token: string | undefined,
+  roomName: string,
+  source: CredentialSource = 'header',
+): Promise<Credentials> {
   if (!token) throw new SyncRefused(SyncClose.unauthenticated, SyncCloseReason.noToken);
   if (looksLikeTicket(token)) {
     const claims = await verifyTicket(db, token);
@@ -39,6 +49,9 @@ export async function authenticate(db: Queryable, token: string | undefined, roo
       return { userId: claims.userId, tokenId: claims.tokenId };
     }
   }
+  if (source === 'query') {
+    throw new SyncRefused(SyncClose.unauthenticated, looksLikeTicket(token) ? SyncCloseReason.badTicket : SyncCloseReason.tokenInUrl);
+  }
   const found = await userForToken(db, token);
   if (!found) {
     throw new SyncRefused(SyncClose.unauthenticated, looksLikeTicket(token) ? SyncCloseReason.badTicket : SyncCloseReason.badToken);
@@ -46,11 +59,19 @@ export async function authenticate(db: Queryable, token: string | undefined, roo
   return { userId: found.user.id, tokenId: found.tokenId };
 }
 
+/**
+ * The caller's standing in an organization, from the function the REST guards use (SSO
+ * enforcement included): REST and sync decide access alike, on connect and on every recheck.
+ */
+export function orgAccessFor(db: Queryable, creds: Credentials, orgId: string): Promise<OrgAccess> {
+  return new Access(db, creds.userId, creds.tokenId).org(orgId);
+}
+
 /** The caller's role on the room's space. Throws `SyncRefused` 4404 when they have none or the room does not exist. */
 export async function roleInRoom(db: Queryable, creds: Credentials, room: SyncRoom): Promise<Role> {
   const space = await getSpace(db, room.spaceId);
   if (!space) throw new SyncRefused(SyncClose.notFound, SyncCloseReason.noAccess);
-  const role = (await loadOrgAccess(db, space.org_id, creds.userId)).roleOn(space);
+  const role = (await orgAccessFor(db, creds, space.org_id)).roleOn(space);
   if (!role) throw new SyncRefused(SyncClose.notFound, SyncCloseReason.noAccess);
   if (room.kind === 'changeRequest') {
     if (!(await changeRequestsAvailable(db))) throw new SyncRefused(SyncClose.notFound, SyncCloseReason.changeRequestsUnavailable);

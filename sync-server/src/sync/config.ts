@@ -18,6 +18,8 @@ export interface SyncConfig {
   recheckMs: number;
   /** Lifetime of a sync ticket. */
   ticketTtlSeconds: number;
+  /** WebSocket upgrades one client address may start per minute; more are answered 429. */
+  upgradesPerMinute: number;
   /** Server processes to run (several only with DATABASE_URL: the embedded database serves one process). */
   workers: number;
 }
@@ -32,6 +34,7 @@ export const SYNC_DEFAULTS: SyncConfig = {
   compactEvery: 500,
   recheckMs: 30_000,
   ticketTtlSeconds: 60,
+  upgradesPerMinute: 600,
   workers: 1,
 };
 
@@ -53,6 +56,7 @@ export function loadSyncConfig(int: (name: string, dflt: number) => number): Syn
     compactEvery: positive('SYNC_COMPACT_EVERY', d.compactEvery),
     recheckMs: positive('SYNC_RECHECK_MS', d.recheckMs),
     ticketTtlSeconds: d.ticketTtlSeconds,
+    upgradesPerMinute: positive('SYNC_UPGRADES_PER_MINUTE', d.upgradesPerMinute),
     workers: positive('WORKERS', d.workers),
   };
 }

@@ -14,7 +14,7 @@ import {
   revisionStateSize,
   setSpaceRevision,
 } from '../../store/revisions';
-import { appendUpdate, loadDocUpdate, updatesSince } from '../../store/ydocs';
+import { appendUpdate, loadDocUpdate, readDocLog } from '../../store/ydocs';
 import { type Branch, branchDocId, branchOfDocId, inTransaction, lockBranch } from './branches';
 import { Lru } from './lru';
 import { type Materialized, type StoredMaterialized, applyPatch, asStored, emptyMaterialized, rematerialize } from './materialize';
@@ -118,20 +118,15 @@ async function cutIn(tx: Queryable, branch: Branch, opts: CutOptions): Promise<C
   const space = await maybeOne<{ id: string }>(tx, 'SELECT id FROM spaces WHERE id = $1', [branch.spaceId]);
   if (!space) return undefined;
   const head = await latestRevisionHead(tx, docId);
-  const stored = await maybeOne<{ last_seq: number; snapshot_seq: number }>(tx, 'SELECT last_seq, snapshot_seq FROM ydocs WHERE id = $1', [
-    docId,
-  ]);
-  const lastSeq = Number(stored?.last_seq ?? 0);
+  // Where the log stands and what it holds past the head, in one read: a compaction
+  // committing between two reads would fold rows away that this revision then never holds.
+  const stored = await readDocLog(tx, docId, head?.doc_seq ?? -1);
+  const lastSeq = stored?.lastSeq ?? 0;
   if (head && lastSeq <= head.doc_seq) return { revision: head, changed: false };
 
   const doc = head ? await takeDocAt(tx, head.id) : new Y.Doc({ gc: true });
-  let updates: Uint8Array[];
-  if (!head || Number(stored?.snapshot_seq ?? 0) > head.doc_seq) {
-    // The log no longer holds everything since the head (compacted): take the whole state.
-    updates = [(await loadDocUpdate(tx, docId)).update];
-  } else {
-    updates = (await updatesSince(tx, docId, head.doc_seq)).filter((u) => u.seq <= lastSeq).map((u) => u.update);
-  }
+  // A snapshot comes along when the log no longer holds everything since the head (compacted).
+  const updates = stored ? [...(stored.snapshot ? [stored.snapshot] : []), ...stored.updates.map((u) => u.update)] : [];
   const stop = watchChanges(doc);
   doc.transact(() => {
     for (const u of updates) Y.applyUpdate(doc, u);
