@@ -2,7 +2,7 @@ import type { Config } from '../config';
 import type { Access } from '../core/access';
 import type { Logger } from '../logger';
 import type { Db } from '../store/db';
-import type { UserRow } from '../store/users';
+import type { Caller } from '../core/callers';
 
 /** What every handler can reach: built once at start, shared by all requests. */
 export interface Deps {
@@ -11,10 +11,7 @@ export interface Deps {
   log: Logger;
 }
 
-export interface Caller {
-  user: UserRow;
-  tokenId: string;
-}
+export type { Caller } from '../core/callers';
 
 export interface AppEnv {
   Variables: {
@@ -23,5 +20,9 @@ export interface AppEnv {
     caller: Caller;
     /** Access of the caller, loaded once per organization per request. */
     access: Access;
+    /** SHA-256 of the request's API token. */
+    tokenHash: string;
+    /** Set by a handler whose answer may be kept as bytes (see responseCache). */
+    cacheTags: string[];
   };
 }

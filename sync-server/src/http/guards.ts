@@ -4,8 +4,9 @@ import type { OrgAccess } from '../core/access';
 import { atLeast } from '../core/roles';
 import { SSO_REQUIRED_MESSAGE } from '../core/sso/enforcement';
 import { type CollectionRow, getCollection } from '../store/collections';
-import { type OrgRow, getOrg } from '../store/organizations';
-import { type SpaceRow, getSpace } from '../store/spaces';
+import { orgRow, spaceRow } from '../core/hotRows';
+import type { OrgRow } from '../store/organizations';
+import type { SpaceRow } from '../store/spaces';
 import { forbidden, notFound } from './errors';
 import type { AppEnv } from './env';
 
@@ -17,7 +18,7 @@ type Ctx = Context<AppEnv>;
  */
 export async function requireOrg(c: Ctx, orgId: string, needed?: Role): Promise<{ org: OrgRow; access: OrgAccess }> {
   const { db } = c.get('deps');
-  const [org, access] = await Promise.all([getOrg(db, orgId), c.get('access').org(orgId)]);
+  const [org, access] = await Promise.all([orgRow(db, orgId), c.get('access').org(orgId)]);
   if (org && access.blockedBySso) throw forbidden(SSO_REQUIRED_MESSAGE);
   if (!org || !access.isMember) throw notFound('organization');
   if (needed && !atLeast(access.orgRole, needed)) throw forbidden(`This needs the ${needed} role in the organization.`);
@@ -30,7 +31,7 @@ export async function requireSpace(
   needed: Role = 'read',
   opts: { includeDeleted?: boolean } = {},
 ): Promise<{ space: SpaceRow; access: OrgAccess; role: Role }> {
-  const space = await getSpace(c.get('deps').db, spaceId, opts);
+  const space = await spaceRow(c.get('deps').db, spaceId, opts);
   if (!space) throw notFound('space');
   const access = await c.get('access').org(space.org_id);
   if (access.blockedBySso) throw forbidden(SSO_REQUIRED_MESSAGE);

@@ -1,10 +1,17 @@
 import { join } from 'node:path';
-import type { Config } from '../config';
 import type { Db } from './db';
 import { lockDataDir } from './lock';
 import { migrate } from './migrate';
 import { openPglite } from './pglite';
 import { openPostgres } from './postgres';
+
+/** What opening the database needs to know. */
+export interface StoreSettings {
+  dataDir: string;
+  databaseUrl?: string;
+  /** Connections to PostgreSQL. */
+  databasePoolSize?: number;
+}
 
 export interface OpenedStore {
   db: Db;
@@ -16,9 +23,9 @@ export interface OpenedStore {
  * Opens the configured database and applies migrations. PGlite lives in
  * `DATA_DIR/pgdata` and is locked to this process; PostgreSQL needs no lock.
  */
-export async function openStore(config: Pick<Config, 'dataDir' | 'databaseUrl'>): Promise<OpenedStore> {
+export async function openStore(config: StoreSettings): Promise<OpenedStore> {
   if (config.databaseUrl) {
-    const db = await openPostgres(config.databaseUrl);
+    const db = await openPostgres(config.databaseUrl, { poolSize: config.databasePoolSize });
     await migrate(db);
     return { db, unlock: () => {} };
   }

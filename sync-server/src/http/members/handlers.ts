@@ -15,6 +15,8 @@ import { presentSpace } from '../presenters/space';
 import { presentTeam } from '../presenters/team';
 import { baseUrl } from '../urls';
 import * as r from './routes';
+import { cacheable } from '../responseCache';
+import { tags } from '../../core/readModel';
 
 /**
  * Guests see their own membership only: the member list is for the organization's members,
@@ -31,6 +33,7 @@ export function registerMembers(app: OpenAPIHono<AppEnv>) {
     const q = c.req.valid('query');
     const page = await listMembers(c.get('deps').db, org.id, q, q);
     const base = baseUrl(c);
+    cacheable(c, [tags.org(org.id), tags.access(org.id), tags.memberUsers(org.id), tags.spacesOf(org.id)]);
     return c.json(
       envelope(page, (m) => presentMember(m, base, access)),
       200,

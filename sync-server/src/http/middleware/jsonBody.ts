@@ -67,7 +67,7 @@ export function jsonBody(): MiddlewareHandler<AppEnv> {
  */
 export function noBodyFields(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (!c.req.raw.body) return next();
+    if (!hasBody(c.req.raw.headers) || !c.req.raw.body) return next();
     // jsonBody has parsed it already when it was JSON; Hono answers from that cache.
     const text = await c.req.text();
     if (text.trim() === '') return next();

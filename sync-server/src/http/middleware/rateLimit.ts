@@ -32,6 +32,16 @@ export class RateLimiter {
   }
 }
 
+/** The two limiters of a server: per client address, then per API token. */
+export interface RateLimiters {
+  perAddress: RateLimiter;
+  perToken: RateLimiter;
+}
+
+export function rateLimiters(config: { rateLimitPerAddress: number; rateLimitPerToken: number }): RateLimiters {
+  return { perAddress: new RateLimiter(config.rateLimitPerAddress), perToken: new RateLimiter(config.rateLimitPerToken) };
+}
+
 export function clientAddress(c: Context): string {
   try {
     return getConnInfo(c).remote.address ?? 'unknown';

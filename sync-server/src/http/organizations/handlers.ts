@@ -27,6 +27,8 @@ import { presentSpace } from '../presenters/space';
 import { baseUrl } from '../urls';
 import { createDefaultSite, scheduleDefaultSpec } from './defaultSite';
 import * as r from './routes';
+import { cacheable } from '../responseCache';
+import { tags } from '../../core/readModel';
 
 const EMPTY_DOCUMENT = { object: 'document' as const, data: { schemaVersion: 1 }, nodes: [] };
 
@@ -71,6 +73,7 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(r.getOrganization, async (c) => {
     const { org, access } = await requireOrg(c, c.req.valid('param').organizationId);
+    cacheable(c, [tags.org(org.id), tags.access(org.id)]);
     return c.json(presentOrg(org, access, baseUrl(c)), 200);
   });
 
