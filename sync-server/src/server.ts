@@ -5,8 +5,8 @@ import { bootstrapAdmin } from './core/bootstrap';
 import { startJobs } from './core/jobs';
 import { resumeUnfinishedSpecs } from './core/openapi/process';
 import { readModelOf } from './core/readModel';
-import { createApp } from './http/app';
-import { rateLimiters } from './http/middleware/rateLimit';
+import { type App, createApp } from './http/app';
+import { type RateLimiters, rateLimiters } from './http/middleware/rateLimit';
 import { cachedResponses } from './http/responseCache';
 import type { Deps } from './http/env';
 import { type Logger, createLogger } from './logger';
@@ -38,32 +38,11 @@ export async function startServer(
   await readModelOf(db, { maxEntries: config.readModelEntries }).ready;
   const limiters = rateLimiters(config);
   const app = createApp(deps, limiters);
-  const fromCache = cachedResponses(deps, limiters);
   const stopJobs = startJobs(db, log);
   // Spec processing a stopped process left pending or in progress starts again.
   void resumeUnfinishedSpecs(deps).catch((err) => log.error({ err }, 'resuming OpenAPI processing failed'));
   const sync = await SyncService.start({ db, config, log });
-  const server = await new Promise<ServerType>((resolve) => {
-    const s = serve(
-      {
-        fetch: app.fetch,
-        port: config.port,
-        hostname: config.host,
-        // Hot GETs answered from cached bytes never reach Hono (see http/responseCache).
-        createServer: (options: object, toApp: (req: never, res: never) => void) =>
-          createServer(options, (req, res) => {
-            const served = fromCache(req, res);
-            if (served === false) toApp(req as never, res as never);
-            else if (served !== true)
-              void served.then(
-                (ok) => ok || toApp(req as never, res as never),
-                () => toApp(req as never, res as never),
-              );
-          }),
-      } as Parameters<typeof serve>[0],
-      () => resolve(s),
-    );
-  });
+  const server = await listenHttp(deps, config.port, config.host, limiters, app);
   sync.attach(server as Server);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -85,4 +64,39 @@ export async function startServer(
       return stopping;
     },
   };
+}
+
+/**
+ * The HTTP server of an app: hot GETs answered from cached bytes never reach Hono (see
+ * http/responseCache); everything else goes to the app.
+ */
+export function listenHttp(
+  deps: Deps,
+  port: number,
+  host: string,
+  limiters: RateLimiters = rateLimiters(deps.config),
+  app: App = createApp(deps, limiters),
+): Promise<ServerType> {
+  const fromCache = cachedResponses(deps, limiters);
+  return new Promise<ServerType>((resolve) => {
+    const s = serve(
+      {
+        fetch: app.fetch,
+        port,
+        hostname: host,
+        createServer: (options: object, toApp: (req: never, res: never) => void) =>
+          createServer(options, (req, res) => {
+            const served = fromCache(req, res);
+            if (served === false) toApp(req as never, res as never);
+            else if (served !== true) {
+              void served.then(
+                (ok) => ok || toApp(req as never, res as never),
+                () => toApp(req as never, res as never),
+              );
+            }
+          }),
+      } as Parameters<typeof serve>[0],
+      () => resolve(s),
+    );
+  });
 }

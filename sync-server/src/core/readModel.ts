@@ -43,6 +43,8 @@ export interface CachedResponse {
 export interface ReadModelStats {
   hits: number;
   misses: number;
+  /** Requests answered from cached response bytes. */
+  responseHits: number;
   invalidations: number;
   /** Reads that raced a write and were not kept. */
   discarded: number;
@@ -77,7 +79,7 @@ export class ReadModel {
   /** Reads begun before this generation are never kept (everything was dropped then). */
   private floor = 0;
   private readonly enabled: boolean;
-  readonly stats: ReadModelStats = { hits: 0, misses: 0, invalidations: 0, discarded: 0 };
+  readonly stats: ReadModelStats = { hits: 0, misses: 0, responseHits: 0, invalidations: 0, discarded: 0 };
   /** The adapter's count of this process's writes that the last fence covered. */
   private fencedWrites = 0;
   /** Resolves once invalidations are heard (the read model stays inactive until then). */
@@ -178,7 +180,7 @@ export class ReadModel {
   response(key: string): CachedResponse | undefined {
     if (!this.active || this.unfencedWrites) return undefined;
     const r = this.responses.get(key);
-    if (r) this.stats.hits++;
+    if (r) this.stats.responseHits++;
     return r;
   }
 

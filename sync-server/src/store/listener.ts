@@ -98,7 +98,8 @@ export class NotificationListener {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url });
+    // Named, so an operator (or a test) can find it in pg_stat_activity.
+    const client = new pg.Client({ connectionString: this.url, application_name: `quire-listener-${process.pid}` });
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));
     client.on('notification', (msg) => {
