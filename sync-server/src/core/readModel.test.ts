@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, Socket } from 'node:net';
 import type { ServerType } from '@hono/node-server';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -285,6 +285,38 @@ describe('cache on and off give the same answers', () => {
 });
 
 describe.runIf(testAdapter() === 'postgres')('the LISTEN connection', () => {
+  it('slow to deliver: a request arriving after an acknowledged write still reads past it (the fence)', async () => {
+    const { spaceId } = await setup();
+    const pid = db.backendOfListener?.();
+    expect(pid).toBeTypeOf('number');
+    // A read model of its own, as another instance has; the write comes from elsewhere.
+    const other = Object.create(db) as Db;
+    const model = readModelOf(other);
+    await model.ready;
+    await model.fence();
+    expect((await spaceRow(other, spaceId))?.title).toBe('Handbook');
+    expect(await readModelOf(other).get(`space:${spaceId}`)).toBeTruthy();
+    // The listener's socket stops reading: notifications wait in the kernel, as on a slow network.
+    const [{ client_port } = { client_port: 0 }] = await db.query<{ client_port: number }>(
+      'SELECT client_port FROM pg_stat_activity WHERE pid = $1',
+      [pid],
+    );
+    const handles = (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles();
+    const socket = handles.find((h) => h instanceof Socket && h.localPort === client_port) as Socket | undefined;
+    expect(socket).toBeDefined();
+    socket?.pause();
+    try {
+      await uncachedDb.query('UPDATE spaces SET title = $1 WHERE id = $2', ['Written elsewhere', spaceId]);
+      // A request arriving now: fence, then read.
+      const request = model.fence().then(() => spaceRow(other, spaceId));
+      await uncachedDb.query('SELECT 1');
+      socket?.resume();
+      expect((await request)?.title).toBe('Written elsewhere');
+    } finally {
+      socket?.resume();
+    }
+  });
+
   it('killed: answers stay right while it is down, and the cache serves again once it is back', async () => {
     const { orgId, admin, reader, spaceId } = await setup();
     const model = readModelOf(db);
