@@ -43,8 +43,9 @@ export interface CachedResponse {
 export interface ReadModelStats {
   hits: number;
   misses: number;
-  /** Requests answered from cached response bytes. */
+  /** Requests answered from cached response bytes, and those that looked and found none. */
   responseHits: number;
+  responseMisses: number;
   invalidations: number;
   /** Reads that raced a write and were not kept. */
   discarded: number;
@@ -79,7 +80,7 @@ export class ReadModel {
   /** Reads begun before this generation are never kept (everything was dropped then). */
   private floor = 0;
   private readonly enabled: boolean;
-  readonly stats: ReadModelStats = { hits: 0, misses: 0, responseHits: 0, invalidations: 0, discarded: 0 };
+  readonly stats: ReadModelStats = { hits: 0, misses: 0, responseHits: 0, responseMisses: 0, invalidations: 0, discarded: 0 };
   /** The adapter's count of this process's writes that the last fence covered. */
   private fencedWrites = 0;
   /** Resolves once invalidations are heard (the read model stays inactive until then). */
@@ -181,6 +182,7 @@ export class ReadModel {
     if (!this.active || this.unfencedWrites) return undefined;
     const r = this.responses.get(key);
     if (r) this.stats.responseHits++;
+    else this.stats.responseMisses++;
     return r;
   }
 
