@@ -9,7 +9,7 @@ import { Access } from '../core/access';
 import { publishedSiteHosts, registerPublishedSites } from '../sites/app';
 import { callerForToken } from '../core/callers';
 import { hashToken } from '../store/tokens';
-import { ApiError, notFound, unauthorized } from './errors';
+import { ApiError, notFound, unauthorized } from '@quire/shared/apiErrors';
 import type { AppEnv, Deps } from './env';
 import { idempotency } from './middleware/idempotency';
 import { jsonBody } from './middleware/jsonBody';

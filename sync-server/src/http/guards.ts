@@ -7,7 +7,7 @@ import { type CollectionRow, getCollection } from '../store/collections';
 import { orgRow, spaceRow } from '../core/hotRows';
 import type { OrgRow } from '../store/organizations';
 import type { SpaceRow } from '../store/spaces';
-import { forbidden, notFound } from './errors';
+import { forbidden, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from './env';
 
 type Ctx = Context<AppEnv>;

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { readModelOf, tags, type Tag } from '../core/readModel';
 import { hashToken } from '../store/tokens';
-import { tooManyRequests } from './errors';
+import { tooManyRequests } from '@quire/shared/apiErrors';
 import type { AppEnv, Deps } from './env';
 import type { RateLimiters } from './middleware/rateLimit';
 

@@ -1,4 +1,4 @@
-import { badRequest } from '../http/errors';
+import { badRequest } from '@quire/shared/apiErrors';
 import type { Queryable } from './db';
 
 export interface PageRequest {

@@ -8,7 +8,7 @@ import { flatPages } from '../../core/content/tree';
 import { getChangeRequest } from '../../store/changeRequests';
 import { getBlob, spaceFileHashes } from '../../store/files';
 import { getRevisionHead } from '../../store/revisions';
-import { ApiError, notFound } from '../errors';
+import { ApiError, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 
 const pdfs = new Lru<string, Buffer>(8);

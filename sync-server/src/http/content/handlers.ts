@@ -15,7 +15,7 @@ import { getOrg } from '../../store/organizations';
 import { getRevisionHead } from '../../store/revisions';
 import { spaceCounts } from '../../store/spaceCounts';
 import { getSpace } from '../../store/spaces';
-import { conflict, notFound } from '../errors';
+import { conflict, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { requireSpace } from '../guards';
 import { requireChangeRequest } from '../changeRequests/present';

@@ -6,7 +6,7 @@ import { countAdmins, getMemberView, listMembers, lockMembership, removeMember, 
 import { listSpaces } from '../../store/spaces';
 import { spaceCounts } from '../../store/spaceCounts';
 import { listTeamsOfUser } from '../../store/teams';
-import { conflict, forbidden, notFound } from '../errors';
+import { conflict, forbidden, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { requireOrg } from '../guards';
 import { envelope } from '../listing';

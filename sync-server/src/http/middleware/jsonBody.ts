@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { ApiError, badRequest } from '../errors';
+import { ApiError, badRequest } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 
 const MAX_DEPTH = 32;

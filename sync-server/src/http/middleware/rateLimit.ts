@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { tooManyRequests } from '../errors';
+import { tooManyRequests } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 
 /**

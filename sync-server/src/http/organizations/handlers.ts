@@ -17,7 +17,7 @@ import { loadOrgAccess } from '../../core/access';
 import { initSpaceContent } from '../../core/content/revisions';
 import { templatePages, writeTemplate } from '../../core/content/templates';
 import { atLeast } from '../../core/roles';
-import { badRequest, forbidden, notFound } from '../errors';
+import { badRequest, forbidden, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { requireMergeRuleMembers, requireOrg } from '../guards';
 import { presentCollection } from '../presenters/collection';

@@ -10,7 +10,7 @@ import type { Queryable } from '../../store/db';
 import * as saml from '../../store/saml';
 import type { SamlProviderFields, SamlProviderRow } from '../../store/saml';
 import { getTeam } from '../../store/teams';
-import { ApiError, badRequest, notFound } from '../errors';
+import { ApiError, badRequest, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { requireOrg } from '../guards';
 import { envelope } from '../listing';

@@ -11,7 +11,7 @@ import { getSection, getSiteSpace } from '../../store/sitesStructure';
 import type { SpaceRow } from '../../store/spaces';
 import { memoryPage } from '../content/memoryPage';
 import type { AppEnv } from '../env';
-import { badRequest, forbidden, notFound } from '../errors';
+import { badRequest, forbidden, notFound } from '@quire/shared/apiErrors';
 import { requireOrg } from '../guards';
 import { envelope } from '../listing';
 import { baseUrl } from '../urls';

@@ -9,7 +9,7 @@ import { lastPosition } from '../../store/collections';
 import { one } from '../../store/db';
 import { spaceCountsOf, spaceRow } from '../../core/hotRows';
 import * as spaces from '../../store/spaces';
-import { badRequest, forbidden, notFound } from '../errors';
+import { badRequest, forbidden, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { requireMergeRuleMembers, requireSpace } from '../guards';
 import { presentSpace } from '../presenters/space';

@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import type { Queryable } from '../../store/db';
 import { getMemberView } from '../../store/members';
 import * as teams from '../../store/teams';
-import { forbidden, notFound } from '../errors';
+import { forbidden, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { requireOrg } from '../guards';
 import { envelope } from '../listing';

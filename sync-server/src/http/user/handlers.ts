@@ -3,7 +3,7 @@ import { IdSchema, UserSchema } from '@quire/shared';
 import { z } from 'zod';
 import { getUserSeenBy } from '../../store/users';
 import type { AppEnv } from '../env';
-import { notFound } from '../errors';
+import { notFound } from '@quire/shared/apiErrors';
 import { apiRoute, json } from '../openapi';
 import { presentUser } from '../presenters/user';
 import { baseUrl } from '../urls';

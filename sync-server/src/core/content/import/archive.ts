@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { unzipSync } from 'fflate';
 import { extract } from 'tar-stream';
-import { unprocessable } from '../../../http/errors';
+import { unprocessable } from '@quire/shared/apiErrors';
 
 /** Files of an archive by path (`/`-separated, no leading `./`), directories left out. */
 export type ArchiveFiles = Map<string, Uint8Array>;

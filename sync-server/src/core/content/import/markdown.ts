@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { newId } from '@quire/shared';
 import { type NodeJSON, extractLinks, markdownToBody, parseTarget, rewriteTargets } from '@quire/shared/content/index';
-import { unprocessable } from '../../../http/errors';
+import { unprocessable } from '@quire/shared/apiErrors';
 import type { ContentConfig } from '../config';
 import { type ArchiveFiles, isGzip, isZip, readTarGz, readZip } from './archive';
 import type { ImportFetcher } from './fetcher';

@@ -7,7 +7,7 @@ import { addSiteSpace, removeSiteSpace, requireSection } from '../../../core/sit
 import { getSite, type SiteRow, touchSite } from '../../../store/sites';
 import * as store from '../../../store/sitesStructure';
 import type { AppEnv } from '../../env';
-import { badRequest, notFound } from '../../errors';
+import { badRequest, notFound } from '@quire/shared/apiErrors';
 import { envelope } from '../../listing';
 import { baseUrl } from '../../urls';
 import { siteForRead, siteForWrite, spaceForSite } from '../guards';
