@@ -1,15 +1,8 @@
-import type { Config } from '../config';
 import type { Access } from '../core/access';
-import type { Logger } from '../logger';
-import type { Db } from '../store/db';
 import type { Caller } from '../core/callers';
+import type { Deps } from '../core/deps';
 
-/** What every handler can reach: built once at start, shared by all requests. */
-export interface Deps {
-  db: Db;
-  config: Config;
-  log: Logger;
-}
+export type { Deps } from '../core/deps';
 
 export type { Caller } from '../core/callers';
 
