@@ -3,7 +3,7 @@ import type { ServerType } from '@hono/node-server';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
-import type { Deps } from '../http/env';
+import type { Deps } from './deps';
 import { createLogger } from '../logger';
 import { listenHttp } from '../server';
 import type { Db } from '../store/db';
