@@ -24,7 +24,7 @@ import { presentSpace } from '../presenters/space';
 import { baseUrl } from '../urls';
 import { type LinkScope, backlinkItems, linkItems, linkStats } from './links';
 import { memoryPage } from './memoryPage';
-import { appBase, presentFiles, presentPage, presentPageTree, presentRevision } from './present';
+import { appBase, presentFiles, presentPage, presentPageTree, presentRevision } from '../presenters/content';
 import { registerContentDownloads } from './downloads';
 import * as r from './routes';
 

@@ -8,7 +8,7 @@ import type { AppEnv } from '../env';
 import { requireOrg } from '../guards';
 import { envelope } from '../listing';
 import { baseUrl } from '../urls';
-import { presentSpec } from './present';
+import { presentSpec } from '../presenters/openapi';
 import * as r from './routes';
 
 type Ctx = Context<AppEnv>;

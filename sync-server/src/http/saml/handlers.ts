@@ -15,7 +15,7 @@ import type { AppEnv } from '../env';
 import { requireOrg } from '../guards';
 import { envelope } from '../listing';
 import { baseUrl } from '../urls';
-import { presentProvider } from './present';
+import { presentProvider } from '../presenters/saml';
 import * as r from './routes';
 
 type Ctx = Context<AppEnv>;

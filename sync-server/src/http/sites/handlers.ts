@@ -17,7 +17,7 @@ import { envelope } from '../listing';
 import { baseUrl } from '../urls';
 import { registerSiteCustomization } from './customization/handlers';
 import { SITE_MANAGER_ROLE, siteForRead, siteForWrite, spaceForSite } from './guards';
-import { presentSite, publishedBase, SiteStructure } from './presenters';
+import { presentSite, publishedBase, SiteStructure } from '../presenters/site';
 import { registerSiteRedirects } from './redirects/handlers';
 import * as r from './routes';
 import { registerSiteSectionGroups } from './sectionGroups/handlers';

@@ -21,7 +21,7 @@ import { ApiError, badRequest, conflict, notFound } from '@quire/shared/apiError
 import { envelope } from '../../listing';
 import { baseUrl } from '../../urls';
 import { siteForRead, siteForWrite } from '../guards';
-import { presentRedirect, publishedBase } from '../presenters';
+import { presentRedirect, publishedBase } from '../../presenters/site';
 import { requireSiteSpace } from '../siteSpaces/handlers';
 import * as r from './routes';
 

@@ -10,7 +10,7 @@ import { badRequest, notFound } from '@quire/shared/apiErrors';
 import { envelope } from '../../listing';
 import { baseUrl } from '../../urls';
 import { siteForRead, siteForWrite } from '../guards';
-import { SiteStructure } from '../presenters';
+import { SiteStructure } from '../../presenters/site';
 import * as r from './routes';
 
 type Ctx = Context<AppEnv>;

@@ -11,7 +11,7 @@ import { badRequest, notFound } from '@quire/shared/apiErrors';
 import { envelope } from '../../listing';
 import { baseUrl } from '../../urls';
 import { siteForRead, siteForWrite, spaceForSite } from '../guards';
-import { SiteStructure } from '../presenters';
+import { SiteStructure } from '../../presenters/site';
 import { checkCondition, spaceForNewContent } from '../sections/handlers';
 import * as r from './routes';
 
