@@ -4,6 +4,7 @@ import type { OrgAccess } from '../core/access';
 import { atLeast } from '../core/roles';
 import { SSO_REQUIRED_MESSAGE } from '../core/sso/enforcement';
 import { type CollectionRow, getCollection } from '../store/collections';
+import { membersAmong } from '../store/members';
 import { orgRow, spaceRow } from '../core/hotRows';
 import type { OrgRow } from '../store/organizations';
 import type { SpaceRow } from '../store/spaces';
@@ -61,8 +62,6 @@ export async function requireMergeRuleMembers(c: Ctx, orgId: string, rules: Merg
   if (rules?.type !== 'rules') return;
   const ids = [...new Set(rules.rules.flatMap((r) => r.users))];
   if (!ids.length) return;
-  const found = await c
-    .get('deps')
-    .db.query<{ user_id: string }>('SELECT user_id FROM org_members WHERE org_id = $1 AND user_id = ANY($2)', [orgId, ids]);
+  const found = await membersAmong(c.get('deps').db, orgId, ids);
   if (found.length < ids.length) throw notFound('member');
 }

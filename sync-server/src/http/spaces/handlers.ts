@@ -4,9 +4,8 @@ import type { Context } from 'hono';
 import { IN_COLLECTION, moveItem } from '../../core/placement';
 import { atLeast } from '../../core/roles';
 import { runSpaceCopySteps } from '../../core/spaceCopy';
-import { copyGrants } from '../../store/grants';
+import { copyGrants, deleteGrantsOn } from '../../store/grants';
 import { lastPosition } from '../../store/collections';
-import { one } from '../../store/db';
 import { spaceCountsOf, spaceRow } from '../../core/hotRows';
 import * as spaces from '../../store/spaces';
 import { badRequest, forbidden, notFound } from '@quire/shared/apiErrors';
@@ -92,13 +91,7 @@ export function registerSpaces(app: OpenAPIHono<AppEnv>) {
         parentId: space.parent_id,
         language: space.language,
       });
-      await tx.query('UPDATE spaces SET visibility = $2, default_level = $3, merge_rules = $4, edit_mode = $5 WHERE id = $1', [
-        copy.id,
-        space.visibility,
-        space.default_level,
-        JSON.stringify(space.merge_rules),
-        space.edit_mode,
-      ]);
+      await spaces.copySpaceSettings(tx, copy.id, space);
       await copyGrants(tx, space.id, copy.id);
       await runSpaceCopySteps(tx, space.id, copy.id);
       return copy.id;
@@ -137,12 +130,8 @@ export function registerSpaces(app: OpenAPIHono<AppEnv>) {
     }
     await db.transaction(async (tx) => {
       const position = keyBetween(await lastPosition(tx, target, null), null);
-      await tx.query('DELETE FROM grants WHERE resource_id = $1', [space.id]);
-      await one(tx, 'UPDATE spaces SET org_id = $2, parent_id = NULL, position = $3, updated_at = now() WHERE id = $1 RETURNING id', [
-        space.id,
-        target,
-        position,
-      ]);
+      await deleteGrantsOn(tx, space.id);
+      await spaces.moveSpaceToOrg(tx, space.id, target, position);
     });
     // Grants were dropped on the way: the caller's standing in the target is read afresh.
     c.get('access').reset();
