@@ -196,7 +196,11 @@ async function syncLatency(port: number, spaceId: string, token: string, seconds
   };
   const clients = Array.from(
     { length: 20 },
-    () => new WebsocketProvider(`ws://127.0.0.1:${port}/v1/sync`, `spaces/${spaceId}`, new Y.Doc(), { WebSocketPolyfill: Bearer as never, disableBc: true }),
+    () =>
+      new WebsocketProvider(`ws://127.0.0.1:${port}/v1/sync`, `spaces/${spaceId}`, new Y.Doc(), {
+        WebSocketPolyfill: Bearer as never,
+        disableBc: true,
+      }),
   );
   try {
     const deadline = Date.now() + 60_000;
@@ -309,10 +313,8 @@ export async function runApiBench(): Promise<void> {
     await mixed(base, spaceIds, token, db);
 
     const quiet = await syncLatency(real.port, spaceId, token, SECONDS);
-    const [loaded] = await Promise.all([
-      syncLatency(real.port, spaceId, token, SECONDS),
-      load(base, [spacePath], token),
-    ]);
+    const [loaded] = await Promise.all([syncLatency(real.port, spaceId, token, SECONDS), load(base, [spacePath], token)]);
+    await getBytes(base, spacePath, token);
     console.log(`\nsync: 20 clients on one document, p99 of an update reaching the others`);
     console.log(`  alone              p99 ${quiet.p99.toFixed(1).padStart(7)} ms   (${quiet.samples} deliveries)`);
     console.log(`  under REST load    p99 ${loaded.p99.toFixed(1).padStart(7)} ms   (${loaded.samples} deliveries)`);

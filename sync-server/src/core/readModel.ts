@@ -178,8 +178,9 @@ export class ReadModel {
     return loaded.value;
   }
 
+  /** Cached bytes for a request that has just been fenced (nothing is read before this). */
   response(key: string): CachedResponse | undefined {
-    if (!this.active || this.unfencedWrites) return undefined;
+    if (!this.active) return undefined;
     const r = this.responses.get(key);
     if (r) this.stats.responseHits++;
     else this.stats.responseMisses++;
