@@ -12,7 +12,7 @@ import { hashToken } from '../store/tokens';
 import { ApiError, notFound, unauthorized } from '@quire/shared/apiErrors';
 import type { AppEnv, Deps } from './env';
 import { idempotency } from './middleware/idempotency';
-import { jsonBody } from './middleware/jsonBody';
+import { jsonBody, sendsBody } from './middleware/jsonBody';
 import { type RateLimiters, clientAddress, rateLimit, rateLimiters } from './middleware/rateLimit';
 import { keepResponses } from './responseCache';
 import { registerApiRoutes } from './routes';
@@ -46,12 +46,6 @@ function httpExceptionMessage(c: Context<AppEnv>, err: HTTPException): string {
 }
 
 let scalarScript: string | undefined;
-
-/** Whether the request carries a body, from its headers alone (reading `body` would make the Node adapter build a whole Request). */
-function sendsBody(c: Context<AppEnv>): boolean {
-  const len = c.req.header('content-length');
-  return (len !== undefined && len !== '0') || c.req.header('transfer-encoding') !== undefined;
-}
 
 export function createApp(deps: Deps, limiters: RateLimiters = rateLimiters(deps.config)) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
