@@ -42,6 +42,8 @@ import { ensureUser } from '../sync-server/src/store/users';
 
 const CONNECTIONS = 50;
 const SECONDS = Number(process.env.API_BENCH_SECONDS ?? 5);
+/** `API_BENCH_ONLY=mixed` runs one part (while working on it). */
+const ONLY = process.env.API_BENCH_ONLY;
 const MEMBERS = 10_000;
 const PAGE_SIZE = 1000;
 
@@ -169,7 +171,7 @@ async function mixed(base: string, spaceIds: string[], token: string, db: Db) {
       : { method: 'GET' as const, path };
   });
   const stats = readModelOf(db).stats;
-  const [hits, misses] = [stats.responseHits, stats.responseMisses];
+  const [hits, misses, discarded, invalidations] = [stats.responseHits, stats.responseMisses, stats.discarded, stats.invalidations];
   const result = await autocannon({
     url: base,
     connections: CONNECTIONS,
@@ -184,7 +186,9 @@ async function mixed(base: string, spaceIds: string[], token: string, db: Db) {
   console.log(
     `  quire      ${result.requests.average.toFixed(0).padStart(8)} req/s   p50 ${String(result.latency.p50).padStart(5)} ms   p99 ${String(result.latency.p99).padStart(5)} ms   (${result.requests.total} requests${result.non2xx + result.errors ? `, ${result.non2xx + result.errors} failed` : ''})`,
   );
-  console.log(`  cached responses: ${h} of ${h + m} reads (${((h / Math.max(1, h + m)) * 100).toFixed(1)}% hit rate)`);
+  console.log(
+    `  cached responses: ${h} of ${h + m} reads (${((h / Math.max(1, h + m)) * 100).toFixed(1)}% hit rate); ${stats.invalidations - invalidations} invalidations, ${stats.discarded - discarded} answers not kept (raced a write)`,
+  );
 }
 
 /** p99 of a keystroke reaching the other clients of one document, over `seconds`. */
@@ -283,7 +287,7 @@ export async function runApiBench(): Promise<void> {
     const bare = await startBaseline(allBodies);
     baseline = bare.server;
 
-    for (const s of scenarios) {
+    for (const s of ONLY ? [] : scenarios) {
       // The baseline shares this process: it runs first, so the server's backlog (requests
       // still queued when the load stops) cannot slow it down.
       const ceiling = await load(bare.base, s.paths, token);
@@ -312,6 +316,7 @@ export async function runApiBench(): Promise<void> {
     }
     await mixed(base, spaceIds, token, db);
 
+    if (ONLY === 'mixed') return;
     const quiet = await syncLatency(real.port, spaceId, token, SECONDS);
     const [loaded] = await Promise.all([syncLatency(real.port, spaceId, token, SECONDS), load(base, [spacePath], token)]);
     await getBytes(base, spacePath, token);
