@@ -16,6 +16,10 @@ export interface PostgresOptions {
 /** At most this many distinct statements are prepared; the rest run unnamed. */
 const MAX_PREPARED = 2000;
 
+function replanned(err: unknown): boolean {
+  return (err as { code?: string }).code === '0A000' && /cached plan must not change result type/.test(String((err as Error).message));
+}
+
 /** The PostgreSQL server adapter (`DATABASE_URL`). */
 export async function openPostgres(url: string, opts: PostgresOptions | number = {}): Promise<Db & ListenerState> {
   const { poolSize = 10, prepare = true } = typeof opts === 'number' ? { poolSize: opts } : opts;
@@ -44,10 +48,19 @@ export async function openPostgres(url: string, opts: PostgresOptions | number =
   let writes = 0;
   const wrap = (q: pg.Pool | pg.PoolClient, inTransaction: boolean): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
-      const config = named(sql, params);
+      // Only statements outside transactions are prepared (the hot reads): one that meets a
+      // changed table is run again unprepared, which a transaction could not do.
+      const config = inTransaction ? sql : named(sql, params);
       try {
-        const res = typeof config === 'string' ? await q.query(sql, params as unknown[]) : await q.query({ ...config, values: params });
-        return res.rows as T[];
+        if (typeof config === 'string') return (await q.query(sql, params as unknown[])).rows as T[];
+        try {
+          return (await q.query({ ...config, values: params })).rows as T[];
+        } catch (err) {
+          // A table changed shape since this connection prepared the statement (a migration
+          // of another instance, say): run it unprepared; PostgreSQL refuses the old plan.
+          if (!replanned(err)) throw err;
+          return (await q.query(sql, params as unknown[])).rows as T[];
+        }
       } finally {
         if (!inTransaction && mayWrite(sql)) writes++;
       }
