@@ -5,6 +5,7 @@ import { bootstrapAdmin } from './core/bootstrap';
 import { startJobs } from './core/jobs';
 import { resumeUnfinishedSpecs } from './core/openapi/process';
 import { readModelOf } from './core/readModel';
+import { startTranslationSchedule } from './core/translations/schedule';
 import { type App, createApp } from './http/app';
 import { type RateLimiters, rateLimiters } from './http/middleware/rateLimit';
 import { cachedResponses } from './http/responseCache';
@@ -39,6 +40,7 @@ export async function startServer(
   const limiters = rateLimiters(config);
   const app = createApp(deps, limiters);
   const stopJobs = startJobs(db, log);
+  const stopTranslationSchedule = startTranslationSchedule(deps);
   // Spec processing a stopped process left pending or in progress starts again.
   void resumeUnfinishedSpecs(deps).catch((err) => log.error({ err }, 'resuming OpenAPI processing failed'));
   const sync = await SyncService.start({ db, config, log });
@@ -55,6 +57,7 @@ export async function startServer(
     sync,
     stop() {
       stopping ??= (async () => {
+        stopTranslationSchedule();
         await stopJobs();
         await sync.stop();
         await new Promise<void>((resolve) => server.close(() => resolve()));

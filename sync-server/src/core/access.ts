@@ -10,7 +10,8 @@ import { applySsoEnforcement } from './sso/enforcement';
 export interface Placed {
   id: string;
   parent_id: string | null;
-  default_level: Role | 'inherit' | null;
+  /** null or 'inherit': the parent's (else the organization role); 'none': no default access */
+  default_level: Role | 'inherit' | 'none' | null;
 }
 
 /**
@@ -65,7 +66,7 @@ export class OrgAccess {
       seen.add(node.id);
       granted = maxRole(granted, this.grantRole.get(node.id));
       if (!defaultFound && node.default_level && node.default_level !== 'inherit') {
-        base = node.default_level;
+        base = node.default_level === 'none' ? null : node.default_level;
         defaultFound = true;
       }
       node = node.parent_id ? this.collections.get(node.parent_id) : undefined;
@@ -116,7 +117,8 @@ export async function orgAccessOf(db: Db, orgId: string, userId: string, tokenId
 export class Access {
   private byOrg = new Map<string, Promise<OrgAccess>>();
   constructor(
-    private db: Db,
+    /** A whole database reads through the read model; a transaction reads what it sees. */
+    private db: Db | Queryable,
     readonly userId: string,
     /** The API token of the request: SSO enforcement depends on how it was issued. */
     readonly tokenId?: string,
@@ -125,7 +127,11 @@ export class Access {
   org(orgId: string): Promise<OrgAccess> {
     let p = this.byOrg.get(orgId);
     if (!p) {
-      p = orgAccessOf(this.db, orgId, this.userId, this.tokenId);
+      const db = this.db;
+      p =
+        'listen' in db
+          ? orgAccessOf(db, orgId, this.userId, this.tokenId)
+          : loadOrgAccess(db, orgId, this.userId).then((a) => applySsoEnforcement(db, a, this.tokenId));
       this.byOrg.set(orgId, p);
     }
     return p;

@@ -6,6 +6,7 @@ import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { Access } from '../core/access';
+import { withLinkHolder } from '../core/content/exports';
 import { publishedSiteHosts, registerPublishedSites } from '../sites/app';
 import { callerForToken } from '../core/callers';
 import { hashToken } from '../store/tokens';
@@ -13,7 +14,7 @@ import { ApiError, notFound, unauthorized } from '@quire/shared/apiErrors';
 import type { AppEnv, Deps } from './env';
 import { idempotency } from './middleware/idempotency';
 import { jsonBody, sendsBody } from './middleware/jsonBody';
-import { type RateLimiters, clientAddress, rateLimit, rateLimiters } from './middleware/rateLimit';
+import { RateLimiter, type RateLimiters, clientAddress, rateLimit, rateLimiters } from './middleware/rateLimit';
 import { keepResponses } from './responseCache';
 import { registerApiRoutes } from './routes';
 import { validationHook } from './validation';
@@ -87,7 +88,15 @@ export function createApp(deps: Deps, limiters: RateLimiters = rateLimiters(deps
   });
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
-  app.use('*', publishedSiteHosts());
+  // Browser-facing paths answer without a token: limited per client address, on their own
+  // budgets (a visitor reading a site is not an integration's burst).
+  const sitesLimit = rateLimit(new RateLimiter(deps.config.rateLimitSitesPerAddress), (c) => `addr:${clientAddress(c)}`);
+  app.use('/s/*', sitesLimit);
+  app.use(
+    '/sso/*',
+    rateLimit(new RateLimiter(deps.config.rateLimitSsoPerAddress), (c) => `addr:${clientAddress(c)}`),
+  );
+  app.use('*', publishedSiteHosts(sitesLimit));
 
   app.use(
     '/v1/*',
@@ -106,7 +115,8 @@ export function createApp(deps: Deps, limiters: RateLimiters = rateLimiters(deps
     c.set('caller', found);
     c.set('tokenHash', hashToken(match[1]));
     c.set('access', new Access(deps.db, found.user.id, found.tokenId));
-    await next();
+    // Download links made while answering are handed to this token (see core/content/exports).
+    await withLinkHolder(`t.${found.tokenId}`, next);
   });
   app.use(
     '/v1/*',
