@@ -6,6 +6,11 @@
  * 1. `GET /v1/spaces/{id}`.
  * 2. Listing 10,000 organization members page by page: the 10 pages at `limit=1000`
  *    reached by following `next.page`, requested in rotation.
+ * 3. A mixed run over 20 spaces: 90% `GET /v1/spaces/{id}`, 10% `PATCH` of a title; req/s,
+ *    p99 and the hit rate of the cached responses.
+ * 4. Sync latency of 20 clients typing into one document (p99 of an update reaching the
+ *    others), alone and while scenario 1 runs: reads must not stall sync. The clients run
+ *    in this process, so their own work is in both figures alike.
  *
  * Rate limits are off for the run (they would measure the limiter) and logs are at `warn`.
  * The load generator runs in a worker thread, so it does not share the server's event loop.
@@ -22,6 +27,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import WebSocket from 'ws';
+import { WebsocketProvider } from 'y-websocket';
+import * as Y from 'yjs';
+import { readModelOf } from '../sync-server/src/core/readModel';
 import { loadConfig } from '../sync-server/src/config';
 import { runBackgroundJobs } from '../sync-server/src/core/jobs';
 import { createLogger } from '../sync-server/src/logger';
@@ -33,6 +42,8 @@ import { ensureUser } from '../sync-server/src/store/users';
 
 const CONNECTIONS = 50;
 const SECONDS = Number(process.env.API_BENCH_SECONDS ?? 5);
+/** `API_BENCH_ONLY=mixed` runs one part (while working on it). */
+const ONLY = process.env.API_BENCH_ONLY;
 const MEMBERS = 10_000;
 const PAGE_SIZE = 1000;
 
@@ -151,6 +162,88 @@ async function scratchDatabase(url: string): Promise<{ url: string; drop: () => 
   return { url: u.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
+/** 90% reads, 10% title changes, over `spaceIds`, in one rotation every connection walks. */
+async function mixed(base: string, spaceIds: string[], token: string, db: Db) {
+  const requests = Array.from({ length: spaceIds.length * 10 }, (_, i) => {
+    const path = `/v1/spaces/${spaceIds[i % spaceIds.length]}`;
+    return i % 10 === 9
+      ? { method: 'PATCH' as const, path, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: `Title ${i}` }) }
+      : { method: 'GET' as const, path };
+  });
+  const stats = readModelOf(db).stats;
+  const [hits, misses, discarded, invalidations] = [stats.responseHits, stats.responseMisses, stats.discarded, stats.invalidations];
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    workers: 1,
+    headers: { authorization: `Bearer ${token}` },
+    requests,
+  });
+  const h = stats.responseHits - hits;
+  const m = stats.responseMisses - misses;
+  console.log(`\nmixed: 90% GET /v1/spaces/{id}, 10% PATCH, over ${spaceIds.length} spaces — ${CONNECTIONS} connections, ${SECONDS} s`);
+  console.log(
+    `  quire      ${result.requests.average.toFixed(0).padStart(8)} req/s   p50 ${String(result.latency.p50).padStart(5)} ms   p99 ${String(result.latency.p99).padStart(5)} ms   (${result.requests.total} requests${result.non2xx + result.errors ? `, ${result.non2xx + result.errors} failed` : ''})`,
+  );
+  console.log(
+    `  cached responses: ${h} of ${h + m} reads (${((h / Math.max(1, h + m)) * 100).toFixed(1)}% hit rate); ${stats.invalidations - invalidations} invalidations, ${stats.discarded - discarded} answers not kept (raced a write)`,
+  );
+}
+
+/** p99 of a keystroke reaching the other clients of one document, over `seconds`. */
+async function syncLatency(port: number, spaceId: string, token: string, seconds: number): Promise<{ p99: number; samples: number }> {
+  const Bearer = class extends WebSocket {
+    constructor(url: string, protocols?: string | string[]) {
+      super(url, protocols, { headers: { authorization: `Bearer ${token}` } });
+    }
+  };
+  const clients = Array.from(
+    { length: 20 },
+    () =>
+      new WebsocketProvider(`ws://127.0.0.1:${port}/v1/sync`, `spaces/${spaceId}`, new Y.Doc(), {
+        WebSocketPolyfill: Bearer as never,
+        disableBc: true,
+      }),
+  );
+  try {
+    const deadline = Date.now() + 60_000;
+    while (!clients.every((c) => c.synced)) {
+      if (Date.now() > deadline) throw new Error('sync clients did not connect');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const latencies: number[] = [];
+    for (const c of clients) {
+      c.doc.getMap('stamps').observe((event) => {
+        if (event.transaction.local) return;
+        const now = performance.now();
+        for (const key of event.keysChanged) {
+          const at = (event.target as Y.Map<number>).get(key);
+          if (typeof at === 'number') latencies.push(now - at);
+        }
+      });
+    }
+    const end = performance.now() + seconds * 1000;
+    await Promise.all(
+      clients.map(async (c, i) => {
+        await new Promise((r) => setTimeout(r, i * 25));
+        while (performance.now() < end) {
+          c.doc.transact(() => {
+            c.doc.getText('body').insert(0, 'x');
+            c.doc.getMap('stamps').set(String(i), performance.now());
+          });
+          await new Promise((r) => setTimeout(r, 500));
+        }
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    latencies.sort((a, b) => a - b);
+    return { p99: latencies[Math.floor(latencies.length * 0.99)] ?? NaN, samples: latencies.length };
+  } finally {
+    for (const c of clients) c.destroy();
+  }
+}
+
 export async function runApiBench(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'quire-api-bench-'));
   const scratch = process.env.DATABASE_URL ? await scratchDatabase(process.env.DATABASE_URL) : undefined;
@@ -194,7 +287,7 @@ export async function runApiBench(): Promise<void> {
     const bare = await startBaseline(allBodies);
     baseline = bare.server;
 
-    for (const s of scenarios) {
+    for (const s of ONLY ? [] : scenarios) {
       // The baseline shares this process: it runs first, so the server's backlog (requests
       // still queued when the load stops) cannot slow it down.
       const ceiling = await load(bare.base, s.paths, token);
@@ -211,6 +304,26 @@ export async function runApiBench(): Promise<void> {
       await getBytes(base, s.paths[0] as string, token);
       report(s.name, quire, ceiling);
     }
+
+    const spaceIds: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const res = await fetch(`${base}/v1/orgs/${org.id}/spaces`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ title: `Mixed ${i}` }),
+      });
+      spaceIds.push(((await res.json()) as { id: string }).id);
+    }
+    await mixed(base, spaceIds, token, db);
+
+    if (ONLY === 'mixed') return;
+    const quiet = await syncLatency(real.port, spaceId, token, SECONDS);
+    const [loaded] = await Promise.all([syncLatency(real.port, spaceId, token, SECONDS), load(base, [spacePath], token)]);
+    await getBytes(base, spacePath, token);
+    console.log(`\nsync: 20 clients on one document, p99 of an update reaching the others`);
+    console.log(`  alone              p99 ${quiet.p99.toFixed(1).padStart(7)} ms   (${quiet.samples} deliveries)`);
+    console.log(`  under REST load    p99 ${loaded.p99.toFixed(1).padStart(7)} ms   (${loaded.samples} deliveries)`);
+    console.log(`  ratio      ${(loaded.p99 / quiet.p99).toFixed(2)}× the p99 without REST load`);
   } finally {
     if (baseline) await new Promise<void>((resolve) => baseline?.close(() => resolve()));
     await real?.stop();

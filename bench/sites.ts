@@ -17,7 +17,7 @@ import { loadConfig } from '../sync-server/src/config';
 import { createApp } from '../sync-server/src/http/app';
 import { createLogger } from '../sync-server/src/logger';
 import { clearRenderCaches } from '../sync-server/src/sites/app';
-import { writePages } from '../sync-server/src/sites/testContent';
+import { writePages } from '../sync-server/src/testing/testContent';
 import { migrate } from '../sync-server/src/store/migrate';
 import { createOrg } from '../sync-server/src/store/organizations';
 import { openPglite } from '../sync-server/src/store/pglite';

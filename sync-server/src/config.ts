@@ -8,6 +8,10 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl?: string;
+  /** Connections to PostgreSQL per process (`DATABASE_POOL_SIZE`). */
+  databasePoolSize: number;
+  /** Entries the read model keeps (`READ_MODEL_ENTRIES`; 0 reads everything from the database). */
+  readModelEntries: number;
   publicUrl?: string;
   bootstrapAdminToken?: string;
   /** Requests a minute per API token. */
@@ -51,6 +55,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // directory it was started from in INIT_CWD, and that is where ./data is meant to be.
     dataDir: resolve(env.INIT_CWD ?? process.cwd(), env.DATA_DIR ?? './data'),
     databaseUrl: env.DATABASE_URL || undefined,
+    databasePoolSize: Math.max(1, int('DATABASE_POOL_SIZE', 20)),
+    readModelEntries: int('READ_MODEL_ENTRIES', 50_000),
     publicUrl: env.PUBLIC_URL?.replace(/\/+$/, '') || undefined,
     bootstrapAdminToken: env.BOOTSTRAP_ADMIN_TOKEN || undefined,
     rateLimitPerToken: int('RATE_LIMIT_PER_TOKEN', 6000),

@@ -1,11 +1,14 @@
-import type { Server } from 'node:http';
+import { type Server, createServer } from 'node:http';
 import { type ServerType, serve } from '@hono/node-server';
 import type { Config } from './config';
 import { bootstrapAdmin } from './core/bootstrap';
 import { startJobs } from './core/jobs';
 import { resumeUnfinishedSpecs } from './core/openapi/process';
+import { readModelOf } from './core/readModel';
 import { startTranslationSchedule } from './core/translations/schedule';
-import { createApp } from './http/app';
+import { type App, createApp } from './http/app';
+import { type RateLimiters, rateLimiters } from './http/middleware/rateLimit';
+import { cachedResponses } from './http/responseCache';
 import type { Deps } from './http/env';
 import { type Logger, createLogger } from './logger';
 import { type OpenedStore, openStore } from './store/open';
@@ -32,15 +35,16 @@ export async function startServer(
     log.info('created the first organization, its admin user and the bootstrap token');
   }
   const deps: Deps = { db, config, log };
-  const app = createApp(deps);
+  // Serve only once invalidations are heard: until then every read goes to the database.
+  await readModelOf(db, { maxEntries: config.readModelEntries }).ready;
+  const limiters = rateLimiters(config);
+  const app = createApp(deps, limiters);
   const stopJobs = startJobs(db, log);
   const stopTranslationSchedule = startTranslationSchedule(deps);
   // Spec processing a stopped process left pending or in progress starts again.
   void resumeUnfinishedSpecs(deps).catch((err) => log.error({ err }, 'resuming OpenAPI processing failed'));
   const sync = await SyncService.start({ db, config, log });
-  const server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
-  });
+  const server = await listenHttp(deps, config.port, config.host, limiters, app);
   sync.attach(server as Server);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -63,4 +67,39 @@ export async function startServer(
       return stopping;
     },
   };
+}
+
+/**
+ * The HTTP server of an app: hot GETs answered from cached bytes never reach Hono (see
+ * http/responseCache); everything else goes to the app.
+ */
+export function listenHttp(
+  deps: Deps,
+  port: number,
+  host: string,
+  limiters: RateLimiters = rateLimiters(deps.config),
+  app: App = createApp(deps, limiters),
+): Promise<ServerType> {
+  const fromCache = cachedResponses(deps, limiters);
+  return new Promise<ServerType>((resolve) => {
+    const s = serve(
+      {
+        fetch: app.fetch,
+        port,
+        hostname: host,
+        createServer: (options: object, toApp: (req: never, res: never) => void) =>
+          createServer(options, (req, res) => {
+            const served = fromCache(req, res);
+            if (served === false) toApp(req as never, res as never);
+            else if (served !== true) {
+              void served.then(
+                (ok) => ok || toApp(req as never, res as never),
+                () => toApp(req as never, res as never),
+              );
+            }
+          }),
+      } as Parameters<typeof serve>[0],
+      () => resolve(s),
+    );
+  });
 }

@@ -12,8 +12,8 @@ import {
 import { newId } from '@quire/shared';
 import { addFile, createPage } from '@quire/shared/content/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { editLive } from '../../sync-server/src/http/content/testEdits';
-import { TestIdp } from '../../sync-server/src/http/saml/testIdp';
+import { editLive } from '../../sync-server/src/testing/testEdits';
+import { TestIdp } from '../../sync-server/src/testing/testIdp';
 import { LiveServer } from '../../sync-server/src/testing/syncClients';
 import { clientFor, refusal, templatedSpace as newTemplatedSpace } from './clientHarness';
 

@@ -75,13 +75,11 @@ describe('repository layout', () => {
   });
 
   it('keeps the domain services free of the HTTP framework and the routes', () => {
-    // Errors carry their status and handlers share the dependency types; nothing else of http/.
-    const allowed = new Set(['http/errors', 'http/env']);
     const bad = (s: string, file: string) => {
       if (/^(hono|@hono\/)/.test(s)) return true;
       if (!s.startsWith('.')) return false;
       const target = relative(join(ROOT, 'sync-server/src'), join(ROOT, dirname(file), s));
-      return target.startsWith('http/') && !allowed.has(target);
+      return target.startsWith('http/');
     };
     expect(offending([...sources('sync-server/src/core'), ...sources('sync-server/src/store')], bad)).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestIdp } from '../../sync-server/src/http/saml/testIdp';
+import { TestIdp } from '../../sync-server/src/testing/testIdp';
 import { World } from './world';
 
 /**

@@ -5,7 +5,7 @@ import { type ServerType, serve } from '@hono/node-server';
 import { SignJWT } from 'jose';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writePages, xssDocument } from '../../sync-server/src/sites/testContent';
+import { writePages, xssDocument } from '../../sync-server/src/testing/testContent';
 import { TestServer, type TestUser } from '../../sync-server/src/testing/harness';
 
 /**

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processSpec } from '../../sync-server/src/core/openapi/process';
 import { type PublishedPage, revisionContentSource, type SpaceSnapshot } from '../../sync-server/src/sites/contentSource';
 import { setContentSource } from '../../sync-server/src/sites/context';
-import { writePages } from '../../sync-server/src/sites/testContent';
+import { writePages } from '../../sync-server/src/testing/testContent';
 import { linkSpaceFile, putBlob } from '../../sync-server/src/store/files';
 import { insertSpec } from '../../sync-server/src/store/openapiSpecs';
 import { TestServer } from '../../sync-server/src/testing/harness';

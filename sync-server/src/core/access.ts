@@ -1,7 +1,8 @@
 import type { Role } from '@quire/shared';
-import type { Queryable } from '../store/db';
+import type { Db, Queryable } from '../store/db';
 import { type GrantRow, grantsForUser } from '../store/grants';
 import { type MemberRow, getMembership } from '../store/members';
+import { readModelOf, tags } from './readModel';
 import { atLeast, maxRole } from './roles';
 import { applySsoEnforcement } from './sso/enforcement';
 
@@ -98,11 +99,26 @@ export async function loadOrgAccess(db: Queryable, orgId: string, userId: string
   return new OrgAccess(orgId, userId, member, grants, new Map(collections.map((c) => [c.id, c])));
 }
 
+/**
+ * The caller's standing in an organization as every check needs it (SSO enforcement
+ * included), from the read model when it is there. Kept per token: enforcement depends on
+ * how the token was issued. Shared between requests, so never changed once built.
+ */
+export async function orgAccessOf(db: Db, orgId: string, userId: string, tokenId: string | undefined): Promise<OrgAccess> {
+  const load = async () => applySsoEnforcement(db, await loadOrgAccess(db, orgId, userId), tokenId);
+  const kept = await readModelOf(db).through(`access:${orgId}:${userId}:${tokenId ?? ''}`, async () => ({
+    value: await load(),
+    tags: [tags.access(orgId)],
+  }));
+  return kept ?? load();
+}
+
 /** Memoizes organization access for the length of one request. */
 export class Access {
   private byOrg = new Map<string, Promise<OrgAccess>>();
   constructor(
-    private db: Queryable,
+    /** A whole database reads through the read model; a transaction reads what it sees. */
+    private db: Db | Queryable,
     readonly userId: string,
     /** The API token of the request: SSO enforcement depends on how it was issued. */
     readonly tokenId?: string,
@@ -111,7 +127,11 @@ export class Access {
   org(orgId: string): Promise<OrgAccess> {
     let p = this.byOrg.get(orgId);
     if (!p) {
-      p = loadOrgAccess(this.db, orgId, this.userId).then((a) => applySsoEnforcement(this.db, a, this.tokenId));
+      const db = this.db;
+      p =
+        'listen' in db
+          ? orgAccessOf(db, orgId, this.userId, this.tokenId)
+          : loadOrgAccess(db, orgId, this.userId).then((a) => applySsoEnforcement(db, a, this.tokenId));
       this.byOrg.set(orgId, p);
     }
     return p;

@@ -8,12 +8,14 @@ import { HTTPException } from 'hono/http-exception';
 import { Access } from '../core/access';
 import { withLinkHolder } from '../core/content/exports';
 import { publishedSiteHosts, registerPublishedSites } from '../sites/app';
-import { userForToken } from '../store/tokens';
-import { ApiError, notFound, unauthorized } from './errors';
+import { callerForToken } from '../core/callers';
+import { hashToken } from '../store/tokens';
+import { ApiError, notFound, unauthorized } from '@quire/shared/apiErrors';
 import type { AppEnv, Deps } from './env';
 import { idempotency } from './middleware/idempotency';
-import { jsonBody } from './middleware/jsonBody';
-import { RateLimiter, clientAddress, rateLimit } from './middleware/rateLimit';
+import { jsonBody, sendsBody } from './middleware/jsonBody';
+import { RateLimiter, type RateLimiters, clientAddress, rateLimit, rateLimiters } from './middleware/rateLimit';
+import { keepResponses } from './responseCache';
 import { registerApiRoutes } from './routes';
 import { validationHook } from './validation';
 
@@ -46,10 +48,16 @@ function httpExceptionMessage(c: Context<AppEnv>, err: HTTPException): string {
 
 let scalarScript: string | undefined;
 
-export function createApp(deps: Deps) {
+export function createApp(deps: Deps, limiters: RateLimiters = rateLimiters(deps.config)) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-  const perAddress = new RateLimiter(deps.config.rateLimitPerAddress);
-  const perToken = new RateLimiter(deps.config.rateLimitPerToken);
+  const { perAddress, perToken } = limiters;
+  const limitBody = bodyLimit({
+    maxSize: deps.config.maxBodyBytes,
+    // The rest of the body is never read, so the connection cannot carry another request.
+    onError: () => {
+      throw new ApiError(413, `Request body is larger than ${deps.config.maxBodyBytes} bytes.`, { Connection: 'close' });
+    },
+  });
 
   app.onError((err, c) => {
     if (err instanceof ApiError) {
@@ -94,25 +102,18 @@ export function createApp(deps: Deps) {
     '/v1/*',
     rateLimit(perAddress, (c) => `addr:${clientAddress(c)}`),
   );
-  app.use(
-    '/v1/*',
-    bodyLimit({
-      maxSize: deps.config.maxBodyBytes,
-      // The rest of the body is never read, so the connection cannot carry another request.
-      onError: () => {
-        throw new ApiError(413, `Request body is larger than ${deps.config.maxBodyBytes} bytes.`, { Connection: 'close' });
-      },
-    }),
-  );
+  app.use('/v1/*', (c, next) => (sendsBody(c) ? limitBody(c, next) : next()));
   app.use('/v1/*', jsonBody());
+  app.use('/v1/*', keepResponses());
   app.use('/v1/*', async (c, next) => {
     if (PUBLIC_PATHS.some((p) => p.test(c.req.path))) return next();
     const header = c.req.header('authorization') ?? '';
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match?.[1]) throw unauthorized();
-    const found = await userForToken(deps.db, match[1]);
+    const found = await callerForToken(deps.db, match[1]);
     if (!found) throw unauthorized('The API token is not valid (unknown or revoked).');
     c.set('caller', found);
+    c.set('tokenHash', hashToken(match[1]));
     c.set('access', new Access(deps.db, found.user.id, found.tokenId));
     // Download links made while answering are handed to this token (see core/content/exports).
     await withLinkHolder(`t.${found.tokenId}`, next);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNKNOWN_ID, expectError } from '../testing/apiExpect';
 import { type Answer, TestServer, type TestUser } from '../testing/harness';
 import { createApp } from './app';
-import { editLive } from './content/testEdits';
+import { editLive } from '../testing/testEdits';
 
 /**
  * The contracts every operation keeps (shared/DESIGN.md, "Contracts every part keeps"),

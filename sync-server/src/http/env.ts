@@ -1,20 +1,10 @@
-import type { Config } from '../config';
 import type { Access } from '../core/access';
-import type { Logger } from '../logger';
-import type { Db } from '../store/db';
-import type { UserRow } from '../store/users';
+import type { Caller } from '../core/callers';
+import type { Deps } from '../core/deps';
 
-/** What every handler can reach: built once at start, shared by all requests. */
-export interface Deps {
-  db: Db;
-  config: Config;
-  log: Logger;
-}
+export type { Deps } from '../core/deps';
 
-export interface Caller {
-  user: UserRow;
-  tokenId: string;
-}
+export type { Caller } from '../core/callers';
 
 export interface AppEnv {
   Variables: {
@@ -23,5 +13,9 @@ export interface AppEnv {
     caller: Caller;
     /** Access of the caller, loaded once per organization per request. */
     access: Access;
+    /** SHA-256 of the request's API token. */
+    tokenHash: string;
+    /** Set by a handler whose answer may be kept as bytes (see responseCache). */
+    cacheTags: string[];
   };
 }

@@ -4,9 +4,11 @@ import type { OrgAccess } from '../core/access';
 import { atLeast } from '../core/roles';
 import { SSO_REQUIRED_MESSAGE } from '../core/sso/enforcement';
 import { type CollectionRow, getCollection } from '../store/collections';
-import { type OrgRow, getOrg } from '../store/organizations';
-import { type SpaceRow, getSpace } from '../store/spaces';
-import { forbidden, notFound } from './errors';
+import { membersAmong } from '../store/members';
+import { orgRow, spaceRow } from '../core/hotRows';
+import type { OrgRow } from '../store/organizations';
+import type { SpaceRow } from '../store/spaces';
+import { forbidden, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from './env';
 
 type Ctx = Context<AppEnv>;
@@ -17,7 +19,7 @@ type Ctx = Context<AppEnv>;
  */
 export async function requireOrg(c: Ctx, orgId: string, needed?: Role): Promise<{ org: OrgRow; access: OrgAccess }> {
   const { db } = c.get('deps');
-  const [org, access] = await Promise.all([getOrg(db, orgId), c.get('access').org(orgId)]);
+  const [org, access] = await Promise.all([orgRow(db, orgId), c.get('access').org(orgId)]);
   if (org && access.blockedBySso) throw forbidden(SSO_REQUIRED_MESSAGE);
   if (!org || !access.isMember) throw notFound('organization');
   if (needed && !atLeast(access.orgRole, needed)) throw forbidden(`This needs the ${needed} role in the organization.`);
@@ -30,7 +32,7 @@ export async function requireSpace(
   needed: Role = 'read',
   opts: { includeDeleted?: boolean } = {},
 ): Promise<{ space: SpaceRow; access: OrgAccess; role: Role }> {
-  const space = await getSpace(c.get('deps').db, spaceId, opts);
+  const space = await spaceRow(c.get('deps').db, spaceId, opts);
   if (!space) throw notFound('space');
   const access = await c.get('access').org(space.org_id);
   if (access.blockedBySso) throw forbidden(SSO_REQUIRED_MESSAGE);
@@ -60,8 +62,6 @@ export async function requireMergeRuleMembers(c: Ctx, orgId: string, rules: Merg
   if (rules?.type !== 'rules') return;
   const ids = [...new Set(rules.rules.flatMap((r) => r.users))];
   if (!ids.length) return;
-  const found = await c
-    .get('deps')
-    .db.query<{ user_id: string }>('SELECT user_id FROM org_members WHERE org_id = $1 AND user_id = ANY($2)', [orgId, ids]);
+  const found = await membersAmong(c.get('deps').db, orgId, ids);
   if (found.length < ids.length) throw notFound('member');
 }

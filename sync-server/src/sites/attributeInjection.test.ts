@@ -1,7 +1,7 @@
 import { parse } from 'node-html-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestServer } from '../testing/harness';
-import { writePages } from './testContent';
+import { writePages } from '../testing/testContent';
 
 /**
  * Text that lands inside an attribute (a page title in `<meta>`, an image's alt, a stored

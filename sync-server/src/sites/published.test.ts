@@ -3,7 +3,7 @@ import { type HTMLElement, parse } from 'node-html-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestDnsServer } from '../testing/dnsServer';
 import { type Answer, TestServer, type TestUser } from '../testing/harness';
-import { rewritePage, writePages, xssDocument } from './testContent';
+import { rewritePage, writePages, xssDocument } from '../testing/testContent';
 
 let t: TestServer;
 let orgId: string;

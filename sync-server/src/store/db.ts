@@ -18,7 +18,27 @@ export class DurabilityUnknownError extends Error {
   }
 }
 
-export interface Db extends Queryable {
+/**
+ * Whether this process hears every notification now. PGlite delivers them within the
+ * statement that commits, so it always does; a PostgreSQL instance only while its LISTEN
+ * connection is up.
+ */
+export interface ListenerState {
+  readonly listening: boolean;
+  /** Hears every change of `listening`; returns the unsubscribe function. */
+  onListening(cb: (up: boolean) => void): () => void;
+  /**
+   * Resolves true once every notification of a transaction committed before the call has
+   * reached this process's listeners; false when that cannot be known (listener down).
+   */
+  fence(): Promise<boolean>;
+  /** How many statements or transactions that may have written this process has committed (counted where notifications arrive late: PostgreSQL). */
+  readonly writes: number;
+  /** The server process id of the LISTEN connection, if there is one (tests terminate it). */
+  backendOfListener?(): number | undefined;
+}
+
+export interface Db extends Queryable, ListenerState {
   readonly kind: 'pglite' | 'postgres';
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
@@ -39,4 +59,13 @@ export async function one<T>(db: Queryable, sql: string, params?: unknown[]): Pr
 export async function maybeOne<T>(db: Queryable, sql: string, params?: unknown[]): Promise<T | undefined> {
   const rows = await db.query<T>(sql, params);
   return rows[0];
+}
+
+/**
+ * Whether a statement may have written. A query counts as a read when it is a SELECT, SHOW
+ * or WITH that names no writing command, so a data-modifying CTE (`WITH x AS (UPDATE …)
+ * SELECT …`) counts as a write.
+ */
+export function mayWrite(sql: string): boolean {
+  return !/^\s*(SELECT|SHOW|WITH)\b/i.test(sql) || /\b(INSERT|UPDATE|DELETE|MERGE|TRUNCATE)\b/i.test(sql);
 }

@@ -41,3 +41,8 @@ export async function copyGrants(db: Queryable, fromId: string, toId: string) {
     [fromId, toId],
   );
 }
+
+/** Drops every grant on a space or collection. */
+export async function deleteGrantsOn(db: Queryable, resourceId: string) {
+  await db.query('DELETE FROM grants WHERE resource_id = $1', [resourceId]);
+}

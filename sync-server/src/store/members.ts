@@ -169,3 +169,28 @@ export async function countAdmins(db: Queryable, orgId: string): Promise<number>
   );
   return rows[0]?.n ?? 0;
 }
+
+/** Which of `userIds` are members of the organization. */
+export async function membersAmong(db: Queryable, orgId: string, userIds: string[]): Promise<string[]> {
+  const rows = await db.query<{ user_id: string }>('SELECT user_id FROM org_members WHERE org_id = $1 AND user_id = ANY($2)', [
+    orgId,
+    userIds,
+  ]);
+  return rows.map((r) => r.user_id);
+}
+
+/** Marks a membership as coming from SSO; false when there is no such member. */
+export async function markSsoMember(db: Queryable, orgId: string, userId: string): Promise<boolean> {
+  const rows = await db.query('UPDATE org_members SET sso = true WHERE org_id = $1 AND user_id = $2 RETURNING user_id', [orgId, userId]);
+  return rows.length > 0;
+}
+
+/** The user id of a member named by id or email (any case); undefined for anyone else. */
+export async function memberIdByRef(db: Queryable, orgId: string, ref: string): Promise<string | undefined> {
+  const rows = await db.query<{ user_id: string }>(
+    `SELECT m.user_id FROM org_members m JOIN users u ON u.id = m.user_id
+     WHERE m.org_id = $1 AND (m.user_id = $2 OR lower(u.email) = lower($2))`,
+    [orgId, ref],
+  );
+  return rows[0]?.user_id;
+}

@@ -1,12 +1,19 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from '../config';
 import type { Db } from './db';
 import { lockDataDir } from './lock';
 import { migrate } from './migrate';
 import { openPglite } from './pglite';
 import { openPostgres } from './postgres';
 import { makeDataDirPrivate } from './privateDir';
+
+/** What opening the database needs to know. */
+export interface StoreSettings {
+  dataDir: string;
+  databaseUrl?: string;
+  /** Connections to PostgreSQL. */
+  databasePoolSize?: number;
+}
 
 export interface OpenedStore {
   db: Db;
@@ -19,11 +26,11 @@ export interface OpenedStore {
  * `DATA_DIR/pgdata` and is locked to this process; PostgreSQL needs no lock. The data
  * directory is made private first (see privateDir.ts).
  */
-export async function openStore(config: Pick<Config, 'dataDir' | 'databaseUrl'>): Promise<OpenedStore> {
+export async function openStore(config: StoreSettings): Promise<OpenedStore> {
   // With PostgreSQL the data directory holds only this instance's own files, when it exists.
   if (!config.databaseUrl || existsSync(config.dataDir)) makeDataDirPrivate(config.dataDir);
   if (config.databaseUrl) {
-    const db = await openPostgres(config.databaseUrl);
+    const db = await openPostgres(config.databaseUrl, { poolSize: config.databasePoolSize });
     await migrate(db);
     return { db, unlock: () => {} };
   }

@@ -1,4 +1,4 @@
-import { badRequest } from '../http/errors';
+import { badRequest } from '@quire/shared/apiErrors';
 import type { Queryable } from './db';
 
 export interface PageRequest {
@@ -108,13 +108,15 @@ export async function keysetPage<T>(db: Queryable, q: Keyset, req: PageRequest):
   ]);
   let next: string | undefined;
   if (rows.length > limit) {
-    rows.length = limit;
     const last = rows[limit - 1] as { _seq: number; _sort?: string };
     next = encodeCursor({ s: Number(last._seq), ...(q.sort ? { v: last._sort } : {}) });
   }
-  for (const row of rows as Record<string, unknown>[]) {
-    delete row._seq;
-    delete row._sort;
+  // New objects without the cursor columns: deleting properties would turn every row
+  // into a slow dictionary-mode object for the presenters that read it next.
+  const page: T[] = new Array(Math.min(rows.length, limit));
+  for (let i = 0; i < page.length; i++) {
+    const { _seq, _sort, ...row } = rows[i] as T & { _seq: number; _sort?: unknown };
+    page[i] = row as T;
   }
-  return { rows, count: counted[0]?.n ?? 0, next };
+  return { rows: page, count: counted[0]?.n ?? 0, next };
 }

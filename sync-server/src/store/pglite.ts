@@ -1,7 +1,7 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { type Db, DurabilityUnknownError, type Queryable } from './db';
+import { type Db, DurabilityUnknownError, type Queryable, mayWrite } from './db';
 
 /**
  * PGlite's Postgres runs with fsync off and its file system cannot fsync, so a commit
@@ -68,14 +68,7 @@ function walSyncer(dataDir: string): () => Promise<void> {
   };
 }
 
-/**
- * Whether a statement may have written: only then does it wait for the WAL fsync. A query
- * counts as a read when it is a SELECT, SHOW or WITH that names no writing command, so a
- * data-modifying CTE (`WITH x AS (UPDATE …) SELECT …`) is synced like any write.
- */
-export function mayWrite(sql: string): boolean {
-  return !/^\s*(SELECT|SHOW|WITH)\b/i.test(sql) || /\b(INSERT|UPDATE|DELETE|MERGE|TRUNCATE)\b/i.test(sql);
-}
+export { mayWrite };
 
 /**
  * The embedded adapter. PGlite is one connection, so a transaction holds it and other
@@ -120,6 +113,11 @@ export function wrapPglite(pg: PGlite, walSync: () => Promise<void> = async () =
     async notify(channel, payload) {
       await pg.query('SELECT pg_notify($1, $2)', [channel, payload]);
     },
+    // One process, and notifications are delivered before the committing statement resolves.
+    listening: true,
+    onListening: () => () => {},
+    fence: async () => true,
+    writes: 0,
     async close() {
       if (!pg.closed) await pg.close();
     },

@@ -189,3 +189,31 @@ export async function setPlacement(db: Queryable, kind: 'space' | 'collection', 
   const table = kind === 'space' ? 'spaces' : 'collections';
   await db.query(`UPDATE ${table} SET parent_id = $2, position = $3, updated_at = now() WHERE id = $1`, [id, parentId, position]);
 }
+
+/** Gives a copy the access and workflow settings of its original. */
+export async function copySpaceSettings(db: Queryable, copyId: string, from: SpaceRow) {
+  await db.query('UPDATE spaces SET visibility = $2, default_level = $3, merge_rules = $4, edit_mode = $5 WHERE id = $1', [
+    copyId,
+    from.visibility,
+    from.default_level,
+    JSON.stringify(from.merge_rules),
+    from.edit_mode,
+  ]);
+}
+
+/** Moves a space to the root of another organization. */
+export async function moveSpaceToOrg(db: Queryable, spaceId: string, orgId: string, position: string) {
+  await one(db, 'UPDATE spaces SET org_id = $2, parent_id = NULL, position = $3, updated_at = now() WHERE id = $1 RETURNING id', [
+    spaceId,
+    orgId,
+    position,
+  ]);
+}
+
+/** What decides access to each live space of an organization. */
+export function placedSpaces(db: Queryable, orgId: string) {
+  return db.query<{ id: string; parent_id: string | null; default_level: Role | null }>(
+    'SELECT id, parent_id, default_level FROM spaces WHERE org_id = $1 AND deleted_at IS NULL',
+    [orgId],
+  );
+}

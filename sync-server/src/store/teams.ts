@@ -111,3 +111,13 @@ export async function teamRoleOf(db: Queryable, teamId: string, userId: string):
   const row = await maybeOne<{ role: TeamRole }>(db, 'SELECT role FROM team_members WHERE team_id = $1 AND user_id = $2', [teamId, userId]);
   return row?.role;
 }
+
+/** Ids of the teams a user owns. */
+export async function teamsOwnedBy(db: Queryable, userId: string): Promise<string[]> {
+  const rows = await db.query<{ team_id: string }>("SELECT team_id FROM team_members WHERE user_id = $1 AND role = 'owner'", [userId]);
+  return rows.map((r) => r.team_id);
+}
+
+export async function setTeamMemberRole(db: Queryable, teamId: string, userId: string, role: TeamRole) {
+  await db.query('UPDATE team_members SET role = $3 WHERE team_id = $1 AND user_id = $2', [teamId, userId, role]);
+}

@@ -28,11 +28,15 @@ export async function revokeToken(db: Queryable, token: string): Promise<boolean
   return rows.length > 0;
 }
 
-export async function userForToken(db: Queryable, token: string): Promise<{ user: UserRow; tokenId: string } | undefined> {
+export function userForToken(db: Queryable, token: string): Promise<{ user: UserRow; tokenId: string } | undefined> {
+  return userForTokenHash(db, hashToken(token));
+}
+
+export async function userForTokenHash(db: Queryable, hash: string): Promise<{ user: UserRow; tokenId: string } | undefined> {
   const row = await maybeOne<UserRow & { token_id: string }>(
     db,
     'SELECT u.*, t.id AS token_id FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = $1',
-    [hashToken(token)],
+    [hash],
   );
   if (!row) return undefined;
   const { token_id, ...user } = row;

@@ -1,6 +1,6 @@
 import { type MergeRules, newId } from '@quire/shared';
 import * as Y from 'yjs';
-import { ApiError, conflict } from '../../http/errors';
+import { ApiError, conflict } from '@quire/shared/apiErrors';
 import {
   type ChangeRequestRow,
   getChangeRequest,

@@ -1,6 +1,6 @@
 import { createPage, listPages } from '@quire/shared/content/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { editLive } from '../../http/content/testEdits';
+import { editLive } from '../../testing/testEdits';
 import { maybeOne } from '../../store/db';
 import { compactDoc, loadYDoc } from '../../store/ydocs';
 import { TestServer } from '../../testing/harness';

@@ -1,7 +1,7 @@
 import { createPage, deletePage, getPageMarkdown, listPages, setPageMarkdown, updatePage } from '@quire/shared/content/index';
 import * as Y from 'yjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { editLive } from '../../http/content/testEdits';
+import { editLive } from '../../testing/testEdits';
 import { getChangeRequest } from '../../store/changeRequests';
 import { maybeOne } from '../../store/db';
 import { getRevisionHead, latestRevisionHead } from '../../store/revisions';

@@ -1,7 +1,7 @@
 import { newId } from '@quire/shared';
 import { type CreatePageInput, createPage } from '@quire/shared/content/index';
 import type { ContentRef } from '@quire/shared/schemas/content';
-import { ApiError, badRequest } from '../../http/errors';
+import { ApiError, badRequest } from '@quire/shared/apiErrors';
 import type { Db, Queryable } from '../../store/db';
 import { getSpecByRef } from '../../store/openapiSpecs';
 import type { SpaceRow } from '../../store/spaces';

@@ -1,5 +1,5 @@
 import type { OpenAPIErrorCode } from '@quire/shared/schemas/openapi';
-import type { Deps } from '../../http/env';
+import type { Deps } from '../deps';
 import * as specs from '../../store/openapiSpecs';
 import { FetchError, guardedFetch } from '../fetchGuard';
 import { parseSpecText, type SpecProblem } from './parse';

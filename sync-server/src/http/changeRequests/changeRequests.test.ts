@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createPage, deletePage, setPageMarkdown } from '@quire/shared/content/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestServer } from '../../testing/harness';
-import { editLive } from '../content/testEdits';
+import { editLive } from '../../testing/testEdits';
 
 let t: TestServer;
 beforeAll(async () => {

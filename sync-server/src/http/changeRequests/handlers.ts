@@ -16,7 +16,7 @@ import { getMembership } from '../../store/members';
 import { getSpace } from '../../store/spaces';
 import type { SpaceRow } from '../../store/spaces';
 import { orgSpaces } from '../../store/search';
-import { badRequest, conflict, forbidden, notFound } from '../errors';
+import { badRequest, conflict, forbidden, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { requireOrg, requireSpace } from '../guards';
 import { envelope } from '../listing';

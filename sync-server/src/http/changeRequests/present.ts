@@ -18,7 +18,7 @@ import {
 import type { Queryable } from '../../store/db';
 import type { SpaceRow } from '../../store/spaces';
 import type { UserRow } from '../../store/users';
-import { forbidden, notFound } from '../errors';
+import { forbidden, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { requireSpace } from '../guards';
 import { compact, iso } from '../presenters/iso';

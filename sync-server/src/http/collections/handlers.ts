@@ -4,7 +4,7 @@ import { moveItem } from '../../core/placement';
 import { atLeast } from '../../core/roles';
 import { collectionSubtree, getCollection, lastPosition, updateCollection } from '../../store/collections';
 import { listSpaces } from '../../store/spaces';
-import { badRequest, forbidden, notFound } from '../errors';
+import { badRequest, forbidden, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { requireCollection } from '../guards';
 import { presentSpaceList } from '../listing';

@@ -19,7 +19,7 @@ import type { PageRequest } from '../../store/paginate';
 import type { SpaceRow } from '../../store/spaces';
 import type { UserRow } from '../../store/users';
 import { requireChangeRequest } from '../changeRequests/present';
-import { badRequest, forbidden, notFound } from '../errors';
+import { badRequest, forbidden, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { requireSpace } from '../guards';
 import { envelope } from '../listing';

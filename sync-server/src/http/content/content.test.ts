@@ -1,7 +1,7 @@
 import { createPage, setVariable } from '@quire/shared/content/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestServer } from '../../testing/harness';
-import { editLive } from './testEdits';
+import { editLive } from '../../testing/testEdits';
 
 let t: TestServer;
 beforeAll(async () => {

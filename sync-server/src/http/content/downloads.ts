@@ -11,7 +11,7 @@ import { getBlob, spaceFileHashes } from '../../store/files';
 import { getOrg } from '../../store/organizations';
 import { getRevisionHead } from '../../store/revisions';
 import { getSpace } from '../../store/spaces';
-import { ApiError, notFound } from '../errors';
+import { ApiError, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { baseUrl } from '../urls';
 

@@ -17,7 +17,7 @@ import { getOrg } from '../../store/organizations';
 import { getRevisionHead } from '../../store/revisions';
 import { spaceCounts } from '../../store/spaceCounts';
 import { getSpace } from '../../store/spaces';
-import { badRequest, conflict, notFound } from '../errors';
+import { badRequest, conflict, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { requireSpace } from '../guards';
 import { requireChangeRequest } from '../changeRequests/present';
@@ -26,7 +26,7 @@ import { presentSpace } from '../presenters/space';
 import { baseUrl } from '../urls';
 import { type LinkScope, backlinkItems, linkItems, linkStats } from './links';
 import { memoryPage } from './memoryPage';
-import { appBase, presentFiles, presentPage, presentPageTree, presentRevision } from './present';
+import { appBase, presentFiles, presentPage, presentPageTree, presentRevision } from '../presenters/content';
 import { registerContentDownloads } from './downloads';
 import * as r from './routes';
 

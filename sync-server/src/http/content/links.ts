@@ -5,7 +5,7 @@ import type { Target } from '../../core/content/model';
 import { type LinkStatus, linkStatus } from '../../core/content/read';
 import { pagePaths } from '../../core/content/tree';
 import type { Queryable } from '../../store/db';
-import { presentFiles } from './present';
+import { presentFiles } from '../presenters/content';
 
 /** The organization, space and revision every location of a read is in. */
 export interface LinkScope {

@@ -2,11 +2,11 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Role } from '@quire/shared';
 import { loadOrgAccess } from '../../core/access';
 import type { OrgAccess } from '../../core/access';
-import { countAdmins, getMemberView, listMembers, lockMembership, removeMember, setMemberRole } from '../../store/members';
-import { listSpaces } from '../../store/spaces';
+import { countAdmins, getMemberView, listMembers, lockMembership, markSsoMember, removeMember, setMemberRole } from '../../store/members';
+import { listSpaces, placedSpaces } from '../../store/spaces';
 import { spaceCounts } from '../../store/spaceCounts';
 import { listTeamsOfUser } from '../../store/teams';
-import { conflict, forbidden, notFound } from '../errors';
+import { conflict, forbidden, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { requireOrg } from '../guards';
 import { envelope } from '../listing';
@@ -15,6 +15,8 @@ import { presentSpace } from '../presenters/space';
 import { presentTeam } from '../presenters/team';
 import { baseUrl } from '../urls';
 import * as r from './routes';
+import { cacheable } from '../responseCache';
+import { tags } from '../../core/readModel';
 
 /**
  * Guests see their own membership only: the member list is for the organization's members,
@@ -31,6 +33,7 @@ export function registerMembers(app: OpenAPIHono<AppEnv>) {
     const q = c.req.valid('query');
     const page = await listMembers(c.get('deps').db, org.id, q, q);
     const base = baseUrl(c);
+    cacheable(c, [tags.org(org.id), tags.access(org.id), tags.memberUsers(org.id), tags.spacesOf(org.id)]);
     return c.json(
       envelope(page, (m) => presentMember(m, base, access)),
       200,
@@ -88,11 +91,7 @@ export function registerMembers(app: OpenAPIHono<AppEnv>) {
     const { db } = c.get('deps');
     const { organizationId, userId } = c.req.valid('param');
     const { access } = await requireOrg(c, organizationId, 'admin');
-    const rows = await db.query('UPDATE org_members SET sso = true WHERE org_id = $1 AND user_id = $2 RETURNING user_id', [
-      organizationId,
-      userId,
-    ]);
-    if (rows.length === 0) throw notFound('member');
+    if (!(await markSsoMember(db, organizationId, userId))) throw notFound('member');
     return c.json(presentMember((await getMemberView(db, organizationId, userId)) as never, baseUrl(c), access), 200);
   });
 
@@ -105,10 +104,7 @@ export function registerMembers(app: OpenAPIHono<AppEnv>) {
     if (!target.member) throw notFound('member');
     let visibleIds: string[] | undefined;
     if (target.orgRole === null) {
-      const rows = await db.query<{ id: string; parent_id: string | null; default_level: Role | null }>(
-        'SELECT id, parent_id, default_level FROM spaces WHERE org_id = $1 AND deleted_at IS NULL',
-        [organizationId],
-      );
+      const rows = await placedSpaces(db, organizationId);
       visibleIds = rows.filter((s) => target.roleOn(s)).map((s) => s.id);
     }
     const q = c.req.valid('query');

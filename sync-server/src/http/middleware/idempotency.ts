@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { claimKey, releaseKey, storeAnswer } from '../../store/idempotency';
-import { ApiError, badRequest, conflict, unprocessable } from '../errors';
+import { ApiError, badRequest, conflict, unprocessable } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;

@@ -1,5 +1,5 @@
-import type { MiddlewareHandler } from 'hono';
-import { ApiError, badRequest } from '../errors';
+import type { Context, MiddlewareHandler } from 'hono';
+import { ApiError, badRequest } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 
 const MAX_DEPTH = 32;
@@ -9,6 +9,16 @@ function hasBody(headers: Headers): boolean {
   const len = headers.get('content-length');
   if (len !== null) return Number(len) > 0;
   return headers.has('transfer-encoding');
+}
+
+/**
+ * Whether a request carries a body. From a socket, the headers say so (HTTP/1.1 needs a
+ * length or a chunked encoding), and reading `body` would make the Node adapter build a
+ * whole Request (~100 µs) for every GET; a Request made in-process may have neither.
+ */
+export function sendsBody(c: Context<AppEnv>): boolean {
+  if ((c.env as { incoming?: unknown } | undefined)?.incoming) return hasBody(c.req.raw.headers);
+  return !!c.req.raw.body;
 }
 
 /** Finds the first thing PostgreSQL or our handlers must never see: deep nesting or NUL. */
@@ -67,7 +77,7 @@ export function jsonBody(): MiddlewareHandler<AppEnv> {
  */
 export function noBodyFields(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (!c.req.raw.body) return next();
+    if (!sendsBody(c)) return next();
     // jsonBody has parsed it already when it was JSON; Hono answers from that cache.
     const text = await c.req.text();
     if (text.trim() === '') return next();

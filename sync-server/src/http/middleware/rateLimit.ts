@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { tooManyRequests } from '../errors';
+import { tooManyRequests } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 
 /**
@@ -35,6 +35,16 @@ export class RateLimiter {
   private sweep(t: number) {
     for (const [k, w] of this.windows) if (t - w.start >= 60_000) this.windows.delete(k);
   }
+}
+
+/** The two limiters of a server: per client address, then per API token. */
+export interface RateLimiters {
+  perAddress: RateLimiter;
+  perToken: RateLimiter;
+}
+
+export function rateLimiters(config: { rateLimitPerAddress: number; rateLimitPerToken: number }): RateLimiters {
+  return { perAddress: new RateLimiter(config.rateLimitPerAddress), perToken: new RateLimiter(config.rateLimitPerToken) };
 }
 
 export function clientAddress(c: Context): string {

@@ -3,12 +3,12 @@ import type { Context } from 'hono';
 import { scheduleSpecProcessing } from '../../core/openapi/process';
 import * as specs from '../../store/openapiSpecs';
 import { ID_PATTERN as ID } from '@quire/shared';
-import { conflict, notFound } from '../errors';
+import { conflict, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { requireOrg } from '../guards';
 import { envelope } from '../listing';
 import { baseUrl } from '../urls';
-import { presentSpec } from './present';
+import { presentSpec } from '../presenters/openapi';
 import * as r from './routes';
 
 type Ctx = Context<AppEnv>;

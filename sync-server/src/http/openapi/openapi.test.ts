@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FetchError, guardedFetch } from '../../core/fetchGuard';
 import { processSpec, resumeUnfinishedSpecs } from '../../core/openapi/process';
 import { renderSpecOperations } from '../../core/openapi/index';
-import { writePages } from '../../sites/testContent';
+import { writePages } from '../../testing/testContent';
 import { TestServer } from '../../testing/harness';
 
 const PETSTORE = {

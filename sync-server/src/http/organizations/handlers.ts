@@ -17,7 +17,7 @@ import { loadOrgAccess } from '../../core/access';
 import { initSpaceContent } from '../../core/content/revisions';
 import { templatePages, writeTemplate } from '../../core/content/templates';
 import { atLeast } from '../../core/roles';
-import { badRequest, forbidden, notFound } from '../errors';
+import { badRequest, forbidden, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { requireMergeRuleMembers, requireOrg } from '../guards';
 import { presentCollection } from '../presenters/collection';
@@ -27,6 +27,8 @@ import { presentSpace } from '../presenters/space';
 import { baseUrl } from '../urls';
 import { createDefaultSite, scheduleDefaultSpec } from './defaultSite';
 import * as r from './routes';
+import { cacheable } from '../responseCache';
+import { tags } from '../../core/readModel';
 
 const EMPTY_DOCUMENT = { object: 'document' as const, data: { schemaVersion: 1 }, nodes: [] };
 
@@ -73,6 +75,7 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(r.getOrganization, async (c) => {
     const { org, access } = await requireOrg(c, c.req.valid('param').organizationId);
+    cacheable(c, [tags.org(org.id), tags.access(org.id)]);
     return c.json(presentOrg(org, access, baseUrl(c)), 200);
   });
 

@@ -10,12 +10,12 @@ import type { Queryable } from '../../store/db';
 import * as saml from '../../store/saml';
 import type { SamlProviderFields, SamlProviderRow } from '../../store/saml';
 import { getTeam } from '../../store/teams';
-import { ApiError, badRequest, notFound } from '../errors';
+import { ApiError, badRequest, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { requireOrg } from '../guards';
 import { envelope } from '../listing';
 import { baseUrl } from '../urls';
-import { presentProvider } from './present';
+import { presentProvider } from '../presenters/saml';
 import * as r from './routes';
 
 type Ctx = Context<AppEnv>;

@@ -1,7 +1,7 @@
 import { createPublicKey, createVerify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestServer, type TestUser } from '../../testing/harness';
-import { TestIdp, authnRequestOf } from './testIdp';
+import { TestIdp, authnRequestOf } from '../../testing/testIdp';
 
 let t: TestServer;
 let idp: TestIdp;

@@ -5,7 +5,7 @@ import { sameSecret } from '../../sites/gate';
 import { getSite, type SiteRow } from '../../store/sites';
 import { getSpace } from '../../store/spaces';
 import type { AppEnv } from '../env';
-import { forbidden, notFound } from '../errors';
+import { forbidden, notFound } from '@quire/shared/apiErrors';
 
 type Ctx = Context<AppEnv>;
 

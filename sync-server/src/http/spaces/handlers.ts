@@ -5,17 +5,18 @@ import type { Context } from 'hono';
 import { IN_COLLECTION, moveItem } from '../../core/placement';
 import { atLeast } from '../../core/roles';
 import { runSpaceCopySteps } from '../../core/spaceCopy';
-import { copyGrants } from '../../store/grants';
+import { copyGrants, deleteGrantsOn } from '../../store/grants';
 import { lastPosition } from '../../store/collections';
-import { one } from '../../store/db';
-import { spaceCounts } from '../../store/spaceCounts';
+import { spaceCountsOf, spaceRow } from '../../core/hotRows';
 import * as spaces from '../../store/spaces';
-import { badRequest, forbidden, notFound } from '../errors';
+import { badRequest, forbidden, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { requireMergeRuleMembers, requireSpace } from '../guards';
 import { presentSpace } from '../presenters/space';
 import { baseUrl } from '../urls';
 import * as r from './routes';
+import { cacheable } from '../responseCache';
+import { tags } from '../../core/readModel';
 import { OrgAccess } from '../../core/access';
 
 async function respond(c: Context<AppEnv>, spaceId: string, access: OrgAccess) {
@@ -26,8 +27,7 @@ async function respond(c: Context<AppEnv>, spaceId: string, access: OrgAccess) {
 
 /** A space row as the caller sees it, with its counters. */
 async function present(c: Context<AppEnv>, space: spaces.SpaceRow, access: OrgAccess) {
-  const counts = await spaceCounts(c.get('deps').db, [space.id]);
-  return presentSpace(space, access, baseUrl(c), counts.get(space.id) as never);
+  return presentSpace(space, access, baseUrl(c), await spaceCountsOf(c.get('deps').db, space.id));
 }
 
 /** Fields any editor may change (`icon` can only be cleared); the rest shape access and workflow and take an admin. */
@@ -38,18 +38,19 @@ export function registerSpaces(app: OpenAPIHono<AppEnv>) {
     const { db } = c.get('deps');
     const { spaceId } = c.req.valid('param');
     const { shareKey } = c.req.valid('query');
-    const space = await spaces.getSpace(db, spaceId);
+    const space = await spaceRow(db, spaceId);
     if (!space) throw notFound('space');
     const access = await c.get('access').org(space.org_id);
     if (!access.roleOn(space)) {
       // A share-link space opens for anyone who holds its key, read-only.
       if (!(shareKey && space.visibility === 'share-link' && sameSecret(shareKey, space.share_key))) throw notFound('space');
       const readOnly = new OrgAccess(space.org_id, c.get('caller').user.id, undefined, [], new Map());
-      const shown = presentSpace(space, readOnly, baseUrl(c), (await spaceCounts(db, [space.id])).get(space.id) as never);
+      const shown = presentSpace(space, readOnly, baseUrl(c), await spaceCountsOf(db, space.id));
       shown.permissions.view = true;
       shown.permissions.access = true;
       return c.json(shown, 200);
     }
+    cacheable(c, [tags.space(space.id), tags.access(space.org_id)]);
     return c.json(await present(c, space, access), 200);
   });
 
@@ -91,13 +92,7 @@ export function registerSpaces(app: OpenAPIHono<AppEnv>) {
         parentId: space.parent_id,
         language: space.language,
       });
-      await tx.query('UPDATE spaces SET visibility = $2, default_level = $3, merge_rules = $4, edit_mode = $5 WHERE id = $1', [
-        copy.id,
-        space.visibility,
-        space.default_level,
-        JSON.stringify(space.merge_rules),
-        space.edit_mode,
-      ]);
+      await spaces.copySpaceSettings(tx, copy.id, space);
       await copyGrants(tx, space.id, copy.id);
       await runSpaceCopySteps(tx, space.id, copy.id);
       return copy.id;
@@ -136,12 +131,8 @@ export function registerSpaces(app: OpenAPIHono<AppEnv>) {
     }
     await db.transaction(async (tx) => {
       const position = keyBetween(await lastPosition(tx, target, null), null);
-      await tx.query('DELETE FROM grants WHERE resource_id = $1', [space.id]);
-      await one(tx, 'UPDATE spaces SET org_id = $2, parent_id = NULL, position = $3, updated_at = now() WHERE id = $1 RETURNING id', [
-        space.id,
-        target,
-        position,
-      ]);
+      await deleteGrantsOn(tx, space.id);
+      await spaces.moveSpaceToOrg(tx, space.id, target, position);
     });
     // Grants were dropped on the way: the caller's standing in the target is read afresh.
     c.get('access').reset();

@@ -3,7 +3,7 @@ import { parseRoom } from '@quire/shared/sync';
 import { getChangeRequestForSync } from '../../store/syncRooms';
 import { issueTicket } from '../../sync/tickets';
 import type { AppEnv } from '../env';
-import { badRequest, notFound } from '../errors';
+import { badRequest, notFound } from '@quire/shared/apiErrors';
 import { requireSpace } from '../guards';
 import * as r from './routes';
 

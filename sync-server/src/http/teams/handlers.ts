@@ -1,9 +1,9 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Queryable } from '../../store/db';
-import { getMemberView } from '../../store/members';
+import { getMemberView, memberIdByRef } from '../../store/members';
 import * as teams from '../../store/teams';
-import { forbidden, notFound } from '../errors';
+import { forbidden, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { requireOrg } from '../guards';
 import { envelope } from '../listing';
@@ -16,13 +16,9 @@ type Ctx = Context<AppEnv>;
 
 /** A member id or email of this organization → user id; anything else is 404, like a foreign id. */
 async function resolveMember(db: Queryable, orgId: string, ref: string): Promise<string> {
-  const rows = await db.query<{ user_id: string }>(
-    `SELECT m.user_id FROM org_members m JOIN users u ON u.id = m.user_id
-     WHERE m.org_id = $1 AND (m.user_id = $2 OR lower(u.email) = lower($2))`,
-    [orgId, ref],
-  );
-  if (!rows[0]) throw notFound('member');
-  return rows[0].user_id;
+  const userId = await memberIdByRef(db, orgId, ref);
+  if (!userId) throw notFound('member');
+  return userId;
 }
 
 const GUEST_TEAMS = 'Guests can only see the teams they belong to.';
@@ -51,11 +47,7 @@ export function registerTeams(app: OpenAPIHono<AppEnv>) {
     const q = c.req.valid('query');
     const page = await teams.listTeams(db, organizationId, q, q);
     const me = c.get('caller').user.id;
-    const owned = new Set(
-      (await db.query<{ team_id: string }>("SELECT team_id FROM team_members WHERE user_id = $1 AND role = 'owner'", [me])).map(
-        (x) => x.team_id,
-      ),
-    );
+    const owned = new Set(await teams.teamsOwnedBy(db, me));
     return c.json(
       envelope(page, (t) => presentTeam(t, access, owned.has(t.id), baseUrl(c))),
       200,
@@ -124,7 +116,7 @@ export function registerTeams(app: OpenAPIHono<AppEnv>) {
       for (const userId of add) if (!remove.has(userId)) await teams.upsertTeamMember(tx, teamId, userId, roles.get(userId));
       for (const [userId, role] of roles) {
         if (remove.has(userId) || add.includes(userId)) continue;
-        await tx.query('UPDATE team_members SET role = $3 WHERE team_id = $1 AND user_id = $2', [teamId, userId, role]);
+        await teams.setTeamMemberRole(tx, teamId, userId, role);
       }
       for (const userId of remove) await teams.removeTeamMember(tx, teamId, userId);
     });

@@ -8,7 +8,7 @@ import { scheduleTranslationRun } from '../../core/translations/run';
 import { getSpace } from '../../store/spaces';
 import * as store from '../../store/translations';
 import type { TranslationRow } from '../../store/translations';
-import { notFound } from '../errors';
+import { notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { requireOrg } from '../guards';
 import { envelope } from '../listing';

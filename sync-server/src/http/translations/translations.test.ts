@@ -7,7 +7,7 @@ import { editBranch } from '../../core/content/revisions';
 import { runTranslation } from '../../core/translations/run';
 import { runDueTranslations } from '../../core/translations/schedule';
 import type { TranslateRequest, TranslationProvider } from '../../core/translations/provider';
-import { rewritePage, writePages } from '../../sites/testContent';
+import { rewritePage, writePages } from '../../testing/testContent';
 import { TestServer, type TestUser } from '../../testing/harness';
 
 /**

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ssoTokenOrg } from '../../store/saml';
 import { getUserSeenBy } from '../../store/users';
 import type { AppEnv } from '../env';
-import { notFound } from '../errors';
+import { notFound } from '@quire/shared/apiErrors';
 import { apiRoute, json } from '../openapi';
 import { presentUser } from '../presenters/user';
 import { baseUrl } from '../urls';

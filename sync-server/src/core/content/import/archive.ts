@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { extract } from 'tar-stream';
+import { unprocessable } from '@quire/shared/apiErrors';
 import yauzl from 'yauzl';
-import { unprocessable } from '../../../http/errors';
 
 /** Files of an archive by path (`/`-separated, no leading `./`), directories left out. */
 export type ArchiveFiles = Map<string, Uint8Array>;

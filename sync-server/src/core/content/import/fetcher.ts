@@ -1,4 +1,4 @@
-import { ApiError } from '../../../http/errors';
+import { ApiError } from '@quire/shared/apiErrors';
 import { FetchError, guardedFetch } from '../../fetchGuard';
 import type { ContentConfig } from '../config';
 

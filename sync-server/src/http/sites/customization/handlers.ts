@@ -3,7 +3,7 @@ import { customizationInput, patchOverrides, siteSettings, siteSpaceSettings } f
 import { getSite, touchSite, updateSite } from '../../../store/sites';
 import { updateSiteSpace } from '../../../store/sitesStructure';
 import type { AppEnv } from '../../env';
-import { badRequest } from '../../errors';
+import { badRequest } from '@quire/shared/apiErrors';
 import { siteForRead, siteForWrite } from '../guards';
 import { requireSiteSpace } from '../siteSpaces/handlers';
 import * as r from './routes';

@@ -18,11 +18,11 @@ import * as store from '../../../store/sitesRedirects';
 import { sectionsOfSite, siteSpacesOfSite } from '../../../store/sitesStructure';
 import { getSpace } from '../../../store/spaces';
 import type { AppEnv } from '../../env';
-import { ApiError, badRequest, conflict, notFound } from '../../errors';
+import { ApiError, badRequest, conflict, notFound } from '@quire/shared/apiErrors';
 import { envelope } from '../../listing';
 import { baseUrl } from '../../urls';
 import { siteForRead, siteForWrite } from '../guards';
-import { presentRedirect, publishedBase } from '../presenters';
+import { presentRedirect, publishedBase } from '../../presenters/site';
 import { requireSiteSpace } from '../siteSpaces/handlers';
 import * as r from './routes';
 

@@ -6,11 +6,11 @@ import { isWithinGroup, moveIntoGroup, removeSectionGroup, requireGroup, require
 import { getSite, type SiteRow, touchSite } from '../../../store/sites';
 import * as store from '../../../store/sitesStructure';
 import type { AppEnv } from '../../env';
-import { badRequest, notFound } from '../../errors';
+import { badRequest, notFound } from '@quire/shared/apiErrors';
 import { envelope } from '../../listing';
 import { baseUrl } from '../../urls';
 import { siteForRead, siteForWrite } from '../guards';
-import { SiteStructure } from '../presenters';
+import { SiteStructure } from '../../presenters/site';
 import * as r from './routes';
 
 type Ctx = Context<AppEnv>;

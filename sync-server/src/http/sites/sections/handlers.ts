@@ -12,11 +12,11 @@ import * as store from '../../../store/sitesStructure';
 import { getSiteSpace, sectionSiblings, takenPaths, updateSection } from '../../../store/sitesStructure';
 import type { SpaceRow } from '../../../store/spaces';
 import type { AppEnv } from '../../env';
-import { badRequest, notFound } from '../../errors';
+import { badRequest, notFound } from '@quire/shared/apiErrors';
 import { envelope } from '../../listing';
 import { baseUrl } from '../../urls';
 import { siteForRead, siteForWrite, spaceForSite } from '../guards';
-import { SiteStructure } from '../presenters';
+import { SiteStructure } from '../../presenters/site';
 import * as r from './routes';
 
 type Ctx = Context<AppEnv>;

@@ -7,11 +7,11 @@ import { addSiteSpace, removeSiteSpace, requireSection } from '../../../core/sit
 import { getSite, type SiteRow, touchSite } from '../../../store/sites';
 import * as store from '../../../store/sitesStructure';
 import type { AppEnv } from '../../env';
-import { badRequest, notFound } from '../../errors';
+import { badRequest, notFound } from '@quire/shared/apiErrors';
 import { envelope } from '../../listing';
 import { baseUrl } from '../../urls';
 import { siteForRead, siteForWrite, spaceForSite } from '../guards';
-import { SiteStructure } from '../presenters';
+import { SiteStructure } from '../../presenters/site';
 import { checkCondition, spaceForNewContent } from '../sections/handlers';
 import * as r from './routes';
 

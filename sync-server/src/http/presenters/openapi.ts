@@ -2,7 +2,7 @@ import type { OpenAPISpec } from '@quire/shared/schemas/openapi';
 import { atLeast } from '../../core/roles';
 import type { OrgAccess } from '../../core/access';
 import type { OpenAPISpecRow } from '../../store/openapiSpecs';
-import { compact, iso } from '../presenters/iso';
+import { compact, iso } from './iso';
 
 /** Where a public spec's latest processed document is served without a token. */
 export function publishedSpecUrl(base: string, orgId: string, slug: string): string {

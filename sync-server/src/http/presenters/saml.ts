@@ -4,8 +4,8 @@ import type { OrgAccess } from '../../core/access';
 import { serviceUrls } from '../../core/sso/serviceProvider';
 import type { SamlProviderRow } from '../../store/saml';
 import type { TeamRow } from '../../store/teams';
-import { compact, iso } from '../presenters/iso';
-import { presentTeam } from '../presenters/team';
+import { compact, iso } from './iso';
+import { presentTeam } from './team';
 
 export function presentProvider(p: SamlProviderRow, team: TeamRow | undefined, access: OrgAccess, base: string): SamlProvider {
   return compact({

@@ -19,9 +19,9 @@ import {
 } from '../../store/sitesStructure';
 import { spaceCounts } from '../../store/spaceCounts';
 import type { SpaceRow } from '../../store/spaces';
-import { compact, iso } from '../presenters/iso';
-import { presentSpace } from '../presenters/space';
-import { SITE_MANAGER_ROLE } from './guards';
+import { compact, iso } from './iso';
+import { presentSpace } from './space';
+import { SITE_MANAGER_ROLE } from '../sites/guards';
 
 /** Where the server publishes a site: `/s/<organization>/<basename>`, no trailing slash. */
 export function publishedBase(base: string, site: Pick<SiteRow, 'org_id' | 'basename'>): string {

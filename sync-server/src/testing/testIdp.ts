@@ -1,7 +1,7 @@
 import { type KeyObject, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
 import { SignedXml } from 'xml-crypto';
-import { selfSignedCertificate } from '../../core/sso/x509';
+import { selfSignedCertificate } from '../core/sso/x509';
 
 /** A test identity provider: its own key pair and certificate, and signed SAML responses on demand. */
 export class TestIdp {

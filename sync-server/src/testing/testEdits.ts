@@ -1,8 +1,8 @@
 import * as Y from 'yjs';
-import { branchDocId } from '../../core/content/branches';
-import { cutRevision } from '../../core/content/revisions';
-import type { Db } from '../../store/db';
-import { appendUpdate, loadYDoc } from '../../store/ydocs';
+import { branchDocId } from '../core/content/branches';
+import { cutRevision } from '../core/content/revisions';
+import type { Db } from '../store/db';
+import { appendUpdate, loadYDoc } from '../store/ydocs';
 
 /**
  * Test helper: edits a branch as a live client would (a Y.Doc replica whose updates go

@@ -7,7 +7,7 @@ import { pageTreeOf } from '../../core/content/tree';
 import type { Queryable } from '../../store/db';
 import { spaceFileHashes } from '../../store/files';
 import type { RevisionHead } from '../../store/revisions';
-import { compact } from '../presenters/iso';
+import { compact } from './iso';
 
 /** Where a branch's pages open in the app. */
 export function appBase(base: string, spaceId: string, changeRequestId?: string | null) {

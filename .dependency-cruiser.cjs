@@ -1,0 +1,64 @@
+/**
+ * The layering of the code, checked by `npm run lint` (dependency-cruiser). One rule per
+ * boundary DESIGN.md draws; no exceptions are listed here: code that breaks a rule moves.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'core-not-http-or-sites',
+      comment: 'Domain services (core/) know nothing of HTTP routes or the site renderer.',
+      severity: 'error',
+      from: { path: '^sync-server/src/core/' },
+      to: { path: '^sync-server/src/(http|sites)/' },
+    },
+    {
+      name: 'store-only-sql',
+      comment:
+        'store/ is SQL and the database adapters: it gets the settings it needs, never core, http, the server config or anything above it.',
+      severity: 'error',
+      from: { path: '^sync-server/src/store/' },
+      to: { path: '^sync-server/src/(core|http|sites|sync|cli)/|^sync-server/src/(config|server|main)\\.ts$' },
+    },
+    {
+      name: 'shared-stands-alone',
+      comment: 'shared/ is imported by the server and the desktop app; it imports neither.',
+      severity: 'error',
+      from: { path: '^shared/' },
+      to: { path: '^(sync-server|desktop)/' },
+    },
+    {
+      name: 'renderer-without-localnode-or-database',
+      comment: 'The renderer reaches the LocalNode through the typed bridge only, and never a database.',
+      severity: 'error',
+      from: { path: '^desktop/src/renderer/' },
+      to: { path: '^desktop/src/local/|node_modules/(@electric-sql/pglite|pg)/' },
+    },
+    {
+      name: 'test-helpers-only-in-tests',
+      comment: 'The testing folder serves tests and benchmarks; the product never imports it.',
+      severity: 'error',
+      from: { path: '^(sync-server|desktop|shared)/src/', pathNot: '(\\.test\\.tsx?$|/testing/|/test/)' },
+      to: { path: '^sync-server/src/testing/' },
+    },
+    {
+      name: 'server-and-desktop-apart',
+      comment: 'The server and the desktop app talk over the network only.',
+      severity: 'error',
+      from: { path: '^sync-server/' },
+      to: { path: '^desktop/' },
+    },
+    {
+      name: 'desktop-and-server-apart',
+      severity: 'error',
+      from: { path: '^desktop/' },
+      to: { path: '^sync-server/', pathNot: '^sync-server/src/testing/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)node_modules/|\\.test-data/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};

@@ -1,0 +1,22 @@
+import type { Db } from '../store/db';
+import { hashToken, userForTokenHash } from '../store/tokens';
+import type { UserRow } from '../store/users';
+import { readModelOf, tags } from './readModel';
+
+/** Who a request acts as: the token's user and the token itself. */
+export interface Caller {
+  user: UserRow;
+  tokenId: string;
+}
+
+/**
+ * The caller of an API token, from the read model when it is there. Only known tokens are
+ * kept: revoking one (or changing its user) drops it before the revocation is acknowledged.
+ */
+export async function callerForToken(db: Db, token: string): Promise<Caller | undefined> {
+  const hash = hashToken(token);
+  return readModelOf(db).through(`token:${hash}`, async () => {
+    const found = await userForTokenHash(db, hash);
+    return found && { value: found, tags: [tags.token(hash), tags.user(found.user.id)] };
+  });
+}
