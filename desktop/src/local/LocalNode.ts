@@ -92,6 +92,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     this.outbox.on('unauthorized', (message) => session.refused(message));
     this.outbox.on('unreachable', (message) => session.lost(message));
     this.outbox.on('reached', () => session.setReachable(true));
+    this.outbox.on('problem', (message) => this.emit('notice', { level: 'error', message }));
   }
 
   static async open(options: LocalNodeOptions = {}): Promise<LocalNode> {
@@ -109,7 +110,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
       server: () => this.parts.session.server,
       withBranch: <T>(ref: BranchRef, fn: (branch: BranchDoc) => Promise<T> | T) => branches.with(ref, fn),
       reconnectBranch: (ref: BranchRef) => branches.reconnect(ref),
-      pushWaitingBranches: () => branches.pushWaiting(),
+      pushWaitingBranches: () => branches.pushWaiting().catch(() => {}),
       changed: (what: { spaceId?: string; branch?: string; catalog?: boolean }) => {
         if (what.catalog) this.emit('catalog');
         if (what.spaceId) this.emit('changeRequests', what.spaceId);

@@ -79,7 +79,7 @@ export class Branches {
     branch.on('saved', () => session.scheduleStatus());
     branch.on('error', (err) => events.emit('notice', { level: 'error', message: `Could not save an edit: ${err.message}` }));
     this.open.set(key, open);
-    void this.connect(open);
+    void this.connect(open).catch(() => {});
     return open;
   }
 

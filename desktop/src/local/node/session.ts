@@ -196,7 +196,7 @@ export class Session {
         this.ctx.outbox.start();
         this.ctx.branches.connectAll();
         void this.ctx.catalog.refresh().catch(() => {});
-        void this.ctx.branches.pushWaiting();
+        void this.ctx.branches.pushWaiting().catch(() => {});
       }
     } else if (!reachable && this.server && !this.unauthorized && !this.ctx.closed) {
       this.ctx.outbox.stop();

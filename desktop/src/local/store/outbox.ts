@@ -57,9 +57,23 @@ export async function enqueue(db: Queryable, kind: string, payload: Record<strin
   return toRow(rows[0] as Raw);
 }
 
-/** The oldest entry still waiting, or undefined when the queue is drained. */
+/**
+ * The oldest entry that can go now, or undefined when none can. An entry waits while an
+ * earlier entry that creates what it is about (the space, the change request, the comment)
+ * failed: sending it would only fail too. Once that entry is retried, it goes first.
+ */
 export async function nextPending(db: Queryable): Promise<OutboxRow | undefined> {
-  const row = await maybeOne<Raw>(db, "SELECT * FROM outbox WHERE state = 'pending' ORDER BY seq LIMIT 1");
+  const row = await maybeOne<Raw>(
+    db,
+    `SELECT * FROM outbox o WHERE o.state = 'pending' AND NOT EXISTS (
+       SELECT 1 FROM outbox f WHERE f.state = 'failed' AND f.seq < o.seq AND (
+            (f.kind = 'space.publish' AND o.payload->>'spaceId' = f.payload->>'spaceId')
+         OR (f.kind = 'changeRequest.create' AND o.payload->>'changeRequestId' = f.payload->>'changeRequestId')
+         OR (f.kind = 'comment.create' AND o.payload->>'commentId' = f.payload->>'commentId')
+         OR (f.kind = 'comment.reply' AND o.payload->>'replyId' = f.payload->>'replyId')
+         OR (f.kind = 'file.upload' AND o.payload->>'fileId' = f.payload->>'fileId')))
+     ORDER BY o.seq LIMIT 1`,
+  );
   return row && toRow(row);
 }
 

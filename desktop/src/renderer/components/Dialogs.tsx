@@ -184,7 +184,7 @@ export function OutboxDialog({ onClose }: { onClose: () => void }) {
                 <strong>{e.label || e.kind}</strong>
                 <span>
                   {e.state === 'failed'
-                    ? `Refused: ${e.error}`
+                    ? `Failed: ${e.error}`
                     : e.attempts > 0
                       ? `Waiting (last try: ${e.error ?? 'no answer'})`
                       : 'Waiting'}{' '}
