@@ -3,9 +3,9 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { WebSocketServer } from 'ws';
-import type { IpcEventName, IpcEventPayload } from '../common/ipc';
-import { type InvokeResult, IpcSession } from '../local/IpcSession';
+import { IpcSession } from '../local/IpcSession';
 import type { LocalNode } from '../local/LocalNode';
+import type { SessionFactory } from '../local/windowSession';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -28,13 +28,6 @@ export interface WebBridge {
   secret: string;
   close(): Promise<void>;
 }
-
-/** One window's conversation, wherever the LocalNode runs (in this process or a supervised one). */
-export interface WindowSession {
-  invoke(channel: unknown, input: unknown): Promise<InvokeResult>;
-  close(): Promise<void>;
-}
-export type SessionFactory = (send: <E extends IpcEventName>(event: E, payload: IpcEventPayload<E>) => void) => WindowSession;
 
 /** The meta tag the served page carries the secret in; the renderer's bridge reads it. */
 export const SECRET_META = 'quire-bridge-key';
