@@ -223,6 +223,19 @@ export class BranchDoc extends EventEmitter<BranchEvents> {
         if (step === syncProtocol.messageYjsSyncStep2) this.syncReplies++;
       };
     }
+    // A message the client cannot read (a broken server, a proxy mangling frames) would throw
+    // out of the socket's event handler and end the process: drop the connection instead,
+    // and let it reconnect and sync from scratch.
+    provider.messageHandlers.forEach((handler, type) => {
+      provider.messageHandlers[type] = (encoder, decoder, p, emitSynced, messageType) => {
+        try {
+          handler(encoder, decoder, p, emitSynced, messageType);
+        } catch (err) {
+          this.emit('error', new Error(`The server sent a sync message this app cannot read: ${(err as Error).message}`));
+          p.ws?.close();
+        }
+      };
+    });
     provider.on('status', ({ status }) => {
       if (status === 'connecting') this.setState('connecting');
       if (status === 'disconnected' && this.state !== 'refused') this.setState('offline');
