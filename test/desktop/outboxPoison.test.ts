@@ -54,6 +54,7 @@ describe('a poison entry in the outbox', () => {
         ['changeRequest.update', 'pending'],
       ]);
       expect(entries[0]?.error).toMatch(/disk says no/);
+      expect(entries[1]?.waitingFor).toBe(entries[0]?.seq);
       expect(notices.some((x) => x.level === 'error' && x.message.includes('Open change request'))).toBe(true);
       // Everything after it that does not depend on it reached the server.
       expect((await s.live.t.get(`/v1/spaces/${spaceId}`, s.token)).body.title).toBe('Renamed after the poison');

@@ -141,6 +141,8 @@ export const OutboxEntryView = z.object({
   error: z.string().nullable(),
   attempts: z.number().int(),
   createdAt: z.string(),
+  /** A pending entry held back by a failed one it depends on (that entry's seq): retry or discard that one first. */
+  waitingFor: z.number().int().nullable().optional(),
 });
 export type OutboxEntryView = z.infer<typeof OutboxEntryView>;
 

@@ -1,5 +1,5 @@
 import type { OutboxEntryView } from '../../common/ipc';
-import { deleteEntry, getEntry, openEntries, retryEntry } from '../store/outbox';
+import { deleteEntry, getEntry, openEntries, retryEntry, waitingOnFailed } from '../store/outbox';
 import { LocalError, type NodeContext } from './context';
 
 /** What the writer sees of the outbox: what waits, what the server refused, and retry or discard. */
@@ -14,6 +14,7 @@ export class OutboxQueue {
   }
 
   async entries(): Promise<OutboxEntryView[]> {
+    const waiting = await waitingOnFailed(this.ctx.db);
     return (await openEntries(this.ctx.db)).map((e) => ({
       seq: e.seq,
       kind: e.kind,
@@ -22,6 +23,7 @@ export class OutboxQueue {
       error: e.error,
       attempts: e.attempts,
       createdAt: e.createdAt,
+      waitingFor: waiting.get(e.seq) ?? null,
     }));
   }
 

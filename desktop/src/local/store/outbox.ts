@@ -58,23 +58,35 @@ export async function enqueue(db: Queryable, kind: string, payload: Record<strin
 }
 
 /**
+ * When entry `o` is about what failed entry `f` creates (the space, the change request, the
+ * comment, the file): sending `o` would only fail too, so it waits for `f`.
+ */
+const WAITS_ON_FAILED = `f.state = 'failed' AND f.seq < o.seq AND (
+     (f.kind = 'space.publish' AND o.payload->>'spaceId' = f.payload->>'spaceId')
+  OR (f.kind = 'changeRequest.create' AND o.payload->>'changeRequestId' = f.payload->>'changeRequestId')
+  OR (f.kind = 'comment.create' AND o.payload->>'commentId' = f.payload->>'commentId')
+  OR (f.kind = 'comment.reply' AND o.payload->>'replyId' = f.payload->>'replyId')
+  OR (f.kind = 'file.upload' AND o.payload->>'fileId' = f.payload->>'fileId'))`;
+
+/**
  * The oldest entry that can go now, or undefined when none can. An entry waits while an
- * earlier entry that creates what it is about (the space, the change request, the comment)
- * failed: sending it would only fail too. Once that entry is retried, it goes first.
+ * earlier entry that creates what it is about failed; once that one is retried, it goes first.
  */
 export async function nextPending(db: Queryable): Promise<OutboxRow | undefined> {
   const row = await maybeOne<Raw>(
     db,
-    `SELECT * FROM outbox o WHERE o.state = 'pending' AND NOT EXISTS (
-       SELECT 1 FROM outbox f WHERE f.state = 'failed' AND f.seq < o.seq AND (
-            (f.kind = 'space.publish' AND o.payload->>'spaceId' = f.payload->>'spaceId')
-         OR (f.kind = 'changeRequest.create' AND o.payload->>'changeRequestId' = f.payload->>'changeRequestId')
-         OR (f.kind = 'comment.create' AND o.payload->>'commentId' = f.payload->>'commentId')
-         OR (f.kind = 'comment.reply' AND o.payload->>'replyId' = f.payload->>'replyId')
-         OR (f.kind = 'file.upload' AND o.payload->>'fileId' = f.payload->>'fileId')))
+    `SELECT * FROM outbox o WHERE o.state = 'pending' AND NOT EXISTS (SELECT 1 FROM outbox f WHERE ${WAITS_ON_FAILED})
      ORDER BY o.seq LIMIT 1`,
   );
   return row && toRow(row);
+}
+
+/** Pending entries held back by a failed one: entry seq → the failed entry's seq. */
+export async function waitingOnFailed(db: Queryable): Promise<Map<number, number>> {
+  const rows = await db.query<{ seq: number; failed: number }>(
+    `SELECT o.seq, min(f.seq) AS failed FROM outbox o JOIN outbox f ON ${WAITS_ON_FAILED} WHERE o.state = 'pending' GROUP BY o.seq`,
+  );
+  return new Map(rows.map((r) => [Number(r.seq), Number(r.failed)]));
 }
 
 export async function markDone(db: Queryable, seq: number, result: unknown): Promise<void> {

@@ -185,9 +185,11 @@ export function OutboxDialog({ onClose }: { onClose: () => void }) {
                 <span>
                   {e.state === 'failed'
                     ? `Failed: ${e.error}`
-                    : e.attempts > 0
-                      ? `Waiting (last try: ${e.error ?? 'no answer'})`
-                      : 'Waiting'}{' '}
+                    : e.waitingFor
+                      ? `Waits for “${entries.find((x) => x.seq === e.waitingFor)?.label ?? 'an earlier change'}”, which failed: retry or discard that first`
+                      : e.attempts > 0
+                        ? `Waiting (last try: ${e.error ?? 'no answer'})`
+                        : 'Waiting'}{' '}
                   · {timeAgo(e.createdAt)}
                 </span>
               </div>
