@@ -9,6 +9,11 @@ export interface GuardedFetchOptions {
   timeoutMs: number;
   /** Largest body accepted; a longer one aborts the fetch. */
   maxBytes: number;
+  /**
+   * Addresses let through as if they were public (an operator's mirror on a private
+   * network, or a test's local server); every other private address stays refused.
+   */
+  trustedAddresses?: readonly string[];
 }
 
 export interface GuardedFetchResult {
@@ -64,7 +69,12 @@ function fetchOnce(url: string, opts: GuardedFetchOptions, deadline: number): Pr
   }
   const remaining = deadline - Date.now();
   if (remaining <= 0) return Promise.reject(new FetchError('TIMEOUT', `Fetching ${url} took longer than ${opts.timeoutMs} ms.`));
-  const agent = useAgent(url, { allowPrivateIPAddress: opts.allowPrivate, allowMetaIPAddress: opts.allowPrivate, keepAlive: false });
+  const agent = useAgent(url, {
+    allowPrivateIPAddress: opts.allowPrivate,
+    allowMetaIPAddress: opts.allowPrivate,
+    allowIPAddressList: opts.trustedAddresses ? [...opts.trustedAddresses] : [],
+    keepAlive: false,
+  });
   const get = parsed.protocol === 'https:' ? https.get : http.get;
   return new Promise((resolve, reject) => {
     let settled = false;
