@@ -70,6 +70,17 @@ describe('killing the LocalNode under the UI', { timeout: 180_000 }, () => {
     await expect.poll(() => page.getByTestId('save-state').textContent(), { timeout: 20_000 }).toBe('Saved');
     await expect(page.getByTestId('backend-lost').count()).resolves.toBe(0);
 
+    // A LocalNode that stops answering without dying (here: stopped by a signal) is noticed by the window's ping.
+    const stoppedAt = Date.now();
+    process.kill(supervisor.pid as number, 'SIGSTOP');
+    try {
+      await page.getByTestId('backend-lost').waitFor({ timeout: 10_000 });
+      console.log(`an unresponsive backend shown ${Date.now() - stoppedAt} ms after it stopped answering`);
+    } finally {
+      process.kill(supervisor.pid as number, 'SIGCONT');
+    }
+    await page.getByTestId('backend-lost').waitFor({ state: 'detached', timeout: 20_000 });
+
     const killedAt = Date.now();
     process.kill(supervisor.pid as number, 'SIGKILL');
     await page.getByTestId('backend-lost').waitFor({ timeout: 10_000 });

@@ -4,19 +4,26 @@ import { bridge } from './index';
 export type BackendState = 'ready' | 'starting' | 'lost';
 
 /** How often a window asks whether its LocalNode still answers, and how long it waits. */
-const PING_EVERY_MS = 300;
-const LOST_AFTER_MS = 700;
+const PING_EVERY_MS = 200;
+const LOST_AFTER_MS = 500;
 
 let state: BackendState = 'ready';
+/**
+ * Set when the backend itself was replaced (its process restarted, the socket reconnected):
+ * windows must open their branches again. A backend that was only slow to answer still has them.
+ */
+let replaced = false;
 const listeners = new Set<(state: BackendState) => void>();
 const backListeners = new Set<() => void>();
 
 function set(next: BackendState) {
   if (next === state) return;
-  const wasDown = state !== 'ready';
   state = next;
   for (const l of listeners) l(state);
-  if (wasDown && next === 'ready') for (const l of backListeners) l();
+  if (next === 'ready' && replaced) {
+    replaced = false;
+    for (const l of backListeners) l();
+  }
 }
 
 /**
@@ -25,7 +32,10 @@ function set(next: BackendState) {
  * stopped answering without dying: either way the window knows within a second.
  */
 function watch() {
-  bridge.on('backend', ({ state: next }) => set(next));
+  bridge.on('backend', ({ state: next }) => {
+    if (next !== 'ready') replaced = true;
+    set(next);
+  });
   let inFlightSince = 0;
   setInterval(() => {
     const now = Date.now();
