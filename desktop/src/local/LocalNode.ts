@@ -19,7 +19,7 @@ import { Branches } from './node/branches';
 import { Catalog } from './node/catalog';
 import { ChangeRequests } from './node/changeRequests';
 import { Comments } from './node/comments';
-import type { LocalNodeOptions, NodeContext, NodeEvents, Notice } from './node/context';
+import type { LocalNodeOptions, NodeContext, NodeEvents } from './node/context';
 import { OutboxQueue } from './node/outbox';
 import { Session } from './node/session';
 import { Outbox } from './Outbox';
@@ -261,14 +261,5 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     await this.outbox.idle().catch(() => {});
     await this.parts.branches.closeAll();
     await this.db.close();
-  }
-
-  /** Internal hooks (same package, not part of the app surface). */
-  get internals() {
-    return {
-      db: this.db,
-      notify: (n: Notice) => this.emit('notice', n),
-      changed: this.replayContext().changed,
-    };
   }
 }
