@@ -1,5 +1,6 @@
+import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { RateLimiter } from './rateLimit';
+import { clientAddress, RateLimiter, rateLimit } from './rateLimit';
 
 /** A caller who used up the budget gets it back when the window ends, not at restart. */
 describe('RateLimiter windows', () => {
@@ -42,5 +43,51 @@ describe('RateLimiter windows', () => {
     limiter.hit('busy');
     for (let i = 0; i <= 100_000; i++) limiter.hit(`k${i}`);
     expect(limiter.hit('busy').allowed).toBe(false);
+  });
+});
+
+describe('RateLimiter memory', () => {
+  it('drops windows that ended once it tracks more than 100,000 keys', () => {
+    let now = 0;
+    const limiter = new RateLimiter(5, () => now);
+    for (let i = 0; i < 100_000; i++) limiter.hit(`old${i}`);
+    expect(limiter.trackedKeys).toBe(100_000);
+    now = 60_000;
+    limiter.hit('fresh');
+    expect(limiter.trackedKeys).toBe(1);
+  });
+});
+
+describe('rateLimit middleware', () => {
+  function app(limit: number, key: string | undefined) {
+    const a = new Hono();
+    a.onError((err, c) => c.json({ status: (err as { status?: number }).status ?? 500 }, 429));
+    a.use('*', rateLimit(new RateLimiter(limit), () => key) as never);
+    a.get('/', (c) => c.text('ok'));
+    return a;
+  }
+
+  it('a limit of 0 turns it off', async () => {
+    const a = app(0, 'k');
+    for (let i = 0; i < 5; i++) {
+      const res = await a.request('/');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-ratelimit-limit')).toBeNull();
+    }
+  });
+
+  it('counts requests under their key and refuses past the limit', async () => {
+    const a = app(2, 'k');
+    expect((await a.request('/')).headers.get('x-ratelimit-remaining')).toBe('1');
+    expect((await a.request('/')).status).toBe(200);
+    expect((await a.request('/')).status).toBe(429);
+  });
+});
+
+describe('clientAddress', () => {
+  it("names a request without a socket 'unknown', so it is still counted", async () => {
+    const a = new Hono();
+    a.get('/', (c) => c.text(clientAddress(c)));
+    expect(await (await a.request('/')).text()).toBe('unknown');
   });
 });

@@ -17,6 +17,8 @@ describe('safeHref', () => {
     '\\\\evil.example',
     '/\t/evil.example',
     'file:///etc/passwd',
+    "javascript:fetch('https://evil.example')",
+    'data:text/html,mailto:x',
   ])('neutralises %j', (url) => {
     expect(safeHref(url)).toBe('#');
   });
@@ -29,6 +31,8 @@ describe('safeHref', () => {
     ['/docs/page', '/docs/page'],
     ['#install', '#install'],
     ['?theme=dark', '?theme=dark'],
+    ['/docs//page', '/docs//page'],
+    ['/a?next=//b', '/a?next=//b'],
   ])('keeps %j', (url, expected) => {
     expect(safeHref(url)).toBe(expected);
   });
