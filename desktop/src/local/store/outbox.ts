@@ -59,14 +59,13 @@ export async function enqueue(db: Queryable, kind: string, payload: Record<strin
 
 /**
  * When entry `o` is about what failed entry `f` creates (the space, the change request, the
- * comment, the file): sending `o` would only fail too, so it waits for `f`.
+ * comment): sending `o` would only fail too, so it waits for `f`.
  */
 const WAITS_ON_FAILED = `f.state = 'failed' AND f.seq < o.seq AND (
      (f.kind = 'space.publish' AND o.payload->>'spaceId' = f.payload->>'spaceId')
   OR (f.kind = 'changeRequest.create' AND o.payload->>'changeRequestId' = f.payload->>'changeRequestId')
   OR (f.kind = 'comment.create' AND o.payload->>'commentId' = f.payload->>'commentId')
-  OR (f.kind = 'comment.reply' AND o.payload->>'replyId' = f.payload->>'replyId')
-  OR (f.kind = 'file.upload' AND o.payload->>'fileId' = f.payload->>'fileId'))`;
+  OR (f.kind = 'comment.reply' AND o.payload->>'replyId' = f.payload->>'replyId'))`;
 
 /**
  * The oldest entry that can go now, or undefined when none can. An entry waits while an
