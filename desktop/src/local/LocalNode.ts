@@ -191,6 +191,9 @@ export class LocalNode extends EventEmitter<NodeEvents> {
   computedPage(ref: BranchRef, pageId: string): Promise<ComputedPageView> {
     return this.parts.branches.computedPage(ref, pageId);
   }
+  pdfLink(ref: BranchRef, pageId?: string): Promise<{ url: string | null; reason: string | null }> {
+    return this.parts.branches.pdfLink(ref, pageId);
+  }
 
   // change requests
   listChangeRequests(spaceId: string): Promise<ChangeRequestSummary[]> {

@@ -2,7 +2,7 @@ import { changeRequestRoom, spaceRoom } from '@quire/shared/sync';
 import type { BranchRef, ComputedPageView, SearchHit } from '../../common/ipc';
 import { branchKey } from '../../common/ipc';
 import { BranchDoc } from '../BranchDoc';
-import { fetchComputedPage } from '../computedPages';
+import { fetchComputedPage, fetchPdfLink } from '../computedPages';
 import { searchBranch } from '../content';
 import { getSpace } from '../store/catalog';
 import { getChangeRequest } from '../store/changeRequests';
@@ -186,6 +186,13 @@ export class Branches {
     const space = await this.ctx.catalog.spaceOrThrow(ref.spaceId);
     const cr = ref.changeRequestId ? await this.ctx.changeRequests.orThrow(ref.changeRequestId) : undefined;
     return fetchComputedPage(this.ctx.session.server, space, cr, pageId);
+  }
+
+  /** A link to the branch's PDF (or one page's and those under it), made by the server; the reason when it cannot be. */
+  async pdfLink(ref: BranchRef, pageId?: string): Promise<{ url: string | null; reason: string | null }> {
+    const space = await this.ctx.catalog.spaceOrThrow(ref.spaceId);
+    const cr = ref.changeRequestId ? await this.ctx.changeRequests.orThrow(ref.changeRequestId) : undefined;
+    return fetchPdfLink(this.ctx.session.server, space, cr, pageId);
   }
 
   /** Waits for queued saves of every open branch. */
