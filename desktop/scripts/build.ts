@@ -1,7 +1,7 @@
 /**
  * `npm run desktop:build`: the three bundles the Electron app runs.
  *   dist/renderer  the React app (Vite)
- *   dist/main      the main process, ESM (esbuild); runtime packages stay in node_modules
+ *   dist/main      the main process and the LocalNode's process, ESM (esbuild); runtime packages stay in node_modules
  *   dist/preload   the preload, CommonJS as sandboxed preloads require (esbuild)
  */
 import { readFileSync } from 'node:fs';
@@ -31,6 +31,18 @@ await esbuild({
   sourcemap: true,
   logLevel: 'warning',
 });
+// The LocalNode's own process, started (and restarted) by the main process's Supervisor.
+await esbuild({
+  entryPoints: [join(root, 'src/supervisor/nodeProcess.ts')],
+  outfile: join(root, 'dist/main/localNode.mjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external,
+  sourcemap: true,
+  logLevel: 'warning',
+});
 await esbuild({
   entryPoints: [join(root, 'src/preload/preload.ts')],
   outfile: join(root, 'dist/preload/preload.cjs'),
@@ -44,5 +56,5 @@ await esbuild({
   logLevel: 'warning',
 });
 console.log(
-  `desktop bundles built in ${((Date.now() - started) / 1000).toFixed(1)} s: dist/renderer, dist/main/main.mjs, dist/preload/preload.cjs`,
+  `desktop bundles built in ${((Date.now() - started) / 1000).toFixed(1)} s: dist/renderer, dist/main/main.mjs, dist/main/localNode.mjs, dist/preload/preload.cjs`,
 );

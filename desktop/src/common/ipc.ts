@@ -141,6 +141,8 @@ export const OutboxEntryView = z.object({
   error: z.string().nullable(),
   attempts: z.number().int(),
   createdAt: z.string(),
+  /** A pending entry held back by a failed one it depends on (that entry's seq): retry or discard that one first. */
+  waitingFor: z.number().int().nullable().optional(),
 });
 export type OutboxEntryView = z.infer<typeof OutboxEntryView>;
 
@@ -217,6 +219,9 @@ export const ipcContract = {
   'outbox.list': { input: Empty, output: z.array(OutboxEntryView) },
   'outbox.retry': { input: z.strictObject({ seq: z.number().int().positive() }), output: z.array(OutboxEntryView) },
   'outbox.discard': { input: z.strictObject({ seq: z.number().int().positive() }), output: z.array(OutboxEntryView) },
+
+  /** Answers at once: windows ask a few times a second to notice a backend that stopped answering. */
+  'backend.ping': { input: Empty, output: z.object({}) },
 } as const;
 
 export type IpcContract = typeof ipcContract;
@@ -236,6 +241,11 @@ export const ipcEvents = {
   'outbox.changed': z.object({}),
   /** Something the user must know: a refused replay, a failed save, a refused branch. */
   notice: z.object({ level: z.enum(['info', 'error']), message: z.string() }),
+  /**
+   * The LocalNode behind this window: lost when its process died or stopped answering,
+   * starting while it is being restarted, ready again once it answers.
+   */
+  backend: z.object({ state: z.enum(['starting', 'ready', 'lost']) }),
 } as const;
 export type IpcEventName = keyof typeof ipcEvents;
 export type IpcEventPayload<E extends IpcEventName> = z.output<(typeof ipcEvents)[E]>;

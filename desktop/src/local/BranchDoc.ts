@@ -28,11 +28,35 @@ interface BranchEvents {
   error: [error: Error];
 }
 
-/** ws with the `Authorization` header set on the upgrade: Node clients authenticate that way. */
-function authenticatedWebSocket(authorization: string): typeof globalThis.WebSocket {
+/**
+ * ws with the `Authorization` header set on the upgrade: Node clients authenticate that way.
+ * A message the sync client cannot read (a broken server, a proxy mangling frames) would
+ * throw out of the socket's event handler and end the process: the connection is dropped
+ * instead, and reconnects and syncs from scratch.
+ */
+function authenticatedWebSocket(authorization: string, onUnreadable: (err: Error) => void): typeof globalThis.WebSocket {
   class AuthenticatedWebSocket extends WebSocket {
     constructor(url: string, protocols?: string | string[]) {
       super(url, protocols, { headers: { authorization } });
+      const inherited = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onmessage');
+      Object.defineProperty(this, 'onmessage', {
+        configurable: true,
+        get: () => inherited?.get?.call(this),
+        set: (handler: ((event: WebSocket.MessageEvent) => void) | null) =>
+          inherited?.set?.call(
+            this,
+            handler
+              ? (event: WebSocket.MessageEvent) => {
+                  try {
+                    handler(event);
+                  } catch (err) {
+                    onUnreadable(err as Error);
+                    this.close();
+                  }
+                }
+              : null,
+          ),
+      });
     }
   }
   return AuthenticatedWebSocket as unknown as typeof globalThis.WebSocket;
@@ -209,7 +233,9 @@ export class BranchDoc extends EventEmitter<BranchEvents> {
     this.refusal = undefined;
     const provider = new WebsocketProvider(client.syncUrl, room, this.doc, {
       awareness: this.awareness,
-      WebSocketPolyfill: authenticatedWebSocket(client.authHeader),
+      WebSocketPolyfill: authenticatedWebSocket(client.authHeader, (err) =>
+        this.emit('error', new Error(`The server sent a sync message this app cannot read: ${err.message}`)),
+      ),
       disableBc: true,
       maxBackoffTime: 4000,
     });

@@ -161,6 +161,7 @@ export class IpcSession {
       'outbox.list': () => node.outboxEntries(),
       'outbox.retry': ({ seq }) => node.retryOutbox(seq),
       'outbox.discard': ({ seq }) => node.discardOutbox(seq),
+      'backend.ping': async () => ({}),
     };
   }
 

@@ -49,13 +49,17 @@ interface OutboxEvents {
   unauthorized: [message: string];
   unreachable: [message: string];
   reached: [];
+  /** Something went wrong on this machine while replaying; replay goes on. */
+  problem: [message: string];
 }
 
 /**
  * Replays queued mutations in order, one at a time, while a server is reachable. What
  * can help by waiting (unreachable server, 5xx, 429) is retried with backoff; what cannot
- * (400, 403, 404, 422…) is marked failed and the queue moves on, so one refusal does not
- * hold back the rest.
+ * (400, 403, 404, 422…, or an answer this machine cannot record) is marked failed and the
+ * queue moves on past it, so one refusal does not hold back the rest; entries about what a
+ * failed entry creates (the replies to a comment that could not be posted) wait for it.
+ * No error in here escapes: a broken entry must never take the node down.
  */
 export class Outbox extends EventEmitter<OutboxEvents> {
   private running?: Promise<void>;
@@ -87,7 +91,7 @@ export class Outbox extends EventEmitter<OutboxEvents> {
     return !this.stopped;
   }
 
-  /** Replays whatever is pending now (coalesced when already running). */
+  /** Replays whatever is pending now (coalesced when already running). Never rejects. */
   kick(): Promise<void> {
     if (this.stopped) return Promise.resolve();
     if (this.running) {
@@ -100,6 +104,11 @@ export class Outbox extends EventEmitter<OutboxEvents> {
           this.again = false;
           await this.drain();
         } while (this.again && !this.stopped);
+      } catch (err) {
+        // The database itself failed (full disk, closing): nothing is lost, the entry is
+        // still pending; try again later rather than take the whole node down.
+        this.emit('problem', `The outbox could not go on: ${(err as Error).message}`);
+        if (!this.stopped) this.schedule();
       } finally {
         this.running = undefined;
       }
@@ -145,20 +154,22 @@ export class Outbox extends EventEmitter<OutboxEvents> {
           return;
         }
         const message = err instanceof RemoteError ? `${err.message} (${err.status})` : (err as Error).message;
-        await this.db.transaction(async (tx) => {
-          await markFailed(tx, entry.seq, message);
-          await this.performer.refused(entry, message, tx);
-        });
-        this.emit('refused', entry, message);
-        this.emit('changed');
+        await this.fail(entry, message);
         continue;
       }
       this.backoffMs = 500;
       this.emit('reached');
-      await this.db.transaction(async (tx) => {
-        await applied.apply(tx);
-        await markDone(tx, entry.seq, null);
-      });
+      try {
+        await this.db.transaction(async (tx) => {
+          await applied.apply(tx);
+          await markDone(tx, entry.seq, null);
+        });
+      } catch (err) {
+        // The server did it, but its answer could not be recorded here. Sending the entry
+        // again (same key) gets the same answer, so it is kept, failed, for the user to retry.
+        await this.fail(entry, `the server did it, but this machine could not record its answer: ${(err as Error).message}`);
+        continue;
+      }
       try {
         await applied.after?.();
       } catch {
@@ -166,5 +177,23 @@ export class Outbox extends EventEmitter<OutboxEvents> {
       }
       this.emit('changed');
     }
+  }
+
+  /**
+   * Marks an entry failed, with its error, and undoes what waited on it locally. The entry
+   * stays (retry, discard); the queue goes on with entries that do not depend on it.
+   */
+  private async fail(entry: OutboxRow, message: string) {
+    try {
+      await this.db.transaction(async (tx) => {
+        await markFailed(tx, entry.seq, message);
+        await this.performer.refused(entry, message, tx);
+      });
+    } catch {
+      // Undoing failed too: at least the entry is marked, so it is not replayed in a loop.
+      await markFailed(this.db, entry.seq, message);
+    }
+    this.emit('refused', entry, message);
+    this.emit('changed');
   }
 }

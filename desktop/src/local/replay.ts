@@ -1,27 +1,37 @@
-import { branchKey } from '../common/ipc';
-import type { LocalNode } from './LocalNode';
-import { commentsPath } from './LocalNode';
+import { type BranchRef, branchKey } from '../common/ipc';
+import type { BranchDoc } from './BranchDoc';
 import { type Applied, type OutboxPerformer, RefusedError, RetryLaterError } from './Outbox';
+import { commentsPath } from './paths';
 import { RemoteError, type ServerClient, UnreachableError } from './ServerClient';
 import { type SpaceRow, getSpace, setSpaceRemote } from './store/catalog';
 import { type ChangeRequestRow, getChangeRequest, setChangeRequestRemote, updateChangeRequestLocal } from './store/changeRequests';
 import { type CommentRow, getComment, setCommentRemote, setCommentState } from './store/comments';
-import type { Queryable } from './store/database';
+import type { LocalDb, Queryable } from './store/database';
 import type { OutboxRow } from './store/outbox';
 
 /** Tries (with backoff, about a minute in all) before a comment on an unknown page is refused. */
 const PAGE_WAIT_ATTEMPTS = 8;
+
+/** What replaying needs of the node: the database, the server, the branches, and a way to tell windows. */
+export interface ReplayContext {
+  db: LocalDb;
+  server(): ServerClient | undefined;
+  withBranch<T>(ref: BranchRef, fn: (branch: BranchDoc) => Promise<T> | T): Promise<T>;
+  reconnectBranch(ref: BranchRef): Promise<void>;
+  pushWaitingBranches(): Promise<void>;
+  changed(what: { spaceId?: string; branch?: string; catalog?: boolean }): void;
+}
 
 /**
  * How each kind of queued mutation is sent, and what its answer changes locally. Entries
  * carry local ids; the server ids they need are looked up at send time, because an earlier
  * entry (creating the space, the change request, the comment) may have just learnt them.
  */
-export function createPerformer(node: LocalNode): OutboxPerformer {
-  const db = () => node.internals.db;
+export function createPerformer(node: ReplayContext): OutboxPerformer {
+  const db = () => node.db;
 
   const client = (): ServerClient => {
-    const c = node.server;
+    const c = node.server();
     if (!c) throw new UnreachableError('not signed in, or working offline');
     return c;
   };
@@ -99,7 +109,7 @@ export function createPerformer(node: LocalNode): OutboxPerformer {
         return {
           apply: (tx) => setSpaceRemote(tx, spaceId, created.id, p.organizationId as string),
           after: async () => {
-            node.internals.changed({ catalog: true });
+            node.changed({ catalog: true });
             // The branch pushes the whole local state to the new room over sync.
             await node.reconnectBranch({ spaceId });
             void node.pushWaitingBranches();
@@ -124,7 +134,7 @@ export function createPerformer(node: LocalNode): OutboxPerformer {
           apply: (tx) =>
             setChangeRequestRemote(tx, changeRequestId, { remoteId: created.id, number: created.number ?? null, status: created.status }),
           after: async () => {
-            node.internals.changed({ spaceId: space.id });
+            node.changed({ spaceId: space.id });
             await node.reconnectBranch({ spaceId: space.id, changeRequestId });
             void node.pushWaitingBranches();
           },
@@ -141,7 +151,7 @@ export function createPerformer(node: LocalNode): OutboxPerformer {
         await send(entry, 'POST', `${path}/merge`);
         return {
           apply: (tx) => updateChangeRequestLocal(tx, cr.id, { mergeState: 'merged', status: 'merged' }),
-          after: () => node.internals.changed({ spaceId: cr.spaceId }),
+          after: () => node.changed({ spaceId: cr.spaceId }),
         };
       }
       case 'changeRequest.updateFromMain': {
@@ -149,7 +159,7 @@ export function createPerformer(node: LocalNode): OutboxPerformer {
         await send(entry, 'POST', `${path}/update`);
         return {
           apply: (tx) => updateChangeRequestLocal(tx, cr.id, { outdated: false }),
-          after: () => node.internals.changed({ spaceId: cr.spaceId }),
+          after: () => node.changed({ spaceId: cr.spaceId }),
         };
       }
       case 'comment.create': {
@@ -171,8 +181,7 @@ export function createPerformer(node: LocalNode): OutboxPerformer {
         });
         return {
           apply: (tx) => setCommentRemote(tx, c.id, created.id),
-          after: () =>
-            node.internals.changed({ branch: branchKey({ spaceId: c.spaceId, changeRequestId: c.changeRequestId ?? undefined }) }),
+          after: () => node.changed({ branch: branchKey({ spaceId: c.spaceId, changeRequestId: c.changeRequestId ?? undefined }) }),
         };
       }
       case 'comment.reply': {
@@ -183,7 +192,7 @@ export function createPerformer(node: LocalNode): OutboxPerformer {
         return {
           apply: (tx) => setCommentRemote(tx, reply.id, created.id),
           after: () =>
-            node.internals.changed({
+            node.changed({
               branch: branchKey({ spaceId: comment.spaceId, changeRequestId: comment.changeRequestId ?? undefined }),
             }),
         };
@@ -226,7 +235,7 @@ export function createPerformer(node: LocalNode): OutboxPerformer {
              OR payload->>'changeRequestId' IN (SELECT id FROM change_requests WHERE space_id = $1))`,
           [spaceId],
         );
-        node.internals.changed({ catalog: true });
+        node.changed({ catalog: true });
         break;
       }
       case 'changeRequest.merge':

@@ -1,24 +1,28 @@
 /**
  * The Electron main process: one window per request, each talking to the one LocalNode
- * through the IPC contract. Everything that touches disk or network lives in the LocalNode
- * (plain Node); this file only wires windows, security settings and the OS keychain.
+ * through the IPC contract. Everything that touches disk or network lives in the LocalNode,
+ * which runs in a process of its own under a Supervisor (plain Node, tested without
+ * Electron): if it dies, windows are told at once and it is started again. This file only
+ * wires windows, security settings and the OS keychain.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BrowserWindow, type WebContents, app, ipcMain, safeStorage, session, shell } from 'electron';
 import { ELECTRON_EVENT, ELECTRON_INVOKE } from '../common/ipc';
 import { FileCredentialStore } from '../local/credentials';
-import { IpcSession } from '../local/IpcSession';
-import { LocalNode } from '../local/LocalNode';
+import type { WindowSession } from '../local/windowSession';
+import { Supervisor } from '../supervisor/Supervisor';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const PRELOAD = join(here, '../preload/preload.cjs');
 const RENDERER_HTML = join(here, '../renderer/index.html');
+/** The LocalNode's process (bundled next to this file by scripts/build.ts). */
+const LOCAL_NODE = join(here, 'localNode.mjs');
 /** Development: load the renderer from a Vite dev server instead of the built files. */
 const RENDERER_URL = process.env.QUIRE_RENDERER_URL;
 
-const sessions = new Map<number, IpcSession>();
-let node: LocalNode | undefined;
+const sessions = new Map<number, WindowSession>();
+let node: Supervisor | undefined;
 
 /** The token is encrypted with the OS keychain (Keychain, DPAPI, libsecret) whenever Electron offers it. */
 function credentialStore(userData: string): FileCredentialStore {
@@ -39,10 +43,10 @@ function trustedSender(contents: WebContents, frameUrl: string | undefined): boo
   );
 }
 
-function sessionFor(contents: WebContents): IpcSession {
+function sessionFor(contents: WebContents): WindowSession {
   let s = sessions.get(contents.id);
   if (!s && node) {
-    s = new IpcSession(node, (event, payload) => {
+    s = node.openSession((event, payload) => {
       if (!contents.isDestroyed()) contents.send(ELECTRON_EVENT, event, payload);
     });
     sessions.set(contents.id, s);
@@ -51,7 +55,7 @@ function sessionFor(contents: WebContents): IpcSession {
       void s?.close();
     });
   }
-  return s as IpcSession;
+  return s as WindowSession;
 }
 
 function createWindow(): BrowserWindow {
@@ -104,7 +108,15 @@ async function start() {
   // No camera, microphone, notifications or geolocation: the renderer never needs them.
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   const userData = app.getPath('userData');
-  node = await LocalNode.open({ dataDir: join(userData, 'local'), credentials: credentialStore(userData) });
+  // Electron's own binary runs the LocalNode as plain Node; the keychain stays here, in main.
+  node = new Supervisor({
+    entry: LOCAL_NODE,
+    dataDir: join(userData, 'local'),
+    credentials: credentialStore(userData),
+    execPath: process.execPath,
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+  });
+  await node.start();
 
   ipcMain.handle(ELECTRON_INVOKE, async (event, channel: unknown, input: unknown) => {
     if (!trustedSender(event.sender, event.senderFrame?.url)) {

@@ -83,6 +83,8 @@ export class ChildNode {
   }
 
   call<T = unknown>(cmd: string, args: Record<string, unknown> = {}): Promise<T> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null)
+      return Promise.reject(new Error(`child exited: ${this.stderr.slice(-2000)}`));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });

@@ -41,6 +41,8 @@ const handlers: Record<string, (c: Command) => Promise<unknown>> = {
     for (const subject of c.subjects as string[]) ids.push((await node.createChangeRequest(c.spaceId as string, subject)).id);
     return { ids };
   },
+  refreshChangeRequests: async (c) => node.refreshChangeRequests(c.spaceId as string),
+  listChangeRequests: async (c) => node.listChangeRequests(c.spaceId as string),
   postComments: async (c) => {
     const ids: string[] = [];
     for (const body of c.bodies as string[])

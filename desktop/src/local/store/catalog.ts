@@ -1,5 +1,6 @@
 import type { Queryable } from './database';
 import { maybeOne } from './database';
+import { adoptRemoteId } from './remoteIds';
 
 export type SpaceSyncState = 'local' | 'publishing' | 'remote';
 
@@ -91,6 +92,7 @@ export async function setSpacePublishing(db: Queryable, id: string, orgId: strin
 }
 
 export async function setSpaceRemote(db: Queryable, id: string, remoteId: string, orgId: string): Promise<void> {
+  await adoptRemoteId(db, 'spaces', id, remoteId);
   await db.query("UPDATE spaces SET sync_state = 'remote', remote_id = $2, org_id = $3 WHERE id = $1", [id, remoteId, orgId]);
 }
 

@@ -1,5 +1,6 @@
 import type { Queryable } from './database';
 import { bytea, maybeOne, u8 } from './database';
+import { adoptRemoteId } from './remoteIds';
 
 export type CrSyncState = 'pending' | 'remote' | 'local';
 export type CrMergeState = 'none' | 'queued' | 'merged';
@@ -91,6 +92,7 @@ export async function setChangeRequestRemote(
   id: string,
   remote: { remoteId: string; number: number | null; status?: string },
 ) {
+  await adoptRemoteId(db, 'change_requests', id, remote.remoteId);
   await db.query(
     "UPDATE change_requests SET remote_id = $2, number = coalesce($3, number), status = coalesce($4, status), sync_state = 'remote' WHERE id = $1",
     [id, remote.remoteId, remote.number, remote.status ?? null],

@@ -1,5 +1,6 @@
 import type { Queryable } from './database';
 import { maybeOne } from './database';
+import { adoptRemoteId } from './remoteIds';
 
 export type CommentSyncState = 'local' | 'pending' | 'synced' | 'failed';
 
@@ -90,6 +91,7 @@ export async function insertComment(
 }
 
 export async function setCommentRemote(db: Queryable, id: string, remoteId: string): Promise<void> {
+  await adoptRemoteId(db, 'comments', id, remoteId);
   await db.query("UPDATE comments SET remote_id = $2, sync_state = 'synced', error = NULL WHERE id = $1", [id, remoteId]);
 }
 

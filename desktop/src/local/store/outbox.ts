@@ -57,10 +57,35 @@ export async function enqueue(db: Queryable, kind: string, payload: Record<strin
   return toRow(rows[0] as Raw);
 }
 
-/** The oldest entry still waiting, or undefined when the queue is drained. */
+/**
+ * When entry `o` is about what failed entry `f` creates (the space, the change request, the
+ * comment): sending `o` would only fail too, so it waits for `f`.
+ */
+const WAITS_ON_FAILED = `f.state = 'failed' AND f.seq < o.seq AND (
+     (f.kind = 'space.publish' AND o.payload->>'spaceId' = f.payload->>'spaceId')
+  OR (f.kind = 'changeRequest.create' AND o.payload->>'changeRequestId' = f.payload->>'changeRequestId')
+  OR (f.kind = 'comment.create' AND o.payload->>'commentId' = f.payload->>'commentId')
+  OR (f.kind = 'comment.reply' AND o.payload->>'replyId' = f.payload->>'replyId'))`;
+
+/**
+ * The oldest entry that can go now, or undefined when none can. An entry waits while an
+ * earlier entry that creates what it is about failed; once that one is retried, it goes first.
+ */
 export async function nextPending(db: Queryable): Promise<OutboxRow | undefined> {
-  const row = await maybeOne<Raw>(db, "SELECT * FROM outbox WHERE state = 'pending' ORDER BY seq LIMIT 1");
+  const row = await maybeOne<Raw>(
+    db,
+    `SELECT * FROM outbox o WHERE o.state = 'pending' AND NOT EXISTS (SELECT 1 FROM outbox f WHERE ${WAITS_ON_FAILED})
+     ORDER BY o.seq LIMIT 1`,
+  );
   return row && toRow(row);
+}
+
+/** Pending entries held back by a failed one: entry seq → the failed entry's seq. */
+export async function waitingOnFailed(db: Queryable): Promise<Map<number, number>> {
+  const rows = await db.query<{ seq: number; failed: number }>(
+    `SELECT o.seq, min(f.seq) AS failed FROM outbox o JOIN outbox f ON ${WAITS_ON_FAILED} WHERE o.state = 'pending' GROUP BY o.seq`,
+  );
+  return new Map(rows.map((r) => [Number(r.seq), Number(r.failed)]));
 }
 
 export async function markDone(db: Queryable, seq: number, result: unknown): Promise<void> {

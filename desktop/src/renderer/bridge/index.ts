@@ -16,7 +16,9 @@ declare global {
 function resolveBridge(): QuireBridge {
   if (window.quire) return window.quire;
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return createWebSocketBridge(`${proto}//${location.host}/bridge`);
+  // The page was served with this start's key; the bridge refuses connections without it.
+  const key = document.querySelector<HTMLMetaElement>('meta[name="quire-bridge-key"]')?.content ?? '';
+  return createWebSocketBridge(`${proto}//${location.host}/bridge?key=${encodeURIComponent(key)}`);
 }
 
 export const bridge: QuireBridge = resolveBridge();

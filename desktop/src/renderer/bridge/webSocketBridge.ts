@@ -24,6 +24,11 @@ export function createWebSocketBridge(url: string): QuireBridge {
   let nextId = 1;
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   const listeners = new Map<IpcEventName, Set<(payload: never) => void>>();
+  const dispatch = (event: IpcEventName, payload: unknown) => {
+    for (const l of listeners.get(event) ?? []) l(payload as never);
+  };
+  /** Set once the socket closed: the next open is the backend coming back. */
+  let lost = false;
 
   const open = (): Promise<WebSocket> => {
     ready ??= new Promise<WebSocket>((resolve, reject) => {
@@ -31,6 +36,10 @@ export function createWebSocketBridge(url: string): QuireBridge {
       ws.onopen = () => {
         socket = ws;
         resolve(ws);
+        if (lost) {
+          lost = false;
+          dispatch('backend', { state: 'ready' });
+        }
       };
       ws.onerror = () => reject(new Error('The local service is not reachable.'));
       ws.onclose = () => {
@@ -38,6 +47,11 @@ export function createWebSocketBridge(url: string): QuireBridge {
         ready = undefined;
         for (const w of waiting.values()) w.reject(new Error('The connection to the local service was lost.'));
         waiting.clear();
+        // The page's server (and the LocalNode behind it) went away: the window says so at once.
+        if (!lost) {
+          lost = true;
+          dispatch('backend', { state: 'lost' });
+        }
         setTimeout(() => void open().catch(() => {}), 500);
       };
       ws.onmessage = (message) => {
@@ -48,7 +62,7 @@ export function createWebSocketBridge(url: string): QuireBridge {
           if (data.ok) w?.resolve(data.output);
           else w?.reject(new BridgeError(data.error));
         } else {
-          for (const l of listeners.get(data.event) ?? []) l(data.payload as never);
+          dispatch(data.event, data.payload);
         }
       };
     });

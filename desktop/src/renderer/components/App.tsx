@@ -13,6 +13,7 @@ import { AccountDialog, NewSpaceDialog, OutboxDialog, PublishDialog } from './Di
 import { Icon } from './Icons';
 import { PromptHost } from './Prompt';
 import { Sidebar } from './Sidebar';
+import { BackendBanner } from './BackendBanner';
 import { ToastHost, notify } from './Toasts';
 import { colorFor, initials, useCatalog, usePageTree, usePresence, useReplica, useSyncStatus } from './hooks';
 
@@ -73,6 +74,7 @@ export function App() {
         <span className="brand-mark">
           <Icon name="logo" size={28} />
         </span>
+        <BackendBanner />
       </div>
     );
   }
@@ -93,6 +95,7 @@ export function App() {
         />
         <PromptHost />
         <ToastHost />
+        <BackendBanner />
       </>
     );
   }
@@ -106,6 +109,7 @@ export function App() {
       />
       <PromptHost />
       <ToastHost />
+      <BackendBanner />
     </>
   );
 }

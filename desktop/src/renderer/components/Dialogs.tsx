@@ -184,10 +184,12 @@ export function OutboxDialog({ onClose }: { onClose: () => void }) {
                 <strong>{e.label || e.kind}</strong>
                 <span>
                   {e.state === 'failed'
-                    ? `Refused: ${e.error}`
-                    : e.attempts > 0
-                      ? `Waiting (last try: ${e.error ?? 'no answer'})`
-                      : 'Waiting'}{' '}
+                    ? `Failed: ${e.error}`
+                    : e.waitingFor
+                      ? `Waits for “${entries.find((x) => x.seq === e.waitingFor)?.label ?? 'an earlier change'}”, which failed: retry or discard that first`
+                      : e.attempts > 0
+                        ? `Waiting (last try: ${e.error ?? 'no answer'})`
+                        : 'Waiting'}{' '}
                   · {timeAgo(e.createdAt)}
                 </span>
               </div>

@@ -2,6 +2,7 @@ import { Awareness, applyAwarenessUpdate, encodeAwarenessUpdate } from 'y-protoc
 import * as Y from 'yjs';
 import { type BranchRef, branchKey } from '../../common/ipc';
 import { bridge } from '../bridge';
+import { onBackendBack } from '../bridge/backend';
 import { fromBase64, toBase64 } from './base64';
 
 /** Origin of changes that came from the LocalNode: they are not sent back. */
@@ -51,6 +52,7 @@ export class BranchReplica {
     replica.doc.on('update', (update: Uint8Array, origin: unknown) => {
       if (origin !== REMOTE) replica.send(update);
     });
+    replica.offs.push(onBackendBack(() => void replica.reattach()));
     replica.awareness.on(
       'update',
       ({ added, updated, removed }: { added: number[]; updated: number[]; removed: number[] }, origin: unknown) => {
@@ -62,6 +64,28 @@ export class BranchReplica {
       },
     );
     return replica;
+  }
+
+  /**
+   * The LocalNode came back (restarted, or the socket reconnected) without this window's
+   * branch open: open it again, take what it has, and send what only this window has, such
+   * as what was typed while it was gone. Y.js makes the exchange exact in both directions.
+   */
+  private async reattach() {
+    if (this.closed) return;
+    try {
+      const { state } = await bridge.invoke('doc.open', { branch: this.ref });
+      const theirs = fromBase64(state);
+      Y.applyUpdate(this.doc, theirs, REMOTE);
+      const missing = Y.encodeStateAsUpdate(this.doc, Y.encodeStateVectorFromUpdate(theirs));
+      this.failed = undefined;
+      // An empty update is two zero bytes: nothing to send.
+      if (missing.length > 2) this.send(missing);
+      else this.notify();
+    } catch (err) {
+      this.failed = (err as Error).message;
+      this.notify();
+    }
   }
 
   private send(update: Uint8Array) {
