@@ -6,6 +6,9 @@ import { Icon } from './Icons';
 import { colorFor, initials, timeAgo } from './hooks';
 import { notify } from './Toasts';
 
+/** How often an open panel asks for new comments. */
+const LIVE_MS = 2000;
+
 const QUICK_REACTIONS = ['👍', '❤️', '🎉', '👀'];
 
 /** A comment's markdown as text with its inline emphasis, code and links; nothing is injected as HTML. */
@@ -123,12 +126,21 @@ function Composer({
         autoFocus={autoFocus}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {
-          if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) void send();
+          // Enter sends, as in every chat; Shift+Enter is a new line.
+          if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+            e.preventDefault();
+            void send();
+          }
         }}
       />
-      <button type="button" className="btn btn-primary btn-small" disabled={busy || !text.trim()} onClick={() => void send()}>
-        <Icon name="send" size={14} /> {compact ? 'Reply' : 'Comment'}
-      </button>
+      <div className="composer-foot">
+        <span className="hint-keys muted small">
+          <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> new line
+        </span>
+        <button type="button" className="btn btn-primary btn-small" disabled={busy || !text.trim()} onClick={() => void send()}>
+          <Icon name="send" size={14} /> {compact ? 'Reply' : 'Comment'}
+        </button>
+      </div>
     </div>
   );
 }
@@ -236,9 +248,13 @@ export function CommentsPanel({
     const load = () => void call('comments.list', { branch, pageId }).then((c) => alive && setComments(c));
     load();
     const off = bridge.on('comments.changed', (e) => e.branch === key && load());
+    // While the panel is open, others' comments arrive by themselves: each listing asks the
+    // server again (and announces a change only when there is one).
+    const timer = setInterval(load, LIVE_MS);
     return () => {
       alive = false;
       off();
+      clearInterval(timer);
     };
   }, [key, pageId]);
   const open = comments.filter((c) => !c.resolved);

@@ -1,13 +1,26 @@
 import { useEffect, useState } from 'react';
 import type { SyncStatus } from '../../common/ipc';
 import { call } from '../bridge';
+import { useSyncStatus } from './hooks';
 import { Icon } from './Icons';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/**
+ * What waits to be sent, in the writer's terms: pages with unsent edits (never a count of
+ * keystrokes, which would tick with every key) and actions such as a comment.
+ */
+function describeWaiting(status: SyncStatus): string {
+  const parts: string[] = [];
+  if (status.unsentEdits > 0) parts.push(status.pagesWaiting ? `${plural(status.pagesWaiting, 'page')}` : 'Edits');
+  if (status.pendingMutations > 0) parts.push(plural(status.pendingMutations, 'action'));
+  if (parts.length === 0) return 'Everything is sent';
+  return `${parts.join(' and ')} waiting to be sent`;
+}
+
 /** What the status line says: the truth about the connection and what waits to be sent. */
 export function describeStatus(status: SyncStatus): { tone: 'ok' | 'busy' | 'off' | 'bad' | 'local'; title: string; detail: string } {
-  const waiting = status.pending > 0 ? `${plural(status.pending, 'change')} waiting to be sent` : 'Everything is sent';
+  const waiting = describeWaiting(status);
   switch (status.connection) {
     case 'local':
       return { tone: 'local', title: 'On this device', detail: 'Saved locally; no server' };
@@ -28,7 +41,12 @@ export function describeStatus(status: SyncStatus): { tone: 'ok' | 'busy' | 'off
   }
 }
 
-export function SyncStatusBar({ status, onOpenOutbox }: { status: SyncStatus | null; onOpenOutbox: () => void }) {
+/**
+ * The sidebar's footer. It holds the sync status itself: the status changes while the
+ * writer types (edits waiting, then sent), and only this footer needs to know.
+ */
+export function SyncStatusBar({ onOpenOutbox }: { onOpenOutbox: () => void }) {
+  const status = useSyncStatus();
   // The switch moves at once; the status that confirms it arrives a moment later.
   const [wanted, setWanted] = useState<boolean | null>(null);
   const confirmed = status?.workOffline;

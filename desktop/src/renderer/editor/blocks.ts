@@ -1,0 +1,191 @@
+import type { Editor, JSONContent } from '@tiptap/core';
+import type { IconName } from '../components/Icons';
+import { askText } from '../components/Prompt';
+import { pickImageFiles } from './images';
+import { insertImages } from './paste';
+import { insertTable } from './tables';
+
+/**
+ * Every block a writer can insert, for the `/` menu and the toolbar's Insert menu alike.
+ * `run` acts at the caret (the `/query` text already removed).
+ */
+export interface BlockChoice {
+  id: string;
+  label: string;
+  /** Other words that find it in the `/` menu. */
+  keywords: string;
+  icon: IconName;
+  /** The schema node it inserts: an editor whose schema lacks it does not offer it. */
+  node: string;
+  run(editor: Editor, pages: readonly { id: string; title: string }[]): void | Promise<void>;
+}
+
+const insert = (json: JSONContent) => (editor: Editor) => {
+  editor.chain().focus().insertContent(json).run();
+};
+
+/** Turns the current text block into `type` (a heading, a code block), or inserts one. */
+const setBlock =
+  (type: string, attrs: Record<string, unknown> = {}) =>
+  (editor: Editor) => {
+    editor.chain().focus().setNode(type, attrs).run();
+  };
+
+const hint = (style: string, label: string, icon: IconName): BlockChoice => ({
+  id: `hint-${style}`,
+  node: 'hint',
+  label,
+  keywords: `hint callout ${style} note`,
+  icon,
+  run: insert({ type: 'hint', attrs: { style }, content: [{ type: 'paragraph' }] }),
+});
+
+export const BLOCK_CHOICES: BlockChoice[] = [
+  { id: 'paragraph', node: 'paragraph', label: 'Text', keywords: 'paragraph plain', icon: 'page', run: setBlock('paragraph') },
+  { id: 'h1', node: 'heading', label: 'Heading 1', keywords: 'title h1 big', icon: 'heading', run: setBlock('heading', { level: 1 }) },
+  { id: 'h2', node: 'heading', label: 'Heading 2', keywords: 'subtitle h2', icon: 'heading', run: setBlock('heading', { level: 2 }) },
+  { id: 'h3', node: 'heading', label: 'Heading 3', keywords: 'h3 small', icon: 'heading', run: setBlock('heading', { level: 3 }) },
+  {
+    id: 'bulletList',
+    node: 'bulletList',
+    label: 'Bulleted list',
+    keywords: 'ul unordered bullets',
+    icon: 'list',
+    run: (e) => void e.chain().focus().toggleList('bulletList', 'listItem').run(),
+  },
+  {
+    id: 'orderedList',
+    node: 'orderedList',
+    label: 'Numbered list',
+    keywords: 'ol ordered numbers',
+    icon: 'orderedList',
+    run: (e) => void e.chain().focus().toggleList('orderedList', 'listItem').run(),
+  },
+  {
+    id: 'taskList',
+    node: 'taskList',
+    label: 'Task list',
+    keywords: 'todo checkbox checklist',
+    icon: 'taskList',
+    run: (e) => void e.chain().focus().toggleList('taskList', 'taskItem').run(),
+  },
+  {
+    id: 'blockquote',
+    node: 'blockquote',
+    label: 'Quote',
+    keywords: 'blockquote citation',
+    icon: 'quote',
+    run: (e) => void e.chain().focus().toggleWrap('blockquote').run(),
+  },
+  { id: 'codeBlock', node: 'codeBlock', label: 'Code block', keywords: 'code pre snippet', icon: 'codeBlock', run: setBlock('codeBlock') },
+  {
+    id: 'mermaid',
+    node: 'codeBlock',
+    label: 'Diagram (Mermaid)',
+    keywords: 'mermaid chart flowchart',
+    icon: 'codeBlock',
+    run: setBlock('codeBlock', { language: 'mermaid' }),
+  },
+  { id: 'table', node: 'table', label: 'Table', keywords: 'grid rows columns', icon: 'table', run: (e) => void insertTable(e) },
+  {
+    id: 'image',
+    node: 'image',
+    label: 'Image',
+    keywords: 'picture photo screenshot',
+    icon: 'image',
+    run: async (e) => insertImages(e.view, await pickImageFiles()),
+  },
+  hint('info', 'Hint: info', 'info'),
+  hint('warning', 'Hint: warning', 'warning'),
+  hint('danger', 'Hint: danger', 'danger'),
+  hint('success', 'Hint: success', 'check'),
+  {
+    id: 'tabs',
+    node: 'tabs',
+    label: 'Tabs',
+    keywords: 'tabbed',
+    icon: 'tabs',
+    run: insert({
+      type: 'tabs',
+      content: [
+        { type: 'tab', attrs: { title: 'First tab' }, content: [{ type: 'paragraph' }] },
+        { type: 'tab', attrs: { title: 'Second tab' }, content: [{ type: 'paragraph' }] },
+      ],
+    }),
+  },
+  {
+    id: 'details',
+    node: 'details',
+    label: 'Expandable',
+    keywords: 'details collapsible toggle accordion',
+    icon: 'details',
+    run: insert({
+      type: 'details',
+      content: [
+        { type: 'detailsSummary', content: [{ type: 'text', text: 'More details' }] },
+        { type: 'detailsContent', content: [{ type: 'paragraph' }] },
+      ],
+    }),
+  },
+  {
+    id: 'stepper',
+    node: 'stepper',
+    label: 'Stepper',
+    keywords: 'steps procedure',
+    icon: 'stepper',
+    run: insert({
+      type: 'stepper',
+      content: [
+        {
+          type: 'step',
+          content: [{ type: 'heading', attrs: { level: 3 }, content: [{ type: 'text', text: 'Step one' }] }, { type: 'paragraph' }],
+        },
+        {
+          type: 'step',
+          content: [{ type: 'heading', attrs: { level: 3 }, content: [{ type: 'text', text: 'Step two' }] }, { type: 'paragraph' }],
+        },
+      ],
+    }),
+  },
+  {
+    id: 'divider',
+    node: 'horizontalRule',
+    label: 'Divider',
+    keywords: 'hr rule line separator',
+    icon: 'divider',
+    run: insert({ type: 'horizontalRule' }),
+  },
+  {
+    id: 'embed',
+    node: 'embed',
+    label: 'Embed',
+    keywords: 'url video iframe youtube',
+    icon: 'embed',
+    run: async (e) => {
+      const url = await askText({ title: 'Embed', label: 'URL', placeholder: 'https://…' });
+      if (url?.trim()) insert({ type: 'embed', attrs: { url: url.trim() } })(e);
+    },
+  },
+  {
+    id: 'contentRef',
+    node: 'contentRef',
+    label: 'Page reference',
+    keywords: 'link card content-ref',
+    icon: 'page',
+    run: async (e, pages) => {
+      const target = await askText({ title: 'Page reference', label: 'Page title or URL', placeholder: 'Getting started' });
+      if (!target?.trim()) return;
+      const page = pages.find((p) => p.title.toLowerCase() === target.trim().toLowerCase());
+      insert({ type: 'contentRef', attrs: page ? { href: `page:${page.id}`, title: page.title } : { href: target.trim() } })(e);
+    },
+  },
+];
+
+/** Choices whose label or keywords hold every typed word; label prefixes first. */
+export function filterBlocks(query: string, choices: readonly BlockChoice[] = BLOCK_CHOICES): BlockChoice[] {
+  const q = query.trim().toLowerCase();
+  if (!q) return [...choices];
+  const words = q.split(/\s+/);
+  const hits = choices.filter((c) => words.every((w) => `${c.label} ${c.keywords} ${c.id}`.toLowerCase().includes(w)));
+  return hits.sort((a, b) => Number(!a.label.toLowerCase().startsWith(q)) - Number(!b.label.toLowerCase().startsWith(q)));
+}
