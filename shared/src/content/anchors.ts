@@ -17,8 +17,9 @@ export interface HeadingAnchor {
 export class AnchorAllocator {
   private readonly taken = new Set<string>();
 
-  next(title: string): string {
-    const anchor = uniqueSlug(slugify(title) || 'section', this.taken);
+  /** `id`: the anchor written in the source, kept as is when no earlier heading took it. */
+  next(title: string, id?: string | null): string {
+    const anchor = id && !this.taken.has(id) ? id : uniqueSlug(slugify(title) || 'section', this.taken);
     this.taken.add(anchor);
     return anchor;
   }
@@ -31,7 +32,8 @@ export function headingAnchors(body: NodeJSON): HeadingAnchor[] {
   const walk = (node: NodeJSON): void => {
     if (node.type === 'heading') {
       const title = inlineText(node);
-      out.push({ anchor: allocator.next(title), title, level: Number(node.attrs?.level ?? 1) });
+      const id = typeof node.attrs?.id === 'string' ? node.attrs.id : null;
+      out.push({ anchor: allocator.next(title, id), title, level: Number(node.attrs?.level ?? 1) });
       return;
     }
     node.content?.forEach(walk);

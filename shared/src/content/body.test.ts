@@ -148,7 +148,7 @@ describe('page bodies in Yjs', () => {
     expect(getPageDocument(doc, id)).toEqual({
       type: 'doc',
       content: [
-        { type: 'heading', attrs: { level: 3 }, content: [{ type: 'text', text: 'Deep heading' }] },
+        { type: 'heading', attrs: { level: 4, id: null }, content: [{ type: 'text', text: 'Deep heading' }] },
         { type: 'paragraph', content: [{ type: 'text', text: 'stray text', marks: [{ type: 'bold' }] }] },
       ],
     });

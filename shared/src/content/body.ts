@@ -6,6 +6,8 @@ import type { FrontMatter } from './markdown/frontMatter';
 import { type MarkdownImport, markdownToBody } from './markdown/parse';
 import { bodyToMarkdown, type MarkdownOptions } from './markdown/serialize';
 import { emptyBody, normalizeBody, toBodyNode } from './normalize';
+import { refToTarget, targetToRef } from './gitbookDocument';
+import type { JsonValue } from './json';
 import { readPage } from './pageRecord';
 
 /** A body fragment as ProseMirror JSON, normalized to the body schema. */
@@ -46,13 +48,13 @@ export interface PageMarkdownOptions extends Pick<MarkdownOptions, 'resolveTarge
 export function getPageMarkdown(doc: Y.Doc, pageId: string, options: PageMarkdownOptions = {}): string {
   const map = requirePageMap(doc, pageId);
   const body = readBody(bodyFragment(map, false));
-  const frontMatter = options.frontMatter ? pageFrontMatter(readPage(pageId, map)) : undefined;
+  const frontMatter = options.frontMatter ? pageFrontMatter(readPage(pageId, map), options.resolveTarget) : undefined;
   return bodyToMarkdown(body, { frontMatter, resolveTarget: options.resolveTarget });
 }
 
 /**
- * Replaces a page's body with markdown; front matter sets the page's description, icon
- * and layout. Returns what was parsed.
+ * Replaces a page's body with markdown; front matter sets the page's description, icon,
+ * cover, layout and hidden flag. Returns what was parsed.
  */
 export function setPageMarkdown(doc: Y.Doc, pageId: string, markdown: string): MarkdownImport {
   const map = requirePageMap(doc, pageId);
@@ -63,14 +65,44 @@ export function setPageMarkdown(doc: Y.Doc, pageId: string, markdown: string): M
     if (description !== undefined) map.set(PageKey.description, description);
     if (icon !== undefined) map.set(PageKey.icon, icon);
     if (layout !== undefined) map.set(PageKey.layout, layout);
+    const cover = frontMatterCover(parsed.frontMatter);
+    if (cover !== undefined) map.set(PageKey.cover, cover);
+    if (parsed.frontMatter.hidden !== undefined) map.set(PageKey.hidden, parsed.frontMatter.hidden);
   });
   return parsed;
 }
 
-function pageFrontMatter(page: { description: string; icon: string | null; layout: FrontMatter['layout'] | null }): FrontMatter {
+/**
+ * A page's cover as front matter writes it (`cover: .gitbook/assets/x.png`, `coverY: 40`)
+ * and as the page stores it (GitBook's `{ref, yPos}`); undefined when the front matter
+ * does not say, null when it says there is none.
+ */
+export function frontMatterCover(frontMatter: FrontMatter): { [key: string]: JsonValue } | null | undefined {
+  if (frontMatter.cover === undefined) return undefined;
+  if (frontMatter.cover === null) return null;
+  const yPos = typeof frontMatter.coverY === 'number' ? frontMatter.coverY : 0;
+  return { ref: targetToRef(frontMatter.cover) as unknown as { [key: string]: JsonValue }, yPos };
+}
+
+function pageFrontMatter(
+  page: {
+    description: string;
+    icon: string | null;
+    layout: FrontMatter['layout'] | null;
+    cover: { [key: string]: JsonValue } | null;
+    hidden: boolean;
+  },
+  resolveTarget: MarkdownOptions['resolveTarget'],
+): FrontMatter {
   const frontMatter: FrontMatter = {};
   if (page.description) frontMatter.description = page.description;
   if (page.icon) frontMatter.icon = page.icon;
+  const cover = page.cover ? refToTarget(page.cover.ref) : '';
+  if (cover) {
+    frontMatter.cover = resolveTarget ? resolveTarget(cover, 'image') : cover;
+    if (typeof page.cover?.yPos === 'number' && page.cover.yPos !== 0) frontMatter.coverY = page.cover.yPos;
+  }
   if (page.layout) frontMatter.layout = page.layout;
+  if (page.hidden) frontMatter.hidden = true;
   return frontMatter;
 }

@@ -16,6 +16,8 @@ export interface GitbookBlock {
   key: string;
   isVoid?: boolean;
   data: Record<string, unknown>;
+  /** `id`: a heading's anchor, as GitBook stores it */
+  meta?: { id?: string };
   nodes: GitbookNode[];
 }
 
@@ -124,8 +126,41 @@ function toBlock(node: PMNode, key: string): GitbookBlock {
   switch (node.type.name) {
     case 'paragraph':
       return block('paragraph', key, {}, inlineNodes(node, key));
-    case 'heading':
-      return block(`heading-${attrs.level}`, key, {}, inlineNodes(node, key));
+    case 'heading': {
+      const heading = block(`heading-${attrs.level}`, key, {}, inlineNodes(node, key));
+      return attrs.id ? { ...heading, meta: { id: attrs.id } } : heading;
+    }
+    case 'htmlBlock':
+      return block('html', key, { html: attrs.html }, [], true);
+    case 'math':
+      return block('math', key, { formula: attrs.tex }, [], true);
+    case 'columns':
+      return block('columns', key, {}, children());
+    case 'column':
+      return block('column', key, compact({ width: attrs.width }), children());
+    case 'updates':
+      return block('updates', key, {}, children());
+    case 'update':
+      return block('update', key, compact({ date: attrs.date, title: attrs.title }), children());
+    case 'openapiOperation':
+      return block(
+        'openapi-operation',
+        key,
+        compact({ spec: attrs.spec, src: attrs.src, operation: { path: attrs.path, method: attrs.method } }),
+        [],
+        true,
+      );
+    case 'reusableContent':
+      return block(
+        'reusable-content',
+        key,
+        compact({
+          ref: attrs.reusableContentId ? { kind: 'reusable-content', reusableContent: attrs.reusableContentId } : null,
+          src: attrs.src,
+        }),
+        [],
+        true,
+      );
     case 'bulletList':
     case 'taskList':
       return block(LIST_TYPES[node.type.name] as string, key, {}, children());
@@ -254,6 +289,10 @@ function inlineNodes(parent: PMNode, key: string): GitbookNode[] {
         data: compact({ ref: targetToRef(String(child.attrs.src ?? '')), alt: child.attrs.alt, title: child.attrs.title }),
         nodes: [],
       });
+    } else if (child.type.name === 'mathInline') {
+      target.push({ object: 'inline', type: 'inline-math', key: nextKey(), isVoid: true, data: { formula: child.attrs.tex }, nodes: [] });
+    } else if (child.type.name === 'htmlInline') {
+      target.push({ object: 'inline', type: 'html', key: nextKey(), isVoid: true, data: { html: child.attrs.html }, nodes: [] });
     }
   });
   return out;
@@ -284,6 +323,8 @@ function fromNode(node: unknown, marks: MarkJSON[], depth: number): NodeJSON[] {
       const link: MarkJSON = { type: 'link', attrs: { href: refToTarget(data.ref) || str(data.url) || '', title: str(data.title) } };
       return fromNodes(node.nodes, [...marks, link], depth);
     }
+    if (type === 'inline-math') return [{ type: 'mathInline', attrs: { tex: str(data.formula) ?? '' } }];
+    if (type === 'html') return [{ type: 'htmlInline', attrs: { html: str(data.html) ?? '' } }];
     if (type === 'inline-image') {
       return [
         { type: 'inlineImage', attrs: { src: refToTarget(data.ref) || str(data.src) || '', alt: str(data.alt), title: str(data.title) } },
@@ -292,8 +333,36 @@ function fromNode(node: unknown, marks: MarkJSON[], depth: number): NodeJSON[] {
     return fromNodes(node.nodes, marks, depth);
   }
   const heading = /^heading-(\d)$/.exec(type);
-  if (heading) return [{ type: 'heading', attrs: { level: Number(heading[1]) }, content: children() }];
+  if (heading) {
+    const id = isRecord(node.meta) ? str(node.meta.id) : null;
+    return [{ type: 'heading', attrs: { level: Number(heading[1]), id }, content: children() }];
+  }
   switch (type) {
+    case 'html':
+      return [{ type: 'htmlBlock', attrs: { html: str(data.html) ?? '' } }];
+    case 'math':
+      return [{ type: 'math', attrs: { tex: str(data.formula) ?? '' } }];
+    case 'columns':
+      return [{ type: 'columns', content: children() }];
+    case 'column':
+      return [{ type: 'column', attrs: { width: data.width ?? null }, content: children() }];
+    case 'updates':
+      return [{ type: 'updates', content: children() }];
+    case 'update':
+      return [{ type: 'update', attrs: { date: str(data.date) ?? '', title: str(data.title) }, content: children() }];
+    case 'openapi-operation': {
+      const operation = isRecord(data.operation) ? data.operation : {};
+      return [
+        {
+          type: 'openapiOperation',
+          attrs: { spec: str(data.spec), src: str(data.src), path: str(operation.path) ?? '', method: str(operation.method) ?? 'get' },
+        },
+      ];
+    }
+    case 'reusable-content': {
+      const ref = isRecord(data.ref) ? data.ref : {};
+      return [{ type: 'reusableContent', attrs: { reusableContentId: str(ref.reusableContent), src: str(data.src) } }];
+    }
     case 'paragraph':
       return [{ type: 'paragraph', content: children() }];
     case 'blockquote':

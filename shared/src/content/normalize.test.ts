@@ -57,7 +57,7 @@ describe('normalizing foreign bodies', () => {
         { type: 'paragraph', content: [{ type: 'text', text: 'inside panel' }] },
         { type: 'hint', attrs: { style: 'info' }, content: [{ type: 'paragraph' }] },
         { type: 'tabs', content: [{ type: 'tab', attrs: { title: '' }, content: [{ type: 'paragraph' }] }] },
-        { type: 'heading', attrs: { level: 3 }, content: [{ type: 'text', text: 'h' }] },
+        { type: 'heading', attrs: { level: 4, id: 'x' }, content: [{ type: 'text', text: 'h' }] },
         {
           type: 'codeBlock',
           attrs: { language: null, title: null, lineNumbers: false, wrap: false },

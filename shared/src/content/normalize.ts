@@ -6,6 +6,9 @@ import { bodySchema, HINT_STYLES, MAX_HEADING_LEVEL } from './schema';
 const MAX_DEPTH = 128;
 const ALIGNMENTS = new Set(['left', 'center', 'right']);
 const CODE_LANGUAGE = /^[^\s`|~]{1,64}$/;
+/** An anchor is written into `<a href="#…" id="…">`: no quotes, spaces or markup. */
+const HEADING_ID = /^[^\s"'<>&#]{1,200}$/u;
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
 /**
  * Turns any body-like JSON into a valid body node. Bodies arrive from editors with other
@@ -177,6 +180,13 @@ function coerceAttrs(type: NodeType | MarkType, raw: unknown): Record<string, un
   switch (type.name) {
     case 'heading':
       attrs.level = Math.min(MAX_HEADING_LEVEL, Math.max(1, attrs.level as number));
+      if (typeof attrs.id === 'string' && !HEADING_ID.test(attrs.id)) attrs.id = null;
+      break;
+    case 'column':
+      attrs.width = columnWidth(isRecord(raw) ? raw.width : null);
+      break;
+    case 'openapiOperation':
+      attrs.method = typeof attrs.method === 'string' && HTTP_METHODS.has(attrs.method.toLowerCase()) ? attrs.method.toLowerCase() : 'get';
       break;
     case 'codeBlock':
       // a language is one word; backticks or pipes in it would break the fence line
@@ -194,6 +204,12 @@ function coerceAttrs(type: NodeType | MarkType, raw: unknown): Record<string, un
       break;
   }
   return attrs;
+}
+
+/** A column's share of the row in percent (`50`, `"50%"`), or null. */
+function columnWidth(value: unknown): number | null {
+  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number.parseFloat(value) : Number.NaN;
+  return Number.isFinite(n) && n > 0 && n <= 100 ? n : null;
 }
 
 function coerceValue(fallback: unknown, value: unknown): unknown {

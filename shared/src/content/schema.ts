@@ -4,8 +4,8 @@ import { type MarkSpec, type NodeSpec, Schema } from 'prosemirror-model';
 export const HINT_STYLES = ['info', 'success', 'warning', 'danger'] as const;
 export type HintStyle = (typeof HINT_STYLES)[number];
 
-/** Heading levels a page body keeps; deeper markdown headings are folded into level 3. */
-export const MAX_HEADING_LEVEL = 3;
+/** Heading levels a page body keeps; deeper markdown headings are folded into level 4. */
+export const MAX_HEADING_LEVEL = 4;
 
 /**
  * Body nodes. Names and content expressions follow TipTap's / y-prosemirror's so an
@@ -15,7 +15,13 @@ export const MAX_HEADING_LEVEL = 3;
 const nodes: Record<string, NodeSpec> = {
   doc: { content: 'block+' },
   paragraph: { group: 'block', content: 'inline*' },
-  heading: { group: 'block', content: 'inline*', defining: true, attrs: { level: { default: 1 } } },
+  heading: {
+    group: 'block',
+    content: 'inline*',
+    defining: true,
+    // `id`: the anchor written in the source (`## Title <a href="#x" id="x"></a>`); null derives it from the text
+    attrs: { level: { default: 1 }, id: { default: null } },
+  },
   blockquote: { group: 'block', content: 'block+', defining: true },
   bulletList: { group: 'block list', content: 'listItem+' },
   orderedList: { group: 'block list', content: 'listItem+', attrs: { start: { default: 1 } } },
@@ -83,7 +89,38 @@ const nodes: Record<string, NodeSpec> = {
   },
   stepper: { group: 'block', content: 'step+' },
   step: { content: 'block+', defining: true },
+  // HTML kept as written where no richer node fits; renderers pass it through their sanitizer
+  htmlBlock: { group: 'block', atom: true, attrs: { html: { default: '' } } },
+  columns: { group: 'block', content: 'column+', isolating: true },
+  // `width`: a percentage of the row, or null for an even share
+  column: { content: 'block+', defining: true, isolating: true, attrs: { width: { default: null } } },
+  updates: { group: 'block', content: 'update+' },
+  update: { content: 'block+', defining: true, attrs: { date: { default: '' }, title: { default: null } } },
+  math: { group: 'block', atom: true, attrs: { tex: { default: '' } } },
+  openapiOperation: {
+    group: 'block',
+    atom: true,
+    attrs: {
+      // an OpenAPI specification of the organization, by slug
+      spec: { default: null },
+      // or a specification's URL / path as written
+      src: { default: null },
+      path: { default: '' },
+      method: { default: 'get' },
+    },
+  },
+  reusableContent: {
+    group: 'block',
+    atom: true,
+    attrs: {
+      reusableContentId: { default: null },
+      // the included file as written (`../.gitbook/includes/x.md`), until an import resolves it
+      src: { default: null },
+    },
+  },
   text: { group: 'inline' },
+  htmlInline: { group: 'inline', inline: true, atom: true, attrs: { html: { default: '' } } },
+  mathInline: { group: 'inline', inline: true, atom: true, attrs: { tex: { default: '' } } },
   hardBreak: { group: 'inline', inline: true, selectable: false },
   inlineImage: {
     group: 'inline',

@@ -53,5 +53,14 @@ export function isSafeUrl(href: string): boolean {
   return true;
 }
 
-/** Where in a body a target was written: a link mark, an image (inline or block), a file block, a content reference or an embed. */
-export type TargetKind = 'link' | 'image' | 'file' | 'contentRef' | 'embed';
+/**
+ * Where in a body a target was written: a link mark, an image (inline or block), a file
+ * block, a content reference, an embed, or an include of reusable content
+ * (`reusable:<reusableContentId>`, or the included file's path until an import resolves it).
+ */
+export type TargetKind = 'link' | 'image' | 'file' | 'contentRef' | 'embed' | 'reusableContent';
+
+/** The body form of an include of reusable content. */
+export function reusableContentTarget(reusableContentId: string): string {
+  return `reusable:${reusableContentId}`;
+}

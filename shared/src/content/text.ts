@@ -41,7 +41,12 @@ export function bodySections(body: NodeJSON): BodySection[] {
   collectLines(body, current.lines, (heading) => {
     finish();
     const title = inlineTextOf(heading, ' ');
-    current = { anchor: anchors.next(title), title, level: Number(heading.attrs?.level ?? 1), lines: [] };
+    current = {
+      anchor: anchors.next(title, typeof heading.attrs?.id === 'string' ? heading.attrs.id : null),
+      title,
+      level: Number(heading.attrs?.level ?? 1),
+      lines: [],
+    };
     return current.lines;
   });
   finish();

@@ -26,6 +26,8 @@ export function escapeText(text: string): string {
     else if (c === '<') out += TAG_START.test(next) ? '\\<' : '<';
     else if (c === '&') out += entityAt(text, i) ? '\\&' : '&';
     else if (c === '%') out += prev === '{' ? '\\%' : '%';
+    // `$$` opens a formula
+    else if (c === '$') out += prev === '$' || next === '$' ? '\\$' : '$';
     else if (c === '\n' || c === '\r') out += ' ';
     else out += c;
   }

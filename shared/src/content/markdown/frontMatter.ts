@@ -2,13 +2,17 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { isRecord, type JsonValue } from '../json';
 
 /**
- * YAML front matter of a GitBook page. `description`, `icon` and `layout` set the page's
- * fields on import; any other key is returned as written so nothing is silently lost.
+ * YAML front matter of a GitBook page. `description`, `icon`, `cover`, `layout` and
+ * `hidden` set the page's fields on import; any other key is returned as written so
+ * nothing is silently lost.
  */
 export interface FrontMatter {
   description?: string;
   icon?: string;
+  /** The cover image: a path as written in the repository, a URL, or `file:<fileId>`; null for none. */
+  cover?: string | null;
   layout?: { [key: string]: JsonValue };
+  hidden?: boolean;
   [key: string]: JsonValue | undefined;
 }
 
@@ -39,6 +43,10 @@ function toFrontMatter(data: Record<string, unknown>): FrontMatter {
     if (json === undefined) continue;
     if (key === 'description' || key === 'icon') {
       if (json !== null) out[key] = typeof json === 'string' ? json : String(json);
+    } else if (key === 'cover') {
+      out.cover = json === null || json === '' ? null : typeof json === 'string' ? json : String(json);
+    } else if (key === 'hidden') {
+      out.hidden = json === true || json === 'true';
     } else if (key === 'layout') {
       if (isRecord(json)) out.layout = json as { [key: string]: JsonValue };
     } else {

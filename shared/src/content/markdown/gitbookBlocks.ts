@@ -1,16 +1,24 @@
 import { decodeHTMLStrict } from 'entities';
-import type { MarkdownIt, StateBlock } from 'markdown-it';
+import type { MarkdownIt, StateBlock, StateInline } from 'markdown-it';
 
 /** GitBook's `{% tag %}…{% endtag %}` blocks whose content is markdown. */
-const CONTAINER_TAGS = new Set(['hint', 'tabs', 'tab', 'code', 'stepper', 'step']);
+/** GitBook's API operation blocks, old and new spellings. */
+const OPENAPI_TAGS = ['openapi', 'openapi-operation', 'swagger'];
+const CONTAINER_TAGS = new Set(['hint', 'tabs', 'tab', 'code', 'stepper', 'step', 'columns', 'column', 'updates', 'update']);
 /** Tags that stand alone or wrap a caption / link line rather than markdown blocks. */
-const ATOM_TAGS = new Set(['embed', 'file', 'content-ref']);
+const ATOM_TAGS = new Set(['embed', 'file', 'content-ref', 'include', ...OPENAPI_TAGS]);
+/** Atoms whose end tag may come after blank lines and other tags (a swagger block's descriptions and responses). */
+const LONG_ATOM_TAGS = new Set(OPENAPI_TAGS);
+/** Tags that never take an end tag. */
+const SINGLE_TAGS = new Set(['include']);
 
 /** A parsed `{% name key="value" %}` or `{% endname %}` line. */
 export interface LiquidTag {
   name: string;
   end: boolean;
   attrs: Record<string, string>;
+  /** The first quoted value without a name (`{% include "a.md" %}`), or null. */
+  argument: string | null;
 }
 
 /** Meta of a `gitbook_open` / `gitbook_close` token. */
@@ -21,6 +29,7 @@ export type ContainerMeta = {
 
 /** Meta of a `gitbook_atom` token: the tag, and the lines between it and its end tag. */
 export type AtomMeta = ContainerMeta & {
+  argument: string | null;
   inner: string;
   source: string;
 };
@@ -47,7 +56,9 @@ export function parseLiquidTag(line: string): LiquidTag | null {
   for (const attr of (match[2] ?? '').matchAll(TAG_ATTR)) {
     attrs[attr[1] as string] = decodeHTMLStrict(attr[2] ?? attr[3] ?? attr[4] ?? '');
   }
-  return { name: end ? raw.slice(3) : raw, end, attrs };
+  const positional = /^\s*(?:"([^"]*)"|'([^']*)')/.exec(match[2] ?? '');
+  const argument = positional ? decodeHTMLStrict(positional[1] ?? positional[2] ?? '') : null;
+  return { name: end ? raw.slice(3) : raw, end, attrs, argument };
 }
 
 const INTERRUPTS = { alt: ['paragraph', 'reference', 'blockquote', 'list'] };
@@ -57,6 +68,8 @@ export function gitbookBlocks(md: MarkdownIt): void {
   md.block.ruler.before('fence', 'gitbook_liquid', liquidBlock, INTERRUPTS);
   md.block.ruler.before('html_block', 'gitbook_details', detailsBlock, INTERRUPTS);
   md.block.ruler.before('html_block', 'gitbook_figure', figureBlock, INTERRUPTS);
+  md.block.ruler.before('fence', 'gitbook_math', mathBlock, INTERRUPTS);
+  md.inline.ruler.before('escape', 'gitbook_math_inline', mathInline);
 }
 
 function lineText(state: StateBlock, line: number): string {
@@ -119,7 +132,9 @@ function liquidBlock(state: StateBlock, startLine: number, endLine: number, sile
     const tag = parseLiquidTag(text);
     return tag !== null && tag.name === open.name && tag.end === end;
   };
-  const close = findClosingLine(state, startLine, endLine, sameTag(false), sameTag(true), !container);
+  const close = SINGLE_TAGS.has(open.name)
+    ? null
+    : findClosingLine(state, startLine, endLine, sameTag(false), sameTag(true), !container && !LONG_ATOM_TAGS.has(open.name));
   if (close === null && (container || open.name === 'content-ref')) return false;
   if (silent) return true;
 
@@ -129,6 +144,7 @@ function liquidBlock(state: StateBlock, startLine: number, endLine: number, sile
     const meta: AtomMeta = {
       name: open.name,
       attrs: open.attrs,
+      argument: open.argument,
       inner: close === null ? '' : state.getLines(startLine + 1, close, state.blkIndent, false).trim(),
       source: state.getLines(startLine, last + 1, state.blkIndent, false).trim(),
     };
@@ -163,6 +179,43 @@ function tokenizeInside(state: StateBlock, kind: string, meta: Record<string, un
   close.block = true;
   state.parentType = oldParent;
   state.lineMax = oldLineMax;
+}
+
+/** Meta of a `gitbook_math` token. */
+export type MathMeta = { tex: string };
+
+/** `$$` alone on a line, the formula, and `$$` closing it (on its own line or ending the last one). */
+function mathBlock(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  if (isIndentedCode(state, startLine)) return false;
+  if (lineText(state, startLine) !== '$$') return false;
+  let last = startLine + 1;
+  for (; last < endLine; last++) {
+    if ((state.sCount[last] as number) < state.blkIndent) return false;
+    if (lineText(state, last).endsWith('$$')) break;
+  }
+  if (last >= endLine) return false;
+  if (silent) return true;
+  const inner = state.getLines(startLine + 1, last + 1, state.blkIndent, false).replace(/\s+$/, '');
+  const token = state.push('gitbook_math', '', 0);
+  token.meta = { tex: inner.slice(0, -2).trim() } satisfies MathMeta;
+  token.block = true;
+  token.map = [startLine, last + 1];
+  state.line = last + 1;
+  return true;
+}
+
+/** `$$formula$$` inside a paragraph. */
+function mathInline(state: StateInline, silent: boolean): boolean {
+  const start = state.pos;
+  if (state.src.charCodeAt(start) !== 0x24 || state.src.charCodeAt(start + 1) !== 0x24) return false;
+  const end = state.src.indexOf('$$', start + 2);
+  if (end < 0 || state.src.slice(start + 2, end).trim() === '') return false;
+  if (!silent) {
+    const token = state.push('gitbook_math_inline', '', 0);
+    token.content = state.src.slice(start + 2, end);
+  }
+  state.pos = end + 2;
+  return true;
 }
 
 const DETAILS_OPEN = /^<details(?:\s+open(?:=(?:"[^"]*"|'[^']*'|\S+))?)?\s*>\s*(?:<summary>(.*?)<\/summary>)?$/i;
@@ -230,10 +283,10 @@ function figureBlock(state: StateBlock, startLine: number, endLine: number, sile
 
 function parseFigure(source: string): FigureMeta | null {
   if (!FIGURE_SHELL.test(source)) return null;
-  const img = htmlAttrs(IMG.exec(source)?.[1] ?? '');
+  const img = htmlAttributes(IMG.exec(source)?.[1] ?? '');
   if (!img.src) return null;
   const sourceTag = SOURCE.exec(source);
-  const srcDark = sourceTag ? (htmlAttrs(sourceTag[1] ?? '').srcset ?? null) : null;
+  const srcDark = sourceTag ? (htmlAttributes(sourceTag[1] ?? '').srcset ?? null) : null;
   return {
     src: img.src,
     alt: img.alt ?? '',
@@ -244,7 +297,8 @@ function parseFigure(source: string): FigureMeta | null {
   };
 }
 
-function htmlAttrs(source: string): Record<string, string> {
+/** Attributes of an HTML start tag, names lower-cased and entities decoded. */
+export function htmlAttributes(source: string): Record<string, string> {
   const attrs: Record<string, string> = {};
   for (const match of source.matchAll(HTML_ATTR)) {
     attrs[(match[1] as string).toLowerCase()] = decodeHTMLStrict(match[2] ?? match[3] ?? '');

@@ -69,7 +69,7 @@ function renderItems(items: readonly Item[], applied: readonly Mark[], context: 
     const item = items[i] as Item;
     const mark = item.marks.find((candidate) => !candidate.isInSet(applied));
     if (!mark) {
-      out = append(out, renderLeaf(item, context));
+      out = append(out, renderLeaf(item, context, items[i + 1]));
       i++;
       continue;
     }
@@ -140,10 +140,16 @@ function renderLink(mark: Mark, group: readonly Item[], applied: readonly Mark[]
   return `[${renderItems(group, applied, context)}](${escapeDestination(href)}${formatTitle(mark.attrs.title)})`;
 }
 
-function renderLeaf(item: Item, context: InlineContext): string {
+function renderLeaf(item: Item, context: InlineContext, next: Item | undefined): string {
   if (item.text !== null) return escapeText(item.text);
   const node = item.node;
-  if (node.type.name === 'hardBreak') return context.singleLine ? '<br>' : '\\\n';
+  // HTML at the start of a line could open an HTML block, so a break before it stays on the line
+  if (node.type.name === 'hardBreak') return context.singleLine || next?.node.type.name === 'htmlInline' ? '<br>' : '\\\n';
+  if (node.type.name === 'htmlInline') {
+    const html = String(node.attrs.html ?? '').replace(/\s*\n\s*/g, ' ');
+    return context.inTable ? html.replace(/\|/g, '&#124;') : html;
+  }
+  if (node.type.name === 'mathInline') return `$$${String(node.attrs.tex).replace(/\s*\n\s*/g, ' ')}$$`;
   if (node.type.name === 'inlineImage') {
     const src = context.resolveTarget(String(node.attrs.src ?? ''), 'image');
     return `![${escapeText(String(node.attrs.alt ?? ''))}](${escapeDestination(src)}${formatTitle(node.attrs.title)})`;

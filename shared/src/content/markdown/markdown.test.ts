@@ -123,7 +123,7 @@ describe('markdown → body', () => {
   it.each([
     ['- a\n- b\n', '* a\n* b\n'],
     ['__bold__ and *it*\n', '**bold** and _it_\n'],
-    ['#### Deep\n', '### Deep\n'],
+    ['###### Deep\n', '#### Deep\n'],
     ['Setext\n======\n', '# Setext\n'],
     ['one\ntwo\n', 'one two\n'],
     ['line<br/>next\n', 'line\\\nnext\n'],
@@ -148,24 +148,31 @@ describe('untrusted markdown', () => {
     return [...nodes];
   };
 
-  it('keeps a <script> block as inert text', () => {
+  it('keeps a <script> as HTML source for renderers to sanitize, never as a node that runs it', () => {
     const { doc } = markdownToBody('<script>alert(1)</script>\n\nAfter <script>alert(2)</script> inline\n');
     expect(nodeTypes(doc).every((type) => type in bodySchema.nodes)).toBe(true);
     expect(doc.content).toEqual([
-      { type: 'paragraph', content: [{ type: 'text', text: '<script>alert(1)</script>' }] },
-      { type: 'paragraph', content: [{ type: 'text', text: 'After <script>alert(2)</script> inline' }] },
+      { type: 'htmlBlock', attrs: { html: '<script>alert(1)</script>' } },
+      {
+        type: 'paragraph',
+        content: [
+          { type: 'text', text: 'After ' },
+          { type: 'htmlInline', attrs: { html: '<script>alert(2)</script>' } },
+          { type: 'text', text: ' inline' },
+        ],
+      },
     ]);
     const markdown = bodyToMarkdown(doc);
-    expect(markdown).toBe('\\<script>alert(1)\\</script>\n\nAfter \\<script>alert(2)\\</script> inline\n');
+    expect(markdown).toBe('<script>alert(1)</script>\n\nAfter <script>alert(2)</script> inline\n');
     expect(markdownToBody(markdown).doc).toEqual(doc);
   });
 
-  it('keeps event-handler HTML as text', () => {
+  it('keeps event-handler HTML as HTML source, not as an image or text', () => {
     const { doc } = markdownToBody('<img src=x onerror="alert(1)">\n\n<div onclick="steal()">hi</div>\n');
     expect(JSON.stringify(doc)).not.toContain('"type":"image"');
-    expect(doc.content?.map((node) => node.content?.[0]?.text)).toEqual([
-      '<img src=x onerror="alert(1)">',
-      '<div onclick="steal()">hi</div>',
+    expect(doc.content).toEqual([
+      { type: 'htmlBlock', attrs: { html: '<img src=x onerror="alert(1)">' } },
+      { type: 'htmlBlock', attrs: { html: '<div onclick="steal()">hi</div>' } },
     ]);
   });
 

@@ -3,12 +3,21 @@ import type { MarkJSON, NodeJSON } from '../json';
 import { normalizeBody } from '../normalize';
 import { isSafeUrl } from '../targets';
 import { type FrontMatter, splitFrontMatter } from './frontMatter';
-import { type AtomMeta, type ContainerMeta, type FigureMeta, gitbookBlocks } from './gitbookBlocks';
+import { type AtomMeta, type ContainerMeta, type FigureMeta, gitbookBlocks, htmlAttributes, type MathMeta } from './gitbookBlocks';
 
-/** A page imported from markdown: its body, and the front matter that sets page fields. */
+/** A page imported from markdown: its body, the front matter that sets page fields, and what had no node to go to. */
 export interface MarkdownImport {
   doc: NodeJSON;
   frontMatter: FrontMatter;
+  /** Source kept only as literal text (an unknown `{% tag %}`, an unsafe target), with its 1-based line. */
+  unmapped: UnmappedSource[];
+}
+
+/** A piece of markdown the parser could not map to a node of its own. */
+export interface UnmappedSource {
+  line: number;
+  source: string;
+  reason: string;
 }
 
 const markdownIt = new MarkdownIt('commonmark', { html: true }).enable(['table', 'strikethrough']).use(gitbookBlocks);
@@ -34,18 +43,32 @@ const TASK_MARKER = /^\[([ xX])\](?: |$)/;
 
 /**
  * Parses GitBook-flavoured markdown into a page body. HTML other than GitBook's
- * `<figure>`, `<details>` and `<br>` is kept as literal text, so an imported page can
- * never carry a script.
+ * `<figure>`, `<details>` and `<br>` is kept as written in `htmlBlock` / `htmlInline`
+ * nodes, which renderers pass through their sanitizer: an imported page loses none of
+ * its markup and still never runs a script.
  */
 export function markdownToBody(markdown: string): MarkdownImport {
   const { frontMatter, body } = splitFrontMatter(markdown);
-  const builder = new BodyBuilder();
+  const firstLine = markdown.slice(0, markdown.length - body.length).split('\n').length;
+  const builder = new BodyBuilder(firstLine);
   for (const token of markdownIt.parse(body, {})) builder.token(token);
-  return { doc: normalizeBody(builder.root), frontMatter };
+  return { doc: normalizeBody(builder.root), frontMatter, unmapped: builder.unmapped };
 }
+
+const LIQUID_TEXT = /^\{%-?\s*(end)?([a-z][a-z0-9-]*)/;
 
 class BodyBuilder {
   readonly root: NodeJSON = { type: 'doc', content: [] };
+  readonly unmapped: UnmappedSource[] = [];
+  private paragraphLine = 0;
+
+  /** `firstLine`: the line of the source the body starts on (after front matter). */
+  constructor(private readonly firstLine: number) {}
+
+  private report(map: [number, number] | null | undefined, source: string, reason: string): void {
+    const line = (map?.[0] ?? 0) + this.firstLine;
+    this.unmapped.push({ line, source: source.split('\n', 1)[0] as string, reason });
+  }
   private readonly stack: NodeJSON[] = [this.root];
 
   private get top(): NodeJSON {
@@ -71,13 +94,20 @@ class BodyBuilder {
   token(token: Token): void {
     switch (token.type) {
       case 'paragraph_open':
+        this.paragraphLine = token.map?.[0] ?? 0;
         this.open('paragraph');
         break;
-      case 'paragraph_close':
-        imageOnlyParagraphToImage(this.close());
+      case 'paragraph_close': {
+        const paragraph = this.close();
+        this.reportLiteralTags(paragraph);
+        imageOnlyParagraphToImage(paragraph);
         break;
+      }
       case 'heading_open':
         this.open('heading', { level: Number(token.tag.slice(1)) });
+        break;
+      case 'heading_close':
+        takeHeadingAnchor(this.close());
         break;
       case 'blockquote_open':
         this.open('blockquote');
@@ -125,8 +155,13 @@ class BodyBuilder {
       case 'hr':
         this.add({ type: 'horizontalRule' });
         break;
-      case 'html_block':
-        for (const paragraph of literalParagraphs(token.content)) this.add(paragraph);
+      case 'html_block': {
+        const html = token.content.replace(/\s+$/, '');
+        if (html) this.add({ type: 'htmlBlock', attrs: { html } });
+        break;
+      }
+      case 'gitbook_math':
+        this.add({ type: 'math', attrs: { tex: (token.meta as MathMeta).tex } });
         break;
       case 'gitbook_open':
         this.openContainer(token.meta as ContainerMeta);
@@ -134,9 +169,20 @@ class BodyBuilder {
       case 'gitbook_close':
         this.closeContainer(token.meta as ContainerMeta);
         break;
-      case 'gitbook_atom':
-        for (const node of atomNodes(token.meta as AtomMeta)) this.add(node);
+      case 'gitbook_atom': {
+        const nodes = atomNodes(token.meta as AtomMeta);
+        if (nodes.some((node) => node.type === 'paragraph')) {
+          this.report(token.map, (token.meta as AtomMeta).source, 'its target is empty or not allowed');
+        } else if ((token.meta as AtomMeta).name === 'swagger' && !(token.meta as AtomMeta).attrs.src) {
+          this.report(
+            token.map,
+            (token.meta as AtomMeta).source,
+            'an API operation described inline (no src) keeps only its path and method',
+          );
+        }
+        for (const node of nodes) this.add(node);
         break;
+      }
       case 'gitbook_figure':
         this.add(figureImage(token.meta as FigureMeta));
         break;
@@ -158,6 +204,8 @@ class BodyBuilder {
   private openContainer(meta: ContainerMeta): void {
     const { name, attrs } = meta;
     if (name === 'hint') this.open('hint', { style: attrs.style });
+    else if (name === 'column') this.open('column', { width: attrs.width ?? null });
+    else if (name === 'update') this.open('update', { date: attrs.date ?? '', title: attrs.title ?? null });
     else if (name === 'tab') this.open('tab', { title: attrs.title ?? '' });
     else if (name === 'code') {
       this.open(CODE_WRAPPER, {
@@ -168,6 +216,15 @@ class BodyBuilder {
     } else {
       this.open(name);
     }
+  }
+
+  /** A paragraph starting with `{% tag %}` is a block tag nothing here knows: kept as text, and said so. */
+  private reportLiteralTags(paragraph: NodeJSON): void {
+    const first = paragraph.content?.[0];
+    const text = first?.type === 'text' && !first.marks ? (first.text ?? '') : '';
+    const match = LIQUID_TEXT.exec(text);
+    if (!match) return;
+    this.report([this.paragraphLine, this.paragraphLine], text, `the block tag "${match[2]}" is kept as text`);
   }
 
   private closeContainer(meta: ContainerMeta): void {
@@ -216,7 +273,20 @@ function literalParagraphs(source: string): NodeJSON[] {
     }));
 }
 
+const OPERATION = /^(openapi|openapi-operation|swagger)$/;
+
 function atomNodes(meta: AtomMeta): NodeJSON[] {
+  if (meta.name === 'include') {
+    const src = meta.argument ?? meta.attrs.src ?? '';
+    if (!src || !isSafeUrl(src)) return literalParagraphs(meta.source);
+    const id = /^reusable:(.+)$/.exec(src)?.[1] ?? null;
+    return [{ type: 'reusableContent', attrs: { reusableContentId: id, src: id ? null : src } }];
+  }
+  if (OPERATION.test(meta.name)) {
+    const { spec = null, src = null, path = '', method = 'get' } = meta.attrs;
+    if (src && !isSafeUrl(src)) return literalParagraphs(meta.source);
+    return [{ type: 'openapiOperation', attrs: { spec: spec || null, src: src || null, path, method: method.toLowerCase() } }];
+  }
   const caption = meta.inner.replace(/\s*\n\s*/g, ' ') || null;
   if (meta.name === 'embed') {
     const url = meta.attrs.url ?? '';
@@ -242,6 +312,28 @@ function figureImage(meta: FigureMeta): NodeJSON {
     return { type: 'paragraph', content: textNodes(meta.source) };
   }
   return { type: 'image', attrs };
+}
+
+const ANCHOR_OPEN = /^<a\b[^>]*>$/i;
+
+/** `## Title <a href="#x" id="x"></a>`: the anchor is the heading's id, not part of its text. */
+function takeHeadingAnchor(heading: NodeJSON): void {
+  const content = heading.content ?? [];
+  const last = content[content.length - 1];
+  if (last?.type !== 'htmlInline') return;
+  const html = String(last.attrs?.html ?? '');
+  const match = /^(<a\b[^>]*>)\s*<\/a>$/i.exec(html);
+  if (!match || !ANCHOR_OPEN.test(match[1] as string)) return;
+  const attrs = htmlAttributes(match[1] as string);
+  const id = attrs.id ?? attrs.name ?? (attrs.href?.startsWith('#') ? attrs.href.slice(1) : undefined);
+  if (!id) return;
+  content.pop();
+  const before = content[content.length - 1];
+  if (before?.type === 'text') {
+    before.text = (before.text ?? '').replace(/\s+$/, '');
+    if (before.text === '') content.pop();
+  }
+  heading.attrs = { ...heading.attrs, id };
 }
 
 /** A paragraph holding one image and nothing else is GitBook's image block. */
@@ -274,6 +366,35 @@ function bulletListToTaskList(list: NodeJSON): void {
   });
 }
 
+const VOID_ELEMENTS = new Set(['area', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
+const OPEN_TAG = /^<([A-Za-z][A-Za-z0-9-]*)\b[^>]*?(\/?)>$/;
+
+/**
+ * Inline HTML from an opening tag to its matching end tag (`<a class="button">Go</a>`,
+ * `<mark>…</mark>`, `<picture>…</picture>`) as one piece of HTML, so a renderer sanitizes
+ * the element whole; the text between is rendered the way markdown renders it.
+ */
+function inlineHtmlSpan(tokens: readonly Token[], start: number): { html: string; end: number } {
+  const first = tokens[start] as Token;
+  const open = OPEN_TAG.exec(first.content);
+  const name = open?.[1]?.toLowerCase();
+  if (!open || !name || open[2] || VOID_ELEMENTS.has(name)) return { html: first.content, end: start };
+  let depth = 0;
+  for (let i = start + 1; i < tokens.length; i++) {
+    const token = tokens[i] as Token;
+    if (token.type !== 'html_inline') continue;
+    const tag = /^<(\/?)([A-Za-z][A-Za-z0-9-]*)\b[^>]*?(\/?)>$/.exec(token.content);
+    if (!tag || (tag[2] as string).toLowerCase() !== name || tag[3]) continue;
+    if (!tag[1]) depth++;
+    else if (depth > 0) depth--;
+    else {
+      const inner = markdownIt.renderer.renderInline(tokens.slice(start + 1, i) as Token[], markdownIt.options, {});
+      return { html: `${first.content}${inner}${token.content}`, end: i };
+    }
+  }
+  return { html: first.content, end: start };
+}
+
 function inlineNodes(tokens: readonly Token[]): NodeJSON[] {
   const out: NodeJSON[] = [];
   const marks: MarkJSON[] = [];
@@ -291,8 +412,12 @@ function inlineNodes(tokens: readonly Token[]): NodeJSON[] {
     const index = marks.findLastIndex((mark) => mark.type === type);
     if (index >= 0) marks.splice(index, 1);
   };
-  for (const token of tokens) {
+  for (let index = 0; index < tokens.length; index++) {
+    const token = tokens[index] as Token;
     switch (token.type) {
+      case 'gitbook_math_inline':
+        out.push({ type: 'mathInline', attrs: { tex: token.content } });
+        break;
       case 'text':
       case 'text_special':
         addText(token.content);
@@ -342,7 +467,11 @@ function inlineNodes(tokens: readonly Token[]): NodeJSON[] {
         if (LINE_BREAK_TAG.test(token.content)) out.push({ type: 'hardBreak' });
         else if (format && markType && format[1]) removeMark(markType);
         else if (markType) marks.push({ type: markType });
-        else addText(token.content);
+        else {
+          const span = inlineHtmlSpan(tokens, index);
+          out.push({ type: 'htmlInline', attrs: { html: span.html } });
+          index = span.end;
+        }
         break;
       }
       default:

@@ -50,6 +50,19 @@ const inline = fc
       { weight: 6, arbitrary: fc.record({ type: fc.constant('text'), text: word, marks: markSets }) },
       { weight: 2, arbitrary: fc.record({ type: fc.constant('text'), text: fc.constant(' ') }) },
       { weight: 1, arbitrary: fc.constant({ type: 'hardBreak' }) },
+      {
+        weight: 1,
+        arbitrary: fc.record({ type: fc.constant('mathInline'), attrs: fc.record({ tex: fc.constantFrom('x^2', 'a_{i} \\le b') }) }),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.record({
+          type: fc.constant('htmlInline'),
+          attrs: fc.record({
+            html: fc.constantFrom('<mark>hi</mark>', '<i class="fa-check"></i>', '<a href="a b.md" class="button primary">Go</a>'),
+          }),
+        }),
+      },
     ),
     { minLength: 1, maxLength: 6 },
   )
@@ -65,7 +78,65 @@ const { block } = fc.letrec((tie) => ({
   block: fc.oneof(
     { depthSize: 'small', maxDepth: 3 },
     paragraph,
-    fc.record({ type: fc.constant('heading'), attrs: fc.record({ level: fc.integer({ min: 1, max: 3 }) }), content: inline }),
+    fc.record({
+      type: fc.constant('heading'),
+      attrs: fc.record({ level: fc.integer({ min: 1, max: 4 }), id: fc.constantFrom(null, 'getting-started', 'é-1') }),
+      content: inline,
+    }),
+    fc.record({
+      type: fc.constant('htmlBlock'),
+      attrs: fc.record({
+        html: fc.constantFrom(
+          '<div align="center"><img src="a (1).png" alt=""></div>',
+          '<p align="center">Centered <strong>text</strong></p>',
+          '<pre><code>&#x3C;b>x&#x3C;/b>\n</code></pre>',
+          '<table><tr><td>1</td></tr></table>',
+        ),
+      }),
+    }),
+    fc.record({ type: fc.constant('math'), attrs: fc.record({ tex: fc.constantFrom('x', '\\frac{1}{2}\n+ y') }) }),
+    fc.record({
+      type: fc.constant('columns'),
+      content: fc.array(
+        fc.record({ type: fc.constant('column'), attrs: fc.record({ width: fc.constantFrom(null, 50, 33.3) }), content: tie('blocks') }),
+        { minLength: 1, maxLength: 2 },
+      ),
+    }),
+    fc.record({
+      type: fc.constant('updates'),
+      content: fc.array(
+        fc.record({
+          type: fc.constant('update'),
+          attrs: fc.record({ date: fc.constantFrom('2024-01-01', '2025-12-31'), title: fc.constantFrom(null, 'A "new" thing') }),
+          content: tie('blocks'),
+        }),
+        { minLength: 1, maxLength: 2 },
+      ),
+    }),
+    fc.record({
+      type: fc.constant('openapiOperation'),
+      attrs: fc.oneof(
+        fc.record({
+          spec: fc.constant('petstore'),
+          src: fc.constant(null),
+          path: fc.constant('/pets/{id}'),
+          method: fc.constantFrom('get', 'post'),
+        }),
+        fc.record({
+          spec: fc.constant(null),
+          src: fc.constant('../openapi (1).yaml'),
+          path: fc.constant('/pets'),
+          method: fc.constant('delete'),
+        }),
+      ),
+    }),
+    fc.record({
+      type: fc.constant('reusableContent'),
+      attrs: fc.oneof(
+        fc.record({ reusableContentId: fc.constant('Rc123'), src: fc.constant(null) }),
+        fc.record({ reusableContentId: fc.constant(null), src: fc.constant('../.gitbook/includes/a b.md') }),
+      ),
+    }),
     fc.record({
       type: fc.constant('codeBlock'),
       attrs: fc.record({
@@ -227,6 +298,27 @@ const markdownPieces = fc.constantFrom(
   '<div>',
   '&#32;',
   'é',
+  '$$',
+  '$$\n',
+  '$',
+  '{% columns %}\n',
+  '{% column width="50%" %}\n',
+  '{% endcolumn %}\n',
+  '{% endcolumns %}\n',
+  '{% updates %}\n',
+  '{% update date="2024-01-01" %}\n',
+  '{% endupdate %}\n',
+  '{% endupdates %}\n',
+  '{% include "a.md" %}\n',
+  '{% openapi src="a.yaml" path="/x" method="get" %}\n',
+  '{% endopenapi %}\n',
+  '## T <a href="#t" id="t"></a>\n',
+  '<mark>',
+  '</mark>',
+  '<a class="button primary" href="x">',
+  '</a>',
+  '<div align="center">\n',
+  '</div>\n',
 );
 
 describe('markdown round trips (generated)', () => {

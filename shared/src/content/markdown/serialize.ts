@@ -1,6 +1,6 @@
 import type { Node as PMNode } from 'prosemirror-model';
 import { toBodyNode } from '../normalize';
-import type { TargetKind } from '../targets';
+import { reusableContentTarget, type TargetKind } from '../targets';
 import { codeSpan, escapeAttribute, escapeDestination, escapeHtmlText, escapeLiquidAttribute, escapeText } from './escape';
 import { type FrontMatter, formatFrontMatter } from './frontMatter';
 import { type InlineContext, inlineMarkdown } from './inline';
@@ -75,7 +75,40 @@ class MarkdownWriter {
         return inlineMarkdown(node, this.inline);
       case 'heading': {
         const text = inlineMarkdown(node, this.heading).replace(/#$/, '\\#');
-        return text === '' ? '#'.repeat(attrs.level) : `${'#'.repeat(attrs.level)} ${text}`;
+        const anchor = attrs.id ? `<a href="#${escapeAttribute(attrs.id)}" id="${escapeAttribute(attrs.id)}"></a>` : '';
+        const line = [text, anchor].filter(Boolean).join(' ');
+        return line === '' ? '#'.repeat(attrs.level) : `${'#'.repeat(attrs.level)} ${line}`;
+      }
+      case 'htmlBlock':
+        return String(attrs.html ?? '');
+      case 'math':
+        return attrs.tex === '' ? '$$\n$$' : `$$\n${attrs.tex}\n$$`;
+      case 'columns':
+        return liquid(
+          'columns',
+          'endcolumns',
+          node.children
+            .map((column) =>
+              liquid(column.attrs.width ? `column width="${column.attrs.width}%"` : 'column', 'endcolumn', this.blocks(column)),
+            )
+            .join('\n\n'),
+        );
+      case 'updates':
+        return liquid(
+          'updates',
+          'endupdates',
+          node.children
+            .map((update) => {
+              const title = update.attrs.title ? ` title="${escapeLiquidAttribute(update.attrs.title)}"` : '';
+              return liquid(`update date="${escapeLiquidAttribute(update.attrs.date)}"${title}`, 'endupdate', this.blocks(update));
+            })
+            .join('\n\n'),
+        );
+      case 'openapiOperation':
+        return this.openapiOperation(node);
+      case 'reusableContent': {
+        const target = attrs.reusableContentId ? reusableContentTarget(attrs.reusableContentId) : String(attrs.src ?? '');
+        return `{% include "${escapeLiquidAttribute(this.resolveTarget(target, 'reusableContent'))}" %}`;
       }
       case 'blockquote':
         return prefixLines(this.blocks(node), '> ', '>');
@@ -118,6 +151,16 @@ class MarkdownWriter {
       default:
         return this.blocks(node);
     }
+  }
+
+  private openapiOperation(node: PMNode): string {
+    const { spec, src, path, method } = node.attrs;
+    const operation = `path="${escapeLiquidAttribute(path)}" method="${escapeLiquidAttribute(method)}"`;
+    if (spec || !src) {
+      return liquid(`openapi-operation spec="${escapeLiquidAttribute(spec ?? '')}" ${operation}`, 'endopenapi-operation', '');
+    }
+    const link = `[${escapeText(src)}](${escapeDestination(src)})`;
+    return liquid(`openapi src="${escapeLiquidAttribute(src)}" ${operation}`, 'endopenapi', link);
   }
 
   private codeBlock(node: PMNode): string {
@@ -209,6 +252,11 @@ class MarkdownWriter {
 
 function cellFallback(node: PMNode): string {
   if (node.type.name === 'codeBlock') return codeSpan(node.textContent, true);
+  if (node.type.name === 'htmlBlock')
+    return String(node.attrs.html)
+      .replace(/\s*\n\s*/g, ' ')
+      .replace(/\|/g, '&#124;');
+  if (node.type.name === 'math') return `$$${node.attrs.tex}$$`;
   return escapeText(node.textContent);
 }
 
