@@ -12,6 +12,7 @@ import { Icon, type IconName } from '../components/Icons';
 import { askText } from '../components/Prompt';
 import type { BranchReplica } from '../sync/BranchReplica';
 import { setActiveEditor } from './activeEditor';
+import { contractViewExtras } from './contractViews';
 import { WritingShortcuts } from './behaviour';
 import { BLOCK_CHOICES } from './blocks';
 import { CodeHighlight } from './highlight';
@@ -279,7 +280,7 @@ export function PageEditor({
     {
       editable,
       extensions: [
-        ...schemaExtensions(nodeViewExtras()),
+        ...schemaExtensions({ ...nodeViewExtras(), ...contractViewExtras() }),
         WritingShortcuts,
         PasteHandling,
         Dropcursor.configure({ color: '#4f46e5', width: 2 }),

@@ -148,6 +148,65 @@ export const BLOCK_CHOICES: BlockChoice[] = [
     }),
   },
   {
+    id: 'columns',
+    node: 'columns',
+    label: 'Columns',
+    keywords: 'layout side by side two',
+    icon: 'tabs',
+    run: insert({
+      type: 'columns',
+      content: [
+        { type: 'column', content: [{ type: 'paragraph' }] },
+        { type: 'column', content: [{ type: 'paragraph' }] },
+      ],
+    }),
+  },
+  {
+    id: 'updates',
+    node: 'updates',
+    label: 'Update log',
+    keywords: 'changelog release notes updates',
+    icon: 'list',
+    run: (e) => {
+      const date = new Date().toISOString().slice(0, 10);
+      insert({ type: 'updates', content: [{ type: 'update', attrs: { date, title: null }, content: [{ type: 'paragraph' }] }] })(e);
+    },
+  },
+  {
+    id: 'math',
+    node: 'math',
+    label: 'Math',
+    keywords: 'tex latex formula equation',
+    icon: 'code',
+    run: async (e) => {
+      const tex = await askText({ title: 'Math', label: 'TeX', placeholder: 'E = mc^2' });
+      if (tex?.trim()) insert({ type: 'math', attrs: { tex: tex.trim() } })(e);
+    },
+  },
+  {
+    id: 'openapiOperation',
+    node: 'openapiOperation',
+    label: 'API operation',
+    keywords: 'openapi swagger endpoint rest',
+    icon: 'globe',
+    run: async (e) => {
+      const op = await askText({ title: 'API operation', label: 'Method and path', placeholder: 'GET /pets/{id}' });
+      const m = op?.trim().match(/^(get|put|post|delete|patch|head|options)\s+(\S+)$/i);
+      if (m) insert({ type: 'openapiOperation', attrs: { method: m[1]?.toLowerCase(), path: m[2] } })(e);
+    },
+  },
+  {
+    id: 'htmlBlock',
+    node: 'htmlBlock',
+    label: 'HTML',
+    keywords: 'raw markup source',
+    icon: 'code',
+    run: async (e) => {
+      const html = await askText({ title: 'HTML', label: 'Source', placeholder: '<div align="center">…</div>' });
+      if (html?.trim()) insert({ type: 'htmlBlock', attrs: { html: html.trim() } })(e);
+    },
+  },
+  {
     id: 'divider',
     node: 'horizontalRule',
     label: 'Divider',
