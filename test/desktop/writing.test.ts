@@ -1,4 +1,4 @@
-import { setPageMarkdown } from '@quire/shared/content/body';
+import { getPageMarkdown, setPageMarkdown } from '@quire/shared/content/body';
 import { createPage, getPage, listPages } from '@quire/shared/content/pages';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -268,6 +268,61 @@ describe('writing in the desktop app', { timeout: 60_000 }, () => {
     await page.keyboard.press('End');
     await page.keyboard.type(', edited');
     await expect.poll(() => m.node.withBranch({ spaceId }, (branch) => getPage(branch.doc, id)?.title)).toBe('Legacy title, edited');
+    await page.close();
+  });
+
+  it('opens every node of the content model, shows HTML only sanitized, and keeps it all when the page is edited', async () => {
+    const source = [
+      '{% columns %}',
+      '{% column width="50%" %}',
+      'Left side with <mark>marked</mark> words.',
+      '{% endcolumn %}',
+      '',
+      '{% column %}',
+      'Right side.',
+      '{% endcolumn %}',
+      '{% endcolumns %}',
+      '',
+      '<div align="center"><img src="x" onerror="window.__xss = 1" alt="Banner"><script>window.__xss = 2</script>Centered</div>',
+      '',
+      '$$',
+      'E = mc^2',
+      '$$',
+      '',
+      '{% updates %}',
+      '{% update date="2024-01-01" %}',
+      'First release.',
+      '{% endupdate %}',
+      '{% endupdates %}',
+      '',
+    ].join('\n');
+    const id = await m.node.withBranch({ spaceId }, async (branch) => {
+      const pageId = createPage(branch.doc, { title: 'Model', markdown: source });
+      await branch.saved();
+      return pageId;
+    });
+    const before = await m.node.withBranch({ spaceId }, (branch) => getPageMarkdown(branch.doc, id));
+    const page = await window();
+    await openSpace(page);
+    await page.locator('.tree-row', { hasText: 'Model' }).click();
+    const editor = page.locator('.ProseMirror');
+    await editor.locator('.qe-columns .qe-column').first().waitFor();
+    expect(await editor.locator('.qe-column').count()).toBe(2);
+    await expect.poll(() => editor.locator('.qe-source-block.qe-html').textContent()).toContain('Centered');
+    expect(await editor.locator('.qe-source-block.qe-html img').getAttribute('onerror')).toBeNull();
+    expect(await editor.locator('.qe-source-block.qe-html script').count()).toBe(0);
+    expect(await editor.locator('mark').textContent()).toBe('marked');
+    expect(await editor.locator('.qe-tex').first().textContent()).toBe('E = mc^2');
+    expect(await editor.locator('.qe-update-meta time').textContent()).toBe('2024-01-01');
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    await screenshot(page, 'writing-06-content-model');
+    // Typing in the page leaves every other node as it was.
+    await editor.locator('.qe-column p').last().click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' Edited.');
+    await expect
+      .poll(() => m.node.withBranch({ spaceId }, (branch) => getPageMarkdown(branch.doc, id)))
+      .toBe(before.replace('Right side.', 'Right side. Edited.'));
     await page.close();
   });
 
