@@ -266,7 +266,12 @@ function Workspace({
               </div>
             )}
             {nav.view === 'review' && cr ? (
-              <ReviewView cr={cr} onOpenPage={openPage} onBackToMain={() => setNav({ changeRequestId: null, view: 'page' })} />
+              <ReviewView
+                cr={cr}
+                replica={replica}
+                onOpenPage={openPage}
+                onBackToMain={() => setNav({ changeRequestId: null, view: 'page' })}
+              />
             ) : replica && page ? (
               <div className="page-scroll">
                 <article className="page">
