@@ -28,6 +28,11 @@ async function window(machine: Machine): Promise<Page> {
   return w.page;
 }
 
+/** The change request's id on the server. */
+async function remoteCr(): Promise<string> {
+  return (await a.node.db.query<{ remote_id: string }>('SELECT remote_id FROM change_requests WHERE id = $1', [crId]))[0]!.remote_id;
+}
+
 beforeAll(async () => {
   await ensureRendererBuilt();
   s = await startQuireServer();
@@ -121,6 +126,38 @@ describe('reviewing in the desktop app', { timeout: 90_000 }, () => {
     expect(seen.filter((t) => /removed/i.test(t) && !/Check the dashboard/.test(t))).toEqual([]);
     expect(seen.filter((t) => /No changes yet/.test(t))).toEqual([]);
     await page.close();
+  });
+
+  it('reviewers and approvals: ask a teammate, who approves from their window', async () => {
+    const pa = await window(a);
+    await pa.locator('.space-row', { hasText: 'Runbook' }).click();
+    await pa.locator('.ProseMirror').waitFor();
+    await pa.locator('.branch-btn').click();
+    await pa.getByRole('menuitem', { name: /Safer deploys/ }).click();
+    const reviews = pa.getByRole('region', { name: 'Reviews' });
+    await reviews.getByLabel('Ask for a review').waitFor({ timeout: 20_000 });
+    const options = await reviews.getByLabel('Ask for a review').locator('option').allTextContents();
+    expect(options).toContain('edit');
+    await reviews.getByLabel('Ask for a review').selectOption({ label: 'edit' });
+    await expect.poll(() => reviews.locator('.reviewer', { hasText: 'edit' }).locator('.badge').textContent()).toBe('Waiting');
+
+    const pb = await window(b);
+    await pb.locator('.space-row', { hasText: 'Runbook' }).click();
+    await pb.locator('.ProseMirror').waitFor();
+    await pb.locator('.branch-btn').click();
+    await pb.getByRole('menuitem', { name: /Safer deploys/ }).click();
+    const theirs = pb.getByRole('region', { name: 'Reviews' });
+    await theirs.getByRole('button', { name: 'Approve' }).click();
+    await expect.poll(() => theirs.locator('.reviewer', { hasText: 'edit' }).locator('.badge').textContent()).toContain('Approved');
+    // The author's window shows it without a reload.
+    await expect
+      .poll(() => reviews.locator('.reviewer', { hasText: 'edit' }).locator('.badge').textContent(), { timeout: 20_000 })
+      .toContain('Approved');
+    const onServer = await s.live.t.get(`/v1/spaces/${remoteSpaceId}/change-requests/${await remoteCr()}/reviews`, s.token);
+    expect(onServer.body.items.map((r: { status: string }) => r.status)).toEqual(['approved']);
+    await screenshot(pa, 'review-03-approved');
+    await pa.close();
+    await pb.close();
   });
 
   it('comments: Enter sends, Shift+Enter starts a new line, and others’ comments arrive while the panel is open', async () => {

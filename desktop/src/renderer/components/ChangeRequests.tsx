@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { ChangeRequestSummary } from '../../common/ipc';
 import { bridge, call } from '../bridge';
 import { PageDiff } from '../review/BlockDiffView';
+import { ReviewsPanel } from '../review/ReviewsPanel';
 import { useBranchDiff } from '../review/useBranchDiff';
 import type { BranchReplica } from '../sync/BranchReplica';
 import { Icon } from './Icons';
@@ -261,6 +262,7 @@ export function ReviewView({
           </button>
         )}
       </header>
+      <ReviewsPanel cr={cr} />
       {!pages ? (
         <div className="review-loading" aria-busy="true" aria-label="Loading the changes">
           <span className="skeleton" />
