@@ -54,8 +54,6 @@ export const SyncStatus = z.object({
   pending: z.number().int(),
   pendingMutations: z.number().int(),
   unsentEdits: z.number().int(),
-  /** Pages with edits the server has not confirmed, when the LocalNode can tell (the status bar counts these, not keystrokes). */
-  pagesWaiting: z.number().int().optional(),
   /** Mutations the server refused; kept until the user retries or discards them. */
   failed: z.number().int(),
   lastError: z.string().optional(),

@@ -7,12 +7,12 @@ import { Icon } from './Icons';
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
- * What waits to be sent, in the writer's terms: pages with unsent edits (never a count of
- * keystrokes, which would tick with every key) and actions such as a comment.
+ * What waits to be sent, in the writer's terms: edits (never a count of stored updates,
+ * which would tick with every key) and actions such as a comment.
  */
 function describeWaiting(status: SyncStatus): string {
   const parts: string[] = [];
-  if (status.unsentEdits > 0) parts.push(status.pagesWaiting ? `${plural(status.pagesWaiting, 'page')}` : 'Edits');
+  if (status.unsentEdits > 0) parts.push('Edits');
   if (status.pendingMutations > 0) parts.push(plural(status.pendingMutations, 'action'));
   if (parts.length === 0) return 'Everything is sent';
   return `${parts.join(' and ')} waiting to be sent`;
