@@ -18,9 +18,16 @@ export function useChangeRequests(spaceId: string | null): ChangeRequestSummary[
       return;
     }
     let alive = true;
+    let last = '';
+    // The list is polled: an unchanged answer must not re-render the workspace.
     const load = () =>
       void call('changeRequests.list', { spaceId })
-        .then((l) => alive && setList(l))
+        .then((l) => {
+          const key = JSON.stringify(l);
+          if (!alive || key === last) return;
+          last = key;
+          setList(l);
+        })
         .catch(() => {});
     load();
     const off = bridge.on('changeRequests.changed', (e) => e.spaceId === spaceId && load());
