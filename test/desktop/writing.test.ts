@@ -326,6 +326,32 @@ describe('writing in the desktop app', { timeout: 60_000 }, () => {
     await page.close();
   });
 
+  it('a comment on a selected passage quotes it, and the quote finds the passage again', async () => {
+    const page = await window();
+    await openSpace(page);
+    await page.locator('.tree-row', { hasText: 'Getting started' }).click();
+    const editor = page.locator('.ProseMirror');
+    await expect.poll(() => editor.textContent()).toContain('The first page.');
+    await editor.locator('p', { hasText: 'The first page.' }).click();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Shift+End');
+    await page.getByRole('button', { name: 'Comment on the selection' }).click();
+    await expect.poll(() => page.getByTestId('comment-quote').textContent()).toBe('“The first page.”');
+    const quote = ((await page.getByTestId('comment-quote').textContent()) ?? '').replace(/[“”]/g, '');
+    await page.getByPlaceholder('Comment on the selected passage…').fill('Is this word right?');
+    await page.keyboard.press('Enter');
+    const thread = page.locator('.thread', { hasText: 'Is this word right?' });
+    await thread.waitFor();
+    expect(await thread.locator('.thread-quote').textContent()).toBe(`“${quote}”`);
+    await screenshot(page, 'writing-07-comment-on-passage');
+    // Elsewhere in the page, then back to the passage from the comment.
+    await editor.click();
+    await page.keyboard.press('Control+End');
+    await thread.locator('.thread-quote').click();
+    await expect.poll(() => page.evaluate(() => document.getSelection()?.toString())).toBe(quote);
+    await page.close();
+  });
+
   it('no page error in any window', () => {
     expect(errors).toEqual([]);
   });

@@ -14,6 +14,7 @@ import { AccountDialog, NewSpaceDialog, OutboxDialog, PublishDialog } from './Di
 import { Icon } from './Icons';
 import { PageSwitcher } from './PageSwitcher';
 import { PageTitle } from './PageTitle';
+import { COMMENT_ON_SELECTION } from '../review/commentAnchor';
 import { PromptHost } from './Prompt';
 import { Sidebar } from './Sidebar';
 import { ToastHost, notify } from './Toasts';
@@ -172,6 +173,13 @@ function Workspace({
   const onPublish = useCallback(() => setDialog('publish'), []);
   const onOpenOutbox = useCallback(() => setDialog('outbox'), []);
   const onAccount = useCallback(() => setDialog('account'), []);
+
+  // "Comment" on a selection (the editor's toolbar) opens the panel on that passage.
+  useEffect(() => {
+    const open = () => setPanel('comments');
+    window.addEventListener(COMMENT_ON_SELECTION, open);
+    return () => window.removeEventListener(COMMENT_ON_SELECTION, open);
+  }, []);
 
   // Ctrl/Cmd+K: the page switcher, from anywhere in the window (the editor included).
   useEffect(() => {

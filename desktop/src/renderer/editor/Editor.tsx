@@ -11,6 +11,7 @@ import type * as Y from 'yjs';
 import { Icon, type IconName } from '../components/Icons';
 import { askText } from '../components/Prompt';
 import type { BranchReplica } from '../sync/BranchReplica';
+import { COMMENT_ON_SELECTION } from '../review/commentAnchor';
 import { setActiveEditor } from './activeEditor';
 import { contractViewExtras } from './contractViews';
 import { WritingShortcuts } from './behaviour';
@@ -113,6 +114,7 @@ function Toolbar({ editor, pages }: { editor: TiptapEditor; pages: { id: string;
       table: !!tableCellAt(e.state.selection.$from),
       tabs: hasAncestor(e, 'tabs'),
       stepper: hasAncestor(e, 'stepper'),
+      selection: !e.state.selection.empty,
       canUndo: e.can().undo(),
       canRedo: e.can().redo(),
       editable: e.isEditable,
@@ -248,6 +250,9 @@ function Toolbar({ editor, pages }: { editor: TiptapEditor; pages: { id: string;
         >
           + Step
         </button>
+      )}
+      {state.selection && (
+        <ToolButton icon="comment" label="Comment on the selection" onClick={() => window.dispatchEvent(new Event(COMMENT_ON_SELECTION))} />
       )}
       <ToolButton icon="undo" label="Undo (Ctrl+Z)" disabled={!state.canUndo} onClick={() => chain().undo().run()} />
       <ToolButton icon="redo" label="Redo (Ctrl+Shift+Z)" disabled={!state.canRedo} onClick={() => chain().redo().run()} />
