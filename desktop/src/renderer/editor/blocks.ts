@@ -45,6 +45,7 @@ export const BLOCK_CHOICES: BlockChoice[] = [
   { id: 'h1', node: 'heading', label: 'Heading 1', keywords: 'title h1 big', icon: 'heading', run: setBlock('heading', { level: 1 }) },
   { id: 'h2', node: 'heading', label: 'Heading 2', keywords: 'subtitle h2', icon: 'heading', run: setBlock('heading', { level: 2 }) },
   { id: 'h3', node: 'heading', label: 'Heading 3', keywords: 'h3 small', icon: 'heading', run: setBlock('heading', { level: 3 }) },
+  { id: 'h4', node: 'heading', label: 'Heading 4', keywords: 'h4 smallest', icon: 'heading', run: setBlock('heading', { level: 4 }) },
   {
     id: 'bulletList',
     node: 'bulletList',
