@@ -56,6 +56,39 @@ You need Node.js 20 or later.
 Read about [authentication](https://example.com/auth) and the rest of the platform.
 `;
 
+/** A long imported page: 300 blocks of everything real repositories hold (HTML, code, math, hints, tables, columns). */
+function longPage(): string {
+  const kinds = [
+    (i: number) => `## Section ${i} <a href="#s${i}" id="s${i}"></a>`,
+    (i: number) => `Paragraph ${i} with **bold**, _italic_, \`code\` and a [link](https://example.com/${i}).`,
+    (i: number) => `\`\`\`ts\nexport function f${i}(a: number): number {\n  return a * ${i};\n}\n\`\`\``,
+    (i: number) =>
+      `<div align="center"><figure><img src="https://example.com/${i}.png" alt="Figure ${i}"><figcaption>Figure ${i}</figcaption></figure></div>`,
+    (i: number) => `$$\n\\sum_{k=0}^{${i}} k^2\n$$`,
+    (i: number) => `{% hint style="warning" %}\nHint ${i}.\n{% endhint %}`,
+    (i: number) => `| A | B |\n| --- | --- |\n| ${i} | <mark>${i * 2}</mark> |`,
+    (i: number) => `{% columns %}\n{% column %}\nLeft ${i}\n{% endcolumn %}\n{% column %}\nRight ${i}\n{% endcolumn %}\n{% endcolumns %}`,
+    (i: number) => `- item ${i}\n- item ${i + 1}`,
+    (i: number) => `<table data-view="cards"><tbody><tr><td><strong>Card ${i}</strong></td><td>Text</td></tr></tbody></table>`,
+  ];
+  return Array.from({ length: 300 }, (_, i) => (kinds[i % kinds.length] as (i: number) => string)(i)).join('\n\n');
+}
+
+/** Median and slowest of sequential first renders (the render cache emptied before each). */
+async function firstRenders(url: string, n: number): Promise<{ median: number; max: number; bytes: number }> {
+  const times: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < n; i++) {
+    const start = performance.now();
+    const res = await fetch(`${url}?cold`);
+    bytes = (await res.arrayBuffer()).byteLength;
+    if (res.status !== 200) throw new Error(`long page answered ${res.status}`);
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return { median: times[Math.floor(n / 2)] as number, max: times[n - 1] as number, bytes };
+}
+
 interface Figures {
   rps: number;
   p99: number;
@@ -105,6 +138,7 @@ export async function runSitesBench() {
     space.id,
     Array.from({ length: PAGES }, (_, i) => ({ title: `Page ${i + 1}`, description: `About topic ${i + 1}.`, markdown: PAGE_MARKDOWN })),
   );
+  await writePages(db, space.id, [{ title: 'Long page', markdown: longPage() }]);
   const site = await api('POST', `/v1/orgs/${org.id}/sites`, { title: 'Bench Docs', spaces: [space.id] });
   await api('POST', `/v1/orgs/${org.id}/sites/${site.id}/publish`);
   const pageUrl = `${origin}/s/${org.id}/${site.basename}/page-20`;
@@ -137,6 +171,10 @@ export async function runSitesBench() {
     console.log(row('static file (bare node:http)', staticFigures));
     console.log(row('published page, cached', cached));
     console.log(row('published page, first render', cold));
+    const long = await firstRenders(`${origin}/s/${org.id}/${site.basename}/long-page`, 20);
+    console.log(
+      `300-block page, first render:      median ${long.median.toFixed(1)} ms, slowest ${long.max.toFixed(1)} ms (${long.bytes} bytes, 20 sequential requests)`,
+    );
   } finally {
     await new Promise((r) => baseline.close(r));
     rmSync(dir, { recursive: true, force: true });

@@ -9,6 +9,11 @@ export interface GuardedFetchOptions {
   timeoutMs: number;
   /** Largest body accepted; a longer one aborts the fetch. */
   maxBytes: number;
+  /**
+   * Addresses let through as if they were public (an operator's mirror on a private
+   * network, or a test's local server); every other private address stays refused.
+   */
+  trustedAddresses?: readonly string[];
 }
 
 export interface GuardedFetchResult {
@@ -62,9 +67,14 @@ function fetchOnce(url: string, opts: GuardedFetchOptions, deadline: number): Pr
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     return Promise.reject(new FetchError('REFUSED', `Only http and https URLs can be fetched, not ${parsed.protocol}.`));
   }
+  // A deadline already past (zero or negative) fires the timer at once.
   const remaining = deadline - Date.now();
-  if (remaining <= 0) return Promise.reject(new FetchError('TIMEOUT', `Fetching ${url} took longer than ${opts.timeoutMs} ms.`));
-  const agent = useAgent(url, { allowPrivateIPAddress: opts.allowPrivate, allowMetaIPAddress: opts.allowPrivate, keepAlive: false });
+  const agent = useAgent(url, {
+    allowPrivateIPAddress: opts.allowPrivate,
+    allowMetaIPAddress: opts.allowPrivate,
+    allowIPAddressList: opts.trustedAddresses ? [...opts.trustedAddresses] : [],
+    keepAlive: false,
+  });
   const get = parsed.protocol === 'https:' ? https.get : http.get;
   return new Promise((resolve, reject) => {
     let settled = false;

@@ -12,10 +12,12 @@ import { clearBodyCache } from './contentSource';
 import { type Mount, SiteRequest } from './context';
 import { FreshLoader } from './freshLoad';
 import { gate } from './gate';
+import { imageVariant } from './images';
 import { forgetSiteHostnames, isSiteHostname } from './hostnames';
 import { loadSiteModel, type SiteModel, siteView } from './model';
 import { renderNotFound, renderPage, renderSearchPage } from './pages';
 import { ASSETS } from './render/assets';
+import { PLAYER_ORIGINS } from './render/embeds';
 import { esc, NONCE } from './render/html';
 import { searchSite } from './search';
 import { llmsFullTxt, llmsTxt, pageMarkdown, robotsTxt, sitemapXml } from './seo';
@@ -29,7 +31,7 @@ import { llmsFullTxt, llmsTxt, pageMarkdown, robotsTxt, sitemapXml } from './seo
 
 type Ctx = Context<AppEnv>;
 
-const pages = new Lru<string, { status: number; html: string; noIndex: boolean }>(1000);
+const pages = new Lru<string, { status: number; html: string; noIndex: boolean; connect: string[] }>(1000);
 
 /**
  * The site and its spaces' revisions, read for every request so a change shows on the
@@ -74,14 +76,16 @@ export function clearRenderCaches() {
   clearBodyCache();
 }
 
-function csp(nonce: string, serverBase: string): string {
+function csp(nonce: string, serverBase: string, connect: string[] = []): string {
   return [
     "default-src 'none'",
     `script-src 'self' 'nonce-${nonce}'`,
     `style-src 'self' 'nonce-${nonce}'`,
     `img-src 'self' https: data: ${serverBase}`,
     "font-src 'self' data:",
-    "connect-src 'self'",
+    // The API servers a reference page's "try it" console calls, and nothing else.
+    ['connect-src', "'self'", ...connect.filter((o) => /^https?:\/\/[\w.:[\]-]+$/.test(o))].join(' '),
+    `frame-src ${PLAYER_ORIGINS.join(' ')}`,
     "form-action 'self'",
     "base-uri 'none'",
     "frame-ancestors 'none'",
@@ -89,9 +93,9 @@ function csp(nonce: string, serverBase: string): string {
   ].join('; ');
 }
 
-function html(c: Ctx, status: number, body: string, opts: { serverBase: string; private: boolean; noIndex: boolean }) {
+function html(c: Ctx, status: number, body: string, opts: { serverBase: string; private: boolean; noIndex: boolean; connect?: string[] }) {
   const nonce = randomBytes(16).toString('base64');
-  c.header('Content-Security-Policy', csp(nonce, opts.serverBase));
+  c.header('Content-Security-Policy', csp(nonce, opts.serverBase, opts.connect));
   c.header('X-Content-Type-Options', 'nosniff');
   c.header('Referrer-Policy', 'strict-origin-when-cross-origin');
   c.header('X-Frame-Options', 'DENY');
@@ -125,7 +129,7 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
   if (asset) {
     c.header('Cache-Control', 'public, max-age=31536000, immutable');
     c.header('X-Content-Type-Options', 'nosniff');
-    return c.body(asset.body, 200, { 'Content-Type': asset.type });
+    return c.body(typeof asset.body === 'string' ? asset.body : new Uint8Array(asset.body), 200, { 'Content-Type': asset.type });
   }
   if (!head?.site.published) return bare(c, 404, mount.serverBase);
   const site = head.site;
@@ -197,6 +201,19 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
     }
   }
 
+  const img = /^\/~img\/([^/]+)\/([^/]+)\/(\d+)\.webp$/.exec(rest);
+  if (img) {
+    const variant = view.sections.flatMap((s) => s.variants).find((v) => v.revisionId === img[1]);
+    const file = variant ? (await req.snapshot(variant)).files[decodeURIComponent(img[2] as string)] : undefined;
+    const bytes = variant && file ? await imageVariant(db, variant.spaceId, file, Number(img[3])) : undefined;
+    if (bytes) {
+      // The URL names the revision: its bytes never change.
+      c.header('Cache-Control', isPrivate ? 'private, max-age=31536000, immutable' : 'public, max-age=31536000, immutable');
+      c.header('X-Content-Type-Options', 'nosniff');
+      return c.body(new Uint8Array(bytes), 200, { 'Content-Type': 'image/webp' });
+    }
+  }
+
   if (rest.endsWith('.md')) {
     const loc = await req.locate(rest.slice(0, -3));
     if (loc && loc.page.type === 'document') {
@@ -208,7 +225,10 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
     let cached = pages.get(key);
     if (!cached) {
       const loc = await req.locate(rest);
-      if (loc) cached = { status: 200, html: await renderPage(req, loc), noIndex: loc.page.noIndex };
+      if (loc) {
+        const rendered = await renderPage(req, loc);
+        cached = { status: 200, html: rendered.html, noIndex: loc.page.noIndex, connect: rendered.connect };
+      }
       if (cached) pages.set(key, cached);
     }
     if (cached)
@@ -216,6 +236,7 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
         serverBase: mount.serverBase,
         private: isPrivate,
         noIndex: noIndexSite || cached.noIndex,
+        connect: cached.connect,
       });
   }
 

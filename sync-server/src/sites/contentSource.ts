@@ -1,8 +1,11 @@
 import { evaluateVariables } from '@quire/shared/content/expressions';
+import { getReusableContentDocument } from '@quire/shared/content/reusableContents';
+import type * as Y from 'yjs';
 import type { NodeJSON } from '@quire/shared/content/json';
 import { readPageBody } from '../core/content/model';
 import { contentAtRevision, docAtRevision } from '../core/content/revisions';
 import { pageTreeOf } from '../core/content/tree';
+import { computedSpecRef } from '../core/openapi/index';
 import type { Queryable } from '../store/db';
 import { Lru } from './cache';
 import { openapiPageBody } from './openapiPages';
@@ -26,6 +29,8 @@ export interface PublishedPage {
   noIndex: boolean;
   /** Path in the space (`getting-started/install`), unique among all pages. */
   path: string;
+  /** The OpenAPI spec (id or slug) a `builtin:openapi` page shows instead of its stored body. */
+  openapiSpec?: string;
   children: PublishedPage[];
 }
 
@@ -33,6 +38,11 @@ export interface SpaceFile {
   id: string;
   name: string;
   contentType: string;
+  size?: number;
+  /** The repository path it was imported from. */
+  gitPath?: string;
+  width?: number;
+  height?: number;
 }
 
 export interface SpaceSnapshot {
@@ -47,7 +57,7 @@ export interface ContentSource {
   snapshot(db: Queryable, revisionId: string): Promise<SpaceSnapshot>;
 }
 
-function toPublished(nodes: ReturnType<typeof pageTreeOf>): PublishedPage[] {
+function toPublished(nodes: ReturnType<typeof pageTreeOf>, computed: (id: string) => unknown): PublishedPage[] {
   return nodes.map((n) => ({
     id: n.id,
     title: n.title,
@@ -59,7 +69,8 @@ function toPublished(nodes: ReturnType<typeof pageTreeOf>): PublishedPage[] {
     hidden: n.hidden,
     noIndex: n.noIndex || n.noRobotsIndex,
     path: n.path,
-    children: toPublished(n.children),
+    openapiSpec: computedSpecRef(computed(n.id)),
+    children: toPublished(n.children, computed),
   }));
 }
 
@@ -76,11 +87,20 @@ export const revisionContentSource: ContentSource = {
     const content = await contentAtRevision(db, revisionId);
     let pages = trees.get(content);
     if (!pages) {
-      pages = toPublished(pageTreeOf(content));
+      pages = toPublished(pageTreeOf(content), (id) => content.pages[id]?.computed);
       trees.set(content, pages);
     }
     const files: Record<string, SpaceFile> = {};
-    for (const [id, f] of Object.entries(content.files)) files[id] = { id, name: f.name, contentType: f.contentType };
+    for (const [id, f] of Object.entries(content.files))
+      files[id] = {
+        id,
+        name: f.name,
+        contentType: f.contentType,
+        size: f.size,
+        gitPath: f.git?.path,
+        width: f.dimensions?.width,
+        height: f.dimensions?.height,
+      };
     return {
       revisionId,
       pages,
@@ -94,7 +114,7 @@ export const revisionContentSource: ContentSource = {
         if (hit) return hit;
         const doc = await docAtRevision(db, revisionId);
         // Published pages show variables with their values, as readers expect.
-        const body = evaluateVariables(readPageBody(doc, pageId), {
+        const body = evaluateVariables(withIncludes(doc, readPageBody(doc, pageId)), {
           space: content.variables,
           page: content.pages[pageId]?.variables ?? {},
         });
@@ -104,3 +124,20 @@ export const revisionContentSource: ContentSource = {
     };
   },
 };
+
+/** Includes of reusable content replaced by what they include (nested ones too, to a bound), as readers see them. */
+function withIncludes(doc: Y.Doc, body: NodeJSON, depth = 0): NodeJSON {
+  const expand = (n: NodeJSON): NodeJSON[] => {
+    if (n.type === 'reusableContent') {
+      const id = n.attrs?.reusableContentId;
+      if (typeof id !== 'string' || depth > 3) return [n];
+      try {
+        return withIncludes(doc, getReusableContentDocument(doc, id), depth + 1).content ?? [];
+      } catch {
+        return [n];
+      }
+    }
+    return [n.content ? { ...n, content: n.content.flatMap(expand) } : n];
+  };
+  return { ...body, content: (body.content ?? []).flatMap(expand) };
+}

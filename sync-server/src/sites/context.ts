@@ -3,7 +3,10 @@ import { signedFileUrl } from '../core/content/exports';
 import type { Queryable } from '../store/db';
 import type { PublishedHead } from '../store/sites';
 import { type ContentSource, type PublishedPage, revisionContentSource, type SpaceSnapshot } from './contentSource';
+import { fileByPath, htmlPaths, isRelativePath } from './assetPaths';
+import { imageSize, imageSource } from './images';
 import type { Section, SiteView, Variant } from './model';
+import type { ImageSource } from './render/body';
 
 /**
  * One request to a published site: where it is mounted, what the visitor may see, and
@@ -109,7 +112,19 @@ export class SiteRequest {
     const walk = (n: NodeJSON) => {
       const a = n.attrs ?? {};
       if (typeof a.fileId === 'string' && a.fileId) ids.add(a.fileId);
-      for (const v of [a.src, a.srcDark, a.href, a.url]) if (typeof v === 'string' && v.startsWith('file:')) ids.add(v.slice(5));
+      for (const v of [a.src, a.srcDark, a.href, a.url]) {
+        if (typeof v !== 'string') continue;
+        if (v.startsWith('file:')) ids.add(v.slice(5));
+        else if (isRelativePath(v)) {
+          const f = fileByPath(snapshot.files, v.split('#')[0] as string);
+          if (f) ids.add(f.id);
+        }
+      }
+      if ((n.type === 'htmlBlock' || n.type === 'htmlInline') && typeof a.html === 'string')
+        for (const path of htmlPaths(a.html)) {
+          const f = fileByPath(snapshot.files, path);
+          if (f) ids.add(f.id);
+        }
       for (const m of n.marks ?? [])
         if (typeof m.attrs?.href === 'string' && m.attrs.href.startsWith('file:')) ids.add(m.attrs.href.slice(5));
       n.content?.forEach(walk);
@@ -119,6 +134,18 @@ export class SiteRequest {
     for (const id of ids) {
       const f = snapshot.files[id];
       if (f) out.set(id, await signedFileUrl(this.db, this.mount.serverBase, v.spaceId, id, f.name));
+    }
+    return out;
+  }
+
+  /** Space images of a body with their resized variants (see images.ts), by file id. */
+  async imageSources(v: Variant, snapshot: SpaceSnapshot, urls: Map<string, string>): Promise<Map<string, ImageSource>> {
+    const out = new Map<string, ImageSource>();
+    for (const [id, url] of urls) {
+      const f = snapshot.files[id];
+      if (!f || !f.contentType.startsWith('image/')) continue;
+      const size = await imageSize(this.db, v.spaceId, f);
+      out.set(id, imageSource(`${this.mount.root}/~img/${snapshot.revisionId}/${encodeURIComponent(id)}`, url, f, size));
     }
     return out;
   }

@@ -6,7 +6,11 @@ import type { PublishedPage } from './contentSource';
 import { flatten, type Located, type SiteRequest } from './context';
 import { isGroup, type Section, type Variant } from './model';
 import { assetUrls } from './render/assets';
-import { type OutlineEntry, renderBody } from './render/body';
+import type { ElementContent } from 'hast';
+import { fileByPath } from './assetPaths';
+import { loadSpec } from './openapiPages';
+import { type LinkResolver, type OutlineEntry, renderBody, treeToHtml } from './render/body';
+import { apiOperation, apiReference, failedSpec } from './render/openapi';
 import { esc, safeHref } from './render/html';
 import { type Frame, type NavLink, renderFrame, type TreeNode } from './render/layout';
 
@@ -86,7 +90,15 @@ async function frame(
   req: SiteRequest,
   loc: Pick<Located, 'section' | 'variant' | 'flat'> & { page?: PublishedPage },
   main: string,
-  extra: { title: string; description?: string; outline?: OutlineEntry[]; canonical: string; noIndex?: boolean; markdownUrl?: string },
+  extra: {
+    title: string;
+    description?: string;
+    outline?: OutlineEntry[];
+    canonical: string;
+    noIndex?: boolean;
+    markdownUrl?: string;
+    usesIcons?: boolean;
+  },
 ): Promise<string> {
   const { section, variant } = loc;
   const settings = variant.settings;
@@ -152,6 +164,7 @@ async function frame(
     canonical: req.absolute(extra.canonical),
     root: req.mount.root,
     assets,
+    usesIcons: extra.usesIcons,
     theme: req.theme,
     settings,
     noIndex: !!extra.noIndex || req.site.visibility !== 'public',
@@ -168,50 +181,124 @@ async function frame(
   });
 }
 
+/** A rendered page: its HTML (with the nonce placeholder; cached by the caller) and the origins its script may call. */
+export interface RenderedPage {
+  html: string;
+  connect: string[];
+}
+
+/** OpenAPI operation blocks of a body, rendered ahead (specs are read from the database). */
+async function operationBlocks(req: SiteRequest, body: NodeJSON, links: LinkResolver, connect: Set<string>) {
+  const out = new Map<NodeJSON, ElementContent[]>();
+  const walk = async (n: NodeJSON) => {
+    if (n.type === 'openapiOperation') {
+      const a = n.attrs ?? {};
+      const spec = await loadSpec(req.db, req.site.org_id, a);
+      if (spec.kind === 'ready') {
+        const op = apiOperation(spec.document, String(a.path ?? ''), String(a.method ?? ''), links);
+        if (op) {
+          out.set(n, op.children);
+          for (const o of op.connect) connect.add(o);
+        }
+      } else if (spec.kind === 'failed') out.set(n, failedSpec(spec.title, spec.problems));
+    }
+    for (const c of n.content ?? []) await walk(c);
+  };
+  await walk(body);
+  return out;
+}
+
 /** The HTML of one page (with the nonce placeholder; cached by the caller). */
-export async function renderPage(req: SiteRequest, loc: Located): Promise<string> {
+export async function renderPage(req: SiteRequest, loc: Located): Promise<RenderedPage> {
   const { section, variant, snapshot, flat, page } = loc;
   let main: string;
   let outline: OutlineEntry[] = [];
+  let title = page.title;
+  let description = page.description;
+  const connect = new Set<string>();
   const url = req.pageUrl(section, variant, flat, page);
   const markdownUrl = req.markdownUrl(section, variant, page);
   const crumbs = [req.view.sections.length > 1 ? section.title : '', ...ancestors(flat, page).map((p) => p.title)].filter(Boolean);
-  const head = `${crumbs.length ? `<p class="breadcrumb">${crumbs.map(esc).join(' <span aria-hidden="true">/</span> ')}</p>` : ''}<h1 class="page-title">${page.emoji ? `<span class="emoji" aria-hidden="true">${esc(page.emoji)}</span>` : ''}${esc(page.title)}</h1>${page.description ? `<p class="page-description">${esc(page.description)}</p>` : ''}`;
+  const head = () =>
+    `${crumbs.length ? `<p class="breadcrumb">${crumbs.map(esc).join(' <span aria-hidden="true">/</span> ')}</p>` : ''}<h1 class="page-title">${page.emoji ? `<span class="emoji" aria-hidden="true">${esc(page.emoji)}</span>` : ''}${esc(title)}</h1>${description ? `<p class="page-description">${esc(description)}</p>` : ''}`;
   if (page.type === 'document') {
-    const body = await snapshot.body(page.id);
+    const body = (await snapshot.body(page.id)) as NodeJSON;
     const files = await req.fileUrls(variant, snapshot, body);
-    const rendered = renderBody(body as NodeJSON, {
+    const images = await req.imageSources(variant, snapshot, files);
+    const links: LinkResolver = {
       page: (id, anchor) => {
         const target = flat.find((p) => p.id === id);
         if (!target) return undefined;
         return `${req.pageUrl(section, variant, flat, target)}${anchor ? `#${encodeURIComponent(anchor)}` : ''}`;
       },
+      pageInfo: (id) => {
+        const target = flat.find((p) => p.id === id);
+        return target ? { title: target.title, description: target.description, emoji: target.emoji } : undefined;
+      },
       file: (id) => files.get(id),
+      fileInfo: (id) => snapshot.files[id],
+      asset: (path) => fileByPath(snapshot.files, path)?.id,
+      image: (id) => images.get(id),
       externalTarget: variant.settings.externalLinks.target,
-    });
+    };
+    let rendered: { html: string; outline: OutlineEntry[] };
+    if (page.openapiSpec) {
+      // An API reference page: its spec, in the author's order, titled by the spec.
+      const spec = await loadSpec(req.db, req.site.org_id, { spec: page.openapiSpec });
+      if (spec.kind === 'ready') {
+        const ref = apiReference(spec.document, links);
+        title = ref.title;
+        description = ref.description ?? page.description;
+        for (const o of ref.connect) connect.add(o);
+        const note = spec.failedSince
+          ? '<p class="api-stale">The latest version of this specification could not be processed; this is the last one that could.</p>'
+          : '';
+        rendered = { html: note + treeToHtml(ref.children, ref.math), outline: ref.outline };
+      } else {
+        const message =
+          spec.kind === 'failed'
+            ? failedSpec(spec.title, spec.problems)
+            : failedSpec(spec.title, [
+                spec.kind === 'pending' ? 'It is still being processed: try again in a moment.' : 'It does not exist.',
+              ]);
+        rendered = { html: treeToHtml(message, []), outline: [] };
+      }
+    } else {
+      const ops = await operationBlocks(req, body, links, connect);
+      rendered = renderBody(body, { ...links, openapi: (a) => findBlock(ops, a) });
+    }
     outline = rendered.outline;
     const actions = variant.settings.pageActions.markdown
       ? `<div class="page-actions"><a href="${esc(markdownUrl)}" type="text/markdown">View as Markdown</a></div>`
       : '<div class="page-actions"></div>';
-    main = `${head}${actions}<article class="content">${rendered.html}</article>${pager(req, loc)}`;
+    main = `${head()}${actions}<article class="content${page.openapiSpec ? ' api-reference' : ''}">${rendered.html}</article>${pager(req, loc)}`;
   } else {
     // A group page lists what it holds.
     const items = page.children
       .filter((c) => !c.hidden && c.type === 'document')
       .map(
         (c) =>
-          `<a class="content-ref" href="${safeHref(req.pageUrl(section, variant, flat, c))}"><span class="content-ref-title">${esc(c.title)}</span><span class="content-ref-arrow" aria-hidden="true">→</span></a>`,
+          `<a class="content-ref" href="${safeHref(req.pageUrl(section, variant, flat, c))}"><span class="content-ref-text"><span class="content-ref-title">${esc(c.title)}</span>${c.description ? `<span class="content-ref-description">${esc(c.description)}</span>` : ''}</span><span class="content-ref-arrow" aria-hidden="true">→</span></a>`,
       );
-    main = `${head}<div class="page-actions"></div><article class="content">${items.join('')}</article>`;
+    main = `${head()}<div class="page-actions"></div><article class="content">${items.join('')}</article>`;
   }
-  return frame(req, loc, main, {
-    title: page.title,
-    description: page.description,
+  const html = await frame(req, loc, main, {
+    title,
+    description,
     outline,
     canonical: url,
     noIndex: page.noIndex,
     markdownUrl: page.type === 'document' ? markdownUrl : undefined,
+    // Only hand-written HTML keeps `fa-` classes (sanitize.ts).
+    usesIcons: /class="[^"]*\bfa-[a-z]/.test(main),
   });
+  return { html, connect: [...connect] };
+}
+
+/** The rendered block of an `openapiOperation` node (matched by its attributes: the renderer walks copies). */
+function findBlock(ops: Map<NodeJSON, ElementContent[]>, a: Record<string, unknown>): ElementContent[] | undefined {
+  for (const [n, html] of ops) if (n.attrs === a) return html;
+  return undefined;
 }
 
 function ancestors(flat: PublishedPage[], page: PublishedPage): PublishedPage[] {

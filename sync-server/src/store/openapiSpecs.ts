@@ -105,7 +105,8 @@ export async function completeProcessing(db: Queryable, id: string, generation: 
   const version = await one<{ id: string }>(
     db,
     'INSERT INTO openapi_spec_versions (id, spec_id, api_version, document) VALUES ($1, $2, $3, $4) RETURNING id',
-    [newId(), id, apiVersion, JSON.stringify(document)],
+    // Kept as the JSON text (a jsonb string): jsonb reorders object keys, and readers expect the author's order.
+    [newId(), id, apiVersion, JSON.stringify(JSON.stringify(document))],
   );
   const rows = await db.query(
     `UPDATE openapi_specs SET processing_state = 'complete', last_version_id = $3, last_processed_at = now(), last_error_code = NULL,
@@ -147,7 +148,9 @@ export async function latestSpecDocument(db: Queryable, specId: string): Promise
     `SELECT v.id, v.document FROM openapi_specs s JOIN openapi_spec_versions v ON v.id = s.last_version_id WHERE s.id = $1`,
     [specId],
   );
-  return row ? { versionId: row.id, document: row.document } : undefined;
+  if (!row) return undefined;
+  // Versions stored before the text form are objects (in jsonb key order).
+  return { versionId: row.id, document: typeof row.document === 'string' ? JSON.parse(row.document) : row.document };
 }
 
 /** Specs whose processing did not finish (the process stopped meanwhile), to resume on start. */

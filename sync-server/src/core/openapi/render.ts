@@ -48,6 +48,38 @@ export function specOperations(spec: OpenAPIDocument): SpecOperation[] {
   return out;
 }
 
+export interface TagGroup {
+  /** The tag, or null for operations without one. */
+  tag: string | null;
+  description?: string;
+  operations: SpecOperation[];
+}
+
+/**
+ * Operations grouped by their first tag, in the spec's order: tags as the top-level
+ * `tags` list declares them, then tags first used by an operation, then untagged ones.
+ * Within a group, operations keep document order.
+ */
+export function groupByTag(spec: OpenAPIDocument, ops = specOperations(spec)): TagGroup[] {
+  const groups = new Map<string | null, TagGroup>();
+  for (const t of arr(spec.tags)) {
+    if (isObject(t) && typeof t.name === 'string' && !groups.has(t.name))
+      groups.set(t.name, { tag: t.name, description: str(t.description), operations: [] });
+  }
+  for (const op of ops) {
+    const tag = op.tags[0] ?? null;
+    let g = groups.get(tag);
+    if (!g) {
+      g = { tag, operations: [] };
+      groups.set(tag, g);
+    }
+    g.operations.push(op);
+  }
+  const out = [...groups.values()].filter((g) => g.operations.length);
+  // Untagged operations come last.
+  return [...out.filter((g) => g.tag !== null), ...out.filter((g) => g.tag === null)];
+}
+
 /**
  * The operations of an OpenAPI 3.x or Swagger 2 document as GitBook-flavoured markdown:
  * per operation a heading, its description, parameters, request body and responses. Pages
@@ -61,7 +93,13 @@ export function renderOpenAPIOperations(spec: OpenAPIDocument, opts: RenderOptio
   const blocks: string[] = [];
   const base = serverUrl(spec);
   if (ops.length === 0) blocks.push('_This specification has no operations._');
-  for (const op of ops) blocks.push(renderOperation(op, refs, level, base));
+  const groups = groupByTag(spec, ops);
+  const titled = !opts.tag && groups.some((g) => g.tag !== null);
+  for (const g of groups) {
+    if (titled) blocks.push(`${'#'.repeat(level)} ${inline(g.tag ?? 'Other operations')}`);
+    if (titled && g.description) blocks.push(g.description.trim());
+    for (const op of g.operations) blocks.push(renderOperation(op, refs, titled ? Math.min(level + 1, 5) : level, base));
+  }
   return `${blocks.join('\n\n')}\n`;
 }
 

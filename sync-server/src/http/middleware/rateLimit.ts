@@ -27,6 +27,11 @@ export class RateLimiter {
     return { allowed: w.count <= this.limitPerMinute, remaining: Math.max(0, this.limitPerMinute - w.count), resetSeconds };
   }
 
+  /** Keys with a window in memory; bounded by sweeping windows that ended. */
+  get trackedKeys(): number {
+    return this.windows.size;
+  }
+
   private sweep(t: number) {
     for (const [k, w] of this.windows) if (t - w.start >= 60_000) this.windows.delete(k);
   }

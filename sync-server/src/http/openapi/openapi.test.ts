@@ -332,7 +332,7 @@ describe('builtin:openapi pages', () => {
     const html = await t.get(root);
     expect(html.status).toBe(200);
     expect(html.body).toContain('Get a pet');
-    expect(html.body).toContain('GET /pets/{petId}');
+    expect(html.body).toContain('<span class="method method-get">GET</span><code>/pets/{petId}</code>');
     expect(html.body).not.toContain('Stored text that a computed page replaces.');
 
     await t.put(`/v1/orgs/${orgId}/openapi/pets`, admin.token, { source: { url: `${origin}/legacy.yaml` } });

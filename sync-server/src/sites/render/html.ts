@@ -11,7 +11,8 @@ export function safeHref(url: string | undefined | null): string {
   // Browsers ignore control characters and spaces inside a scheme: so must the check.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: they are what is removed
   const compact = url.replace(/[\u0000-\u0020\u007f-\u009f]/g, '');
-  if (/^(https?:|mailto:|tel:)/i.test(compact) || (/^[/#?]/.test(compact) && !compact.startsWith('//'))) return esc(url);
+  // Browsers read `\` as `/` in URLs, so `/\host` is as protocol-relative as `//host`.
+  if (/^(https?:|mailto:|tel:)/i.test(compact) || (/^[/#?]/.test(compact) && !/^[/\\][/\\]/.test(compact))) return esc(url);
   return '#';
 }
 

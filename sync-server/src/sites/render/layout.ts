@@ -34,7 +34,9 @@ export interface Frame {
   canonical: string;
   /** Where the site is served (no trailing slash), for the search endpoint and the script. */
   root: string;
-  assets: { css: string; js: string };
+  assets: { css: string; js: string; icons?: string };
+  /** The page shows icons of the icon font. */
+  usesIcons?: boolean;
   theme: 'light' | 'dark';
   settings: SiteCustomizationSettings;
   noIndex: boolean;
@@ -125,6 +127,15 @@ function tabsBar(tabs: NavLink[]): string {
   return `<nav class="tabs-bar" aria-label="Sections"><div class="tabs-row">${items}</div></nav>`;
 }
 
+/** Whether the current page is this node or below it. */
+function holdsCurrent(n: TreeNode): boolean {
+  return !!n.current || n.children.some(holdsCurrent);
+}
+
+/**
+ * The page tree. Branches outside the current page's path are closed `<details>` (they
+ * open without script); the current page's ancestors are open.
+ */
 function treeHtml(nodes: TreeNode[]): string {
   return nodes
     .map((n) => {
@@ -132,7 +143,9 @@ function treeHtml(nodes: TreeNode[]): string {
         return `<li><div class="group-title">${esc(n.title)}</div>${n.children.length ? `<ul class="tree-group">${treeHtml(n.children)}</ul>` : ''}</li>`;
       const emoji = n.emoji ? `<span aria-hidden="true">${esc(n.emoji)}</span>` : '';
       const a = `<a href="${safeHref(n.href)}"${n.current ? ' aria-current="page"' : ''}${n.external ? ' class="external" rel="noopener noreferrer"' : ''}>${emoji}<span>${esc(n.title)}</span></a>`;
-      return `<li>${a}${n.children.length ? `<ul>${treeHtml(n.children)}</ul>` : ''}</li>`;
+      if (!n.children.length) return `<li>${a}</li>`;
+      // The link sits in the summary: following it navigates, the rest of the row opens the branch.
+      return `<li class="branch"><details${holdsCurrent(n) ? ' open' : ''}><summary>${a}</summary><ul>${treeHtml(n.children)}</ul></details></li>`;
     })
     .join('');
 }
@@ -156,7 +169,7 @@ export function renderFrame(f: Frame): string {
     f.variants.length > 1
       ? `<details class="variant"><summary>${esc(f.variants.find((v) => v.current)?.title ?? f.variants[0]?.title)}</summary><div class="menu-items">${f.variants.map((v) => link(v)).join('')}</div></details>`
       : '';
-  const outline = f.outline.filter((o) => o.level <= 2);
+  const outline = f.outline.filter((o) => o.level <= 3);
   const outlineHtml = outline.length
     ? `<aside class="outline" aria-label="On this page"><h2>On this page</h2><ul>${outline.map((o) => `<li class="l${o.level}"><a href="#${esc(encodeURIComponent(o.anchor))}">${esc(o.title)}</a></li>`).join('')}</ul></aside>`
     : '<aside class="outline"></aside>';
@@ -194,6 +207,7 @@ ${f.markdownUrl ? `<link rel="alternate" type="text/markdown" href="${esc(f.mark
 ${social}
 ${faviconTags(s, f.siteTitle)}
 <link rel="stylesheet" href="${esc(f.assets.css)}">
+${f.usesIcons && f.assets.icons ? `<link rel="stylesheet" href="${esc(f.assets.icons)}">` : ''}
 <style nonce="${NONCE}">${themeStyle(s)}</style>
 <script src="${esc(f.assets.js)}" defer nonce="${NONCE}"></script>
 </head>
@@ -203,7 +217,7 @@ ${announcement}
 <header class="site-header">
 <div class="header-row">
 <a class="brand" href="${f.brandHref ? safeHref(f.brandHref) : `${esc(f.root)}/`}">${logo}</a>
-<form class="search" role="search" action="${esc(f.root)}/~search" method="get">${ICON_SEARCH}<input type="search" name="q" placeholder="Search…" aria-label="Search" autocomplete="off"><kbd>Ctrl K</kbd></form>
+<form class="search" role="search" action="${esc(f.root)}/~search" method="get"><button class="search-icon" type="submit" aria-label="Search">${ICON_SEARCH}</button><input type="search" name="q" placeholder="Search…" aria-label="Search" autocomplete="off"><kbd>Ctrl K</kbd></form>
 <nav class="header-links" aria-label="Links">${headerLinks(f.headerLinks)}</nav>
 ${toggle}
 </div>
@@ -211,7 +225,7 @@ ${tabs}
 </header>
 <div class="layout">
 <nav class="sidebar" aria-label="Pages">
-<details class="menu-toggle"><summary>Menu</summary></details>
+<details class="menu-toggle"><summary>Menu</summary><div class="drawer-backdrop" aria-hidden="true"></div></details>
 <div class="sidebar-body">${f.headerLinks.length ? `<div class="sidebar-links">${headerLinks(f.headerLinks)}</div>` : ''}${variants}<ul class="tree">${treeHtml(f.tree)}</ul></div>
 </nav>
 <main id="content">${f.main}</main>

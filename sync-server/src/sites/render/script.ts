@@ -62,6 +62,98 @@ export const SITE_JS = String.raw`(() => {
     for (const id of byId.keys()) { const h = doc.getElementById(id); if (h) io.observe(h); }
   }
 
+  // Sidebar: the current page in view; on phones the menu is a drawer that closes on a tap outside.
+  const sidebar = doc.querySelector('.sidebar');
+  const current = doc.querySelector('.tree a[aria-current="page"]');
+  if (sidebar && current && sidebar.scrollHeight > sidebar.clientHeight) {
+    const top = current.getBoundingClientRect().top - sidebar.getBoundingClientRect().top + sidebar.scrollTop;
+    sidebar.scrollTop = Math.max(0, top - sidebar.clientHeight / 3);
+  }
+  const drawer = doc.querySelector('.menu-toggle');
+  if (drawer) {
+    const shut = () => drawer.removeAttribute('open');
+    (drawer.querySelector('.drawer-backdrop') || doc.createElement('i')).addEventListener('click', (e) => { e.preventDefault(); shut(); });
+    for (const a of doc.querySelectorAll('.sidebar-body a')) a.addEventListener('click', shut);
+    doc.addEventListener('keydown', (e) => { if (e.key === 'Escape') shut(); });
+  }
+
+  // Embeds of video hosts: the card becomes the player when asked.
+  for (const embed of doc.querySelectorAll('.content .embed[data-player]')) {
+    const card = embed.querySelector('a');
+    if (!card) continue;
+    card.addEventListener('click', (e) => {
+      e.preventDefault();
+      const frame = doc.createElement('iframe');
+      frame.src = embed.dataset.player + '?autoplay=1';
+      frame.title = (embed.querySelector('.embed-title') || {}).textContent || 'Video';
+      frame.allow = 'autoplay; encrypted-media; picture-in-picture; fullscreen';
+      frame.setAttribute('allowfullscreen', '');
+      embed.replaceChildren(frame);
+    });
+  }
+
+  // API reference: a "try it" console per operation, built from its parameters.
+  for (const box of doc.querySelectorAll('.content .try-it[data-method]')) {
+    const op = box.closest('.api-operation');
+    if (!op || !box.dataset.server) continue;
+    const details = doc.createElement('details');
+    const summary = doc.createElement('summary');
+    summary.textContent = 'Try it';
+    details.append(summary);
+    const fields = [];
+    const params = [...op.querySelectorAll('li.api-prop[data-in]')].filter((li) => li.dataset.in !== 'cookie');
+    for (const li of params) {
+      const label = doc.createElement('label');
+      label.textContent = li.dataset.name + ' (' + li.dataset.in + ')';
+      const input = doc.createElement('input');
+      input.type = 'text';
+      label.append(input);
+      details.append(label);
+      fields.push([li.dataset.in, li.dataset.name, input]);
+    }
+    let body = null;
+    if (box.dataset.body !== undefined) {
+      const label = doc.createElement('label');
+      label.textContent = 'Body (' + (box.dataset.type || 'application/json') + ')';
+      body = doc.createElement('textarea');
+      body.rows = 6;
+      body.value = box.dataset.body;
+      label.append(body);
+      details.append(label);
+    }
+    const send = doc.createElement('button');
+    send.type = 'button';
+    send.className = 'send';
+    send.textContent = 'Send ' + box.dataset.method;
+    const out = doc.createElement('pre');
+    out.hidden = true;
+    details.append(send, out);
+    send.addEventListener('click', async () => {
+      let path = box.dataset.path;
+      const url = new URL(box.dataset.server.replace(/\/$/, '') + '/');
+      const headers = {};
+      for (const [where, name, input] of fields) {
+        if (!input.value) continue;
+        if (where === 'path') path = path.replace('{' + name + '}', encodeURIComponent(input.value));
+        else if (where === 'query') url.searchParams.append(name, input.value);
+        else if (where === 'header') headers[name] = input.value;
+      }
+      const target = new URL(url.pathname.replace(/\/$/, '') + path + url.search, url.origin);
+      for (const [k, v] of url.searchParams) target.searchParams.append(k, v);
+      if (body) headers['content-type'] = box.dataset.type || 'application/json';
+      out.hidden = false;
+      out.textContent = 'Sending…';
+      try {
+        const res = await fetch(target, { method: box.dataset.method, headers, body: body && box.dataset.method !== 'GET' ? body.value : undefined });
+        out.textContent = res.status + ' ' + res.statusText + '\n\n' + (await res.text()).slice(0, 20000);
+      } catch (err) {
+        out.textContent = 'The request failed: ' + err.message;
+      }
+    });
+    box.append(details);
+    box.classList.add('ready');
+  }
+
   // Search dialog.
   const dialog = doc.createElement('div');
   dialog.className = 'search-dialog';
@@ -76,7 +168,13 @@ export const SITE_JS = String.raw`(() => {
   input.setAttribute('aria-label', 'Search');
   const list = doc.createElement('ul');
   list.className = 'results';
-  panel.append(input, list);
+  const closeButton = doc.createElement('button');
+  closeButton.type = 'button';
+  closeButton.className = 'search-close';
+  closeButton.setAttribute('aria-label', 'Close search');
+  closeButton.textContent = '×';
+  closeButton.addEventListener('click', () => close());
+  panel.append(input, closeButton, list);
   dialog.append(panel);
   doc.body.append(dialog);
   let items = [];

@@ -123,6 +123,72 @@ main{min-width:0;padding:40px 0 80px}
 .search-panel .empty{padding:24px;text-align:center;color:var(--fg-muted)}
 .not-found{text-align:center;padding:80px 0}.not-found .code{font-size:64px;font-weight:800;color:var(--accent);letter-spacing:-.04em}
 .menu-toggle{display:none}.sidebar-links{display:none}
+.hint{display:flex;gap:12px;align-items:flex-start}.hint-body{min-width:0;flex:1}.hint-body>*:last-child{margin-bottom:0}
+.hint-icon{flex:0 0 18px;width:18px;height:18px;margin-top:4px;background:var(--hint);-webkit-mask:var(--icon) center/contain no-repeat;mask:var(--icon) center/contain no-repeat}
+.hint-info{--icon:url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='black' stroke-width='2' stroke-linecap='round' stroke-linejoin='round'%3E%3Ccircle cx='12' cy='12' r='10'/%3E%3Cpath d='M12 16v-4M12 8h.01'/%3E%3C/svg%3E")}.hint-success{--icon:url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='black' stroke-width='2' stroke-linecap='round' stroke-linejoin='round'%3E%3Ccircle cx='12' cy='12' r='10'/%3E%3Cpath d='m9 12 2 2 4-4'/%3E%3C/svg%3E")}.hint-warning{--icon:url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='black' stroke-width='2' stroke-linecap='round' stroke-linejoin='round'%3E%3Cpath d='M10.3 3.9 1.8 18a2 2 0 0 0 1.7 3h17a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0z'/%3E%3Cpath d='M12 9v4M12 17h.01'/%3E%3C/svg%3E")}.hint-danger{--icon:url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='black' stroke-width='2' stroke-linecap='round' stroke-linejoin='round'%3E%3Ccircle cx='12' cy='12' r='10'/%3E%3Cpath d='m15 9-6 6M9 9l6 6'/%3E%3C/svg%3E")}
+.content{overflow-wrap:break-word}.content a{overflow-wrap:anywhere}
+.html-block{overflow-x:auto;margin:0 0 16px}.html-block>*:last-child{margin-bottom:0}
+.html-block table:not(.cards){border-collapse:collapse;width:100%;font-size:14.5px;margin:0 0 16px}.html-block table:not(.cards) td,.html-block table:not(.cards) th{border:1px solid var(--border)}
+.content [align=center]{text-align:center}.content [align=right]{text-align:right}.content img[align=center]{display:block;margin:0 auto}
+.content figure img{display:inline-block}
+table.cards{display:block;border:0;margin:0 0 20px}table.cards thead{display:none}table.cards tbody{display:grid;grid-template-columns:repeat(auto-fill,minmax(220px,1fr));gap:16px}
+table.cards tr{display:flex;flex-direction:column;gap:4px;padding:16px;border:1px solid var(--border);border-radius:var(--radius);background:var(--bg-soft)}
+table.cards td,table.cards th{display:block;border:0;padding:0;text-align:left}table.cards td:empty{display:none}table.cards img{border-radius:8px;margin-bottom:6px}
+.content mark{background:color-mix(in srgb,var(--warning) 28%,transparent);color:inherit;border-radius:3px;padding:0 2px}
+.content a.html-button{display:inline-block;padding:7px 14px;border-radius:8px;border:1px solid var(--border);color:var(--fg);font-weight:600;font-size:14px;margin:2px 4px 2px 0}
+.content a.html-button.primary{background:var(--accent);border-color:var(--accent);color:var(--on-accent)}.content a.html-button:hover{text-decoration:none;filter:brightness(1.05)}
+.content button{font:inherit;font-size:14px;padding:6px 12px;border-radius:8px;border:1px solid var(--border);background:var(--bg-soft);color:var(--fg)}
+.columns{display:flex;gap:24px;margin:0 0 16px}.column{flex:1 1 0;min-width:0}.column>*:last-child{margin-bottom:0}
+.column.w-20{flex:0 0 calc(20% - 12px)}.column.w-25{flex:0 0 calc(25% - 12px)}.column.w-33{flex:0 0 calc(33.33% - 12px)}.column.w-40{flex:0 0 calc(40% - 12px)}.column.w-50{flex:0 0 calc(50% - 12px)}.column.w-60{flex:0 0 calc(60% - 12px)}.column.w-67{flex:0 0 calc(66.67% - 12px)}.column.w-75{flex:0 0 calc(75% - 12px)}.column.w-80{flex:0 0 calc(80% - 12px)}
+.updates{margin:0 0 20px}.update{display:grid;grid-template-columns:140px minmax(0,1fr);gap:24px;padding:20px 0;border-top:1px solid var(--border)}
+.update-date{font-size:13px;font-weight:600;color:var(--fg-muted);padding-top:4px}.update-body>*:last-child{margin-bottom:0}.update .update-title{margin-top:0}
+.math-block{overflow-x:auto;margin:0 0 16px;font-size:1.15em}.math-block math{display:block}
+.diagram{margin:0 0 20px;border:1px solid var(--border);border-radius:var(--radius);overflow:hidden}.diagram figcaption{padding:6px 12px;font-size:12.5px;font-weight:600;color:var(--fg-muted);border-bottom:1px solid var(--border);text-align:left;margin:0}
+.diagram pre{margin:0;padding:14px 16px;overflow:auto;background:var(--code-bg)}.diagram code{border:0;background:none;padding:0}
+.content-ref{gap:12px}.content-ref-text{display:flex;flex-direction:column;min-width:0}.content-ref-description{font-weight:400;font-size:14px;color:var(--fg-soft)}
+.embed{border-style:solid;padding:0}.embed-card{display:flex;gap:14px;align-items:center;padding:14px 16px;color:var(--fg)}.embed-card:hover{text-decoration:none;background:var(--bg-soft)}
+.embed-icon{flex:0 0 36px;height:36px;border-radius:10px;background:var(--accent-soft);position:relative}.embed-icon::after{content:"";position:absolute;inset:9px;background:var(--accent);-webkit-mask:url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='black' stroke-width='2' stroke-linecap='round' stroke-linejoin='round'%3E%3Cpath d='M10 13a5 5 0 0 0 7.5.5l3-3a5 5 0 0 0-7-7l-1.7 1.7'/%3E%3Cpath d='M14 11a5 5 0 0 0-7.5-.5l-3 3a5 5 0 0 0 7 7l1.7-1.7'/%3E%3C/svg%3E") center/contain no-repeat;mask:url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='black' stroke-width='2' stroke-linecap='round' stroke-linejoin='round'%3E%3Cpath d='M10 13a5 5 0 0 0 7.5.5l3-3a5 5 0 0 0-7-7l-1.7 1.7'/%3E%3Cpath d='M14 11a5 5 0 0 0-7.5-.5l-3 3a5 5 0 0 0 7 7l1.7-1.7'/%3E%3C/svg%3E") center/contain no-repeat}.embed-icon.play::after{-webkit-mask-image:url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='black' stroke-width='2' stroke-linecap='round' stroke-linejoin='round'%3E%3Cpolygon points='6 4 20 12 6 20 6 4'/%3E%3C/svg%3E");mask-image:url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='black' stroke-width='2' stroke-linecap='round' stroke-linejoin='round'%3E%3Cpolygon points='6 4 20 12 6 20 6 4'/%3E%3C/svg%3E")}
+.embed-text{display:flex;flex-direction:column;min-width:0}.embed-title{font-weight:600;overflow-wrap:anywhere}.embed-provider{font-size:13px;color:var(--fg-muted)}
+.embed iframe{display:block;width:100%;aspect-ratio:16/9;border:0}
+.file-block{display:flex;gap:14px;align-items:center;margin:0 0 16px;padding:12px 16px;border:1px solid var(--border);border-radius:var(--radius);color:var(--fg)}.file-block:hover{border-color:var(--accent);text-decoration:none}
+.file-icon{flex:0 0 22px;height:22px;background:var(--accent);-webkit-mask:url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='black' stroke-width='2' stroke-linecap='round' stroke-linejoin='round'%3E%3Cpath d='M14 2H6a2 2 0 0 0-2 2v16a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V8z'/%3E%3Cpath d='M14 2v6h6M12 18v-6M9 15l3 3 3-3'/%3E%3C/svg%3E") center/contain no-repeat;mask:url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='black' stroke-width='2' stroke-linecap='round' stroke-linejoin='round'%3E%3Cpath d='M14 2H6a2 2 0 0 0-2 2v16a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V8z'/%3E%3Cpath d='M14 2v6h6M12 18v-6M9 15l3 3 3-3'/%3E%3C/svg%3E") center/contain no-repeat}
+.file-text{display:flex;flex-direction:column;min-width:0;flex:1}.file-name{font-weight:600;overflow-wrap:anywhere}.file-meta{font-size:13px;color:var(--fg-muted)}.file-download{font-size:13px;font-weight:600;color:var(--accent)}
+pre.numbered code{counter-reset:line}pre.numbered .line::before{counter-increment:line;content:counter(line);display:inline-block;width:2.2em;margin-right:14px;text-align:right;color:var(--fg-muted);opacity:.7;-webkit-user-select:none;user-select:none}
+.hljs-keyword,.hljs-selector-tag,.hljs-built_in,.hljs-doctag{color:#cf222e}.hljs-string,.hljs-regexp,.hljs-addition{color:#0a3069}.hljs-title,.hljs-title.function_,.hljs-section{color:#8250df}
+.hljs-number,.hljs-literal,.hljs-attr,.hljs-attribute,.hljs-variable,.hljs-template-variable,.hljs-meta{color:#0550ae}.hljs-comment,.hljs-quote{color:#6e7781;font-style:italic}.hljs-type,.hljs-params{color:#953800}.hljs-name,.hljs-tag,.hljs-deletion{color:#116329}
+html[data-theme=dark] .hljs-keyword,html[data-theme=dark] .hljs-selector-tag,html[data-theme=dark] .hljs-built_in,html[data-theme=dark] .hljs-doctag{color:#ff7b72}html[data-theme=dark] .hljs-string,html[data-theme=dark] .hljs-regexp{color:#a5d6ff}
+html[data-theme=dark] .hljs-title,html[data-theme=dark] .hljs-section{color:#d2a8ff}html[data-theme=dark] .hljs-number,html[data-theme=dark] .hljs-literal,html[data-theme=dark] .hljs-attr,html[data-theme=dark] .hljs-attribute,html[data-theme=dark] .hljs-variable,html[data-theme=dark] .hljs-meta{color:#79c0ff}
+html[data-theme=dark] .hljs-comment{color:#8b949e}html[data-theme=dark] .hljs-type,html[data-theme=dark] .hljs-params{color:#ffa657}html[data-theme=dark] .hljs-name,html[data-theme=dark] .hljs-tag{color:#7ee787}
+.tree .branch>details>summary{display:flex;align-items:center;border-radius:8px}.tree .branch>details>summary>a{flex:1;min-width:0}
+.tree .branch>details>summary::after{content:"";flex:0 0 14px;height:14px;margin:0 8px 0 4px;background:var(--fg-muted);-webkit-mask:url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='black' stroke-width='2' stroke-linecap='round' stroke-linejoin='round'%3E%3Cpath d='m9 6 6 6-6 6'/%3E%3C/svg%3E") center/contain no-repeat;mask:url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='black' stroke-width='2' stroke-linecap='round' stroke-linejoin='round'%3E%3Cpath d='m9 6 6 6-6 6'/%3E%3C/svg%3E") center/contain no-repeat;transition:transform .15s;cursor:pointer}.tree .branch>details[open]>summary::after{transform:rotate(90deg)}
+.outline li.l3 a{padding-left:36px}
+.search-icon{position:absolute;left:4px;top:3px;width:32px;height:32px;border:0;background:none;padding:0;cursor:pointer;border-radius:999px;color:var(--fg-muted);display:grid;place-items:center}.search .search-icon svg{position:static;display:block;pointer-events:none}
+.search-close{position:absolute;right:12px;top:12px;width:34px;height:34px;border-radius:999px;border:1px solid var(--border);background:var(--bg);color:var(--fg);font-size:18px;line-height:1;cursor:pointer}.search-panel{position:relative}.search-panel input{padding-right:56px}
+.method{display:inline-block;font:700 11.5px/1 var(--mono);letter-spacing:.03em;padding:4px 7px;border-radius:6px;margin-right:10px;vertical-align:middle;color:#fff;background:#6b7280}
+.method-get{background:#0f8a4f}.method-post{background:#2563eb}.method-put{background:#b45309}.method-patch{background:#7c3aed}.method-delete{background:#dc2626}.method-head,.method-options{background:#475569}
+.api-reference .api-operation{padding:8px 0 24px;border-bottom:1px solid var(--border);margin-bottom:24px}
+.api-path{display:flex;align-items:center;flex-wrap:wrap;gap:4px;padding:8px 12px;border:1px solid var(--border);border-radius:var(--radius);background:var(--bg-soft);margin:0 0 16px}.api-path code{border:0;background:none;overflow-wrap:anywhere}
+.api-operation>h3 .method,.api-operation>h2 .method{display:none}
+.api-meta{display:flex;flex-wrap:wrap;gap:8px;margin:0 0 20px}.api-version{font-size:13px;font-weight:600;padding:3px 10px;border-radius:999px;background:var(--accent-soft);color:var(--accent)}.api-server code{font-size:13px}
+.api-section{font-size:15px;margin:22px 0 8px;display:flex;gap:10px;align-items:center}.api-subsection{font-size:13px;font-weight:650;color:var(--fg-soft);margin:10px 0 6px;display:flex;gap:8px;align-items:center}
+code.media{font-size:12px;font-weight:500}
+.api-props{list-style:none;margin:0 0 12px;padding:0;border:1px solid var(--border);border-radius:var(--radius)}.api-props .api-props{margin:8px 0 4px}
+.api-prop,.api-security{padding:10px 14px;border-top:1px solid var(--border);margin:0!important}.api-prop:first-child,.api-security:first-child{border-top:0}
+.prop-head{display:flex;flex-wrap:wrap;gap:8px;align-items:baseline}.prop-name{font-weight:600}.prop-head .type{font-size:13px;color:var(--fg-muted)}
+.prop-head .required{font-size:12px;font-weight:600;color:var(--danger)}.prop-head .deprecated,.prop-head .variant{font-size:12px;color:var(--fg-muted);font-style:italic}
+.prop-description{font-size:14.5px;color:var(--fg-soft);margin-top:2px}.prop-meta{font-size:13px;color:var(--fg-muted);margin:2px 0 0}
+.content details.api-children{border:0;padding:0;margin:6px 0 0}.content details.api-children>summary{font-size:13px;font-weight:600;color:var(--accent)}
+.content details.api-response{padding:0;margin:0 0 10px}.api-response>summary{display:flex;gap:10px;align-items:center;padding:10px 14px}.api-response-body{padding:0 14px 12px}
+.status{font:700 12.5px/1 var(--mono);padding:4px 7px;border-radius:6px;background:var(--bg-muted)}.status-2xx{color:#0f8a4f}.status-4xx{color:var(--warning)}.status-5xx{color:var(--danger)}.status-3xx{color:var(--accent)}
+.api-deprecated{display:inline-block;font-size:12px;font-weight:700;color:var(--warning);border:1px solid var(--warning);border-radius:6px;padding:1px 8px}
+.api-auth{font-size:14px;color:var(--fg-soft)}.api-stale{font-size:14px;color:var(--warning)}
+.api-schema{padding:12px 0;border-top:1px solid var(--border)}
+.api-samples{margin-top:16px}.api-samples .code-block{margin:0;border:0;border-radius:0}.api-samples .tab-body{padding:0}
+.try-it{display:none}.try-it.ready{display:block;margin:12px 0 0;border:1px solid var(--border);border-radius:var(--radius);padding:12px 14px}
+.try-it label{display:block;font-size:13px;font-weight:600;margin:6px 0 2px}.try-it input,.try-it textarea{width:100%;font:13px var(--mono);padding:6px 8px;border:1px solid var(--border);border-radius:6px;background:var(--bg);color:var(--fg)}
+.try-it .send{margin-top:10px;background:var(--accent);color:var(--on-accent);border:0;font-weight:600;cursor:pointer}.try-it pre{max-height:320px;overflow:auto;background:var(--code-bg);padding:10px;border-radius:8px;font-size:13px;white-space:pre-wrap}
+.brand{min-width:0}.brand>span:last-child{overflow:hidden;text-overflow:ellipsis}
+.drawer-backdrop{display:none}
 @media (max-width:1180px){.layout{grid-template-columns:260px minmax(0,1fr)}.outline{display:none}}
 @media (max-width:820px){.layout{grid-template-columns:1fr;gap:0}.sidebar{position:static;height:auto;padding:16px 0;border-bottom:1px solid var(--border)}
 .menu-toggle{display:block}.sidebar-body{display:none}.menu-toggle[open]+.sidebar-body{display:block;padding-top:12px}
@@ -130,4 +196,10 @@ main{min-width:0;padding:40px 0 80px}
 .menu-toggle summary::-webkit-details-marker{display:none}.menu-toggle summary::before{content:"\\2630";font-size:15px;line-height:1}
 .sidebar-links{display:flex;flex-wrap:wrap;align-items:center;gap:8px 16px;margin:0 0 16px;font-size:14px}
 .search kbd{display:none}.search input{padding-right:12px}.header-links{display:none}.page-title{font-size:30px}}
+@media (max-width:820px){.layout .sidebar,.no-tabs .sidebar,.has-tabs .sidebar{position:static;height:auto;overflow:visible;padding:10px 0}
+.menu-toggle[open]+.sidebar-body{display:block;position:fixed;z-index:40;top:0;left:0;bottom:0;width:min(320px,86vw);overflow:auto;padding:20px 16px 40px;background:var(--bg);border-right:1px solid var(--border);box-shadow:var(--shadow)}
+.menu-toggle[open] .drawer-backdrop{display:block;position:fixed;inset:0;z-index:39;background:rgba(10,12,16,.45)}
+.header-row{gap:10px;padding:0 14px}.header-row .search{flex:0 0 auto;max-width:none}.header-row .search input{display:none}.header-row .search-icon{position:static;width:38px;height:38px;border:1px solid var(--border);background:var(--bg-soft)}
+.brand{flex:1}.columns{flex-direction:column}.column[class*=w-]{flex:1 1 auto}.update{grid-template-columns:1fr;gap:6px}
+.search-dialog{padding:12px}.pager{grid-template-columns:1fr}.pager .next{grid-column:1}.footer-meta{margin-left:0;align-items:flex-start}main{padding-top:20px}}
 `;

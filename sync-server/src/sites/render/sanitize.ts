@@ -1,0 +1,133 @@
+import type { Element, ElementContent, Root, RootContent } from 'hast';
+import { fromHtml } from 'hast-util-from-html';
+import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from 'rehype-sanitize';
+import rehypeStringify from 'rehype-stringify';
+import { unified } from 'unified';
+
+/**
+ * The allow-list every page body goes through (rehype-sanitize, GitHub's schema widened
+ * with what documentation repositories write by hand), and the parsing of raw HTML kept
+ * by imports (`htmlBlock`, `htmlInline`). Elements outside the list are replaced by their
+ * content; scripts, styles, event handlers, `javascript:` URLs and foreign classes never
+ * reach a reader.
+ */
+
+/** The default allow-list, minus its per-element class restrictions (classes are checked here instead). */
+const baseAttributes = Object.fromEntries(
+  Object.entries(defaultSchema.attributes ?? {}).map(([tag, attrs]) => [
+    tag,
+    attrs.filter((a) => (Array.isArray(a) ? a[0] : a) !== 'className' && (Array.isArray(a) ? a[0] : a) !== 'align'),
+  ]),
+);
+
+const ALIGN: [string, ...string[]] = ['align', 'left', 'center', 'right', 'justify'];
+const ALIGNED = ['div', 'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'td', 'th', 'tr', 'figure', 'img', 'picture', 'table'];
+
+export const SCHEMA: SanitizeSchema = {
+  ...defaultSchema,
+  // Heading ids must match the anchors `page:<id>#anchor` links and the outline use.
+  clobberPrefix: '',
+  clobber: [],
+  // Removed with their content: what they hold is code or styling, never text for readers.
+  strip: ['script', 'style', 'template', 'iframe', 'object', 'embed', 'svg', 'math'],
+  tagNames: [
+    ...(defaultSchema.tagNames ?? []),
+    'figure',
+    'figcaption',
+    'aside',
+    'details',
+    'summary',
+    'picture',
+    'source',
+    'mark',
+    'section',
+    'nav',
+    'button',
+    'time',
+    'caption',
+    'colgroup',
+    'col',
+    'u',
+    'small',
+  ],
+  attributes: {
+    ...baseAttributes,
+    ...Object.fromEntries(ALIGNED.map((t) => [t, [...(baseAttributes[t] ?? []), ALIGN]])),
+    '*': [
+      ...(baseAttributes['*'] ?? []),
+      'className',
+      'id',
+      'dataLanguage',
+      'dataStyle',
+      'dataSlot',
+      'dataPlayer',
+      'dataMethod',
+      'dataPath',
+      'dataServer',
+      'dataBody',
+      'dataType',
+      'dataIn',
+      'dataName',
+      'role',
+      'ariaLabel',
+      'ariaHidden',
+      'title',
+    ],
+    a: [...(baseAttributes.a ?? []), 'target', 'rel', 'download'],
+    img: [...(baseAttributes.img ?? []), 'loading', 'decoding', 'width', 'height', 'srcSet', 'sizes', ALIGN],
+    source: ['srcSet', 'media', 'type', 'sizes'],
+    ol: ['start'],
+    td: [...(baseAttributes.td ?? []), ALIGN],
+    th: [...(baseAttributes.th ?? []), ALIGN],
+    table: [ALIGN, ['dataView', 'cards']],
+    input: [['type', 'checkbox'], ['disabled', true], 'checked'],
+    button: [['type', 'button', 'submit']],
+    details: ['open'],
+    time: ['dateTime'],
+    col: ['span', 'width'],
+  },
+  protocols: {
+    href: ['http', 'https', 'mailto', 'tel'],
+    src: ['http', 'https'],
+    srcSet: ['http', 'https'],
+    cite: ['http', 'https'],
+  },
+};
+
+const processor = unified().use(rehypeSanitize, SCHEMA).use(rehypeStringify);
+
+/** The sanitized HTML of a tree. */
+export function sanitizeToHtml(tree: Root): string {
+  const clean = processor.runSync(tree) as Root;
+  return processor.stringify(clean);
+}
+
+/**
+ * Classes hand-written HTML may keep: icon fonts (`fa-…`), buttons (`button primary`)
+ * and alignment helpers. Any other class could impersonate the renderer's own.
+ */
+const KEPT_CLASS = /^(fa|fas|far|fab|fal|fad|fa-[a-z0-9-]+|button|primary|secondary|text-(left|center|right))$/;
+
+/** Raw HTML from a body (an import kept it as source), as a tree for the sanitizer. */
+export function htmlFragment(html: string): ElementContent[] {
+  const root = fromHtml(html, { fragment: true });
+  return root.children.flatMap((c) => adopt(c));
+}
+
+function adopt(node: RootContent): ElementContent[] {
+  if (node.type === 'text') return [node];
+  if (node.type !== 'element') return [];
+  const props = { ...node.properties };
+  const classes = Array.isArray(props.className) ? props.className.map(String) : [];
+  const kept = classes.filter((c) => KEPT_CLASS.test(c));
+  if (node.tagName === 'table' && props.dataView === 'cards') kept.push('cards');
+  if (node.tagName === 'a' && kept.includes('button')) kept.push('html-button');
+  props.className = kept.length ? kept : undefined;
+  if (node.tagName === 'i' && kept.some((c) => c.startsWith('fa'))) {
+    // Drawn by the icon font pages with icons link (assets.ts); decoration for assistive technology.
+    props.ariaHidden = 'true';
+    props.className = [...kept, 'icon'];
+  }
+  const children = (node.tagName === 'template' ? [] : node.children).flatMap((c) => adopt(c as RootContent));
+  return [{ ...(node as Element), properties: props, children }];
+}

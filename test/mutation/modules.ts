@@ -1,0 +1,51 @@
+/**
+ * The modules where a bug costs users data or safety, each with the source files mutated
+ * and the test files that must notice. `npm run test:mutation -- <name...>` runs some.
+ */
+export interface MutationModule {
+  mutate: string[];
+  tests: string[];
+}
+
+export const MUTATION_MODULES: Record<string, MutationModule> = {
+  access: {
+    mutate: ['sync-server/src/core/access.ts', 'sync-server/src/core/roles.ts'],
+    tests: ['sync-server/src/core/access.test.ts', 'sync-server/src/http/permissions.test.ts'],
+  },
+  fetchGuard: {
+    mutate: ['sync-server/src/core/fetchGuard.ts'],
+    tests: ['sync-server/src/core/fetchGuard.test.ts'],
+  },
+  visitorAccess: {
+    mutate: ['sync-server/src/core/sites/visitorAuth.ts', 'sync-server/src/sites/gate.ts'],
+    tests: ['sync-server/src/sites/gate.test.ts'],
+  },
+  siteRendering: {
+    mutate: ['sync-server/src/sites/render/html.ts'],
+    tests: ['sync-server/src/sites/render/urlsAndAttributes.test.ts', 'sync-server/src/sites/attributeInjection.test.ts'],
+  },
+  rateLimit: {
+    mutate: ['sync-server/src/http/middleware/rateLimit.ts'],
+    tests: ['sync-server/src/http/middleware/rateLimiter.test.ts', 'sync-server/src/http/rateLimit.test.ts'],
+  },
+  syncStorage: {
+    mutate: ['sync-server/src/store/ydocs.ts', 'sync-server/src/sync/updates.ts'],
+    tests: ['sync-server/src/sync/updates.test.ts', 'sync-server/src/store/ydocs.test.ts'],
+  },
+  changeRequests: {
+    mutate: ['sync-server/src/core/content/changeRequests.ts'],
+    tests: ['sync-server/src/core/content/revisions.test.ts', 'sync-server/src/core/content/compactedBranches.test.ts'],
+  },
+  revisions: {
+    mutate: ['sync-server/src/core/content/revisions.ts'],
+    tests: ['sync-server/src/core/content/revisions.test.ts', 'sync-server/src/core/content/compactedBranches.test.ts'],
+  },
+  pagination: {
+    mutate: ['sync-server/src/store/paginate.ts'],
+    tests: ['sync-server/src/http/pagination.test.ts', 'sync-server/src/store/paginate.test.ts'],
+  },
+  outbox: {
+    mutate: ['desktop/src/local/Outbox.ts'],
+    tests: ['test/desktop/outbox.test.ts'],
+  },
+};
