@@ -190,6 +190,39 @@ describe('reviewing in the desktop app', { timeout: 90_000 }, () => {
     await page.close();
   });
 
+  it('typing online changes nothing outside the editor: no tree row, no status flicker', async () => {
+    const page = await window(a);
+    await page.locator('.space-row', { hasText: 'Runbook' }).click();
+    await page.locator('.ProseMirror').waitFor();
+    await expect.poll(() => page.getByTestId('sync-status').textContent(), { timeout: 15_000 }).toBe('Online');
+    await page.evaluate(() => {
+      const w = globalThis as unknown as { __sidebarMutations: number; __what: string[] };
+      w.__sidebarMutations = 0;
+      w.__what = [];
+      new MutationObserver((records) => {
+        w.__sidebarMutations += records.length;
+        for (const r of records)
+          w.__what.push(
+            `${r.type} ${(r.target as Element).className ?? ''} ${r.attributeName ?? ''} ${r.target.textContent?.slice(0, 40)}`,
+          );
+      }).observe(document.querySelector('.sidebar') as Node, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+        // What a re-render would change; the browser itself touches some form attributes.
+        attributeFilter: ['class', 'style', 'aria-selected', 'aria-expanded', 'data-connection'],
+      });
+    });
+    await page.locator('.ProseMirror').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' Typed while online.', { delay: 15 });
+    await expect.poll(() => page.getByTestId('save-state').textContent()).toBe('Saved');
+    await page.waitForTimeout(500);
+    expect(await page.evaluate(() => (globalThis as unknown as { __what: string[] }).__what)).toEqual([]);
+    expect(await page.getByTestId('sync-status').textContent()).toBe('Online');
+    await page.close();
+  });
+
   it('no page error in any window', () => {
     expect(errors).toEqual([]);
   });
