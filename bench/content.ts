@@ -30,6 +30,7 @@ import { openPglite } from '../sync-server/src/store/pglite';
 import { createSpace } from '../sync-server/src/store/spaces';
 import { createToken } from '../sync-server/src/store/tokens';
 import { ensureUser } from '../sync-server/src/store/users';
+import { runRepositoryBench } from './repository';
 import { appendUpdate, loadYDoc } from '../sync-server/src/store/ydocs';
 
 const SIZES = process.env.CONTENT_BENCH_SIZES?.split(',').map(Number) ?? [100, 1_000, 10_000];
@@ -155,6 +156,9 @@ async function pageReadThroughput() {
 }
 
 export async function runContentBench() {
+  await runRepositoryBench();
+  if (process.env.CONTENT_BENCH_ONLY_REPOSITORY) return;
+  console.log('');
   console.log(`Merge of a change request touching ${TOUCHED} pages (median of ${MERGES}, PGlite):`);
   const results: { n: number; median: number; min: number }[] = [];
   await mergeCost(100); // warm-up: JIT and module loading, not reported

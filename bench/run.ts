@@ -14,6 +14,7 @@ const SUITES: { name: string; file: string; fn: string }[] = [
   { name: 'content', file: 'content.ts', fn: 'runContentBench' },
   { name: 'sync', file: 'sync.ts', fn: 'runSyncBench' },
   { name: 'sites', file: 'sites.ts', fn: 'runSitesBench' },
+  { name: 'pdf', file: 'pdf.ts', fn: 'runPdfBench' },
   { name: 'desktop', file: 'desktop.ts', fn: 'runDesktopBench' },
 ];
 

@@ -21,6 +21,17 @@ export interface Config {
   sync: SyncConfig;
   /** Content imports: size, time and page limits. */
   content: ContentConfig;
+  /**
+   * Hosts of this server itself (PUBLIC_URL's host, loopback names and `RESERVED_HOSTNAMES`):
+   * never a site's custom hostname.
+   */
+  reservedHostnames: string[];
+  /** DNS servers asked for custom hostname verification records (`host:port`); the system's when empty. */
+  hostnameDnsServers: string[];
+  /** Requests a minute per client address to published sites (`/s/…` and custom hostnames). */
+  rateLimitSitesPerAddress: number;
+  /** Requests a minute per client address to the browser-facing SSO endpoints (`/sso/…`). */
+  rateLimitSsoPerAddress: number;
   /** The machine translation service translation runs use (LibreTranslate API); none: runs fail and say so. */
   translation: { providerUrl?: string; providerKey?: string };
 }
@@ -45,6 +56,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerToken: int('RATE_LIMIT_PER_TOKEN', 6000),
     rateLimitPerAddress: int('RATE_LIMIT_PER_ADDRESS', 12000),
     maxBodyBytes: int('MAX_BODY_BYTES', 1024 * 1024),
+    reservedHostnames: reservedHostnames(env),
+    hostnameDnsServers: list(env.HOSTNAME_DNS_SERVERS),
+    rateLimitSitesPerAddress: int('RATE_LIMIT_SITES_PER_ADDRESS', 3000),
+    rateLimitSsoPerAddress: int('RATE_LIMIT_SSO_PER_ADDRESS', 300),
     allowPrivateFetch: env.ALLOW_PRIVATE_FETCH === 'true',
     logLevel: env.LOG_LEVEL ?? 'info',
     sync: loadSyncConfig(int),
@@ -54,4 +69,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       providerKey: env.TRANSLATION_PROVIDER_KEY?.trim() || undefined,
     },
   };
+}
+
+function list(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+}
+
+/** The names this server answers to itself; a site may never take one of them as its hostname. */
+function reservedHostnames(env: NodeJS.ProcessEnv): string[] {
+  const own = ['localhost', '127.0.0.1', '::1', '[::1]'];
+  const publicUrl = env.PUBLIC_URL?.trim();
+  if (publicUrl) {
+    try {
+      own.push(new URL(publicUrl).hostname.toLowerCase());
+    } catch {
+      throw new Error(`PUBLIC_URL must be a URL, got "${publicUrl}"`);
+    }
+  }
+  return [...new Set([...own, ...list(env.RESERVED_HOSTNAMES)])];
 }

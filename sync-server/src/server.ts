@@ -4,6 +4,7 @@ import type { Config } from './config';
 import { bootstrapAdmin } from './core/bootstrap';
 import { startJobs } from './core/jobs';
 import { resumeUnfinishedSpecs } from './core/openapi/process';
+import { startTranslationSchedule } from './core/translations/schedule';
 import { createApp } from './http/app';
 import type { Deps } from './http/env';
 import { type Logger, createLogger } from './logger';
@@ -33,6 +34,7 @@ export async function startServer(
   const deps: Deps = { db, config, log };
   const app = createApp(deps);
   const stopJobs = startJobs(db, log);
+  const stopTranslationSchedule = startTranslationSchedule(deps);
   // Spec processing a stopped process left pending or in progress starts again.
   void resumeUnfinishedSpecs(deps).catch((err) => log.error({ err }, 'resuming OpenAPI processing failed'));
   const sync = await SyncService.start({ db, config, log });
@@ -51,6 +53,7 @@ export async function startServer(
     sync,
     stop() {
       stopping ??= (async () => {
+        stopTranslationSchedule();
         await stopJobs();
         await sync.stop();
         await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -473,7 +473,8 @@ describe('site operations through the @gitbook/api client', () => {
     });
     expect(external).toMatchObject({ destination: { kind: 'external', url: 'https://blog.example.com/' }, permanent: false });
     const { data: wildcard } = await api.orgs.createSiteRedirect(orgId, site.id, {
-      source: '/v1/*',
+      // A versioned docs path; `/v1/` itself belongs to the server's API and is refused as a source.
+      source: '/docs-v1/*',
       destination: { kind: 'site-space', siteSpaceId: apiSiteSpace.id },
       captureWildcard: true,
       draft: false,
@@ -512,10 +513,10 @@ describe('site operations through the @gitbook/api client', () => {
     expect((await reader.orgs.listSiteRedirects(orgId, site.id, { draft: true })).data.items).toEqual([]);
 
     const root = new URL(site.urls.published!).pathname.replace(/\/$/, '');
-    const resolved = await reader.orgs.getSiteRedirectBySource(orgId, site.id, { source: '/v1/users/list' });
+    const resolved = await reader.orgs.getSiteRedirectBySource(orgId, site.id, { source: '/docs-v1/users/list' });
     expect(resolved.data.redirect.id).toBe(wildcard.id);
     expect(resolved.data.target).toBe(`http://quire.test${root}/api/users/list`);
-    expect((await reader.orgs.getSiteRedirectBySource(orgId, site.id, { source: '/v1/*' })).data.redirect.id).toBe(wildcard.id);
+    expect((await reader.orgs.getSiteRedirectBySource(orgId, site.id, { source: '/docs-v1/*' })).data.redirect.id).toBe(wildcard.id);
     expect((await reader.orgs.getSiteRedirectBySource(orgId, site.id, { source: '/help' })).data.target).toBe(
       `http://quire.test${root}/${faq.path}`,
     );
@@ -526,7 +527,7 @@ describe('site operations through the @gitbook/api client', () => {
     expect([section.status, section.headers.get('location')]).toEqual([301, `${root}/api/`]);
     const blog = await visit(site.urls.published!, 'blog');
     expect([blog.status, blog.headers.get('location')]).toEqual([302, 'https://news.example.com/']);
-    const deep = await visit(site.urls.published!, 'v1/users/list');
+    const deep = await visit(site.urls.published!, 'docs-v1/users/list');
     expect([deep.status, deep.headers.get('location')]).toEqual([301, `${root}/api/users/list`]);
     const page = await visit(site.urls.published!, 'questions');
     expect(page.headers.get('location')).toBe(`${root}/${faq.path}`);

@@ -214,6 +214,11 @@ export const ipcContract = {
 
   'search.space': { input: z.strictObject({ branch: BranchRef, query: Text(200) }), output: z.array(SearchHit) },
   'pages.computed': { input: z.strictObject({ branch: BranchRef, pageId: Id }), output: ComputedPageView },
+  /** A link to the branch's PDF (all pages, or one page and those under it), made by the server; `reason` when it cannot be. */
+  'pages.pdf': {
+    input: z.strictObject({ branch: BranchRef, pageId: Id.optional() }),
+    output: z.object({ url: z.string().nullable(), reason: z.string().nullable() }),
+  },
 
   'changeRequests.list': { input: z.strictObject({ spaceId: Id }), output: z.array(ChangeRequestSummary) },
   'changeRequests.create': { input: z.strictObject({ spaceId: Id, subject: Title }), output: ChangeRequestSummary },

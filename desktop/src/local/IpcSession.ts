@@ -144,6 +144,7 @@ export class IpcSession {
       },
       'search.space': ({ branch, query }) => node.search(branch, query),
       'pages.computed': ({ branch, pageId }) => node.computedPage(branch, pageId),
+      'pages.pdf': ({ branch, pageId }) => node.pdfLink(branch, pageId),
       'changeRequests.list': ({ spaceId }) => node.refreshChangeRequests(spaceId),
       'changeRequests.create': ({ spaceId, subject }) => node.createChangeRequest(spaceId, subject),
       'changeRequests.rename': ({ changeRequestId, subject }) => node.renameChangeRequest(changeRequestId, subject),

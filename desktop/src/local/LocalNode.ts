@@ -19,7 +19,7 @@ import type {
 } from '../common/ipc';
 import { branchKey } from '../common/ipc';
 import { BranchDoc } from './BranchDoc';
-import { fetchComputedPage } from './computedPages';
+import { fetchComputedPage, fetchPdfLink } from './computedPages';
 import { diffBranches, searchBranch, seedNewSpace } from './content';
 import { type CredentialStore, MemoryCredentialStore } from './credentials';
 import { Outbox } from './Outbox';
@@ -692,6 +692,12 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     const space = await this.spaceOrThrow(ref.spaceId);
     const cr = ref.changeRequestId ? await this.crOrThrow(ref.changeRequestId) : undefined;
     return fetchComputedPage(this.server, space, cr, pageId);
+  }
+
+  async pdfLink(ref: BranchRef, pageId?: string): Promise<{ url: string | null; reason: string | null }> {
+    const space = await this.spaceOrThrow(ref.spaceId);
+    const cr = ref.changeRequestId ? await this.crOrThrow(ref.changeRequestId) : undefined;
+    return fetchPdfLink(this.server, space, cr, pageId);
   }
 
   // ---------------------------------------------------------------- change requests

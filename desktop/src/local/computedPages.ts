@@ -35,3 +35,34 @@ export async function fetchComputedPage(
     throw err;
   }
 }
+
+/**
+ * A link to the PDF of a branch (or of one page and those under it). PDFs are made by
+ * the server, from what it holds: a space that was never published, or a machine that is
+ * not connected, gets the reason instead.
+ */
+export async function fetchPdfLink(
+  client: ServerClient | undefined,
+  space: SpaceRow,
+  cr: ChangeRequestRow | undefined,
+  pageId: string | undefined,
+): Promise<{ url: string | null; reason: string | null }> {
+  const branch = !space.remoteId
+    ? undefined
+    : !cr
+      ? `/v1/spaces/${space.remoteId}`
+      : cr.remoteId
+        ? `/v1/spaces/${space.remoteId}/change-requests/${cr.remoteId}`
+        : undefined;
+  if (!branch) return { url: null, reason: 'PDFs are made by the server: publish the space first.' };
+  if (!client) return { url: null, reason: 'PDFs are made by the server: connect to one first.' };
+  try {
+    const query = pageId ? `?page=${encodeURIComponent(pageId)}` : '';
+    const { url } = await client.request<{ url: string }>('GET', `${branch}/pdf${query}`);
+    return { url, reason: null };
+  } catch (err) {
+    if (err instanceof UnreachableError) return { url: null, reason: 'The server cannot be reached: try again once it can.' };
+    if (err instanceof RemoteError && err.status === 404) return { url: null, reason: 'The server does not have this page yet.' };
+    throw err;
+  }
+}

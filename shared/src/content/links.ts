@@ -1,5 +1,6 @@
 import * as Y from 'yjs';
 import { readBody } from './body';
+import { htmlTargets, rewriteHtmlTargets } from './htmlTargets';
 import { cloneJson, type NodeJSON } from './json';
 import { bodyFragment, pagesMap } from './layout';
 import { parseTarget, type TargetKind } from './targets';
@@ -14,8 +15,8 @@ export interface BodyLink {
 }
 
 /**
- * Every link, image, file, content reference and embed target in a body, in document
- * order (repeats included): what link checking, backlinks and imports work from.
+ * Every link, image, file, content reference and embed target in a body, HTML
+ * attributes included (`<img src>`, `<source srcset>`, `<a href>`), in document order (repeats included): what link checking, backlinks and imports work from.
  */
 export function extractLinks(body: NodeJSON): BodyLink[] {
   const links: BodyLink[] = [];
@@ -40,6 +41,18 @@ export function extractLinks(body: NodeJSON): BodyLink[] {
         return;
       case 'embed':
         if (str(attrs.url)) links.push({ kind: 'embed', target: attrs.url as string, text: str(attrs.caption) });
+        return;
+      case 'reusableContent':
+        // an include by id is not a link; one still naming a file is, until an import resolves it
+        if (!str(attrs.reusableContentId) && str(attrs.src))
+          links.push({ kind: 'reusableContent', target: attrs.src as string, text: null });
+        return;
+      case 'openapiOperation':
+        if (str(attrs.src)) links.push({ kind: 'file', target: attrs.src as string, text: null });
+        return;
+      case 'htmlBlock':
+      case 'htmlInline':
+        for (const found of htmlTargets(String(attrs.html ?? ''))) links.push({ kind: found.kind, target: found.target, text: null });
         return;
     }
     let open: BodyLink | null = null;
@@ -88,6 +101,22 @@ export function rewriteTargets(body: NodeJSON, rewrite: (target: string, kind: T
         case 'embed':
           swap('url', 'embed');
           break;
+        case 'openapiOperation':
+          swap('src', 'file');
+          break;
+        case 'htmlBlock':
+        case 'htmlInline':
+          if (typeof attrs.html === 'string') attrs.html = rewriteHtmlTargets(attrs.html, rewrite);
+          break;
+        case 'reusableContent': {
+          const current = attrs.reusableContentId ? `reusable:${attrs.reusableContentId}` : attrs.src;
+          if (typeof current !== 'string' || current === '') break;
+          const rewritten = rewrite(current, 'reusableContent');
+          const id = /^reusable:(.+)$/.exec(rewritten)?.[1] ?? null;
+          attrs.reusableContentId = id;
+          attrs.src = id ? null : rewritten;
+          break;
+        }
         case 'file': {
           const current = attrs.fileId ? `file:${attrs.fileId}` : attrs.src;
           if (typeof current !== 'string' || current === '') break;

@@ -13,7 +13,8 @@ export const CollectionSchema = z
     description: z.string().optional(),
     organization: z.string(),
     parent: z.string().optional(),
-    defaultLevel: z.union([RoleSchema, z.literal('inherit')]),
+    /** null: no default access (members need a grant) */
+    defaultLevel: z.union([RoleSchema, z.literal('inherit')]).nullable(),
     urls: z.object({ location: z.string(), app: z.string() }),
     permissions: z.object({
       view: z.boolean(),

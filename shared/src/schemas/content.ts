@@ -213,7 +213,22 @@ export const ImportBody = z.strictObject({
 });
 
 export const ImportResultSchema = z
-  .object({ revision: z.string(), importedResources: z.number().int(), totalResources: z.number().int() })
+  .object({
+    revision: z.string(),
+    importedResources: z.number().int(),
+    totalResources: z.number().int(),
+    /** Extension: what the source holds that the import kept only as written or could not read. */
+    unmapped: z
+      .array(
+        z.object({
+          page: z.string().meta({ description: 'The markdown file, as a path in the imported folder' }),
+          line: z.number().int().meta({ description: '1-based; 0 for the whole file' }),
+          source: z.string(),
+          reason: z.string(),
+        }),
+      )
+      .optional(),
+  })
   .meta({ id: 'ImportResult' });
 
 export const TemplateBody = z.strictObject({

@@ -193,11 +193,22 @@ export const SiteCustomizationSettingsSchema = z.strictObject(settingsShape).met
 export type SiteCustomizationSettings = z.infer<typeof SiteCustomizationSettingsSchema>;
 
 /**
+ * A setting a PUT may leave out, in whole or in part: an object's fields may each be
+ * left out too (`styling: {primaryColor}`), and take their defaults when read.
+ */
+function settingLeftOut(schema: z.ZodType): z.ZodType {
+  const inner = schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema;
+  if (!(inner instanceof z.ZodObject)) return inner.optional();
+  const shape = Object.fromEntries(Object.entries(inner.shape).map(([k, v]) => [k, settingLeftOut(v as z.ZodType)]));
+  return z.strictObject(shape).optional();
+}
+
+/**
  * PUT body: the favicon is required; other fields left out keep their defaults, so a
  * client may send only what it cares about.
  */
 export const PutSiteCustomizationBody = z.strictObject({
-  ...Object.fromEntries(Object.entries(settingsShape).map(([k, v]) => [k, k === 'favicon' ? v : (v as z.ZodType).optional()])),
+  ...Object.fromEntries(Object.entries(settingsShape).map(([k, v]) => [k, k === 'favicon' ? v : settingLeftOut(v as z.ZodType)])),
 }) as unknown as z.ZodType<Partial<SiteCustomizationSettings> & Pick<SiteCustomizationSettings, 'favicon'>>;
 
 type Overridable<T extends z.ZodRawShape> = { [K in keyof T]: z.ZodOptional<z.ZodNullable<T[K]>> };

@@ -28,7 +28,8 @@ export const SpaceSchema = z
     parent: z.string().optional(),
     language: z.string().optional(),
     revision: z.string(),
-    defaultLevel: z.union([RoleSchema, z.literal('inherit')]),
+    /** null: no default access (members need a grant) */
+    defaultLevel: z.union([RoleSchema, z.literal('inherit')]).nullable(),
     comments: z.number().int(),
     changeRequests: z.number().int(),
     changeRequestsOpen: z.number().int(),

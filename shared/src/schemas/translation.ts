@@ -7,6 +7,9 @@ import { LanguageSchema } from './space';
  * and translated the source; `failed`: the last run stopped, `error` says why.
  */
 export const TRANSLATION_STATUSES = ['pending', 'running', 'completed', 'failed'] as const;
+
+/** When an out-of-date translation runs again by itself: never (`manual`: on request), or at most once an hour, day or week. */
+export const TRANSLATION_SCHEDULES = ['manual', 'hourly', 'daily', 'weekly'] as const;
 export type TranslationStatus = (typeof TRANSLATION_STATUSES)[number];
 
 export const TranslationSchema = z
@@ -22,6 +25,14 @@ export const TranslationSchema = z
     result: z.object({ space: z.string(), revision: z.string().optional() }).optional(),
     /** Why the last run failed. */
     error: z.object({ code: z.string(), message: z.string() }).optional(),
+    /** The source changed since the last completed run: a new run would bring the result up to date. */
+    outdated: z.boolean(),
+    /**
+     * Pages the last run did not overwrite: a person had fixed them in the result, and their
+     * source changed too. Their fix is kept; the message says what to check.
+     */
+    conflicts: z.array(z.object({ page: z.string(), title: z.string(), message: z.string() })),
+    schedule: z.enum(TRANSLATION_SCHEDULES),
     createdAt: Timestamp,
     updatedAt: Timestamp,
     /** Durations in milliseconds; words and pages are those sent for translation. */
@@ -48,7 +59,12 @@ export const CreateTranslationBody = z.strictObject({
   }),
   language: LanguageSchema,
   instructions: DocumentSchema.optional(),
+  schedule: z.enum(TRANSLATION_SCHEDULES).optional(),
 });
 export type CreateTranslationBody = z.infer<typeof CreateTranslationBody>;
 
-export const UpdateTranslationBody = z.strictObject({ instructions: DocumentSchema });
+export const UpdateTranslationBody = z
+  .strictObject({ instructions: DocumentSchema.optional(), schedule: z.enum(TRANSLATION_SCHEDULES).optional() })
+  .refine((b) => b.instructions !== undefined || b.schedule !== undefined, {
+    message: 'Missing body field "instructions" or "schedule": give at least one.',
+  });

@@ -1,11 +1,18 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresUrl, testAdapter } from '../testing/databases';
 import { spawnServer } from '../testing/processes';
+import { createPage } from '@quire/shared/content/index';
+import { unzipSync } from 'fflate';
+import { loadConfig } from '../config';
+import { readTarGz } from '../core/content/import/archive';
+import { editBranch } from '../core/content/revisions';
+import { openStore } from '../store/open';
+import { createSpace } from '../store/spaces';
 import { runAdmin } from './admin';
 
 let env: NodeJS.ProcessEnv;
@@ -67,6 +74,47 @@ async function admin(...args: string[]) {
 }
 
 describe('npm run admin', () => {
+  // each command opens the database afresh: slow on a busy machine
+  it(
+    'exports a space as a folder of markdown, .zip or .tar.gz by the file name',
+    async () => {
+      const org = await admin('org', 'create', 'Exports');
+      const orgId = org.out[0] as string;
+      const store = await openStore(loadConfig(env));
+      let spaceId: string;
+      try {
+        spaceId = (await createSpace(store.db, orgId, { title: 'Handbook' })).id;
+        await store.db.transaction((tx) =>
+          editBranch(tx, { spaceId }, (doc) =>
+            createPage(doc, { title: 'Hello', markdown: 'Hi **there**, see [more](https://example.com).' }),
+          ),
+        );
+      } finally {
+        await store.db.close();
+        store.unlock();
+      }
+      const zipPath = join(dataDir, 'handbook.zip');
+      const zip = await admin('export', spaceId, '--out', zipPath);
+      expect(zip.code, zip.errors).toBe(0);
+      expect(zip.out).toEqual([expect.stringMatching(/^Wrote .*handbook\.zip \(\d+ bytes\)\.$/)]);
+      const files = unzipSync(readFileSync(zipPath));
+      expect(Object.keys(files).sort()).toEqual(['SUMMARY.md', 'hello.md']);
+      expect(new TextDecoder().decode(files['SUMMARY.md'])).toBe('# Table of contents\n\n* [Hello](hello.md)\n');
+      expect(new TextDecoder().decode(files['hello.md'])).toBe('# Hello\n\nHi **there**, see [more](https://example.com).\n');
+      const tarPath = join(dataDir, 'handbook.tar.gz');
+      expect((await admin('export', spaceId, '--out', tarPath)).code).toBe(0);
+      const tar = await readTarGz(readFileSync(tarPath), 1 << 20);
+      expect([...tar.keys()].sort()).toEqual(['SUMMARY.md', 'hello.md']);
+      const bad = await admin('export', spaceId, '--out', join(dataDir, 'handbook.rar'));
+      expect(bad.code).toBe(2);
+      expect(bad.errors).toMatch(/--out must name a \.zip or \.tar\.gz file/);
+      const missing = await admin('export', 'nope', '--out', zipPath);
+      expect(missing.code).toBe(1);
+      expect(missing.errors).toBe('No space with id nope.');
+    },
+    SPAWNING,
+  );
+
   it(
     'creates an organization, a user and a token that works on the server, then revokes it',
     async () => {

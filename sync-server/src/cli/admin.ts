@@ -1,7 +1,11 @@
-import { realpathSync } from 'node:fs';
+import { realpathSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { ROLES, type Role } from '@quire/shared';
 import { loadConfig } from '../config';
+import { type ArchiveFormat, exportRevisionArchive } from '../core/content/export';
+import { initSpaceContent } from '../core/content/revisions';
+import { findChangeRequest } from '../store/changeRequests';
+import { getSpace } from '../store/spaces';
 import { DataDirInUseError } from '../store/lock';
 import { addMember, getMembership } from '../store/members';
 import { openStore } from '../store/open';
@@ -18,6 +22,9 @@ const USAGE = `Usage: npm run admin -- <command>
                                                change a member's role
   token create <email>                         issue a token; printed once, alone on the last line
   token revoke <token>                         revoke a token
+  export <spaceId> --out <file> [--change-request <id or number>]
+                                               write the space (or a change request) as a folder of
+                                               markdown, .zip or .tar.gz by the file's name
 
 Works on the server's database: DATA_DIR (default ./data) or DATABASE_URL.
 With the embedded database, stop the server first.`;
@@ -46,6 +53,7 @@ type Command = (db: Db) => Promise<number>;
 
 /** Reads the arguments without touching the database, so bad usage is explained even while the server runs. */
 function parseCommand(args: string[], out: (line: string) => void, errOut: (line: string) => void): Command {
+  if (args[0] === 'export') return exportCommand(args.slice(1), out, errOut);
   const [group, action] = args.splice(0, 2);
   const key = `${group} ${action ?? ''}`.trim();
   switch (key) {
@@ -112,6 +120,38 @@ function parseCommand(args: string[], out: (line: string) => void, errOut: (line
     default:
       throw new UsageError(`unknown command "${key}"`);
   }
+}
+
+/** `export <spaceId> --out <file> [--change-request <ref>]`: the same archive as `GET …/content/export?format=markdown`. */
+function exportCommand(args: string[], out: (line: string) => void, errOut: (line: string) => void): Command {
+  const file = flag(args, 'out');
+  const ref = flag(args, 'change-request');
+  const spaceId = args[0];
+  if (!spaceId) throw new UsageError('export needs a space id');
+  if (!file) throw new UsageError('--out is required');
+  const format: ArchiveFormat | undefined = /\.zip$/i.test(file) ? 'zip' : /\.(tar\.gz|tgz)$/i.test(file) ? 'tar.gz' : undefined;
+  if (!format) throw new UsageError('--out must name a .zip or .tar.gz file');
+  return async (db) => {
+    const space = await getSpace(db, spaceId);
+    if (!space) {
+      errOut(`No space with id ${spaceId}.`);
+      return 1;
+    }
+    let revisionId = space.revision_id;
+    if (ref) {
+      const cr = await findChangeRequest(db, spaceId, ref);
+      if (!cr) {
+        errOut(`No change request ${ref} in space ${spaceId}.`);
+        return 1;
+      }
+      revisionId = cr.revision_id;
+    }
+    if (!revisionId) revisionId = (await db.transaction((tx) => initSpaceContent(tx, spaceId))).id;
+    const bytes = await exportRevisionArchive(db, spaceId, revisionId, format);
+    writeFileSync(file, bytes);
+    out(`Wrote ${file} (${bytes.byteLength} bytes).`);
+    return 0;
+  };
 }
 
 export async function runAdmin(

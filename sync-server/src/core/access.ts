@@ -9,7 +9,8 @@ import { applySsoEnforcement } from './sso/enforcement';
 export interface Placed {
   id: string;
   parent_id: string | null;
-  default_level: Role | 'inherit' | null;
+  /** null or 'inherit': the parent's (else the organization role); 'none': no default access */
+  default_level: Role | 'inherit' | 'none' | null;
 }
 
 /**
@@ -64,7 +65,7 @@ export class OrgAccess {
       seen.add(node.id);
       granted = maxRole(granted, this.grantRole.get(node.id));
       if (!defaultFound && node.default_level && node.default_level !== 'inherit') {
-        base = node.default_level;
+        base = node.default_level === 'none' ? null : node.default_level;
         defaultFound = true;
       }
       node = node.parent_id ? this.collections.get(node.parent_id) : undefined;

@@ -6,6 +6,7 @@ import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { Access } from '../core/access';
+import { withLinkHolder } from '../core/content/exports';
 import { publishedSiteHosts, registerPublishedSites } from '../sites/app';
 import { userForToken } from '../store/tokens';
 import { ApiError, notFound, unauthorized } from './errors';
@@ -79,7 +80,15 @@ export function createApp(deps: Deps) {
   });
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
-  app.use('*', publishedSiteHosts());
+  // Browser-facing paths answer without a token: limited per client address, on their own
+  // budgets (a visitor reading a site is not an integration's burst).
+  const sitesLimit = rateLimit(new RateLimiter(deps.config.rateLimitSitesPerAddress), (c) => `addr:${clientAddress(c)}`);
+  app.use('/s/*', sitesLimit);
+  app.use(
+    '/sso/*',
+    rateLimit(new RateLimiter(deps.config.rateLimitSsoPerAddress), (c) => `addr:${clientAddress(c)}`),
+  );
+  app.use('*', publishedSiteHosts(sitesLimit));
 
   app.use(
     '/v1/*',
@@ -105,7 +114,8 @@ export function createApp(deps: Deps) {
     if (!found) throw unauthorized('The API token is not valid (unknown or revoked).');
     c.set('caller', found);
     c.set('access', new Access(deps.db, found.user.id, found.tokenId));
-    await next();
+    // Download links made while answering are handed to this token (see core/content/exports).
+    await withLinkHolder(`t.${found.tokenId}`, next);
   });
   app.use(
     '/v1/*',

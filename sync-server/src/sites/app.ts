@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
+import { linkWindow } from '../core/content/exports';
+import { isReservedHostname, isServerPath } from '../core/sites/hostnameOwnership';
 import { currentPagePaths, type RedirectPlaces, resolveRedirectPath } from '../core/sites/redirects';
 import type { AppEnv } from '../http/env';
 import { baseUrl } from '../http/urls';
@@ -122,10 +124,20 @@ function bare(c: Ctx, status: 401 | 404, serverBase: string) {
   return html(c, status, body, { serverBase, private: true, noIndex: true });
 }
 
+/**
+ * A location on this site stays on it: a path that starts with `//` (or `/\\`, which
+ * browsers read the same) would be a protocol-relative URL to another host, as when a
+ * visitor asks for `//evil.example/` or a wildcard rule appends such a path.
+ */
+export function localLocation(location: string): string {
+  return location.replace(/^[/\\]{2,}/, '/');
+}
+
 /** Serves one request to a site mounted at `mount`; `rest` is the path below the site root. */
 async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, rest: string): Promise<Response> {
   const { db } = c.get('deps');
-  const asset = rest.startsWith('/~assets/') ? ASSETS[rest.slice('/~assets/'.length)] : undefined;
+  const assetName = rest.startsWith('/~assets/') ? rest.slice('/~assets/'.length) : '';
+  const asset = Object.hasOwn(ASSETS, assetName) ? ASSETS[assetName] : undefined;
   if (asset) {
     c.header('Cache-Control', 'public, max-age=31536000, immutable');
     c.header('X-Content-Type-Options', 'nosniff');
@@ -142,7 +154,7 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
     c.header('Set-Cookie', access.cookie);
     c.header('Cache-Control', 'private, no-store');
     c.header('Referrer-Policy', 'no-referrer');
-    return c.redirect(access.location, 302);
+    return c.redirect(localLocation(access.location), 302);
   }
   const isPrivate = site.visibility === 'share-link' || site.visibility === 'visitor-auth' || Object.keys(access.claims).length > 0;
 
@@ -152,14 +164,14 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
     const back = new URL(c.req.url);
     back.searchParams.delete('theme');
     c.header('Set-Cookie', `quire_theme=${wantedTheme}; Path=/; Max-Age=31536000; SameSite=Lax`);
-    return c.redirect(`${back.pathname}${back.search}`, 303);
+    return c.redirect(localLocation(`${back.pathname}${back.search}`), 303);
   }
 
   const model = await loadSiteModel(db, site);
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
     // Sites are read-only; a redirect still answers, keeping the method (307/308).
     const redirect = await resolveRedirectPath(model.redirects, rest, redirectPlaces(db, head, model, mount.root), true);
-    if (redirect) return c.redirect(redirect.location, redirect.status);
+    if (redirect) return c.redirect(localLocation(redirect.location), redirect.status);
     c.header('Allow', 'GET, HEAD');
     return c.body(null, 405);
   }
@@ -221,7 +233,8 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
       return text(c, await pageMarkdown(req, loc), 'text/markdown; charset=utf-8', isPrivate);
     }
   } else if (!rest.startsWith('/~')) {
-    const key = `${site.id}:${site.version}:${view.signature}:${theme}:${mount.root}:${mount.origin}:${rest.replace(/\/+$/, '')}`;
+    // Pages embed download links, which expire: a page is kept for one link window at most.
+    const key = `${site.id}:${site.version}:${view.signature}:${theme}:${mount.root}:${mount.origin}:${linkWindow()}:${rest.replace(/\/+$/, '')}`;
     let cached = pages.get(key);
     if (!cached) {
       const loc = await req.locate(rest);
@@ -243,7 +256,7 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
   const redirect = await resolveRedirectPath(model.redirects, rest, redirectPlaces(db, head, model, mount.root), false);
   if (redirect) {
     c.header('Cache-Control', isPrivate ? 'private, no-store' : 'no-cache');
-    return c.redirect(redirect.location, redirect.status);
+    return c.redirect(localLocation(redirect.location), redirect.status);
   }
 
   const notFoundPage = await renderNotFound(req);
@@ -293,14 +306,19 @@ export function registerPublishedSites(app: OpenAPIHono<AppEnv>) {
  * Serves requests whose Host is the custom hostname of a site; every other request goes
  * on to the API. Hostnames are known from memory, so other requests cost no query.
  */
-export function publishedSiteHosts(): MiddlewareHandler<AppEnv> {
+export function publishedSiteHosts(limit: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const host = (c.req.header('host') ?? '').replace(/:\d+$/, '').toLowerCase();
-    if (!host || c.req.path.startsWith('/v1/') || c.req.path === '/healthz') return next();
-    const { db } = c.get('deps');
+    if (!host || isServerPath(c.req.path)) return next();
+    const { db, config } = c.get('deps');
+    if (isReservedHostname(config, host)) return next();
     if (!(await isSiteHostname(db, host))) return next();
     const proto = c.req.header('x-forwarded-proto') === 'https' || new URL(c.req.url).protocol === 'https:' ? 'https' : 'http';
     const head = await headSource(db)(`h\t${host}`, () => publishedHeadByHostname(db, host));
-    return serveSite(c, head, { root: '', origin: `${proto}://${c.req.header('host')}`, serverBase: baseUrl(c) }, c.req.path || '/');
+    let res: Response | undefined;
+    await limit(c, async () => {
+      res = await serveSite(c, head, { root: '', origin: `${proto}://${c.req.header('host')}`, serverBase: baseUrl(c) }, c.req.path || '/');
+    });
+    return res;
   };
 }

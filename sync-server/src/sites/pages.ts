@@ -1,6 +1,7 @@
 import type { NodeJSON } from '@quire/shared/content/json';
 import { isSafeUrl, parseTarget } from '@quire/shared/content/targets';
 import type { ContentReference } from '@quire/shared/schemas/siteCustomization';
+import { signedPdfUrl } from '../core/content/exports';
 import { conditionHolds } from '../core/sites/expression';
 import type { PublishedPage } from './contentSource';
 import { flatten, type Located, type SiteRequest } from './context';
@@ -268,9 +269,11 @@ export async function renderPage(req: SiteRequest, loc: Located): Promise<Render
       rendered = renderBody(body, { ...links, openapi: (a) => findBlock(ops, a) });
     }
     outline = rendered.outline;
-    const actions = variant.settings.pageActions.markdown
-      ? `<div class="page-actions"><a href="${esc(markdownUrl)}" type="text/markdown">View as Markdown</a></div>`
-      : '<div class="page-actions"></div>';
+    const pdf =
+      variant.settings.pdf.enabled && variant.revisionId
+        ? `<a href="${esc(await signedPdfUrl(req.db, req.mount.serverBase, { spaceId: variant.spaceId, revisionId: variant.revisionId }))}" type="application/pdf">Download PDF</a>`
+        : '';
+    const actions = `<div class="page-actions">${variant.settings.pageActions.markdown ? `<a href="${esc(markdownUrl)}" type="text/markdown">View as Markdown</a>` : ''}${pdf}</div>`;
     main = `${head()}${actions}<article class="content${page.openapiSpec ? ' api-reference' : ''}">${rendered.html}</article>${pager(req, loc)}`;
   } else {
     // A group page lists what it holds.

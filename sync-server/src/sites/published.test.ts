@@ -1,6 +1,7 @@
 import { SignJWT } from 'jose';
 import { type HTMLElement, parse } from 'node-html-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestDnsServer } from '../testing/dnsServer';
 import { type Answer, TestServer, type TestUser } from '../testing/harness';
 import { rewritePage, writePages, xssDocument } from './testContent';
 
@@ -17,8 +18,11 @@ let welcomeId: string;
 
 const XSS_TITLE = '<img src=x onerror=alert(1)>Tricky';
 
+let dns: TestDnsServer;
+
 beforeAll(async () => {
-  t = await TestServer.start();
+  dns = await TestDnsServer.start();
+  t = await TestServer.start({ hostnameDnsServers: [dns.address] });
   const org = await t.org();
   orgId = org.orgId;
   admin = org.admin;
@@ -96,7 +100,10 @@ beforeAll(async () => {
   await t.post(`${base}/publish`, admin.token);
   root = `/s/${orgId}/${site.basename}`;
 });
-afterAll(async () => t?.close());
+afterAll(async () => {
+  dns?.close();
+  await t?.close();
+});
 
 const get = (path: string, headers: Record<string, string> = {}) => t.request('GET', path, { headers });
 const cookieOf = (res: Answer) => (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
@@ -304,7 +311,11 @@ describe('published site pages', () => {
     expect((await get(`${root}/install-guide`)).body).not.toContain('REST API');
   });
 
-  it('serves the site at its own hostname', async () => {
+  it('serves the site at its own hostname once its DNS names the site', async () => {
+    await t.patch(`/v1/orgs/${orgId}/sites/${site.id}`, admin.token, { hostname: 'docs.acme-example.com' });
+    // Not proven yet: the name is not served, the site stays under its organization's path.
+    expect((await t.request('GET', '/install-guide', { headers: { host: 'docs.acme-example.com' } })).status).toBe(404);
+    dns.prove('docs.acme-example.com', site.id);
     await t.patch(`/v1/orgs/${orgId}/sites/${site.id}`, admin.token, { hostname: 'docs.acme-example.com' });
     const res = await t.request('GET', '/install-guide', { headers: { host: 'docs.acme-example.com' } });
     expect(res.status).toBe(200);

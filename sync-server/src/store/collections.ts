@@ -1,6 +1,7 @@
 import { type Role, keyBetween, newId } from '@quire/shared';
 import { type Queryable, maybeOne, one } from './db';
 import { type PageRequest, keysetPage } from './paginate';
+import { storedDefaultLevel } from './spaces';
 
 export interface CollectionRow {
   id: string;
@@ -9,7 +10,7 @@ export interface CollectionRow {
   parent_id: string | null;
   title: string;
   description: string | null;
-  default_level: Role | 'inherit' | null;
+  default_level: Role | 'inherit' | 'none' | null;
   position: string;
   created_at: Date;
   updated_at: Date;
@@ -66,7 +67,7 @@ export async function updateCollection(
       patch.description !== undefined,
       patch.description ?? null,
       patch.defaultLevel !== undefined,
-      patch.defaultLevel === 'inherit' ? null : (patch.defaultLevel ?? null),
+      patch.defaultLevel === undefined ? null : storedDefaultLevel(patch.defaultLevel),
     ],
   );
 }

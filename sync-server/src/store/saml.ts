@@ -135,6 +135,12 @@ export async function recordSsoToken(db: Queryable, token: string, orgId: string
 }
 
 /** Whether this API token was issued by a single sign-on into this organization. */
+/** The organization a token issued by a SAML sign-in is limited to; undefined for other tokens. */
+export async function ssoTokenOrg(db: Queryable, tokenId: string): Promise<string | undefined> {
+  const rows = await db.query<{ org_id: string }>('SELECT org_id FROM sso_tokens WHERE token_id = $1', [tokenId]);
+  return rows[0]?.org_id;
+}
+
 export async function isSsoToken(db: Queryable, tokenId: string, orgId: string): Promise<boolean> {
   const rows = await db.query('SELECT 1 FROM sso_tokens WHERE token_id = $1 AND org_id = $2', [tokenId, orgId]);
   return rows.length > 0;

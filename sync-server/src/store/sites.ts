@@ -141,9 +141,28 @@ export async function hostnameTaken(db: Queryable, hostname: string, exceptSiteI
   return !!(await maybeOne(db, 'SELECT 1 FROM sites WHERE hostname = $1 AND id <> $2', [hostname, exceptSiteId]));
 }
 
-/** Every custom hostname in use (for routing requests by their Host header). */
+/** Every custom hostname served (for routing requests by their Host header): the proven ones. */
 export async function allSiteHostnames(db: Queryable): Promise<string[]> {
-  return (await db.query<{ hostname: string }>('SELECT hostname FROM sites WHERE hostname IS NOT NULL')).map((r) => r.hostname);
+  return (
+    await db.query<{ hostname: string }>('SELECT hostname FROM sites WHERE hostname IS NOT NULL AND hostname_verified_at IS NOT NULL')
+  ).map((r) => r.hostname);
+}
+
+/** Takes a hostname away from whichever other site has it. */
+export async function releaseHostname(db: Queryable, hostname: string, exceptSiteId: string) {
+  await db.query('UPDATE sites SET hostname = NULL, hostname_verified_at = NULL, version = version + 1 WHERE hostname = $1 AND id <> $2', [
+    hostname,
+    exceptSiteId,
+  ]);
+}
+
+/** Records whether the site's current hostname is proven to be its own. */
+export async function setHostnameProven(db: Queryable, siteId: string, hostname: string, proven: boolean) {
+  await db.query(`UPDATE sites SET hostname_verified_at = CASE WHEN $3 THEN now() END WHERE id = $1 AND hostname = $2`, [
+    siteId,
+    hostname,
+    proven,
+  ]);
 }
 
 /** NOTIFY channel the triggers of migration 009 announce site-related changes on. */
@@ -190,5 +209,5 @@ export async function publishedHeadByPath(db: Queryable, org: string, basename: 
 }
 
 export async function publishedHeadByHostname(db: Queryable, hostname: string): Promise<PublishedHead | undefined> {
-  return reviveHead(await maybeOne(db, `${HEAD_SELECT} WHERE s.hostname = $1`, [hostname]));
+  return reviveHead(await maybeOne(db, `${HEAD_SELECT} WHERE s.hostname = $1 AND s.hostname_verified_at IS NOT NULL`, [hostname]));
 }

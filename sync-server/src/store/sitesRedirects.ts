@@ -91,6 +91,8 @@ export function updateRedirect(db: Queryable, id: string, patch: Partial<Redirec
   );
 }
 
-export async function deleteRedirect(db: Queryable, siteId: string, id: string) {
-  await db.query('DELETE FROM site_redirects WHERE id = $1 AND site_id = $2', [id, siteId]);
+/** Whether a redirect was there to delete. */
+export async function deleteRedirect(db: Queryable, siteId: string, id: string): Promise<boolean> {
+  const rows = await db.query('DELETE FROM site_redirects WHERE id = $1 AND site_id = $2 RETURNING id', [id, siteId]);
+  return rows.length > 0;
 }

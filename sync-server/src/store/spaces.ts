@@ -13,7 +13,8 @@ export interface SpaceRow {
   emoji: string | null;
   visibility: string;
   edit_mode: 'live' | 'locked';
-  default_level: Role | 'inherit' | null;
+  /** null: inherit; 'none': no default access (`defaultLevel: null` in the API) */
+  default_level: Role | 'inherit' | 'none' | null;
   language: string | null;
   merge_rules: MergeRules;
   share_key: string;
@@ -59,6 +60,18 @@ export async function createSpace(
   );
 }
 
+/** `defaultLevel` as stored: 'inherit' is the absence of a level, null (no default access) is 'none'. */
+export function storedDefaultLevel(level: Role | 'inherit' | null): Role | 'none' | null {
+  if (level === 'inherit') return null;
+  return level === null ? 'none' : level;
+}
+
+/** The stored level as the API shows it. */
+export function apiDefaultLevel(stored: Role | 'inherit' | 'none' | null): Role | 'inherit' | null {
+  if (stored === 'none') return null;
+  return stored ?? 'inherit';
+}
+
 const COLUMNS: Record<string, string> = {
   title: 'title',
   emoji: 'emoji',
@@ -75,7 +88,7 @@ export async function updateSpace(db: Queryable, id: string, patch: Record<strin
   for (const [k, raw] of Object.entries(patch)) {
     const col = COLUMNS[k];
     if (!col || raw === undefined) continue;
-    const v = k === 'defaultLevel' && raw === 'inherit' ? null : raw;
+    const v = k === 'defaultLevel' ? storedDefaultLevel(raw as Role | 'inherit' | null) : raw;
     params.push(col === 'merge_rules' ? JSON.stringify(v) : v);
     sets.push(`${col} = $${params.length}`);
   }

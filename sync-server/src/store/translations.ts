@@ -1,6 +1,8 @@
 import { newId } from '@quire/shared';
 import type { Document } from '@quire/shared';
-import type { TranslationStatus } from '@quire/shared/schemas/translation';
+import type { TRANSLATION_SCHEDULES, TranslationStatus } from '@quire/shared/schemas/translation';
+
+export type TranslationSchedule = (typeof TRANSLATION_SCHEDULES)[number];
 import { type Queryable, maybeOne, one } from './db';
 import { type PageRequest, keysetPage } from './paginate';
 
@@ -26,15 +28,38 @@ export interface TranslationRow {
   latest_run_duration_ms: number;
   latest_pages: number;
   latest_words: number;
+  /** The source revision the last successful run read. */
+  source_revision_id: string | null;
+  conflicts: TranslationConflict[];
+  schedule: TranslationSchedule;
+  /** The source space's current revision (joined on read). */
+  source_head?: string | null;
   created_at: Date;
   updated_at: Date;
 }
+
+/** A result page a run did not overwrite: a person changed it, and its source changed too. */
+export interface TranslationConflict {
+  page: string;
+  title: string;
+  message: string;
+}
+
+/** What a run wrote into one result page, to tell a person's later fix from its own output. */
+export interface TranslatedPageRecord {
+  sourceDigest: string;
+  sourceBlocks: string[] | null;
+  resultBlocks: string[] | null;
+  resultTitle: string | null;
+}
+
+const WITH_HEAD = 't.*, (SELECT s.revision_id FROM spaces s WHERE s.id = t.source_space_id) AS source_head';
 
 /** A run that started longer ago than this is taken to have died with its process. */
 const STALE_RUN = "interval '1 hour'";
 
 export function getTranslation(db: Queryable, orgId: string, id: string) {
-  return maybeOne<TranslationRow>(db, 'SELECT * FROM translations WHERE org_id = $1 AND id = $2', [orgId, id]);
+  return maybeOne<TranslationRow>(db, `SELECT ${WITH_HEAD} FROM translations t WHERE t.org_id = $1 AND t.id = $2`, [orgId, id]);
 }
 
 export function getTranslationById(db: Queryable, id: string) {
@@ -49,20 +74,58 @@ export function listTranslations(db: Queryable, orgId: string, visibleSpaceIds: 
     params.push(visibleSpaceIds);
     where += ` AND t.source_space_id = ANY($${params.length})`;
   }
-  return keysetPage<TranslationRow>(db, { columns: 't.*', from: `FROM translations t ${where}`, params, seq: 't.seq' }, page);
+  return keysetPage<TranslationRow>(db, { columns: WITH_HEAD, from: `FROM translations t ${where}`, params, seq: 't.seq' }, page);
 }
 
 export function insertTranslation(
   db: Queryable,
   orgId: string,
-  f: { sourceSpaceId: string; sourceLanguage: string | null; language: string; instructions: Document | null },
+  f: {
+    sourceSpaceId: string;
+    sourceLanguage: string | null;
+    language: string;
+    instructions: Document | null;
+    schedule?: TranslationSchedule;
+  },
 ) {
   return one<TranslationRow>(
     db,
-    `INSERT INTO translations (id, org_id, source_space_id, source_language, language, instructions)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
-    [newId(), orgId, f.sourceSpaceId, f.sourceLanguage, f.language, f.instructions ? JSON.stringify(f.instructions) : null],
+    `INSERT INTO translations (id, org_id, source_space_id, source_language, language, instructions, schedule)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+    [
+      newId(),
+      orgId,
+      f.sourceSpaceId,
+      f.sourceLanguage,
+      f.language,
+      f.instructions ? JSON.stringify(f.instructions) : null,
+      f.schedule ?? 'manual',
+    ],
   );
+}
+
+export async function setSchedule(db: Queryable, id: string, schedule: TranslationSchedule) {
+  await db.query('UPDATE translations SET schedule = $2, updated_at = now() WHERE id = $1 AND schedule <> $2', [id, schedule]);
+}
+
+const SCHEDULE_INTERVAL: Record<Exclude<TranslationSchedule, 'manual'>, string> = { hourly: '1 hour', daily: '1 day', weekly: '7 days' };
+
+/**
+ * Scheduled translations due for a run at `now`: out of date (their source has a revision
+ * the last completed run did not read), not under way, and not run within their interval.
+ */
+export async function dueScheduledTranslations(db: Queryable, now: Date): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    `SELECT t.id FROM translations t JOIN spaces s ON s.id = t.source_space_id
+     WHERE t.schedule <> 'manual' AND t.status IN ('completed', 'failed')
+       AND s.revision_id IS NOT NULL AND s.revision_id IS DISTINCT FROM t.source_revision_id
+       AND t.updated_at <= $1::timestamptz - (CASE t.schedule ${Object.entries(SCHEDULE_INTERVAL)
+         .map(([k, v]) => `WHEN '${k}' THEN interval '${v}'`)
+         .join(' ')} END)
+     ORDER BY t.seq`,
+    [now.toISOString()],
+  );
+  return rows.map((r) => r.id);
 }
 
 export async function setInstructions(db: Queryable, id: string, instructions: Document) {
@@ -114,6 +177,9 @@ export interface RunOutcome {
   pages: number;
   words: number;
   resultRevisionId?: string | null;
+  /** The source revision the run read (successful runs). */
+  sourceRevisionId?: string | null;
+  conflicts?: TranslationConflict[];
   error?: { code: string; message: string };
 }
 
@@ -124,6 +190,7 @@ export async function finishRun(db: Queryable, id: string, o: RunOutcome): Promi
     `UPDATE translations SET
        status = CASE WHEN rerun THEN 'pending' ELSE $2::text END, error_code = $3, error_message = $4,
        result_revision_id = COALESCE($5, result_revision_id),
+       source_revision_id = COALESCE($9, source_revision_id), conflicts = COALESCE($10::jsonb, conflicts),
        runs = runs + 1, total_words = total_words + $6, total_pages = total_pages + $7, total_duration_ms = total_duration_ms + $8,
        latest_run_duration_ms = $8, latest_pages = $7, latest_words = $6, run_started_at = NULL, updated_at = now()
      WHERE id = $1 RETURNING rerun`,
@@ -136,27 +203,46 @@ export async function finishRun(db: Queryable, id: string, o: RunOutcome): Promi
       o.words,
       o.pages,
       Math.round(o.durationMs),
+      o.sourceRevisionId ?? null,
+      o.conflicts ? JSON.stringify(o.conflicts) : null,
     ],
   );
   return !!row?.rerun;
 }
 
-/** Digest of each source page as last translated. */
-export async function translatedDigests(db: Queryable, id: string): Promise<Map<string, string>> {
-  const rows = await db.query<{ page_id: string; source_digest: string }>(
-    'SELECT page_id, source_digest FROM translation_pages WHERE translation_id = $1',
-    [id],
+/** What the last runs recorded of each page. */
+export async function translatedPages(db: Queryable, id: string): Promise<Map<string, TranslatedPageRecord>> {
+  const rows = await db.query<{
+    page_id: string;
+    source_digest: string;
+    source_blocks: string[] | null;
+    result_blocks: string[] | null;
+    result_title: string | null;
+  }>('SELECT page_id, source_digest, source_blocks, result_blocks, result_title FROM translation_pages WHERE translation_id = $1', [id]);
+  return new Map(
+    rows.map((r) => [
+      r.page_id,
+      { sourceDigest: r.source_digest, sourceBlocks: r.source_blocks, resultBlocks: r.result_blocks, resultTitle: r.result_title },
+    ]),
   );
-  return new Map(rows.map((r) => [r.page_id, r.source_digest]));
 }
 
-export async function recordPages(db: Queryable, id: string, digests: Map<string, string>, removed: string[]) {
+export async function recordPages(db: Queryable, id: string, pages: Map<string, TranslatedPageRecord>, removed: string[]) {
   if (removed.length) await db.query('DELETE FROM translation_pages WHERE translation_id = $1 AND page_id = ANY($2)', [id, removed]);
-  for (const [pageId, digest] of digests) {
+  for (const [pageId, p] of pages) {
     await db.query(
-      `INSERT INTO translation_pages (translation_id, page_id, source_digest) VALUES ($1, $2, $3)
-       ON CONFLICT (translation_id, page_id) DO UPDATE SET source_digest = EXCLUDED.source_digest`,
-      [id, pageId, digest],
+      `INSERT INTO translation_pages (translation_id, page_id, source_digest, source_blocks, result_blocks, result_title)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (translation_id, page_id) DO UPDATE SET source_digest = EXCLUDED.source_digest,
+         source_blocks = EXCLUDED.source_blocks, result_blocks = EXCLUDED.result_blocks, result_title = EXCLUDED.result_title`,
+      [
+        id,
+        pageId,
+        p.sourceDigest,
+        p.sourceBlocks ? JSON.stringify(p.sourceBlocks) : null,
+        p.resultBlocks ? JSON.stringify(p.resultBlocks) : null,
+        p.resultTitle,
+      ],
     );
   }
 }

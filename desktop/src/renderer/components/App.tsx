@@ -256,6 +256,7 @@ function Workspace({
                 ))}
               </div>
               <SaveIndicator replica={replica} />
+              {branch && <PdfButton branch={branch} />}
               {nav.view === 'page' && page && (
                 <button
                   type="button"
@@ -362,5 +363,24 @@ function Workspace({
         />
       )}
     </div>
+  );
+}
+
+/** Opens the branch's PDF, made by the server, in the system's viewer (or says why it cannot). */
+function PdfButton({ branch }: { branch: BranchRef }) {
+  return (
+    <button
+      type="button"
+      className="icon-btn topbar-btn"
+      aria-label="Download PDF"
+      title="Download PDF"
+      onClick={() =>
+        call('pages.pdf', { branch })
+          .then((r) => (r.url ? window.open(r.url, '_blank') : notify('info', r.reason ?? 'No PDF for this space.')))
+          .catch((err: Error) => notify('error', err.message))
+      }
+    >
+      <Icon name="file" size={18} />
+    </button>
   );
 }

@@ -1,4 +1,5 @@
 import type { Mark, Node as PMNode } from 'prosemirror-model';
+import { rewriteHtmlTargets } from '../htmlTargets';
 import type { TargetKind } from '../targets';
 import { codeSpan, escapeDestination, escapeLineStarts, escapeText, formatTitle, keepEdgeWhitespace } from './escape';
 
@@ -146,7 +147,7 @@ function renderLeaf(item: Item, context: InlineContext, next: Item | undefined):
   // HTML at the start of a line could open an HTML block, so a break before it stays on the line
   if (node.type.name === 'hardBreak') return context.singleLine || next?.node.type.name === 'htmlInline' ? '<br>' : '\\\n';
   if (node.type.name === 'htmlInline') {
-    const html = String(node.attrs.html ?? '').replace(/\s*\n\s*/g, ' ');
+    const html = rewriteHtmlTargets(String(node.attrs.html ?? ''), context.resolveTarget).replace(/\s*\n\s*/g, ' ');
     return context.inTable ? html.replace(/\|/g, '&#124;') : html;
   }
   if (node.type.name === 'mathInline') return `$$${String(node.attrs.tex).replace(/\s*\n\s*/g, ' ')}$$`;

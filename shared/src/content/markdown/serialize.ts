@@ -1,5 +1,6 @@
 import type { Node as PMNode } from 'prosemirror-model';
 import { toBodyNode } from '../normalize';
+import { rewriteHtmlTargets } from '../htmlTargets';
 import { reusableContentTarget, type TargetKind } from '../targets';
 import { codeSpan, escapeAttribute, escapeDestination, escapeHtmlText, escapeLiquidAttribute, escapeText } from './escape';
 import { type FrontMatter, formatFrontMatter } from './frontMatter';
@@ -80,7 +81,7 @@ class MarkdownWriter {
         return line === '' ? '#'.repeat(attrs.level) : `${'#'.repeat(attrs.level)} ${line}`;
       }
       case 'htmlBlock':
-        return String(attrs.html ?? '');
+        return rewriteHtmlTargets(String(attrs.html ?? ''), this.resolveTarget);
       case 'math':
         return attrs.tex === '' ? '$$\n$$' : `$$\n${attrs.tex}\n$$`;
       case 'columns':
@@ -154,7 +155,8 @@ class MarkdownWriter {
   }
 
   private openapiOperation(node: PMNode): string {
-    const { spec, src, path, method } = node.attrs;
+    const { spec, path, method } = node.attrs;
+    const src = node.attrs.src ? this.resolveTarget(node.attrs.src, 'file') : null;
     const operation = `path="${escapeLiquidAttribute(path)}" method="${escapeLiquidAttribute(method)}"`;
     if (spec || !src) {
       return liquid(`openapi-operation spec="${escapeLiquidAttribute(spec ?? '')}" ${operation}`, 'endopenapi-operation', '');

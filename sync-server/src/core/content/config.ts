@@ -1,6 +1,9 @@
 /** Limits of server-side content imports; read from the environment by `loadConfig`. */
 export interface ContentConfig {
-  /** Largest body one import fetch may return (a markdown archive can be hundreds of MB). */
+  /**
+   * Largest body one import fetch may return, and most bytes an archive may unpack to: a
+   * documentation repository with its images fits; raise it for larger ones.
+   */
   importMaxBytes: number;
   /** Time one import may spend fetching, all fetches together. */
   importTimeoutMs: number;
@@ -12,7 +15,7 @@ export interface ContentConfig {
 }
 
 export const CONTENT_DEFAULTS: ContentConfig = {
-  importMaxBytes: 512 * 1024 * 1024,
+  importMaxBytes: 128 * 1024 * 1024,
   importTimeoutMs: 120_000,
   importMaxPages: 2000,
   crawlMaxPages: 50,

@@ -1,50 +1,105 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../../store/db';
 import { serverSecret } from '../secrets';
 
 /**
  * Links the server hands out for downloads that a browser opens without a token (file
- * downloads, generated PDFs). Each carries an HMAC of what it names, so it cannot be
- * forged or pointed elsewhere; what it names is immutable (a file's bytes, a revision),
- * so the link is stable and two reads of the same resource give the same URL.
+ * downloads, generated PDFs). Each carries an HMAC of what it names, whom it was handed
+ * to and when it expires, so it cannot be forged, pointed elsewhere or kept forever; the
+ * download checks that its holder still has access (the API token still opens the space,
+ * the site still publishes it). Expiry is rounded up to a whole window, so two reads in
+ * the same window give the same URL.
  */
+const WINDOW_S = 60 * 60;
+
+/** Who a link was handed to: an API token (`t.<tokenId>`) or a published site's visitors (`s.<siteId>`). */
+export type LinkHolder = `t.${string}` | `s.${string}`;
+
+const holders = new AsyncLocalStorage<LinkHolder>();
+
+/** Runs `fn` with links handed to `holder` (the API's authentication sets the caller's token). */
+export function withLinkHolder<T>(holder: LinkHolder, fn: () => T): T {
+  return holders.run(holder, fn);
+}
+
+function currentHolder(): LinkHolder {
+  const h = holders.getStore();
+  if (!h) throw new Error('a download link was made outside a request that says whom it is for');
+  return h;
+}
+
+/** The current link window: site pages that embed links are cached per window. */
+export function linkWindow(now = Date.now()): number {
+  return Math.floor(now / 1000 / WINDOW_S);
+}
+
+/** Valid for one to two windows from now. */
+function expiry(): number {
+  return (linkWindow() + 2) * WINDOW_S;
+}
+
 async function sign(db: Queryable, payload: string): Promise<string> {
   const key = await serverSecret(db, 'content-links');
   return createHmac('sha256', key).update(payload).digest('base64url').slice(0, 32);
 }
 
-export async function verify(db: Queryable, payload: string, sig: string | undefined): Promise<boolean> {
-  if (!sig) return false;
-  const expected = Buffer.from(await sign(db, payload));
-  const given = Buffer.from(sig);
-  return expected.length === given.length && timingSafeEqual(expected, given);
+/** `sig`, `exp` and `by` of a link to `payload`. */
+async function signedQuery(db: Queryable, payload: string, holder: LinkHolder, q = new URLSearchParams()): Promise<URLSearchParams> {
+  const exp = String(expiry());
+  q.set('exp', exp);
+  q.set('by', holder);
+  q.set('sig', await sign(db, `${payload}:${exp}:${holder}`));
+  return q;
 }
 
+export type LinkCheck = { ok: true; holder: LinkHolder } | { ok: false; reason: 'invalid' | 'expired' };
+
+/** Checks a link's signature and expiry; whether its holder still has access is the caller's to check. */
+export async function verify(db: Queryable, payload: string, q: { sig?: string; exp?: string; by?: string }): Promise<LinkCheck> {
+  const { sig, exp, by } = q;
+  if (!sig || !exp || !/^\d{1,12}$/.test(exp) || !by || !/^[ts]\.[A-Za-z0-9_-]{1,64}$/.test(by)) return { ok: false, reason: 'invalid' };
+  const expected = Buffer.from(await sign(db, `${payload}:${exp}:${by}`));
+  const given = Buffer.from(sig);
+  if (!(expected.length === given.length && timingSafeEqual(expected, given))) return { ok: false, reason: 'invalid' };
+  if (Number(exp) * 1000 <= Date.now()) return { ok: false, reason: 'expired' };
+  return { ok: true, holder: by as LinkHolder };
+}
+
+/** A PDF of a revision: of a change request's branch, or of the space's main content when `changeRequestId` is absent. */
 export interface PdfTarget {
   spaceId: string;
-  changeRequestId: string;
+  changeRequestId?: string;
   revisionId: string;
   page?: string;
-  only: boolean;
+  only?: boolean;
 }
 
 export function pdfPayload(t: PdfTarget): string {
-  return `pdf:${t.spaceId}:${t.changeRequestId}:${t.revisionId}:${t.page ?? ''}:${t.only ? 1 : 0}`;
+  return `pdf:${t.spaceId}:${t.changeRequestId ?? ''}:${t.revisionId}:${t.page ?? ''}:${t.only ? 1 : 0}`;
 }
 
 export async function signedPdfUrl(db: Queryable, base: string, t: PdfTarget): Promise<string> {
   const q = new URLSearchParams();
   if (t.page) q.set('page', t.page);
   if (t.only) q.set('only', 'true');
-  q.set('sig', await sign(db, pdfPayload(t)));
-  return `${base}/exports/spaces/${t.spaceId}/change-requests/${t.changeRequestId}/revisions/${t.revisionId}.pdf?${q}`;
+  await signedQuery(db, pdfPayload(t), currentHolder(), q);
+  const branch = t.changeRequestId ? `/change-requests/${t.changeRequestId}` : '';
+  return `${base}/exports/spaces/${t.spaceId}${branch}/revisions/${t.revisionId}.pdf?${q}`;
 }
 
 export function filePayload(spaceId: string, fileId: string): string {
   return `file:${spaceId}:${fileId}`;
 }
 
-export async function signedFileUrl(db: Queryable, base: string, spaceId: string, fileId: string, name: string): Promise<string> {
-  const sig = await sign(db, filePayload(spaceId, fileId));
-  return `${base}/files/${spaceId}/${fileId}/${encodeURIComponent(name)}?sig=${sig}`;
+export async function signedFileUrl(
+  db: Queryable,
+  base: string,
+  spaceId: string,
+  fileId: string,
+  name: string,
+  holder: LinkHolder = currentHolder(),
+): Promise<string> {
+  const q = await signedQuery(db, filePayload(spaceId, fileId), holder);
+  return `${base}/files/${spaceId}/${fileId}/${encodeURIComponent(name)}?${q}`;
 }

@@ -52,8 +52,16 @@ export interface StoredMaterialized {
   reusableContents: Record<string, ReusableEntry>;
 }
 
+/**
+ * A record keyed by ids, without a prototype: ids come from requests, and `__proto__` or
+ * `constructor` must find nothing rather than Object's own properties.
+ */
+export function byId<T>(from?: Record<string, T>): Record<string, T> {
+  return Object.assign(Object.create(null) as Record<string, T>, from);
+}
+
 export function emptyMaterialized(): Materialized {
-  return { pages: {}, files: {}, variables: {}, reusableContents: {} };
+  return { pages: byId(), files: byId(), variables: byId(), reusableContents: byId() };
 }
 
 export function asStored(m: Materialized): StoredMaterialized {
@@ -66,25 +74,25 @@ export function applyPatch(base: Materialized | undefined, stored: StoredMateria
     return {
       pages: dropNulls(stored.pages),
       files: dropNulls(stored.files),
-      variables: stored.variables ?? {},
-      reusableContents: stored.reusableContents ?? {},
+      variables: byId(stored.variables),
+      reusableContents: byId(stored.reusableContents),
     };
   }
-  const pages = { ...base.pages };
+  const pages = byId(base.pages);
   for (const [id, e] of Object.entries(stored.pages)) {
     if (e) pages[id] = e;
     else delete pages[id];
   }
-  const files = { ...base.files };
+  const files = byId(base.files);
   for (const [id, e] of Object.entries(stored.files)) {
     if (e) files[id] = e;
     else delete files[id];
   }
-  return { pages, files, variables: stored.variables ?? {}, reusableContents: stored.reusableContents ?? {} };
+  return { pages, files, variables: byId(stored.variables), reusableContents: byId(stored.reusableContents) };
 }
 
 function dropNulls<T>(r: Record<string, T | null>): Record<string, T> {
-  const out: Record<string, T> = {};
+  const out = byId<T>();
   for (const [k, v] of Object.entries(r)) if (v) out[k] = v;
   return out;
 }
@@ -101,7 +109,7 @@ export interface Rematerialized {
  * (their timestamps too), so the cost follows what changed, not the size of the space.
  */
 export function rematerialize(doc: Y.Doc, prev: Materialized, changes: BranchChanges | 'all', now: string): Rematerialized {
-  const pages = { ...prev.pages };
+  const pages = byId(prev.pages);
   const pageChanges = new Map<string, PageEntry | null>();
   const touched = changes === 'all' ? new Set([...readPageMetas(doc).map((p) => p.id), ...Object.keys(prev.pages)]) : changes.pages;
   for (const id of touched) {
@@ -130,7 +138,7 @@ export function rematerialize(doc: Y.Doc, prev: Materialized, changes: BranchCha
   let files = prev.files;
   const fileChanges = new Map<string, FileEntry | null>();
   if (changes === 'all' || changes.files) {
-    files = {};
+    files = byId();
     for (const f of readFiles(doc)) {
       files[f.id] = f;
       if (JSON.stringify(prev.files[f.id]) !== JSON.stringify(f)) fileChanges.set(f.id, f);
@@ -138,10 +146,10 @@ export function rematerialize(doc: Y.Doc, prev: Materialized, changes: BranchCha
     for (const id of Object.keys(prev.files)) if (!files[id]) fileChanges.set(id, null);
   }
 
-  const variables = changes === 'all' || changes.variables ? readVariables(doc) : prev.variables;
+  const variables = changes === 'all' || changes.variables ? byId(readVariables(doc)) : prev.variables;
   const reusableContents =
     changes === 'all' || changes.reusableContents
-      ? Object.fromEntries(readReusableContents(doc).map((r) => [r.id, r]))
+      ? byId(Object.fromEntries(readReusableContents(doc).map((r) => [r.id, r])))
       : prev.reusableContents;
   return { next: { pages, files, variables, reusableContents }, pageChanges, fileChanges };
 }

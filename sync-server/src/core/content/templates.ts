@@ -83,7 +83,8 @@ export async function templatePages(
   refs: Record<string, ContentRef>,
   field = '',
 ): Promise<TemplatePage[]> {
-  const template = TEMPLATES[templateId];
+  // Only the templates' own names: `constructor` or `__proto__` is no template either.
+  const template = Object.hasOwn(TEMPLATES, templateId) ? TEMPLATES[templateId] : undefined;
   if (!template)
     throw badRequest(`Invalid body field "${field}id": no template "${templateId}"; templates are ${Object.keys(TEMPLATES).join(', ')}.`);
   for (const need of template.needs ?? []) {

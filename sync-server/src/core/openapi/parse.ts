@@ -1,5 +1,5 @@
 import type { OpenAPIErrorCode } from '@quire/shared/schemas/openapi';
-import { parse as parseYaml } from 'yaml';
+import { parseYamlIsolated } from './parseYaml';
 
 /** The parts of an OpenAPI 3.x or Swagger 2 document that rendering reads; the rest is kept as is. */
 export interface OpenAPIDocument {
@@ -25,18 +25,25 @@ const MAX_PROBLEMS = 50;
  * Parses a spec given as JSON or YAML (JSON is YAML, but parsing it as JSON first gives
  * better messages for the common case) and checks the structure pages rely on.
  */
-export function parseSpecText(text: string): ParseResult {
+export async function parseSpecText(text: string): Promise<ParseResult> {
   let value: unknown;
   const trimmed = text.trimStart();
-  try {
-    if (trimmed.startsWith('{')) value = JSON.parse(text);
-    else value = parseYaml(text, { maxAliasCount: 1000, uniqueKeys: false });
-  } catch (err) {
-    return {
-      ok: false,
-      code: 'PARSE_ERROR',
-      errors: [{ code: 'PARSE_ERROR', message: `Not valid JSON or YAML: ${(err as Error).message.split('\n')[0]}` }],
-    };
+  const refused = (message: string): ParseResult => ({
+    ok: false,
+    code: 'PARSE_ERROR',
+    errors: [{ code: 'PARSE_ERROR', message: `Not valid JSON or YAML: ${message.split('\n')[0]}` }],
+  });
+  if (trimmed.startsWith('{')) {
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      return refused((err as Error).message);
+    }
+  } else {
+    // YAML can expand far beyond its size: parsed in a worker with a budget (see parseYaml.ts).
+    const parsed = await parseYamlIsolated(text);
+    if (!parsed.ok) return refused(parsed.message);
+    value = parsed.value;
   }
   const errors = validateStructure(value);
   if (errors.length) return { ok: false, code: 'INVALID_SPEC', errors: errors.slice(0, MAX_PROBLEMS) };

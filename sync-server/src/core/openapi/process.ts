@@ -55,7 +55,7 @@ export async function processSpec(deps: ProcessingDeps, specId: string, limits =
   if (!(await specs.markInProgress(db, specId, generation))) return;
   try {
     const text = spec.source_url ? await fetchSpecText(spec.source_url, deps.config.allowPrivateFetch, limits) : (spec.source_text ?? '');
-    const parsed = parseSpecText(text);
+    const parsed = await parseSpecText(text);
     if (!parsed.ok) throw new ProcessingFailure(parsed.code, parsed.errors);
     const apiVersion = parsed.document.info?.version;
     await db.transaction((tx) =>

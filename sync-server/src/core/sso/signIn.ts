@@ -8,7 +8,7 @@ import * as saml from '../../store/saml';
 import type { SamlProviderRow } from '../../store/saml';
 import { upsertTeamMember } from '../../store/teams';
 import { createToken } from '../../store/tokens';
-import { ensureUser } from '../../store/users';
+import { getUserByEmail, insertUnverifiedUser } from '../../store/users';
 import { REQUEST_MAX_AGE_MS, samlFor } from './serviceProvider';
 
 /** A SAML response that does not sign anyone in; the message says why, for the person at the browser. */
@@ -79,9 +79,12 @@ function assertionFacts(profile: Profile): AssertionFacts {
 /**
  * Consumes a SAML response posted to a provider's ACS URL and signs its subject in:
  * verifies it (signature against the provider's certificate, issuer, audience, time
- * window, the request it answers), refuses an assertion already consumed, then creates
- * the user and the membership when needed (the provider's default role and team), marks
- * the member as an SSO member and issues a new API token recorded as an SSO token.
+ * window, the request it answers), refuses an assertion already consumed, then signs in
+ * a member of the provider's organization or creates a new account there (the provider's
+ * default role and team; its address unverified, as only the provider vouches for it).
+ * An existing account that is not a member is refused: a provider cannot speak for users
+ * of other organizations. The new API token is recorded as an SSO token of this
+ * organization, which is the only one it reaches (see enforcement.ts).
  */
 export async function consumeSamlResponse(db: Db, provider: SamlProviderRow, base: string, samlResponse: string): Promise<SsoSignIn> {
   const instance = await samlFor(db, provider, base);
@@ -113,8 +116,18 @@ export async function consumeSamlResponse(db: Db, provider: SamlProviderRow, bas
     }
     const org = await getOrg(tx, provider.org_id);
     if (!org) throw new SamlRefused(403, 'The organization of this identity provider no longer exists.');
-    const user = await ensureUser(tx, email.toLowerCase(), displayName);
-    const existing = await getMembership(tx, org.id, user.id);
+    // The provider speaks for its own organization only: it may sign in that organization's
+    // members, or create a new account there, but never an account that exists elsewhere.
+    const address = email.toLowerCase();
+    const known = await getUserByEmail(tx, address);
+    const user = known ?? (await insertUnverifiedUser(tx, address, displayName));
+    const existing = user && (await getMembership(tx, org.id, user.id));
+    if (!user || (known && !existing)) {
+      throw new SamlRefused(
+        403,
+        `The account ${address} is not a member of this organization, so its identity provider cannot sign it in; an administrator of the organization can invite it first.`,
+      );
+    }
     if (existing?.disabled) throw new SamlRefused(403, 'Your membership of this organization is disabled; ask an administrator.');
     if (!existing) {
       await addMember(tx, org.id, user.id, provider.default_role as Role | null);

@@ -2,6 +2,7 @@ import type { Config } from '../../config';
 
 /** What a translation run asks of a provider. */
 export interface TranslateRequest {
+  /** HTML fragments: whole blocks with `<b>`, `<i>`, `<s>` and `<a href="#qN">` marks, and empty `<span data-q>` placeholders to keep as they are. */
   texts: string[];
   /** Language code of the texts; `auto` lets the provider detect it. */
   source: string;
@@ -10,7 +11,7 @@ export interface TranslateRequest {
   instructions?: string;
 }
 
-/** A machine translation service. Implementations translate plain text only: markup never reaches them. */
+/** A machine translation service. It translates HTML fragments and keeps their tags (LibreTranslate's `format: "html"`). */
 export interface TranslationProvider {
   readonly name: string;
   /** Whether `instructions` are passed on; the run reports it when they are dropped. */
@@ -33,7 +34,8 @@ const REQUEST_TIMEOUT_MS = 60_000;
 
 /**
  * LibreTranslate (https://libretranslate.com, self-hostable): `POST /translate` with
- * `{q, source, target, format: "text", api_key?}`, where `q` may be an array. It has no
+ * `{q, source, target, format: "html", api_key?}`, where `q` may be an array. HTML lets
+ * the engine see whole sentences and move the marks with the words they belong to. It has no
  * parameter for instructions, so they are not sent.
  */
 export class LibreTranslateProvider implements TranslationProvider {
@@ -57,7 +59,7 @@ export class LibreTranslateProvider implements TranslationProvider {
           q: req.texts,
           source: req.source,
           target: req.target,
-          format: 'text',
+          format: 'html',
           ...(this.apiKey ? { api_key: this.apiKey } : {}),
         }),
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),

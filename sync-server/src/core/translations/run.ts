@@ -56,6 +56,7 @@ interface SourcePage {
 }
 
 interface SourceSnapshot {
+  revisionId: string;
   pages: SourcePage[];
   variables: Record<string, string>;
   files: ReturnType<typeof listFiles>;
@@ -75,6 +76,7 @@ async function readSource(deps: RunDeps, spaceId: string): Promise<SourceSnapsho
   const pages = listPages(doc);
   const ids = new Set(pages.map((p) => p.id));
   return {
+    revisionId: head.id,
     pages: pages.map((page) => {
       const body = getPageDocument(doc, page.id);
       return { page, body, digest: digestOf(page, body), parent: page.parent && ids.has(page.parent) ? page.parent : null };
@@ -184,6 +186,111 @@ function applyToResult(doc: Y.Doc, source: SourceSnapshot, translated: Map<strin
   for (const f of source.files) if (!getFile(doc, f.id)) addFile(doc, f);
 }
 
+const blockDigest = (b: NodeJSON) => createHash('sha256').update(JSON.stringify(b)).digest('base64url');
+
+/**
+ * How a changed source page is carried into the result. Blocks whose source did not
+ * change keep what the result page has now (a person's fix included); changed blocks are
+ * translated, unless a person had fixed that block in the result: then the fix stays and
+ * the page is reported as a conflict. A result page whose blocks a person added or removed
+ * is left whole and reported.
+ */
+interface PagePlan {
+  sp: SourcePage;
+  fields: PageFields & { title: string };
+  /** The result page's blocks, in source order: copies of source blocks to translate, or kept result blocks. */
+  blocks: NodeJSON[];
+  /** Per block: the digest the run had written for a kept block (so a person's fix stays recognised), null for a translated one. */
+  kept: (string | null)[];
+  keepTitle: boolean;
+  keepPage: boolean;
+  /** The title the run had written, when a person changed it since. */
+  previousTitle: string | null;
+  conflict?: string;
+}
+
+function planPage(sp: SourcePage, prev: store.TranslatedPageRecord | undefined, result: Y.Doc): PagePlan {
+  const fields = pageFields(sp.page);
+  const source = sp.body.content ?? [];
+  const fresh: PagePlan = {
+    sp,
+    fields,
+    blocks: source.map((b) => structuredClone(b)),
+    kept: source.map(() => null),
+    keepTitle: false,
+    keepPage: false,
+    previousTitle: null,
+  };
+  const page = getPage(result, sp.page.id);
+  if (!prev?.sourceBlocks || !prev.resultBlocks || !page) return fresh;
+  const current = getPageDocument(result, sp.page.id).content ?? [];
+  const R = current.map(blockDigest);
+  const M = prev.resultBlocks;
+  const S = prev.sourceBlocks;
+  const titleFixed = prev.resultTitle !== null && page.title !== prev.resultTitle;
+  const titlePart = titleFixed ? { keepTitle: true, previousTitle: prev.resultTitle, fields: { ...fields, title: page.title } } : {};
+  if (R.length !== M.length || M.length !== S.length) {
+    const edited = R.length !== M.length || R.some((d, i) => d !== M[i]);
+    if (!edited) return { ...fresh, ...titlePart };
+    return {
+      ...fresh,
+      keepPage: true,
+      conflict:
+        'The source page changed, and the translated page was edited by hand (blocks added or removed): it was not translated again. Bring it in line by hand, or delete the translated page to have it translated afresh.',
+    };
+  }
+  const free = new Map<string, number[]>();
+  S.forEach((d, j) => free.set(d, [...(free.get(d) ?? []), j]));
+  const used = new Set<number>();
+  const plan: PagePlan = { ...fresh, ...titlePart, blocks: [], kept: [] };
+  const pending: number[] = [];
+  const slots: (number | null)[] = source.map((b, i) => {
+    const j = free.get(blockDigest(b))?.shift();
+    if (j === undefined) {
+      pending.push(i);
+      return null;
+    }
+    used.add(j);
+    return j;
+  });
+  // A changed source block takes the place of the old block it replaced, in order.
+  const replaced = S.map((_, j) => j).filter((j) => !used.has(j));
+  const stand = new Map(pending.map((i, k) => [i, replaced[k]]));
+  let fixed = 0;
+  source.forEach((block, i) => {
+    const j = slots[i] ?? stand.get(i);
+    const reuse = slots[i] !== null || (j !== undefined && R[j] !== M[j]);
+    if (slots[i] === null && reuse) fixed++;
+    if (reuse && j !== undefined) {
+      plan.blocks.push(current[j] as NodeJSON);
+      plan.kept.push(M[j] as string);
+    } else {
+      plan.blocks.push(structuredClone(block));
+      plan.kept.push(null);
+    }
+  });
+  if (fixed)
+    plan.conflict = `${fixed} ${fixed === 1 ? 'block was' : 'blocks were'} changed in the source after being fixed by hand in the translation: the fix was kept; check it against the new source.`;
+  return plan;
+}
+
+/** What to remember of each page the run wrote, read back from the result as stored. */
+function writtenRecords(doc: Y.Doc, plans: PagePlan[]) {
+  const out = new Map<string, store.TranslatedPageRecord>();
+  for (const plan of plans) {
+    const id = plan.sp.page.id;
+    if (plan.keepPage) continue;
+    const written = getPageDocument(doc, id).content ?? [];
+    out.set(id, {
+      sourceDigest: plan.sp.digest,
+      sourceBlocks: (plan.sp.body.content ?? []).map(blockDigest),
+      resultBlocks: written.map((b, i) => plan.kept[i] ?? blockDigest(b)),
+      resultTitle: plan.keepTitle ? plan.previousTitle : (getPage(doc, id)?.title ?? null),
+    });
+  }
+  return out;
+}
+
 /** The instructions as plain text for providers that take them. */
 function instructionsText(t: TranslationRow): string | undefined {
   if (!t.instructions) return undefined;
@@ -225,36 +332,48 @@ export async function runTranslation(deps: RunDeps, translationId: string, provi
     const source = await readSource(deps, t.source_space_id);
     const space = await resultSpace(deps, t);
     const branch = { spaceId: space.id };
-    const digests = await store.translatedDigests(db, t.id);
+    const records = await store.translatedPages(db, t.id);
     const { doc: before } = await loadYDoc(db, branchDocId(branch));
-    const changed = source.pages.filter((sp) => digests.get(sp.page.id) !== sp.digest || !getPage(before, sp.page.id));
+    const changed = source.pages.filter((sp) => records.get(sp.page.id)?.sourceDigest !== sp.digest || !getPage(before, sp.page.id));
 
+    const plans = changed.map((sp) => planPage(sp, records.get(sp.page.id), before));
+    const conflicts: store.TranslationConflict[] = plans.flatMap((p) =>
+      p.conflict ? [{ page: p.sp.page.id, title: p.sp.page.title, message: p.conflict }] : [],
+    );
     const translated = new Map<string, TranslatedPage>();
     const segments: Segment[] = [];
-    for (const sp of changed) {
-      const entry: TranslatedPage = { fields: pageFields(sp.page), body: structuredClone(sp.body) };
-      segments.push(...textSegments(entry.fields.title, (v) => (entry.fields.title = v)));
+    for (const plan of plans) {
+      if (plan.keepPage) continue;
+      const entry: TranslatedPage = { fields: plan.fields, body: { type: 'doc', content: plan.blocks } };
+      if (!plan.keepTitle) segments.push(...textSegments(entry.fields.title, (v) => (entry.fields.title = v)));
       if (entry.fields.description) segments.push(...textSegments(entry.fields.description, (v) => (entry.fields.description = v)));
-      segments.push(...bodySegments(entry.body));
-      translated.set(sp.page.id, entry);
+      segments.push(...bodySegments({ type: 'doc', content: plan.blocks.filter((_, i) => plan.kept[i] === null) }));
+      translated.set(plan.sp.page.id, entry);
     }
     const sourceLanguage = t.source_language ?? (await getSpace(db, t.source_space_id))?.language ?? 'auto';
-    words = countWords(segments.map((s) => s.text));
-    pages = changed.length;
+    words = countWords(segments.map((s) => s.plain));
+    pages = translated.size;
     await translateSegments(provider, segments, sourceLanguage, t.language, provider.acceptsInstructions ? instructionsText(t) : undefined);
 
     const inSource = new Set(source.pages.map((sp) => sp.page.id));
-    const removed = [...digests.keys()].filter((id) => !inSource.has(id));
+    const removed = [...records.keys()].filter((id) => !inSource.has(id));
     const revision = await db.transaction(async (tx) => {
       const { doc } = await loadYDoc(tx, branchDocId(branch));
       const vector = Y.encodeStateVector(doc);
       applyToResult(doc, source, translated, removed);
       const cut = await commitToBranch(tx, branch, Y.encodeStateAsUpdate(doc, vector));
       await copySpaceFiles(tx, t.source_space_id, space.id);
-      await store.recordPages(tx, t.id, new Map(changed.map((sp) => [sp.page.id, sp.digest])), removed);
+      await store.recordPages(tx, t.id, writtenRecords(doc, plans), removed);
       return cut?.revision.id ?? null;
     });
-    outcome = { durationMs: performance.now() - started, pages, words, resultRevisionId: revision };
+    outcome = {
+      durationMs: performance.now() - started,
+      pages,
+      words,
+      resultRevisionId: revision,
+      sourceRevisionId: source.revisionId,
+      conflicts,
+    };
   } catch (err) {
     const known = err instanceof RunFailure || err instanceof ProviderError;
     if (!known) deps.log.error({ err, translationId }, 'translation run failed unexpectedly');

@@ -344,7 +344,7 @@ describe('change requests', () => {
     const path = `/v1/spaces/${s.id}/change-requests/${cr.body.id}/pdf`;
     const whole = await t.get(path, members[0]!.token);
     expect(whole.status).toBe(200);
-    expect(whole.body.url).toMatch(/^http:\/\/quire\.test\/exports\/.+\.pdf\?sig=/);
+    expect(whole.body.url).toMatch(/^http:\/\/quire\.test\/exports\/.+\.pdf\?exp=\d+&by=t\.[^&]+&sig=/);
     const one = await t.get(`${path}?only=true&page=${pageId}`, members[0]!.token);
     const missing = await t.get(`${path}?only=true`, members[0]!.token);
     expect(missing.status).toBe(400);

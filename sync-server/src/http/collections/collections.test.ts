@@ -126,6 +126,13 @@ describe('PATCH /v1/collections/{collectionId}', () => {
     const back = await t.patch(`/v1/collections/${col.id}`, admin.token, { defaultLevel: 'inherit' });
     expect(back.body).toMatchObject({ title: 'New', defaultLevel: 'inherit' });
     expect((await t.get(`/v1/spaces/${s.id}`, members[0]!.token)).body.permissions.edit).toBe(false);
+    // null: no default access at all, as the public client means it; members need a grant
+    const none = await t.patch(`/v1/collections/${col.id}`, admin.token, { defaultLevel: null });
+    expect(none.status).toBe(200);
+    expect(none.body.defaultLevel).toBeNull();
+    expect((await t.get(`/v1/collections/${col.id}`, admin.token)).body.defaultLevel).toBeNull();
+    expect((await t.get(`/v1/spaces/${s.id}`, members[0]!.token)).status).toBe(404);
+    expect((await t.get(`/v1/spaces/${s.id}`, admin.token)).status).toBe(200);
   });
 
   it('refuses bad input (400), members without admin on it (403), outsiders and unknown ids (404)', async () => {

@@ -1,33 +1,115 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { filePayload, pdfPayload, verify } from '../../core/content/exports';
+import type { Context } from 'hono';
+import { Access } from '../../core/access';
+import { filePayload, type LinkHolder, type PdfTarget, pdfPayload, verify } from '../../core/content/exports';
 import { Lru } from '../../core/content/lru';
-import { readPageBody } from '../../core/content/model';
-import { renderPdf } from '../../core/content/pdf';
-import { contentAtRevision, docAtRevision } from '../../core/content/revisions';
-import { flatPages } from '../../core/content/tree';
+import { renderPdf } from '../../core/pdf/index';
+import { pdfPagesOf, pdfResources } from '../../core/pdf/sources';
 import { getChangeRequest } from '../../store/changeRequests';
+import { type Queryable, maybeOne } from '../../store/db';
 import { getBlob, spaceFileHashes } from '../../store/files';
+import { getOrg } from '../../store/organizations';
 import { getRevisionHead } from '../../store/revisions';
+import { getSpace } from '../../store/spaces';
 import { ApiError, notFound } from '../errors';
 import type { AppEnv } from '../env';
+import { baseUrl } from '../urls';
 
 const pdfs = new Lru<string, Buffer>(8);
+const building = new Map<string, Promise<Buffer>>();
 
 /** Types a browser may show in place; anything else downloads, so no uploaded page runs on this origin. */
 const INLINE_TYPES = /^(image\/(png|jpeg|gif|webp|avif)|application\/pdf|text\/plain|video\/|audio\/)/;
 
 const forbiddenLink = () => new ApiError(403, 'This link is not valid: it was not issued by this server or was altered.');
+const expiredLink = () => new ApiError(403, 'This link has expired: read the file or the page again (API or site) for a fresh link.');
 
 /**
- * Downloads opened from links the API hands out (`downloadURL` of files, the change
- * request PDF). They live outside `/v1` because a browser follows them without a token;
- * the signature in the link is what authorizes them.
+ * Whether whoever a link was handed to may still read the space: the API token still
+ * exists and opens it (its organization's rules of today, SSO included), or the site is
+ * still published and still shows it.
+ */
+async function holderReaches(db: Queryable, holder: LinkHolder, spaceId: string): Promise<boolean> {
+  const space = await getSpace(db, spaceId);
+  if (!space || space.deleted_at) return false;
+  const id = holder.slice(2);
+  if (holder.startsWith('t.')) {
+    const token = await maybeOne<{ user_id: string }>(db, 'SELECT user_id FROM api_tokens WHERE id = $1', [id]);
+    return !!token && !!(await new Access(db, token.user_id, id).org(space.org_id)).roleOn(space);
+  }
+  const shown = await db.query(
+    'SELECT 1 FROM sites s JOIN site_spaces ss ON ss.site_id = s.id WHERE s.id = $1 AND s.published AND ss.space_id = $2 LIMIT 1',
+    [id, spaceId],
+  );
+  return shown.length > 0;
+}
+
+/** The link's holder when it is genuine, current and still has access to the space; otherwise the refusal. */
+async function checkLink(db: Queryable, payload: string, spaceId: string, q: Record<string, string>) {
+  const checked = await verify(db, payload, q);
+  if (!checked.ok) throw checked.reason === 'expired' ? expiredLink() : forbiddenLink();
+  // Lost access looks like a file that is not there, as it would through the API.
+  if (!(await holderReaches(db, checked.holder, spaceId))) throw notFound('file');
+}
+
+/** Builds (or takes from the cache) the PDF a verified link names; the revision is immutable, so the bytes are too. */
+async function servePdf(c: Context<AppEnv>, target: PdfTarget, filename: string) {
+  const { db } = c.get('deps');
+  await checkLink(db, pdfPayload(target), target.spaceId, c.req.query());
+  const key = pdfPayload(target);
+  let pdf = pdfs.get(key);
+  if (!pdf) {
+    // Readers opening the same link at once share one build.
+    let build = building.get(key);
+    if (!build) {
+      build = buildPdf(c, target).finally(() => building.delete(key));
+      building.set(key, build);
+    }
+    pdf = await build;
+    pdfs.set(key, pdf);
+  }
+  return c.body(new Uint8Array(pdf), 200, {
+    'content-type': 'application/pdf',
+    'content-disposition': `inline; filename="${filename}.pdf"`,
+    'cache-control': 'private, max-age=3600',
+  });
+}
+
+/** The PDF of a revision (or a page of it), drawn from what the revision and its space hold. */
+async function buildPdf(c: Context<AppEnv>, target: PdfTarget): Promise<Buffer> {
+  const { db } = c.get('deps');
+  const [space, head, cr] = await Promise.all([
+    getSpace(db, target.spaceId),
+    getRevisionHead(db, target.revisionId),
+    target.changeRequestId ? getChangeRequest(db, target.changeRequestId) : undefined,
+  ]);
+  if (!space || !head || head.space_id !== target.spaceId || (target.changeRequestId && !cr)) {
+    throw notFound(target.changeRequestId ? 'change request' : 'space');
+  }
+  const scope = { ...target, orgId: space.org_id, baseUrl: baseUrl(c) };
+  const found = await pdfPagesOf(db, scope);
+  if (!found) throw notFound('page');
+  const resources = await pdfResources(db, scope, found.doc, found.pages);
+  const org = await getOrg(db, space.org_id);
+  const title = cr ? cr.subject || `Change request #${cr.number}` : space.title || 'Untitled space';
+  const subtitle = cr ? `Change request #${cr.number} in ${space.title}` : (org?.title ?? undefined);
+  return renderPdf({ title, subtitle, pages: found.pages, resources });
+}
+
+function pdfQuery(c: Context<AppEnv>) {
+  return { page: c.req.query('page') || undefined, only: c.req.query('only') === 'true' };
+}
+
+/**
+ * Downloads opened from links the API hands out (`downloadURL` of files, the space and
+ * change request PDFs). They live outside `/v1` because a browser follows them without a
+ * token; the signature in the link is what authorizes them.
  */
 export function registerContentDownloads(app: OpenAPIHono<AppEnv>) {
   app.get('/files/:spaceId/:fileId/:name', async (c) => {
     const { db } = c.get('deps');
     const { spaceId, fileId } = c.req.param();
-    if (!(await verify(db, filePayload(spaceId, fileId), c.req.query('sig')))) throw forbiddenLink();
+    await checkLink(db, filePayload(spaceId, fileId), spaceId, c.req.query());
     const hash = (await spaceFileHashes(db, spaceId, [fileId])).get(fileId);
     const blob = hash ? await getBlob(db, hash) : undefined;
     if (!blob) throw notFound('file');
@@ -44,41 +126,14 @@ export function registerContentDownloads(app: OpenAPIHono<AppEnv>) {
   });
 
   app.get('/exports/spaces/:spaceId/change-requests/:changeRequestId/revisions/:file', async (c) => {
-    const { db } = c.get('deps');
     const { spaceId, changeRequestId, file } = c.req.param();
-    const revisionId = file.replace(/\.pdf$/, '');
-    const page = c.req.query('page') || undefined;
-    const only = c.req.query('only') === 'true';
-    const target = { spaceId, changeRequestId, revisionId, page, only };
-    if (!(await verify(db, pdfPayload(target), c.req.query('sig')))) throw forbiddenLink();
-    const key = pdfPayload(target);
-    let pdf = pdfs.get(key);
-    if (!pdf) {
-      const [cr, head] = await Promise.all([getChangeRequest(db, changeRequestId), getRevisionHead(db, revisionId)]);
-      if (!cr || !head || head.space_id !== spaceId) throw notFound('change request');
-      const content = await contentAtRevision(db, revisionId);
-      const doc = await docAtRevision(db, revisionId);
-      let nodes = flatPages(content);
-      if (page) {
-        const start = nodes.findIndex((n) => n.id === page);
-        if (start < 0) throw notFound('page');
-        const root = nodes[start] as (typeof nodes)[number];
-        const depth = root.path.split('/').length;
-        // The page alone, or the page and the pages under it.
-        nodes = only
-          ? [root]
-          : [root, ...nodes.slice(start + 1).filter((n) => n.path.startsWith(`${root.path}/`) && n.path.split('/').length > depth)];
-      }
-      const pages = nodes
-        .filter((n) => n.type === 'document')
-        .map((n) => ({ title: n.title, depth: n.path.split('/').length - 1, body: readPageBody(doc, n.id) }));
-      pdf = await renderPdf(cr.subject || `Change request #${cr.number}`, pages);
-      pdfs.set(key, pdf);
-    }
-    return c.body(new Uint8Array(pdf), 200, {
-      'content-type': 'application/pdf',
-      'content-disposition': `inline; filename="change-request-${changeRequestId}.pdf"`,
-      'cache-control': 'private, max-age=3600',
-    });
+    const target = { spaceId, changeRequestId, revisionId: file.replace(/\.pdf$/, ''), ...pdfQuery(c) };
+    return servePdf(c, target, `change-request-${changeRequestId}`);
+  });
+
+  app.get('/exports/spaces/:spaceId/revisions/:file', async (c) => {
+    const { spaceId, file } = c.req.param();
+    const target = { spaceId, revisionId: file.replace(/\.pdf$/, ''), ...pdfQuery(c) };
+    return servePdf(c, target, `space-${spaceId}`);
   });
 }

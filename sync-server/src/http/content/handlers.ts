@@ -3,9 +3,11 @@ import type { Role } from '@quire/shared';
 import { bodyToGitbookDocument, markdownToBody } from '@quire/shared/content/index';
 import type { Context } from 'hono';
 import { crBranch, isActive } from '../../core/content/changeRequests';
+import { ARCHIVE_TYPES, exportRevisionArchive } from '../../core/content/export';
 import { importIntoBranch } from '../../core/content/import';
 import { readBody } from '../../core/content/read';
-import { contentAtRevision, initSpaceContent } from '../../core/content/revisions';
+import { signedPdfUrl } from '../../core/content/exports';
+import { branchHead, contentAtRevision, initSpaceContent } from '../../core/content/revisions';
 import { applyTemplate } from '../../core/content/templates';
 import { pagePaths } from '../../core/content/tree';
 import { registerContentCopyStep } from '../../core/content/spaceCopyStep';
@@ -15,7 +17,7 @@ import { getOrg } from '../../store/organizations';
 import { getRevisionHead } from '../../store/revisions';
 import { spaceCounts } from '../../store/spaceCounts';
 import { getSpace } from '../../store/spaces';
-import { conflict, notFound } from '../errors';
+import { badRequest, conflict, notFound } from '../errors';
 import type { AppEnv } from '../env';
 import { requireSpace } from '../guards';
 import { requireChangeRequest } from '../changeRequests/present';
@@ -160,6 +162,20 @@ function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof
     );
   });
 
+  app.openapi(routes.exportContent, async (c) => {
+    const { db } = c.get('deps');
+    const ctx = await branchContext(c, c.req.valid('param'));
+    const { archive } = c.req.valid('query');
+    const bytes = await exportRevisionArchive(db, ctx.space.id, ctx.revisionId, archive);
+    const name = `${ctx.cr ? `${ctx.space.id}-cr-${ctx.cr.number}` : ctx.space.id}.${archive}`;
+    return c.body(new Uint8Array(bytes), 200, {
+      'content-type': ARCHIVE_TYPES[archive],
+      'content-length': String(bytes.byteLength),
+      'content-disposition': `attachment; filename="${name}"`,
+      'x-content-type-options': 'nosniff',
+    }) as never;
+  });
+
   app.openapi(routes.importContent, async (c) => {
     const { db, config } = c.get('deps');
     const ctx = await branchContext(c, c.req.valid('param'), 'edit');
@@ -205,6 +221,21 @@ export function registerContent(app: OpenAPIHono<AppEnv>) {
       },
       200,
     );
+  });
+
+  app.openapi(r.space.spacePdf, async (c) => {
+    const { db } = c.get('deps');
+    const { spaceId } = c.req.valid('param');
+    const q = c.req.valid('query');
+    if (q.only && !q.page) throw badRequest('Missing query parameter field "page": required when "only" is true.');
+    const { space } = await requireSpace(c, spaceId);
+    // Live edits not yet in a revision are cut first, so the PDF shows what the editor shows.
+    const head =
+      (await db.transaction((tx) => branchHead(tx, { spaceId: space.id }))) ??
+      (await db.transaction((tx) => initSpaceContent(tx, space.id)));
+    if (q.page && !(await contentAtRevision(db, head.id)).pages[q.page]) throw notFound('page');
+    const url = await signedPdfUrl(db, baseUrl(c), { spaceId: space.id, revisionId: head.id, page: q.page, only: !!q.only });
+    return c.json({ url }, 200);
   });
 
   app.openapi(r.space.applyTemplate, async (c) => {

@@ -153,7 +153,7 @@ describe('import', () => {
     const s = await space(admin.token, orgId);
     const res = await t.post(`/v1/spaces/${s.id}/content/import`, admin.token, { source: 'markdown', url: `${origin}/book/SUMMARY.md` });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ revision: expect.any(String), importedResources: 9, totalResources: 9 });
+    expect(res.body).toEqual({ revision: expect.any(String), importedResources: 9, totalResources: 9, unmapped: [] });
     const content = await t.get(`/v1/spaces/${s.id}/content`, admin.token);
     expect(content.body.id).toBe(res.body.revision);
     expect(content.body.type).toBe('import');

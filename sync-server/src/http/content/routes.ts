@@ -1,4 +1,5 @@
 import { ErrorBodySchema, IdSchema, ListQuerySchema, listOf } from '@quire/shared';
+import { ChangeRequestPdfQuery, PdfUrlSchema } from '@quire/shared/schemas/changeRequest';
 import {
   BacklinkListSchema,
   ContentQuery,
@@ -13,9 +14,15 @@ import {
   RevisionSchema,
   TemplateBody,
 } from '@quire/shared/schemas/content';
+import { z } from 'zod';
 import { apiRoute, body, json } from '../openapi';
 import { SpaceParams } from '../params';
 import { ChangeRequestParams } from '../changeRequests/routes';
+
+const ExportQuery = z.object({
+  format: z.enum(['markdown']).meta({ description: 'The layout of the export: a git sync folder of GitBook-flavoured markdown' }),
+  archive: z.enum(['zip', 'tar.gz']).default('zip').meta({ description: 'How the folder is packed' }),
+});
 
 const tags = ['Space content'];
 const crTags = ['Change request content'];
@@ -95,6 +102,25 @@ function contentRoutes(prefix: string, params: typeof SpaceParams | typeof Chang
       request: { params: pageParams, query: ListQuerySchema },
       responses: { 200: json(LinkListSchema) },
     }),
+    exportContent: apiRoute({
+      method: 'get',
+      path: `${prefix}/content/export`,
+      tags: t,
+      summary: `Export ${what} as a folder of markdown`,
+      description:
+        'An extension beside the specification: the folder the markdown import reads (`SUMMARY.md`, one `.md` file per page, `README.md` for pages with children, `.gitbook/assets/`, `.gitbook/includes/`), as a `.zip` or `.tar.gz`. Importing it gives the same pages, titles, slugs, blocks, links and file bytes.',
+      'x-quire-extension': true,
+      request: { params, query: ExportQuery },
+      responses: {
+        200: {
+          description: 'The archive',
+          content: {
+            'application/zip': { schema: { type: 'string', format: 'binary' } },
+            'application/gzip': { schema: { type: 'string', format: 'binary' } },
+          },
+        },
+      },
+    }),
     importContent: apiRoute({
       method: 'post',
       path: `${prefix}/content/import`,
@@ -123,6 +149,14 @@ export const space = {
     summary: 'Every link written in the space, with its status',
     request: { params: SpaceParams, query: ListQuerySchema },
     responses: { 200: json(LinkListSchema) },
+  }),
+  spacePdf: apiRoute({
+    method: 'get',
+    path: `${S}/pdf`,
+    tags,
+    summary: 'A URL serving the space content (or one page, or a page and those under it) as PDF',
+    request: { params: SpaceParams, query: ChangeRequestPdfQuery },
+    responses: { 200: json(PdfUrlSchema) },
   }),
   applyTemplate: apiRoute({
     method: 'post',

@@ -6,7 +6,7 @@ import { serverSecret } from '../../core/secrets';
 import { getCollection, createCollection, listCollections } from '../../store/collections';
 import { maybeOne } from '../../store/db';
 import { addMember, getMembership } from '../../store/members';
-import { allProviders } from '../../store/saml';
+import { allProviders, ssoTokenOrg } from '../../store/saml';
 import { createOrg, getOrg, orgsWithEmailDomain, updateOrg } from '../../store/organizations';
 import { keysetPage } from '../../store/paginate';
 import type { OrgRow } from '../../store/organizations';
@@ -37,8 +37,10 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
       db,
       {
         columns: 'o.*',
-        from: 'FROM organizations o JOIN org_members m ON m.org_id = o.id WHERE m.user_id = $1 AND NOT m.disabled',
-        params: [c.get('caller').user.id],
+        // A token from a SAML sign-in lists only the organization it is limited to.
+        from: `FROM organizations o JOIN org_members m ON m.org_id = o.id WHERE m.user_id = $1 AND NOT m.disabled
+          AND NOT EXISTS (SELECT 1 FROM sso_tokens st WHERE st.token_id = $2 AND st.org_id <> o.id)`,
+        params: [c.get('caller').user.id, c.get('caller').tokenId],
         seq: 'o.seq',
       },
       c.req.valid('query'),
@@ -109,6 +111,8 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
     if (!org) throw notFound('organization');
     const user = c.get('caller').user;
     if (await getMembership(db, org.id, user.id)) return c.body(null, 204);
+    // A token from a SAML sign-in acts in its own organization only: it joins no other.
+    if (await ssoTokenOrg(db, c.get('caller').tokenId)) throw notFound('organization');
     const domain = user.email.split('@')[1]?.toLowerCase() ?? '';
     // The caller is not a member and their verified domain does not open the organization:
     // they cannot see it, so it answers exactly as an unknown id (a 403 would confirm it exists).

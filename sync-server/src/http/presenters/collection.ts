@@ -2,6 +2,7 @@ import type { Collection } from '@quire/shared';
 import type { OrgAccess } from '../../core/access';
 import { atLeast } from '../../core/roles';
 import type { CollectionRow } from '../../store/collections';
+import { apiDefaultLevel } from '../../store/spaces';
 import { compact } from './iso';
 
 export function presentCollection(col: CollectionRow, access: OrgAccess, base: string): Collection {
@@ -13,7 +14,7 @@ export function presentCollection(col: CollectionRow, access: OrgAccess, base: s
     description: col.description ?? undefined,
     organization: col.org_id,
     parent: col.parent_id ?? undefined,
-    defaultLevel: col.default_level ?? 'inherit',
+    defaultLevel: apiDefaultLevel(col.default_level),
     urls: { location: `${base}/v1/collections/${col.id}`, app: `${base}/app/collections/${col.id}` },
     permissions: {
       view: !!role,

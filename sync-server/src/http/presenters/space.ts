@@ -2,7 +2,7 @@ import type { Space } from '@quire/shared';
 import type { OrgAccess } from '../../core/access';
 import { atLeast } from '../../core/roles';
 import type { SpaceCounts } from '../../store/spaceCounts';
-import type { SpaceRow } from '../../store/spaces';
+import { type SpaceRow, apiDefaultLevel } from '../../store/spaces';
 import { compact, iso } from './iso';
 
 export function presentSpace(s: SpaceRow, access: OrgAccess, base: string, counts: SpaceCounts): Space {
@@ -27,7 +27,7 @@ export function presentSpace(s: SpaceRow, access: OrgAccess, base: string, count
     parent: s.parent_id ?? undefined,
     language: s.language ?? undefined,
     revision: s.revision_id ?? '',
-    defaultLevel: s.default_level ?? 'inherit',
+    defaultLevel: apiDefaultLevel(s.default_level),
     comments: counts.comments,
     changeRequests: counts.changeRequests,
     changeRequestsOpen: counts.changeRequestsOpen,

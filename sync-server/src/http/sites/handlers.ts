@@ -4,6 +4,7 @@ import type { Context } from 'hono';
 import { atLeast } from '../../core/roles';
 import { adaptiveSchemaError, templateConditions } from '../../core/sites/adaptiveSchema';
 import { siteSettings, siteSpaceSettings } from '../../core/sites/customization';
+import { hostnameProven, isReservedHostname } from '../../core/sites/hostnameOwnership';
 import { addSiteSpace, slugify } from '../../core/sites/structure';
 import { forgetSiteHostnames } from '../../sites/hostnames';
 import * as sites from '../../store/sites';
@@ -120,17 +121,24 @@ export function registerSites(app: OpenAPIHono<AppEnv>) {
     if (b.basename && (await sites.freeBasename(db, organizationId, b.basename, site.id)) !== b.basename) {
       throw badRequest('Invalid body field "basename": already used by another site of the organization.');
     }
-    if (b.hostname && (await sites.hostnameTaken(db, b.hostname, site.id))) {
+    if (b.hostname && isReservedHostname(c.get('deps').config, b.hostname)) {
+      throw badRequest('Invalid body field "hostname": it is a name of this server itself, which no site may take.');
+    }
+    // Asked on every write of the hostname: setting it again after adding the DNS record proves it.
+    const proven = b.hostname ? await hostnameProven(c.get('deps').config, b.hostname, site.id) : false;
+    // A proven claim takes the name from any other site, so nobody can squat a name they do not control.
+    if (b.hostname && !proven && (await sites.hostnameTaken(db, b.hostname, site.id))) {
       throw badRequest('Invalid body field "hostname": already used by another site.');
     }
     const siteSpace = b.defaultSiteSpace ? await getSiteSpace(db, site.id, b.defaultSiteSpace) : undefined;
     if (b.defaultSiteSpace && !siteSpace) throw notFound('site space');
     if (b.defaultSiteSection && !(await getSection(db, site.id, b.defaultSiteSection))) throw notFound('site section');
     const updated = await db.transaction(async (tx) => {
+      if (b.hostname && proven) await sites.releaseHostname(tx, b.hostname, site.id);
       if (siteSpace?.section_id) {
         await tx.query('UPDATE site_sections SET default_site_space_id = $2 WHERE id = $1', [siteSpace.section_id, siteSpace.id]);
       }
-      return sites.updateSite(tx, site.id, {
+      const changed = await sites.updateSite(tx, site.id, {
         title: b.title,
         visibility: b.visibility,
         basename: b.basename,
@@ -141,6 +149,8 @@ export function registerSites(app: OpenAPIHono<AppEnv>) {
         defaultSiteSpace: siteSpace && !siteSpace.section_id ? siteSpace.id : undefined,
         defaultSiteSection: b.defaultSiteSection,
       });
+      if (b.hostname) await sites.setHostnameProven(tx, site.id, b.hostname, proven);
+      return changed;
     });
     if (b.hostname !== undefined) forgetSiteHostnames();
     return c.json(await respondSite(c, updated, true), 200);

@@ -4,6 +4,7 @@ import type { SiteRedirect } from '@quire/shared/schemas/siteRedirect';
 import type { SiteSection, SiteSectionGroup, SiteSpace } from '@quire/shared/schemas/siteStructure';
 import type { OrgAccess } from '../../core/access';
 import { atLeast } from '../../core/roles';
+import { conditionHolds } from '../../core/sites/expression';
 import type { Queryable } from '../../store/db';
 import type { SiteRow } from '../../store/sites';
 import type { RedirectRow } from '../../store/sitesRedirects';
@@ -106,6 +107,26 @@ export function presentRedirect(
   };
 }
 
+/** What a visitor without claims is shown of conditioned rows: those whose condition holds, without it. */
+function visibleToVisitor<R extends { condition: string | null }>(rows: R[]): R[] {
+  const ctx = { visitor: { claims: {} } };
+  return rows.filter((r) => conditionHolds(r.condition, ctx)).map((r) => ({ ...r, condition: null }));
+}
+
+/** A space as publishing shows it to someone outside its organization: its identity, not its workings. */
+function publishedSpace(s: Space): Space {
+  return {
+    ...s,
+    mergeRules: { type: 'inherit' },
+    defaultLevel: 'inherit',
+    parent: undefined,
+    comments: 0,
+    changeRequests: 0,
+    changeRequestsOpen: 0,
+    changeRequestsDraft: 0,
+  } as Space;
+}
+
 /**
  * Every row of a site's structure plus the spaces it publishes, loaded at once so that
  * presenting sections with their site spaces costs a fixed number of queries.
@@ -122,12 +143,24 @@ export class SiteStructure {
     private manager: boolean,
   ) {}
 
+  /**
+   * Members of the site's organization see its whole structure. Anyone else reads it as a
+   * visitor of the published site would: sections and site spaces whose conditions hide
+   * them from a visitor without claims are left out, conditions are not shown, and the
+   * spaces behind it show only what publishing shows (no counters or merge rules).
+   */
   static async load(db: Queryable, site: SiteRow, access: OrgAccess, base: string): Promise<SiteStructure> {
-    const [sections, groups, siteSpaces] = await Promise.all([
+    const [allSections, groups, allSiteSpaces] = await Promise.all([
       sectionsOfSite(db, site.id),
       groupsOfSite(db, site.id),
       siteSpacesOfSite(db, site.id),
     ]);
+    const visitor = !access.isMember;
+    const sections = visitor ? visibleToVisitor(allSections) : allSections;
+    const sectionIds = new Set(sections.map((s) => s.id));
+    const siteSpaces = visitor
+      ? visibleToVisitor(allSiteSpaces).filter((ss) => !ss.section_id || sectionIds.has(ss.section_id))
+      : allSiteSpaces;
     const ids = [...new Set(siteSpaces.map((s) => s.space_id))];
     const rows = ids.length ? await db.query<SpaceRow>('SELECT * FROM spaces WHERE id = ANY($1)', [ids]) : [];
     const counts = await spaceCounts(db, ids);
@@ -137,7 +170,7 @@ export class SiteStructure {
       // Published content is readable by whoever may read the site.
       shown.permissions.view = true;
       shown.permissions.access = true;
-      spaces.set(row.id, shown);
+      spaces.set(row.id, visitor ? publishedSpace(shown) : shown);
     }
     const manager = access.isMember && atLeast(access.orgRole, SITE_MANAGER_ROLE);
     return new SiteStructure(site, sections, groups, siteSpaces, spaces, base, manager);

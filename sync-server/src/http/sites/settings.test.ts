@@ -170,7 +170,26 @@ describe('site redirects', () => {
     expect((await t.patch(`${site}/redirects/${b.body.id}`, reader.token, { source: '/y' })).status).toBe(403);
     expect((await t.delete(`${site}/redirects/${b.body.id}`, reader.token)).status).toBe(403);
     expect((await t.delete(`${site}/redirects/${b.body.id}`, admin.token)).status).toBe(204);
+    // a DELETE of what is already gone changes nothing, not even the site's updatedAt
+    const before = (await t.get(site, admin.token)).body.updatedAt;
+    await new Promise((resolve) => setTimeout(resolve, 5));
     expect((await t.delete(`${site}/redirects/${b.body.id}`, admin.token)).status).toBe(204);
+    expect((await t.delete(`${site}/redirects/${ZERO}`, admin.token)).status).toBe(204);
+    expect((await t.get(site, admin.token)).body.updatedAt).toBe(before);
+  });
+
+  it('takes a PUT with only some settings of an object: the rest keep their defaults', async () => {
+    const put = await t.put(`${site}/customization`, admin.token, {
+      title: 'Acme Docs',
+      favicon: {},
+      styling: { primaryColor: { light: '#346DDB', dark: '#8DB0F5' } },
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect(put.body.styling).toMatchObject({ theme: 'clean', primaryColor: { light: '#346DDB', dark: '#8DB0F5' } });
+    expect((await t.get(`${site}/customization`, reader.token)).body).toEqual(put.body);
+    const bad = await t.put(`${site}/customization`, admin.token, { favicon: {}, styling: { theme: 'neon' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toMatch(/^Invalid body field "styling\.theme"/);
   });
 
   it('resolves a source to its target, with the error conditions of the specification', async () => {

@@ -165,8 +165,11 @@ describe('site sections', () => {
     const b = (await t.post(`${site}/sections`, admin.token, { spaceId: spaces[1], title: 'B' })).body;
     expect((await t.delete(`${site}/sections/${a.id}`, reader.token)).status).toBe(403);
     expect((await t.delete(`${site}/sections/${a.id}`, admin.token)).status).toBe(204);
+    // deleting what is already gone changes nothing, not even the site's updatedAt
+    const before = (await t.get(site, admin.token)).body.updatedAt;
+    await new Promise((resolve) => setTimeout(resolve, 5));
     expect((await t.delete(`${site}/sections/${a.id}`, admin.token)).status).toBe(204);
-    expect((await t.get(site, admin.token)).body).toMatchObject({ defaultSiteSection: b.id, siteSpaces: 1 });
+    expect((await t.get(site, admin.token)).body).toMatchObject({ defaultSiteSection: b.id, siteSpaces: 1, updatedAt: before });
   });
 });
 
@@ -367,8 +370,10 @@ describe('site spaces', () => {
     const [a, b] = ids((await t.get(`${site}/site-spaces`, admin.token)).body.items);
     expect((await t.delete(`${site}/site-spaces/${a}`, reader.token)).status).toBe(403);
     expect((await t.delete(`${site}/site-spaces/${a}`, admin.token)).status).toBe(204);
+    const before = (await t.get(site, admin.token)).body.updatedAt;
+    await new Promise((resolve) => setTimeout(resolve, 5));
     expect((await t.delete(`${site}/site-spaces/${a}`, admin.token)).status).toBe(204);
     expect((await t.delete(`${site}/site-spaces/${a}`, stranger.token)).status).toBe(204);
-    expect((await t.get(site, admin.token)).body).toMatchObject({ defaultSiteSpace: b, siteSpaces: 1 });
+    expect((await t.get(site, admin.token)).body).toMatchObject({ defaultSiteSpace: b, siteSpaces: 1, updatedAt: before });
   });
 });

@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import { sameSecret } from '../../sites/gate';
 import { keyBetween } from '@quire/shared';
 import type { Context } from 'hono';
 import { IN_COLLECTION, moveItem } from '../../core/placement';
@@ -42,7 +43,7 @@ export function registerSpaces(app: OpenAPIHono<AppEnv>) {
     const access = await c.get('access').org(space.org_id);
     if (!access.roleOn(space)) {
       // A share-link space opens for anyone who holds its key, read-only.
-      if (!(shareKey && space.visibility === 'share-link' && shareKey === space.share_key)) throw notFound('space');
+      if (!(shareKey && space.visibility === 'share-link' && sameSecret(shareKey, space.share_key))) throw notFound('space');
       const readOnly = new OrgAccess(space.org_id, c.get('caller').user.id, undefined, [], new Map());
       const shown = presentSpace(space, readOnly, baseUrl(c), (await spaceCounts(db, [space.id])).get(space.id) as never);
       shown.permissions.view = true;

@@ -180,6 +180,11 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
     expect(cleared.body.emoji).toBeUndefined();
     expect(cleared.body.language).toBeUndefined();
     expect(cleared.body).toMatchObject({ defaultLevel: 'inherit', editMode: 'live' });
+    // null: no default access, not "inherit"
+    const none = await t.patch(`/v1/spaces/${s.id}`, admin.token, { defaultLevel: null });
+    expect(none.status).toBe(200);
+    expect(none.body.defaultLevel).toBeNull();
+    expect((await t.get(`/v1/spaces/${s.id}`, admin.token)).body.defaultLevel).toBeNull();
   });
 
   it('lets editors change title, emoji and language, and keeps access settings to admins', async () => {

@@ -34,6 +34,10 @@ function present(t: TranslationRow, access: OrgAccess, base: string): Translatio
     instructions: t.instructions ?? NO_INSTRUCTIONS,
     result: t.result_space_id ? compact({ space: t.result_space_id, revision: t.result_revision_id ?? undefined }) : undefined,
     error: t.status === 'failed' && t.error_code ? { code: t.error_code, message: t.error_message ?? '' } : undefined,
+    // Out of date once the source has a revision the last completed run did not read.
+    outdated: !!t.source_revision_id && !!t.source_head && t.source_head !== t.source_revision_id,
+    conflicts: t.conflicts ?? [],
+    schedule: t.schedule ?? 'manual',
     createdAt: iso(t.created_at) as string,
     updatedAt: iso(t.updated_at) as string,
     stats: {
@@ -94,6 +98,7 @@ export function registerTranslations(app: OpenAPIHono<AppEnv>) {
       sourceLanguage: b.source.language ?? null,
       language: b.language,
       instructions: b.instructions ?? null,
+      schedule: b.schedule,
     });
     return c.json(present(t, access, baseUrl(c)), 200);
   });
@@ -108,7 +113,9 @@ export function registerTranslations(app: OpenAPIHono<AppEnv>) {
     const { db } = c.get('deps');
     const { organizationId, translationId } = c.req.valid('param');
     const { t, access } = await requireTranslation(c, organizationId, translationId, true);
-    await store.setInstructions(db, t.id, c.req.valid('json').instructions);
+    const b = c.req.valid('json');
+    if (b.instructions) await store.setInstructions(db, t.id, b.instructions);
+    if (b.schedule) await store.setSchedule(db, t.id, b.schedule);
     return c.json(present((await store.getTranslation(db, organizationId, t.id)) as TranslationRow, access, baseUrl(c)), 200);
   });
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config';
 import { editBranch } from '../../core/content/revisions';
 import { runTranslation } from '../../core/translations/run';
+import { runDueTranslations } from '../../core/translations/schedule';
 import type { TranslateRequest, TranslationProvider } from '../../core/translations/provider';
 import { rewritePage, writePages } from '../../sites/testContent';
 import { TestServer, type TestUser } from '../../testing/harness';
@@ -236,7 +237,7 @@ describe('translations', () => {
     expect(first.stats.totalWords).toBe(first.stats.latestWords);
     expect(first.stats.totalDuration).toBe(first.stats.latestRunDuration);
     expect(first.result.revision).toMatch(/^[A-Za-z0-9]{20,}$/);
-    expect(mt.requests.every((r) => r.source === 'en' && r.target === 'fr' && r.format === 'text' && r.api_key === 'k-123')).toBe(true);
+    expect(mt.requests.every((r) => r.source === 'en' && r.target === 'fr' && r.format === 'html' && r.api_key === 'k-123')).toBe(true);
     const sent = mt.requests.flatMap((r) => r.q);
     expect(sent.some((q) => q.includes('npm install'))).toBe(false);
     expect(sent.some((q) => q.includes('{{') || q.includes('https://'))).toBe(false);
@@ -249,13 +250,13 @@ describe('translations', () => {
     const pages = await t.get(`/v1/spaces/${resultSpace}/content/pages`, f.admin.token);
     expect(pages.body.pages.map((p: { title: string }) => p.title)).toEqual(['FR Introduction', 'FR Setup']);
     const setup = await pageMarkdown(resultSpace, f.setup, f.admin.token);
-    expect(setup).toContain('[FR the guide](https://example.com/guide)');
+    // Each paragraph went whole, its marks as tags, and came back with them.
+    expect(sent).toContain('Install the <b>command line</b> first. See <a href="#q0">the guide</a> for <span data-q="0"></span>.');
+    expect(setup).toContain('FR Install the **command line** first. See [the guide](https://example.com/guide) for');
     expect(setup).toContain('{{ space.vars.product }}');
     expect(setup).toContain('```bash\nnpm install quire # keep this\n```');
     expect(setup).toContain('`quire init`');
     expect(setup).toContain('https://quire.example/app');
-    expect(setup).toContain('FR Install the');
-    expect(setup).toContain('**FR command line**');
 
     // A second run translates only what changed since, and moves the result with it.
     mt.requests = [];
@@ -332,5 +333,93 @@ describe('translations', () => {
     expect((await t.get(`/v1/orgs/${f.orgId}/translations/${created.id}`, f.creator.token)).body.status).toBe('completed');
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.every((r) => r.instructions === 'Address the reader informally.' && r.target === 'de')).toBe(true);
+  });
+
+  it('says when the source changed since the last run, and keeps fixes made by hand in the translation', async () => {
+    t.deps.config.translation = { providerUrl: mtUrl };
+    const f = await fixture();
+    const [guide] = await writePages(t.db, f.spaceId, [{ title: 'Guide', markdown: 'Alpha one.\n\nBeta two.\n\nGamma three.\n' }]);
+    const created = (await t.post(`/v1/orgs/${f.orgId}/translations`, f.creator.token, { source: { space: f.spaceId }, language: 'fr' }))
+      .body;
+    const run = async () => {
+      mt.requests = [];
+      await t.post(`/v1/orgs/${f.orgId}/translations/${created.id}/run`, f.creator.token);
+      return settled(f.orgId, created.id, f.creator.token);
+    };
+    const first = await run();
+    expect(first).toMatchObject({ status: 'completed', outdated: false, conflicts: [] });
+    const result = first.result.space as string;
+    expect(await pageMarkdown(result, guide!, f.admin.token)).toBe('FR Alpha one.\n\nFR Beta two.\n\nFR Gamma three.\n');
+
+    // A reviewer fixes two paragraphs of the translation; then the source changes the first and the last.
+    await rewritePage(t.db, result, guide!, 'FR Alpha one.\n\nBeta corrigé à la main.\n\nGamma corrigé à la main.\n', {
+      title: 'Le guide',
+    });
+    await rewritePage(t.db, f.spaceId, guide!, 'Alpha changed.\n\nBeta two.\n\nGamma changed.\n');
+    const stale = await t.get(`/v1/orgs/${f.orgId}/translations/${created.id}`, f.creator.token);
+    expect(stale.body).toMatchObject({ status: 'completed', outdated: true });
+
+    const second = await run();
+    expect(second).toMatchObject({ status: 'completed', outdated: false });
+    // Only the changed paragraph nobody fixed was sent; the fixed title stays too.
+    expect(mt.requests.flatMap((r) => r.q)).toEqual(['Alpha changed.']);
+    expect(await pageMarkdown(result, guide!, f.admin.token)).toBe(
+      'FR Alpha changed.\n\nBeta corrigé à la main.\n\nGamma corrigé à la main.\n',
+    );
+    const pages = await t.get(`/v1/spaces/${result}/content/pages`, f.admin.token);
+    expect(pages.body.pages.map((p: { title: string }) => p.title)).toContain('Le guide');
+    expect(second.conflicts).toEqual([
+      {
+        page: guide,
+        title: 'Guide',
+        message:
+          '1 block was changed in the source after being fixed by hand in the translation: the fix was kept; check it against the new source.',
+      },
+    ]);
+
+    // The next run has nothing to do and nothing to report; the fixes are still there.
+    const third = await run();
+    expect(third).toMatchObject({ outdated: false, conflicts: [] });
+    expect(mt.requests).toEqual([]);
+    expect(await pageMarkdown(result, guide!, f.admin.token)).toContain('Gamma corrigé à la main.');
+
+    // A translation given a new paragraph by hand is left whole when its source changes again.
+    await rewritePage(t.db, result, guide!, 'FR Alpha changed.\n\nAjouté.\n\nBeta corrigé à la main.\n\nGamma corrigé à la main.\n');
+    await rewritePage(t.db, f.spaceId, guide!, 'Alpha changed again.\n\nBeta two.\n\nGamma changed.\n');
+    const fourth = await run();
+    expect(mt.requests).toEqual([]);
+    expect(fourth.conflicts).toHaveLength(1);
+    expect(fourth.conflicts[0].message).toMatch(/^The source page changed, and the translated page was edited by hand/);
+    expect(await pageMarkdown(result, guide!, f.admin.token)).toContain('Ajouté.');
+  });
+
+  it('runs an out-of-date translation again on the schedule the organization sets', async () => {
+    t.deps.config.translation = { providerUrl: mtUrl };
+    const f = await fixture();
+    const url = `/v1/orgs/${f.orgId}/translations`;
+    const created = (await t.post(url, f.creator.token, { source: { space: f.spaceId }, language: 'it', schedule: 'hourly' })).body;
+    expect(created.schedule).toBe('hourly');
+    const manual = (await t.post(url, f.creator.token, { source: { space: f.spaceId }, language: 'pt' })).body;
+    expect(manual.schedule).toBe('manual');
+    expect((await t.put(`${url}/${created.id}`, f.creator.token, { schedule: 'daily' })).body.schedule).toBe('daily');
+    expect((await t.put(`${url}/${created.id}`, f.creator.token, { schedule: 'monthly' })).status).toBe(400);
+    expect((await t.put(`${url}/${created.id}`, f.creator.token, {})).status).toBe(400);
+    for (const id of [created.id, manual.id]) {
+      await t.post(`${url}/${id}/run`, f.creator.token);
+      await settled(f.orgId, id, f.creator.token);
+    }
+    const later = (hours: number) => new Date(Date.now() + hours * 3600_000);
+    // Up to date: nothing is due, however late.
+    expect(await runDueTranslations(t.deps, later(48))).toEqual([]);
+
+    await rewritePage(t.db, f.spaceId, f.intro, 'Welcome to the revised handbook.\n');
+    expect((await t.get(`${url}/${created.id}`, f.creator.token)).body.outdated).toBe(true);
+    // Out of date, but run less than a day ago; the manual one never runs by itself.
+    expect(await runDueTranslations(t.deps, later(2))).toEqual([]);
+    expect(await runDueTranslations(t.deps, later(25))).toEqual([created.id]);
+    const rerun = await settled(f.orgId, created.id, f.creator.token);
+    expect(rerun).toMatchObject({ status: 'completed', outdated: false, stats: { runs: 2, latestPages: 1 } });
+    expect(await pageMarkdown(rerun.result.space, f.intro, f.admin.token)).toBe('IT Welcome to the revised handbook.\n');
+    expect((await t.get(`${url}/${manual.id}`, f.creator.token)).body).toMatchObject({ outdated: true, stats: { runs: 1 } });
   });
 });

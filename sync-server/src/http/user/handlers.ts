@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { IdSchema, UserSchema } from '@quire/shared';
 import { z } from 'zod';
+import { ssoTokenOrg } from '../../store/saml';
 import { getUserSeenBy } from '../../store/users';
 import type { AppEnv } from '../env';
 import { notFound } from '../errors';
@@ -31,7 +32,9 @@ export function registerUser(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(getUserById, async (c) => {
     // Anyone else answers as an unknown id: user ids of other organizations reveal nothing.
-    const user = await getUserSeenBy(c.get('deps').db, c.req.valid('param').userId, c.get('caller').user.id);
+    const { db } = c.get('deps');
+    const scope = await ssoTokenOrg(db, c.get('caller').tokenId);
+    const user = await getUserSeenBy(db, c.req.valid('param').userId, c.get('caller').user.id, scope);
     if (!user) throw notFound('user');
     return c.json(presentUser(user, baseUrl(c)), 200);
   });

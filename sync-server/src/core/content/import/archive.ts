@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { unzipSync } from 'fflate';
 import { extract } from 'tar-stream';
+import yauzl from 'yauzl';
 import { unprocessable } from '../../../http/errors';
 
 /** Files of an archive by path (`/`-separated, no leading `./`), directories left out. */
@@ -22,24 +22,56 @@ function safePath(name: string): string | undefined {
   return path;
 }
 
-export function readZip(bytes: Uint8Array, maxBytes: number): ArchiveFiles {
+/**
+ * Reads a zip archive. Entries are inflated as streams by zlib (on its thread pool, not
+ * the event loop) with a running count of the bytes they produce: the read stops as soon
+ * as the archive unpacks to more than `maxBytes`, and an entry that inflates to more than
+ * its declared size is refused at once, so a zip bomb costs no more than the limit.
+ */
+export async function readZip(bytes: Uint8Array, maxBytes: number): Promise<ArchiveFiles> {
+  const out: ArchiveFiles = new Map();
   let total = 0;
-  let entries: Record<string, Uint8Array>;
+  const tooLarge = () => new Error(`the archive unpacks to more than ${maxBytes} bytes`);
   try {
-    entries = unzipSync(bytes, {
-      filter: (f) => {
-        total += f.originalSize;
-        if (total > maxBytes) throw new Error(`the archive unpacks to more than ${maxBytes} bytes`);
-        return !f.name.endsWith('/') && !!safePath(f.name);
-      },
+    const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+      // Names are decoded here, not by yauzl, which refuses a whole archive over one unsafe name: those are skipped.
+      yauzl.fromBuffer(
+        Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+        { lazyEntries: true, decodeStrings: false, validateEntrySizes: true },
+        (err, z) => (err ? reject(err) : resolve(z)),
+      ),
+    );
+    await new Promise<void>((resolve, reject) => {
+      const fail = (err: Error) => {
+        zip.close();
+        reject(err);
+      };
+      zip.on('error', fail);
+      zip.on('end', () => resolve());
+      zip.on('entry', (entry: yauzl.Entry) => {
+        const name = Buffer.isBuffer(entry.fileName) ? (entry.fileName as unknown as Buffer).toString('utf8') : entry.fileName;
+        const path = safePath(name);
+        if (name.endsWith('/') || !path) return zip.readEntry();
+        if (total + entry.uncompressedSize > maxBytes) return fail(tooLarge());
+        zip.openReadStream(entry, (err, stream) => {
+          if (err) return fail(err);
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => {
+            total += chunk.length;
+            if (total > maxBytes) stream.destroy(tooLarge());
+            else chunks.push(chunk);
+          });
+          stream.on('error', fail);
+          stream.on('end', () => {
+            out.set(path, new Uint8Array(Buffer.concat(chunks)));
+            zip.readEntry();
+          });
+        });
+      });
+      zip.readEntry();
     });
   } catch (err) {
     throw unprocessable(`The archive could not be read: ${(err as Error).message}. Nothing was imported.`);
-  }
-  const out: ArchiveFiles = new Map();
-  for (const [name, data] of Object.entries(entries)) {
-    const path = safePath(name);
-    if (path) out.set(path, data);
   }
   return stripCommonFolder(out);
 }

@@ -6,7 +6,7 @@ import { lockActiveBranch } from '../changeRequests';
 import { editBranch } from '../revisions';
 import { ImportFetcher } from './fetcher';
 import { planMarkdownImport } from './markdown';
-import { applyPlan } from './plan';
+import { type UnmappedItem, applyPlan } from './plan';
 import { planWebsiteImport } from './website';
 
 export interface ImportRequest {
@@ -18,6 +18,8 @@ export interface ImportResult {
   revision: string;
   importedResources: number;
   totalResources: number;
+  /** What the source holds that the import kept only as written, or could not read, with file and line. */
+  unmapped: UnmappedItem[];
 }
 
 /**
@@ -45,5 +47,10 @@ export async function importIntoBranch(
     }
     return editBranch(tx, branch, (doc) => applyPlan(doc, plan), { type: 'import', createdBy: userId });
   });
-  return { revision: revision.id, importedResources: plan.importedResources, totalResources: plan.totalResources };
+  return {
+    revision: revision.id,
+    importedResources: plan.importedResources,
+    totalResources: plan.totalResources,
+    unmapped: plan.unmapped ?? [],
+  };
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type GitSource, type JsonValue, type NodeJSON, addFile, createPage } from '@quire/shared/content/index';
+import { type GitSource, type JsonValue, type NodeJSON, addFile, createPage, createReusableContent } from '@quire/shared/content/index';
 import type * as Y from 'yjs';
 
 /** A page an import will create; parents come before their children in a plan. */
@@ -8,10 +8,14 @@ export interface PlannedPage {
   parentId: string | null;
   title: string;
   type: 'document' | 'group' | 'link';
+  /** From the file name (or a group's anchor); else the title gives it. */
+  slug?: string;
   href?: string;
   body?: NodeJSON;
   description?: string;
   icon?: string;
+  cover?: { [key: string]: JsonValue } | null;
+  hidden?: boolean;
   layout?: { [key: string]: JsonValue };
   /** The file the page was read from, in the imported folder's layout. */
   git?: GitSource;
@@ -27,6 +31,23 @@ export interface PlannedFile {
   git?: GitSource;
 }
 
+/** Reusable content an import will create from an included file (`{% include "…" %}`). */
+export interface PlannedReusableContent {
+  id: string;
+  title: string;
+  body: NodeJSON;
+}
+
+/** Something of the source an import kept only in part, or not at all, and where it was written. */
+export interface UnmappedItem {
+  /** The markdown file, as a path in the imported folder. */
+  page: string;
+  /** 1-based; 0 when the whole file is meant. */
+  line: number;
+  source: string;
+  reason: string;
+}
+
 /**
  * Everything an import found, built before anything is written: a failure while fetching
  * or reading leaves the branch untouched.
@@ -34,6 +55,8 @@ export interface PlannedFile {
 export interface ImportPlan {
   pages: PlannedPage[];
   files: PlannedFile[];
+  reusableContents?: PlannedReusableContent[];
+  unmapped?: UnmappedItem[];
   /** Pages and files the source listed or linked. */
   totalResources: number;
   /** Those that could be read (a listed page whose file is missing is created empty and not counted). */
@@ -53,12 +76,16 @@ export function applyPlan(doc: Y.Doc, plan: ImportPlan) {
         ...(f.git ? { git: f.git } : {}),
       });
     }
+    for (const r of plan.reusableContents ?? []) createReusableContent(doc, { id: r.id, title: r.title, document: r.body });
     for (const p of plan.pages) {
       createPage(doc, {
         id: p.id,
         parent: p.parentId,
         title: p.title,
         type: p.type,
+        ...(p.slug ? { slug: p.slug } : {}),
+        ...(p.cover !== undefined ? { cover: p.cover } : {}),
+        ...(p.hidden ? { hidden: true } : {}),
         ...(p.href !== undefined ? { href: p.href } : {}),
         ...(p.body ? { document: p.body } : {}),
         ...(p.description !== undefined ? { description: p.description } : {}),

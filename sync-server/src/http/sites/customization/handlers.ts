@@ -38,10 +38,10 @@ export function registerSiteCustomization(app: OpenAPIHono<AppEnv>) {
     const access = await c.get('access').org(organizationId);
     if (!access.isMember || !(await getSite(db, organizationId, siteId))) return c.body(null, 204);
     const { site } = await siteForWrite(c, organizationId, siteId);
-    const rows = await db.query('UPDATE site_spaces SET customization = NULL WHERE id = $1 AND site_id = $2 RETURNING id', [
-      siteSpaceId,
-      site.id,
-    ]);
+    const rows = await db.query(
+      'UPDATE site_spaces SET customization = NULL WHERE id = $1 AND site_id = $2 AND customization IS NOT NULL RETURNING id',
+      [siteSpaceId, site.id],
+    );
     if (rows.length) await touchSite(db, site.id);
     return c.body(null, 204);
   });

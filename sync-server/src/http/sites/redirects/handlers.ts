@@ -11,6 +11,7 @@ import {
   redirectTarget,
   withCapturedRest,
 } from '../../../core/sites/redirects';
+import { isServerPath } from '../../../core/sites/hostnameOwnership';
 import { requireSection } from '../../../core/sites/structure';
 import { getSite, type SiteRow, touchSite } from '../../../store/sites';
 import * as store from '../../../store/sitesRedirects';
@@ -84,6 +85,9 @@ async function destinationToStore(c: Ctx, site: SiteRow, dest: RedirectInputDest
 }
 
 async function checkSourceFree(c: Ctx, siteId: string, source: string, exceptId?: string) {
+  if (isServerPath(source.replace(/\*$/, ''))) {
+    throw badRequest('Invalid body field "source": /v1/, /sso/ and /files/ are paths of the server itself, never of a site.');
+  }
   const existing = await store.redirectBySource(c.get('deps').db, siteId, source);
   if (existing && existing.id !== exceptId) throw conflict(`A redirect from ${source} already exists.`);
 }
@@ -136,8 +140,8 @@ export function registerSiteRedirects(app: OpenAPIHono<AppEnv>) {
     if (!access.isMember || !(await getSite(db, organizationId, siteId))) return c.body(null, 204);
     const { site } = await siteForWrite(c, organizationId, siteId);
     await db.transaction(async (tx) => {
-      await store.deleteRedirect(tx, site.id, siteRedirectId);
-      await touchSite(tx, site.id);
+      // a request that changes nothing leaves the site's updatedAt alone
+      if (await store.deleteRedirect(tx, site.id, siteRedirectId)) await touchSite(tx, site.id);
     });
     return c.body(null, 204);
   });

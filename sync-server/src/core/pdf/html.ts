@@ -1,0 +1,170 @@
+import type { NodeJSON } from '@quire/shared/content/json';
+import type { Element, ElementContent, Root } from 'hast';
+import rehypeParse from 'rehype-parse';
+import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
+import { unified } from 'unified';
+
+type Mark = NonNullable<NodeJSON['marks']>[number];
+
+/** HTML kept as source in a body goes through the same kind of allow-list as on sites before anything of it is printed. */
+const parser = unified()
+  .use(rehypeParse, { fragment: true })
+  .use(rehypeSanitize, {
+    ...defaultSchema,
+    clobberPrefix: '',
+    // Targets inside the space (`page:`, `file:`) and inline image bytes are what the PDF resolves itself; nothing runs in it.
+    protocols: {
+      ...defaultSchema.protocols,
+      href: [...(defaultSchema.protocols?.href ?? []), 'page', 'file'],
+      src: ['http', 'https', 'file', 'data'],
+    },
+  });
+
+function tree(html: string): Root {
+  return parser.runSync(parser.parse(html)) as Root;
+}
+
+const BLOCK = new Set([
+  'p',
+  'div',
+  'section',
+  'article',
+  'figure',
+  'figcaption',
+  'center',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'ul',
+  'ol',
+  'li',
+  'table',
+  'thead',
+  'tbody',
+  'tfoot',
+  'tr',
+  'td',
+  'th',
+  'pre',
+  'blockquote',
+  'hr',
+  'details',
+  'summary',
+  'dl',
+  'dt',
+  'dd',
+]);
+
+function inlines(nodes: ElementContent[], marks: Mark[] = []): NodeJSON[] {
+  const out: NodeJSON[] = [];
+  for (const n of nodes) {
+    if (n.type === 'text') {
+      const text = n.value.replace(/\s+/g, ' ');
+      if (text) out.push({ type: 'text', text, ...(marks.length ? { marks } : {}) });
+    } else if (n.type === 'element') {
+      const tag = n.tagName;
+      const add = (m: Mark) => [...marks, m];
+      if (tag === 'br') out.push({ type: 'hardBreak' });
+      else if (tag === 'img') {
+        const alt = String(n.properties?.alt ?? '');
+        out.push({ type: 'inlineImage', attrs: { src: String(n.properties?.src ?? ''), alt, title: null } });
+      } else if (tag === 'strong' || tag === 'b') out.push(...inlines(n.children, add({ type: 'bold' })));
+      else if (tag === 'em' || tag === 'i') out.push(...inlines(n.children, add({ type: 'italic' })));
+      else if (tag === 'code' || tag === 'kbd' || tag === 'samp') out.push(...inlines(n.children, add({ type: 'code' })));
+      else if (tag === 's' || tag === 'del' || tag === 'strike') out.push(...inlines(n.children, add({ type: 'strike' })));
+      else if (tag === 'a' && typeof n.properties?.href === 'string')
+        out.push(...inlines(n.children, add({ type: 'link', attrs: { href: n.properties.href, title: null } })));
+      else out.push(...inlines(n.children, marks));
+    }
+  }
+  return out;
+}
+
+function paragraph(content: NodeJSON[]): NodeJSON | null {
+  const trimmed = content.filter((c, i, all) => !(c.type === 'text' && !c.text?.trim() && (i === 0 || i === all.length - 1)));
+  return trimmed.length ? { type: 'paragraph', content: trimmed } : null;
+}
+
+function cellsOf(row: Element): NodeJSON[] {
+  return row.children
+    .filter((c): c is Element => c.type === 'element' && (c.tagName === 'td' || c.tagName === 'th'))
+    .map((c) => ({
+      type: c.tagName === 'th' ? 'tableHeader' : 'tableCell',
+      content: blocks(c.children).length ? blocks(c.children) : [{ type: 'paragraph' }],
+    }));
+}
+
+function rowsOf(el: Element): Element[] {
+  const rows: Element[] = [];
+  for (const c of el.children) {
+    if (c.type !== 'element') continue;
+    if (c.tagName === 'tr') rows.push(c);
+    else if (c.tagName === 'thead' || c.tagName === 'tbody' || c.tagName === 'tfoot') rows.push(...rowsOf(c));
+  }
+  return rows;
+}
+
+/** Block nodes of the content model for sanitized HTML: tables keep their grid, images their source, links their target. */
+function blocks(nodes: ElementContent[]): NodeJSON[] {
+  const out: NodeJSON[] = [];
+  let run: ElementContent[] = [];
+  const flush = () => {
+    const p = paragraph(inlines(run));
+    if (p) out.push(p);
+    run = [];
+  };
+  for (const n of nodes) {
+    if (n.type !== 'element' || !BLOCK.has(n.tagName)) {
+      // An image that starts a line of its own (`<figure><img>`, `<div align><img>`) is a picture, not a word.
+      const alone = run.every((r) => r.type === 'text' && !r.value.trim());
+      if (n.type === 'element' && n.tagName === 'img' && alone) {
+        run = [];
+        out.push({ type: 'image', attrs: { src: String(n.properties?.src ?? ''), alt: String(n.properties?.alt ?? '') || null } });
+        continue;
+      }
+      run.push(n);
+      continue;
+    }
+    flush();
+    const tag = n.tagName;
+    if (/^h[1-6]$/.test(tag))
+      out.push({ type: 'heading', attrs: { level: Math.min(Number(tag[1]) - 1 || 1, 4) }, content: inlines(n.children) });
+    else if (tag === 'ul' || tag === 'ol')
+      out.push({
+        type: tag === 'ul' ? 'bulletList' : 'orderedList',
+        content: n.children
+          .filter((c): c is Element => c.type === 'element' && c.tagName === 'li')
+          .map((li) => ({ type: 'listItem', content: blocks(li.children).length ? blocks(li.children) : [{ type: 'paragraph' }] })),
+      });
+    else if (tag === 'table') {
+      const rows = rowsOf(n).map((r) => ({ type: 'tableRow', content: cellsOf(r) }));
+      if (rows.length) out.push({ type: 'table', content: rows });
+    } else if (tag === 'pre') {
+      const text = textOf(n);
+      out.push({ type: 'codeBlock', attrs: { language: null }, content: text ? [{ type: 'text', text }] : [] });
+    } else if (tag === 'blockquote') out.push({ type: 'blockquote', content: blocks(n.children) });
+    else if (tag === 'hr') out.push({ type: 'horizontalRule' });
+    else out.push(...blocks(n.children));
+  }
+  flush();
+  return out;
+}
+
+function textOf(n: ElementContent): string {
+  if (n.type === 'text') return n.value;
+  if (n.type === 'element') return n.children.map(textOf).join('');
+  return '';
+}
+
+/** An `htmlBlock`'s HTML as body blocks, sanitized. */
+export function htmlToBlocks(html: string): NodeJSON[] {
+  return blocks(tree(html).children as ElementContent[]);
+}
+
+/** An `htmlInline`'s HTML as inline nodes, sanitized. */
+export function htmlToInlines(html: string): NodeJSON[] {
+  return inlines(tree(html).children as ElementContent[]);
+}
