@@ -146,6 +146,28 @@ export const OutboxEntryView = z.object({
 });
 export type OutboxEntryView = z.infer<typeof OutboxEntryView>;
 
+const ReviewStatus = z.enum(['approved', 'changes-requested']);
+
+/** A change request's reviews as the server keeps them: asked, given, and who can be asked. */
+export const ReviewPanel = z.object({
+  me: z.string(),
+  reviews: z.array(
+    z.object({
+      id: z.string(),
+      status: ReviewStatus,
+      reviewer: UserSummary,
+      /** Given on an earlier revision: the change request changed since. */
+      outdated: z.boolean(),
+      createdAt: z.string(),
+      comment: z.string().nullable(),
+    }),
+  ),
+  requested: z.array(z.object({ user: UserSummary, review: ReviewStatus.nullable() })),
+  /** Members of the organization who can be asked to review. */
+  candidates: z.array(UserSummary),
+});
+export type ReviewPanel = z.infer<typeof ReviewPanel>;
+
 export const SearchHit = z.object({ pageId: z.string(), title: z.string(), snippet: z.string(), score: z.number() });
 export type SearchHit = z.infer<typeof SearchHit>;
 
@@ -206,6 +228,14 @@ export const ipcContract = {
   'changeRequests.merge': { input: z.strictObject({ changeRequestId: Id }), output: ChangeRequestSummary },
   'changeRequests.updateFromMain': { input: z.strictObject({ changeRequestId: Id }), output: ChangeRequestSummary },
   'changeRequests.diff': { input: z.strictObject({ changeRequestId: Id }), output: ChangeRequestDiff },
+
+  'reviews.get': { input: z.strictObject({ changeRequestId: Id }), output: ReviewPanel },
+  'reviews.submit': {
+    input: z.strictObject({ changeRequestId: Id, status: ReviewStatus, comment: Text(64 * 1024).optional() }),
+    output: ReviewPanel,
+  },
+  'reviews.request': { input: z.strictObject({ changeRequestId: Id, userId: Id }), output: ReviewPanel },
+  'reviews.withdraw': { input: z.strictObject({ changeRequestId: Id, userId: Id }), output: ReviewPanel },
 
   'comments.list': { input: z.strictObject({ branch: BranchRef, pageId: Id.optional() }), output: z.array(CommentView) },
   'comments.create': { input: z.strictObject({ branch: BranchRef, pageId: Id, markdown: Markdown }), output: CommentView },

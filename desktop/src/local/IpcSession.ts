@@ -1,3 +1,4 @@
+import { requestReviewer, reviewPanel, submitReview, withdrawReviewer } from './reviews';
 import { encodeAwarenessUpdate } from 'y-protocols/awareness';
 import * as Y from 'yjs';
 import type { z } from 'zod';
@@ -150,6 +151,10 @@ export class IpcSession {
       'changeRequests.merge': ({ changeRequestId }) => node.mergeChangeRequest(changeRequestId),
       'changeRequests.updateFromMain': ({ changeRequestId }) => node.updateChangeRequestFromMain(changeRequestId),
       'changeRequests.diff': ({ changeRequestId }) => node.diffChangeRequest(changeRequestId),
+      'reviews.get': ({ changeRequestId }) => reviewPanel(node, changeRequestId),
+      'reviews.submit': ({ changeRequestId, status, comment }) => submitReview(node, changeRequestId, status, comment?.trim() || undefined),
+      'reviews.request': ({ changeRequestId, userId }) => requestReviewer(node, changeRequestId, userId),
+      'reviews.withdraw': ({ changeRequestId, userId }) => withdrawReviewer(node, changeRequestId, userId),
       'comments.list': async ({ branch, pageId }) => {
         void node.refreshComments(branch).catch(() => {});
         return node.listComments(branch, pageId);

@@ -347,6 +347,6 @@ describe('page tree under concurrent edits', () => {
       expect(pageTree(replica)).toEqual(pageTree(replicas[0] as Y.Doc));
     }
     expect(pagesMap(replicas[0] as Y.Doc).get(ids[0] as string)).toBeInstanceOf(Y.Map);
-    expect((pagesMap(replicas[0] as Y.Doc).get(ids[0] as string) as Y.Map<unknown>).get(PageKey.title)).toBe('P0');
+    expect(String((pagesMap(replicas[0] as Y.Doc).get(ids[0] as string) as Y.Map<unknown>).get(PageKey.title))).toBe('P0');
   });
 });

@@ -69,7 +69,7 @@ export function createPage(doc: Y.Doc, input: CreatePageInput): string {
     const parent = resolveParent(index, id, input);
     const map = new Y.Map<unknown>();
     pagesMap(doc).set(id, map);
-    map.set(PageKey.title, input.title);
+    map.set(PageKey.title, new Y.Text(input.title));
     map.set(PageKey.type, input.type ?? 'document');
     map.set(PageKey.parent, parent);
     map.set(PageKey.order, orderKeyAt(doc, index, id, parent, input));
@@ -142,7 +142,7 @@ function writeFields(map: Y.Map<unknown>, fields: PageFields): void {
   const set = (key: string, value: unknown): void => {
     if (value !== undefined) map.set(key, value);
   };
-  set(PageKey.title, fields.title);
+  if (fields.title !== undefined) writeTitle(map, fields.title);
   set(PageKey.type, fields.type);
   set(PageKey.emoji, fields.emoji);
   set(PageKey.icon, fields.icon);
@@ -156,6 +156,46 @@ function writeFields(map: Y.Map<unknown>, fields: PageFields): void {
   set(PageKey.computed, fields.computed);
   set(PageKey.variables, fields.variables);
   set(PageKey.git, fields.git === undefined || fields.git === null ? fields.git : { oid: fields.git.oid, path: fields.git.path });
+}
+
+/**
+ * Titles are `Y.Text`, so two people typing in the same title merge character by
+ * character. A change is written as the one range that differs, which keeps the other
+ * side's concurrent characters; a title stored as a plain string (older documents, or a
+ * client that writes strings) becomes a `Y.Text` on its first edit.
+ */
+export function writeTitle(map: Y.Map<unknown>, title: string): void {
+  const current = map.get(PageKey.title);
+  if (!(current instanceof Y.Text)) {
+    map.set(PageKey.title, new Y.Text(title));
+    return;
+  }
+  const before = current.toString();
+  if (before === title) return;
+  let start = 0;
+  while (start < before.length && start < title.length && before[start] === title[start]) start++;
+  let end = 0;
+  while (end < before.length - start && end < title.length - start && before[before.length - 1 - end] === title[title.length - 1 - end])
+    end++;
+  // Never split a surrogate pair (an emoji in a title): step back to the pair's start.
+  if (start > 0 && isHighSurrogate(before.charCodeAt(start - 1))) start--;
+  if (end > 0 && isHighSurrogate(before.charCodeAt(before.length - end - 1))) end--;
+  const removed = before.length - start - end;
+  if (removed > 0) current.delete(start, removed);
+  const inserted = title.slice(start, title.length - end);
+  if (inserted) current.insert(start, inserted);
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
+/** The page's title as a shared text, made one when it is stored as a plain string. */
+export function titleText(doc: Y.Doc, pageId: string): Y.Text {
+  const map = requirePageMap(doc, pageId);
+  const current = map.get(PageKey.title);
+  if (current instanceof Y.Text) return current;
+  const text = new Y.Text(typeof current === 'string' ? current : '');
+  doc.transact(() => map.set(PageKey.title, text));
+  return text;
 }
 
 function resolveParent(index: TreeIndex, pageId: string, position: PagePosition): string | null {

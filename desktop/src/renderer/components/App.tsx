@@ -1,21 +1,25 @@
-import { getPage, updatePage } from '@quire/shared/content/pages';
-import { flattenPageTree } from '@quire/shared/content/tree';
+import { getPage } from '@quire/shared/content/pages';
+import { type PageTreeNode, flattenPageTree } from '@quire/shared/content/tree';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { BranchRef, SessionState } from '../../common/ipc';
 import { bridge, call } from '../bridge';
 import { ComputedPage, isComputedPage } from '../editor/ComputedPage';
 import { PageEditor } from '../editor/Editor';
 import type { BranchReplica, SaveState } from '../sync/BranchReplica';
+import { Breadcrumbs } from './Breadcrumbs';
 import { BranchSwitcher, ReviewView, StatusBadge, useChangeRequests } from './ChangeRequests';
 import { CommentsPanel } from './CommentsPanel';
 import { ConnectScreen } from './ConnectScreen';
 import { AccountDialog, NewSpaceDialog, OutboxDialog, PublishDialog } from './Dialogs';
 import { Icon } from './Icons';
+import { PageSwitcher } from './PageSwitcher';
+import { PageTitle } from './PageTitle';
+import { COMMENT_ON_SELECTION } from '../review/commentAnchor';
 import { PromptHost } from './Prompt';
 import { Sidebar } from './Sidebar';
 import { BackendBanner } from './BackendBanner';
 import { ToastHost, notify } from './Toasts';
-import { colorFor, initials, useCatalog, usePageTree, usePresence, useReplica, useSyncStatus } from './hooks';
+import { colorFor, initials, useCatalog, usePageTree, usePresence, useReplica } from './hooks';
 
 interface Nav {
   spaceId: string | null;
@@ -123,11 +127,11 @@ function Workspace({
   onSession: (s: SessionState) => void;
   onConnect: () => void;
 }) {
-  const status = useSyncStatus();
   const catalog = useCatalog(session.mode === 'server');
   const [nav, setNavState] = useState<Nav>(loadNav);
   const [panel, setPanel] = useState<'comments' | null>(null);
   const [dialog, setDialog] = useState<'newSpace' | 'publish' | 'outbox' | 'account' | null>(null);
+  const [switcher, setSwitcher] = useState(false);
   const setNav = useCallback((patch: Partial<Nav>) => {
     setNavState((n) => {
       const next = { ...n, ...patch };
@@ -148,7 +152,8 @@ function Workspace({
   const tree = usePageTree(replica);
   const presence = usePresence(replica);
   const flat = useMemo(() => flattenPageTree(tree), [tree]);
-  const page = flat.find((p) => p.id === nav.pageId) ?? null;
+  const byId = useMemo(() => new Map<string, PageTreeNode>(flat.map((p) => [p.id, p])), [flat]);
+  const page = (nav.pageId && byId.get(nav.pageId)) || null;
   const merged = !!cr && (cr.mergeState === 'merged' || cr.status === 'merged');
   const editable = !merged;
 
@@ -165,16 +170,39 @@ function Workspace({
     [session.user],
   );
 
-  if (!catalog) return <div className="splash" />;
+  // Stable callbacks: the memoized sidebar re-renders only when what it shows changes.
+  const openSpace = useCallback((spaceId: string) => setNav({ spaceId, changeRequestId: null, pageId: null, view: 'page' }), [setNav]);
+  const openPage = useCallback((pageId: string) => setNav({ pageId, view: 'page' }), [setNav]);
+  const onNewSpace = useCallback(() => setDialog('newSpace'), []);
+  const onPublish = useCallback(() => setDialog('publish'), []);
+  const onOpenOutbox = useCallback(() => setDialog('outbox'), []);
+  const onAccount = useCallback(() => setDialog('account'), []);
 
-  const openSpace = (spaceId: string) => setNav({ spaceId, changeRequestId: null, pageId: null, view: 'page' });
-  const openPage = (pageId: string) => setNav({ pageId, view: 'page' });
+  // "Comment" on a selection (the editor's toolbar) opens the panel on that passage.
+  useEffect(() => {
+    const open = () => setPanel('comments');
+    window.addEventListener(COMMENT_ON_SELECTION, open);
+    return () => window.removeEventListener(COMMENT_ON_SELECTION, open);
+  }, []);
+
+  // Ctrl/Cmd+K: the page switcher, from anywhere in the window (the editor included).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 'k') {
+        e.preventDefault();
+        setSwitcher((open) => !open);
+      }
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, []);
+
+  if (!catalog) return <div className="splash" />;
 
   return (
     <div className={`app${panel ? ' has-panel' : ''}`}>
       <Sidebar
         session={session}
-        status={status}
         catalog={catalog}
         space={space}
         branch={branch}
@@ -185,26 +213,16 @@ function Workspace({
         presence={presence}
         onOpenSpace={openSpace}
         onOpenPage={openPage}
-        onNewSpace={() => setDialog('newSpace')}
-        onPublish={() => setDialog('publish')}
-        onOpenOutbox={() => setDialog('outbox')}
-        onAccount={() => setDialog('account')}
+        onNewSpace={onNewSpace}
+        onPublish={onPublish}
+        onOpenOutbox={onOpenOutbox}
+        onAccount={onAccount}
       />
       <main className="main">
         {space ? (
           <>
             <header className="topbar">
-              <nav className="crumbs" aria-label="Location">
-                <span className="crumb-space">
-                  <span>{space.emoji ?? '📘'}</span> {space.title}
-                </span>
-                {nav.view === 'page' && page && (
-                  <>
-                    <Icon name="chevronRight" size={13} />
-                    <span className="crumb-page">{page.title || 'Untitled'}</span>
-                  </>
-                )}
-              </nav>
+              <Breadcrumbs space={space} page={nav.view === 'page' ? page : null} byId={byId} onOpenPage={openPage} />
               <BranchSwitcher
                 spaceId={space.id}
                 list={changeRequests}
@@ -261,17 +279,21 @@ function Workspace({
               </div>
             )}
             {nav.view === 'review' && cr ? (
-              <ReviewView cr={cr} onOpenPage={openPage} onBackToMain={() => setNav({ changeRequestId: null, view: 'page' })} />
+              <ReviewView
+                cr={cr}
+                replica={replica}
+                onOpenPage={openPage}
+                onBackToMain={() => setNav({ changeRequestId: null, view: 'page' })}
+              />
             ) : replica && page ? (
               <div className="page-scroll">
                 <article className="page">
-                  <input
-                    className="page-title"
-                    aria-label="Page title"
-                    value={page.title}
-                    placeholder="Untitled"
-                    readOnly={!editable}
-                    onChange={(e) => updatePage(replica.doc, page.id, { title: e.target.value })}
+                  <PageTitle
+                    key={`title:${replica.key}:${page.id}`}
+                    doc={replica.doc}
+                    pageId={page.id}
+                    editable={editable}
+                    unpublished={space.syncState !== 'remote'}
                   />
                   {branch && isComputedPage(page) ? (
                     <ComputedPage branch={branch} pageId={page.id} />
@@ -319,6 +341,7 @@ function Workspace({
       {panel === 'comments' && branch && page && nav.view === 'page' && (
         <CommentsPanel branch={branch} pageId={page.id} pageTitle={page.title || 'Untitled'} onClose={() => setPanel(null)} />
       )}
+      {switcher && replica && <PageSwitcher pages={flat} onOpen={openPage} onClose={() => setSwitcher(false)} />}
       {dialog === 'newSpace' && (
         <NewSpaceDialog
           catalog={catalog}

@@ -1,11 +1,14 @@
-import { diffWordsWithSpace } from 'diff';
-import { useEffect, useState } from 'react';
-import type { ChangeRequestDiff, ChangeRequestSummary, DiffLine } from '../../common/ipc';
+import { useEffect, useMemo, useState } from 'react';
+import type { ChangeRequestSummary } from '../../common/ipc';
 import { bridge, call } from '../bridge';
+import { PageDiff } from '../review/BlockDiffView';
+import { ReviewsPanel } from '../review/ReviewsPanel';
+import { useBranchDiff } from '../review/useBranchDiff';
+import type { BranchReplica } from '../sync/BranchReplica';
 import { Icon } from './Icons';
 import { askText, confirmAction } from './Prompt';
 import { notify } from './Toasts';
-import { timeAgo } from './hooks';
+import { timeAgo, useReplica } from './hooks';
 
 export function useChangeRequests(spaceId: string | null): ChangeRequestSummary[] {
   const [list, setList] = useState<ChangeRequestSummary[]>([]);
@@ -15,9 +18,16 @@ export function useChangeRequests(spaceId: string | null): ChangeRequestSummary[
       return;
     }
     let alive = true;
+    let last = '';
+    // The list is polled: an unchanged answer must not re-render the workspace.
     const load = () =>
       void call('changeRequests.list', { spaceId })
-        .then((l) => alive && setList(l))
+        .then((l) => {
+          const key = JSON.stringify(l);
+          if (!alive || key === last) return;
+          last = key;
+          setList(l);
+        })
         .catch(() => {});
     load();
     const off = bridge.on('changeRequests.changed', (e) => e.spaceId === spaceId && load());
@@ -170,134 +180,36 @@ export function BranchSwitcher({
   );
 }
 
-/** Long runs of unchanged lines are folded, keeping a little context around changes. */
-function foldLines<L extends DiffLine>(lines: L[], context = 2): (L | { kind: 'fold'; count: number })[] {
-  const out: (L | { kind: 'fold'; count: number })[] = [];
-  const changed = lines.map((l) => l.kind !== 'same');
-  const near = (i: number) => changed.slice(Math.max(0, i - context), i + context + 1).some(Boolean);
-  let folded = 0;
-  lines.forEach((line, i) => {
-    if (line.kind === 'same' && !near(i)) {
-      folded++;
-      return;
-    }
-    if (folded) out.push({ kind: 'fold', count: folded });
-    folded = 0;
-    out.push(line);
-  });
-  if (folded) out.push({ kind: 'fold', count: folded });
-  return out;
-}
-
-type Segment = { text: string; changed: boolean };
-type ShownLine = DiffLine & { segments?: Segment[] };
-
-/**
- * A removed line followed by the line that replaced it (runs of equal length) shows which
- * words changed, so a one-word edit in a long paragraph reads at a glance.
- */
-function withWordChanges(lines: DiffLine[]): ShownLine[] {
-  const out: ShownLine[] = lines.map((l) => ({ ...l }));
-  let i = 0;
-  while (i < out.length) {
-    if (out[i]?.kind !== 'removed') {
-      i++;
-      continue;
-    }
-    let r = i;
-    while (out[r]?.kind === 'removed') r++;
-    let a = r;
-    while (out[a]?.kind === 'added') a++;
-    if (a - r === r - i) {
-      for (let k = 0; k < r - i; k++) {
-        const before = out[i + k] as ShownLine;
-        const after = out[r + k] as ShownLine;
-        const parts = diffWordsWithSpace(before.text, after.text);
-        before.segments = parts.filter((p) => !p.added).map((p) => ({ text: p.value, changed: !!p.removed }));
-        after.segments = parts.filter((p) => !p.removed).map((p) => ({ text: p.value, changed: !!p.added }));
-      }
-    }
-    i = a;
-  }
-  return out;
-}
-
-function LineText({ line }: { line: ShownLine }) {
-  if (!line.segments) return <span className="diff-text">{line.text || ' '}</span>;
-  const Mark = line.kind === 'removed' ? 'del' : 'ins';
-  return (
-    <span className="diff-text has-words">
-      {line.segments.map((seg, i) =>
-        // biome-ignore lint/suspicious/noArrayIndexKey: segments have no identity beyond their place
-        seg.changed ? (
-          <Mark key={i} className="diff-word">
-            {seg.text}
-          </Mark>
-        ) : (
-          <span key={i}>{seg.text}</span>
-        ),
-      )}
-    </span>
-  );
-}
-
-function DiffBlock({ lines }: { lines: DiffLine[] }) {
-  return (
-    <div className="diff">
-      {foldLines(withWordChanges(lines)).map((line, i) =>
-        line.kind === 'fold' ? (
-          // biome-ignore lint/suspicious/noArrayIndexKey: lines have no identity beyond their place
-          <div key={i} className="diff-fold">
-            ⋯ {line.count} unchanged line{line.count > 1 ? 's' : ''}
-          </div>
-        ) : (
-          // biome-ignore lint/suspicious/noArrayIndexKey: lines have no identity beyond their place
-          <div key={i} className={`diff-line diff-${line.kind}`}>
-            <span className="diff-sign">{line.kind === 'added' ? '+' : line.kind === 'removed' ? '−' : ' '}</span>
-            <LineText line={line} />
-          </div>
-        ),
-      )}
-    </div>
-  );
-}
-
 /** What a change request changes, with merge and update-from-main. */
 export function ReviewView({
   cr,
+  replica,
   onOpenPage,
   onBackToMain,
 }: {
   cr: ChangeRequestSummary;
+  /** The window's copy of the change request's branch. */
+  replica: BranchReplica | null;
   onOpenPage: (pageId: string) => void;
   onBackToMain: () => void;
 }) {
-  const [diff, setDiff] = useState<ChangeRequestDiff | null>(null);
+  const mainRef = useMemo(() => ({ spaceId: cr.spaceId }), [cr.spaceId]);
+  const { replica: main } = useReplica(mainRef);
+  const pages = useBranchDiff(main, replica);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    let alive = true;
-    const load = () => void call('changeRequests.diff', { changeRequestId: cr.id }).then((d) => alive && setDiff(d));
-    load();
-    const timer = setInterval(load, 4000);
-    return () => {
-      alive = false;
-      clearInterval(timer);
-    };
-  }, [cr.id]);
   const merged = cr.mergeState === 'merged' || cr.status === 'merged';
   const run = async (fn: () => Promise<unknown>, done: string) => {
     setBusy(true);
     try {
       await fn();
       notify('info', done);
-      setDiff(await call('changeRequests.diff', { changeRequestId: cr.id }));
     } catch (err) {
       notify('error', (err as Error).message);
     } finally {
       setBusy(false);
     }
   };
-  const total = diff ? diff.added.length + diff.removed.length + diff.edited.length : 0;
+  const count = (kind: 'added' | 'removed' | 'edited') => pages?.filter((p) => p.kind === kind).length ?? 0;
   return (
     <div className="review">
       <header className="review-head">
@@ -357,12 +269,14 @@ export function ReviewView({
           </button>
         )}
       </header>
-      {!diff ? (
-        <div className="review-loading">
+      <ReviewsPanel cr={cr} />
+      {!pages ? (
+        <div className="review-loading" aria-busy="true" aria-label="Loading the changes">
           <span className="skeleton" />
           <span className="skeleton" />
+          <span className="skeleton short" />
         </div>
-      ) : total === 0 ? (
+      ) : pages.length === 0 ? (
         <div className="panel-empty big">
           <Icon name="diff" size={28} />
           <p>
@@ -374,40 +288,26 @@ export function ReviewView({
       ) : (
         <>
           <p className="review-summary">
-            <strong>{total}</strong> page{total > 1 ? 's' : ''} changed:
-            {diff.edited.length > 0 && <span className="chip chip-edited">{diff.edited.length} edited</span>}
-            {diff.added.length > 0 && <span className="chip chip-added">{diff.added.length} added</span>}
-            {diff.removed.length > 0 && <span className="chip chip-removed">{diff.removed.length} removed</span>}
+            <strong>{pages.length}</strong> page{pages.length > 1 ? 's' : ''} changed:
+            {count('edited') > 0 && <span className="chip chip-edited">{count('edited')} edited</span>}
+            {count('added') > 0 && <span className="chip chip-added">{count('added')} added</span>}
+            {count('removed') > 0 && <span className="chip chip-removed">{count('removed')} removed</span>}
           </p>
-          {diff.added.map((p) => (
-            <section key={p.pageId} className="diff-card">
+          {pages.map((p) => (
+            <section key={p.pageId} className="diff-card" data-page-id={p.pageId}>
               <header>
-                <span className="chip chip-added">Added</span>
-                <button type="button" className="link-btn" onClick={() => onOpenPage(p.pageId)}>
-                  {p.title}
-                </button>
+                <span className={`chip chip-${p.kind}`}>{p.kind === 'added' ? 'Added' : p.kind === 'removed' ? 'Removed' : 'Edited'}</span>
+                {p.kind === 'removed' ? (
+                  <span className="strike">{p.title}</span>
+                ) : (
+                  <button type="button" className="link-btn" onClick={() => onOpenPage(p.pageId)}>
+                    {p.title || 'Untitled'}
+                  </button>
+                )}
+                {p.previousTitle !== undefined && <span className="muted small">renamed from “{p.previousTitle}”</span>}
+                {p.moved && <span className="muted small">moved</span>}
               </header>
-              <DiffBlock lines={p.lines} />
-            </section>
-          ))}
-          {diff.edited.map((p) => (
-            <section key={p.pageId} className="diff-card">
-              <header>
-                <span className="chip chip-edited">Edited</span>
-                <button type="button" className="link-btn" onClick={() => onOpenPage(p.pageId)}>
-                  {p.title}
-                </button>
-                {p.previousTitle && <span className="muted small">renamed from “{p.previousTitle}”</span>}
-              </header>
-              <DiffBlock lines={p.lines} />
-            </section>
-          ))}
-          {diff.removed.map((p) => (
-            <section key={p.pageId} className="diff-card">
-              <header>
-                <span className="chip chip-removed">Removed</span>
-                <span className="strike">{p.title}</span>
-              </header>
+              <PageDiff page={p} />
             </section>
           ))}
         </>

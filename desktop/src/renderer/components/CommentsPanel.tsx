@@ -4,7 +4,11 @@ import { branchKey } from '../../common/ipc';
 import { bridge, call } from '../bridge';
 import { Icon } from './Icons';
 import { colorFor, initials, timeAgo } from './hooks';
+import { COMMENT_ON_SELECTION, revealQuote, selectedText, splitQuote, withQuote } from '../review/commentAnchor';
 import { notify } from './Toasts';
+
+/** How often an open panel asks for new comments. */
+const LIVE_MS = 2000;
 
 const QUICK_REACTIONS = ['👍', '❤️', '🎉', '👀'];
 
@@ -93,11 +97,16 @@ function Composer({
   onSend,
   autoFocus,
   compact,
+  quote,
+  onDropQuote,
 }: {
   placeholder: string;
   onSend: (text: string) => Promise<void>;
   autoFocus?: boolean;
   compact?: boolean;
+  /** The passage the comment is about, shown above the text. */
+  quote?: string | null;
+  onDropQuote?: () => void;
 }) {
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
@@ -115,6 +124,14 @@ function Composer({
   };
   return (
     <div className={`composer${compact ? ' is-compact' : ''}`}>
+      {quote && (
+        <div className="composer-quote" data-testid="comment-quote">
+          <span>“{quote}”</span>
+          <button type="button" className="icon-btn" aria-label="Comment on the whole page instead" onClick={onDropQuote}>
+            <Icon name="x" size={13} />
+          </button>
+        </div>
+      )}
       <textarea
         value={text}
         placeholder={placeholder}
@@ -123,13 +140,46 @@ function Composer({
         autoFocus={autoFocus}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {
-          if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) void send();
+          // Enter sends, as in every chat; Shift+Enter is a new line.
+          if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+            e.preventDefault();
+            void send();
+          }
         }}
       />
-      <button type="button" className="btn btn-primary btn-small" disabled={busy || !text.trim()} onClick={() => void send()}>
-        <Icon name="send" size={14} /> {compact ? 'Reply' : 'Comment'}
-      </button>
+      <div className="composer-foot">
+        <span className="hint-keys muted small">
+          <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> new line
+        </span>
+        <button type="button" className="btn btn-primary btn-small" disabled={busy || !text.trim()} onClick={() => void send()}>
+          <Icon name="send" size={14} /> {compact ? 'Reply' : 'Comment'}
+        </button>
+      </div>
     </div>
+  );
+}
+
+/** A comment's text, with the passage it is about as a quote that selects it in the page. */
+function ThreadBody({ markdown }: { markdown: string }) {
+  const { quote, text } = splitQuote(markdown);
+  return (
+    <>
+      {quote && (
+        <button
+          type="button"
+          className="thread-quote"
+          title="Show this passage in the page"
+          onClick={() => {
+            if (!revealQuote(quote)) notify('info', 'This passage is no longer in the page.');
+          }}
+        >
+          “{quote}”
+        </button>
+      )}
+      <div className="thread-body">
+        <InlineMarkdown text={text} />
+      </div>
+    </>
   );
 }
 
@@ -163,9 +213,7 @@ function Thread({ comment }: { comment: CommentView }) {
           <Icon name="check" size={15} />
         </button>
       </header>
-      <div className="thread-body">
-        <InlineMarkdown text={comment.body} />
-      </div>
+      <ThreadBody markdown={comment.body} />
       {comment.error && comment.syncState === 'failed' && <p className="form-error small">{comment.error}</p>}
       <Reactions reactions={comment.reactions} onToggle={react(undefined)} />
       {comment.replies.length > 0 && (
@@ -230,15 +278,26 @@ export function CommentsPanel({
 }) {
   const [comments, setComments] = useState<CommentView[]>([]);
   const [showResolved, setShowResolved] = useState(false);
+  // The passage selected in the page when the panel opened (or when asked again).
+  const [quote, setQuote] = useState<string | null>(() => selectedText());
+  useEffect(() => {
+    const onAsk = () => setQuote(selectedText());
+    window.addEventListener(COMMENT_ON_SELECTION, onAsk);
+    return () => window.removeEventListener(COMMENT_ON_SELECTION, onAsk);
+  }, []);
   const key = branchKey(branch);
   useEffect(() => {
     let alive = true;
     const load = () => void call('comments.list', { branch, pageId }).then((c) => alive && setComments(c));
     load();
     const off = bridge.on('comments.changed', (e) => e.branch === key && load());
+    // While the panel is open, others' comments arrive by themselves: each listing asks the
+    // server again (and announces a change only when there is one).
+    const timer = setInterval(load, LIVE_MS);
     return () => {
       alive = false;
       off();
+      clearInterval(timer);
     };
   }, [key, pageId]);
   const open = comments.filter((c) => !c.resolved);
@@ -256,9 +315,12 @@ export function CommentsPanel({
       </header>
       <div className="panel-body">
         <Composer
-          placeholder="Add a comment on this page…"
-          onSend={async (markdown) => {
-            const created = await call('comments.create', { branch, pageId, markdown });
+          placeholder={quote ? 'Comment on the selected passage…' : 'Add a comment on this page…'}
+          quote={quote}
+          onDropQuote={() => setQuote(null)}
+          onSend={async (text) => {
+            const created = await call('comments.create', { branch, pageId, markdown: withQuote(quote, text) });
+            setQuote(null);
             setComments((all) => [...all.filter((c) => c.id !== created.id), created]);
           }}
         />

@@ -1,11 +1,12 @@
 import type { PageTreeNode } from '@quire/shared/content/tree';
-import { useEffect, useRef, useState } from 'react';
-import type { BranchRef, Catalog, SearchHit, SessionState, SpaceSummary, SyncStatus } from '../../common/ipc';
+import { memo, useEffect, useRef, useState } from 'react';
+import type { BranchRef, Catalog, SearchHit, SessionState, SpaceSummary } from '../../common/ipc';
 import { call } from '../bridge';
 import type { BranchReplica } from '../sync/BranchReplica';
 import { Icon } from './Icons';
 import { PageTree } from './PageTree';
 import type { Presence } from './hooks';
+import { SidebarResizer } from './SidebarResizer';
 import { SyncStatusBar } from './SyncStatusBar';
 
 function SpaceRow({ space, active, onOpen }: { space: SpaceSummary; active: boolean; onOpen: () => void }) {
@@ -163,9 +164,12 @@ function SearchBox({ branch, onOpen }: { branch: BranchRef; onOpen: (pageId: str
   );
 }
 
-export function Sidebar(props: {
+/**
+ * Memoized: the workspace re-renders for navigation and tree changes, never per keystroke,
+ * and the sidebar (tree included) re-renders only when one of these props changes.
+ */
+export const Sidebar = memo(function Sidebar(props: {
   session: SessionState;
-  status: SyncStatus | null;
   catalog: Catalog;
   space: SpaceSummary | null;
   branch: BranchRef | null;
@@ -186,6 +190,7 @@ export function Sidebar(props: {
     if (!props.space) setSpacesOpen(true);
   }, [props.space]);
   const server = props.session.server;
+  const scrollRef = useRef<HTMLDivElement>(null);
   return (
     <aside className="sidebar">
       <header className="sidebar-header">
@@ -203,7 +208,7 @@ export function Sidebar(props: {
           <span>{server ? new URL(server.url).host : 'This device'}</span>
         </button>
       </header>
-      <div className="sidebar-scroll">
+      <div className="sidebar-scroll" ref={scrollRef}>
         <SpacesSection
           catalog={props.catalog}
           currentSpace={props.space}
@@ -229,8 +234,10 @@ export function Sidebar(props: {
                 tree={props.tree}
                 selected={props.pageId}
                 editable={props.editable}
+                unpublished={props.space.syncState !== 'remote'}
                 presence={props.presence}
                 onSelect={props.onOpenPage}
+                scrollRef={scrollRef}
               />
             ) : (
               <div className="tree-loading">
@@ -242,7 +249,8 @@ export function Sidebar(props: {
           </section>
         )}
       </div>
-      <SyncStatusBar status={props.status} onOpenOutbox={props.onOpenOutbox} />
+      <SyncStatusBar onOpenOutbox={props.onOpenOutbox} />
+      <SidebarResizer />
     </aside>
   );
-}
+});

@@ -1,13 +1,26 @@
 import { useEffect, useState } from 'react';
 import type { SyncStatus } from '../../common/ipc';
 import { call } from '../bridge';
+import { useSyncStatus } from './hooks';
 import { Icon } from './Icons';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/**
+ * What waits to be sent, in the writer's terms: edits (never a count of stored updates,
+ * which would tick with every key) and actions such as a comment.
+ */
+function describeWaiting(status: SyncStatus): string {
+  const parts: string[] = [];
+  if (status.unsentEdits > 0) parts.push('Edits');
+  if (status.pendingMutations > 0) parts.push(plural(status.pendingMutations, 'action'));
+  if (parts.length === 0) return 'Everything is sent';
+  return `${parts.join(' and ')} waiting to be sent`;
+}
+
 /** What the status line says: the truth about the connection and what waits to be sent. */
 export function describeStatus(status: SyncStatus): { tone: 'ok' | 'busy' | 'off' | 'bad' | 'local'; title: string; detail: string } {
-  const waiting = status.pending > 0 ? `${plural(status.pending, 'change')} waiting to be sent` : 'Everything is sent';
+  const waiting = describeWaiting(status);
   switch (status.connection) {
     case 'local':
       return { tone: 'local', title: 'On this device', detail: 'Saved locally; no server' };
@@ -28,7 +41,36 @@ export function describeStatus(status: SyncStatus): { tone: 'ok' | 'busy' | 'off
   }
 }
 
-export function SyncStatusBar({ status, onOpenOutbox }: { status: SyncStatus | null; onOpenOutbox: () => void }) {
+/** How long edits may wait, online, before the footer says "Syncing": a keystroke is sent well within it. */
+const SETTLE_MS = 1500;
+
+/** Online, nothing but edits in flight: the normal state while typing, not news. */
+const onlyEditsInFlight = (s: SyncStatus) => s.connection === 'online' && s.pendingMutations === 0 && s.failed === 0 && s.pending > 0;
+
+/**
+ * The status to show. Online, each keystroke is waiting for a moment and then sent; the
+ * footer shows "Syncing" only when edits keep waiting, so typing does not make it flicker
+ * (nor re-render it) on every key. Every other change shows at once.
+ */
+function useSettledStatus(status: SyncStatus | null): SyncStatus | null {
+  const [shown, setShown] = useState(status);
+  useEffect(() => {
+    if (!status || !onlyEditsInFlight(status)) {
+      setShown((prev) => (prev && status && JSON.stringify(prev) === JSON.stringify(status) ? prev : status));
+      return;
+    }
+    const timer = setTimeout(() => setShown(status), SETTLE_MS);
+    return () => clearTimeout(timer);
+  }, [status]);
+  return shown;
+}
+
+/**
+ * The sidebar's footer. It holds the sync status itself: the status changes while the
+ * writer types (edits waiting, then sent), and only this footer needs to know.
+ */
+export function SyncStatusBar({ onOpenOutbox }: { onOpenOutbox: () => void }) {
+  const status = useSettledStatus(useSyncStatus());
   // The switch moves at once; the status that confirms it arrives a moment later.
   const [wanted, setWanted] = useState<boolean | null>(null);
   const confirmed = status?.workOffline;
@@ -38,7 +80,7 @@ export function SyncStatusBar({ status, onOpenOutbox }: { status: SyncStatus | n
   if (!status) return <footer className="status-bar" />;
   const { tone, title, detail } = describeStatus(status);
   return (
-    <footer className="status-bar" data-connection={status.connection} data-pending={status.pending}>
+    <footer className="status-bar" data-connection={status.connection}>
       <div className="status-main">
         <span className={`status-dot tone-${tone}`} aria-hidden />
         <div className="status-text">

@@ -90,13 +90,15 @@ export function usePageTree(replica: BranchReplica | null): PageTreeNode[] {
       });
     };
     setTree(pageTree(replica.doc));
-    // Only tree-shaping keys matter; body keystrokes (deep in `body`) are skipped cheaply.
+    // Only tree-shaping keys matter (a title typed in its Y.Text included); body keystrokes
+    // (deep in `body`) are skipped cheaply.
     const observer = (events: { path: unknown[]; changes: { keys: Map<string, unknown> } }[]) => {
       for (const e of events) {
         if (e.path.length === 0) return recompute();
         if (e.path.length === 1) {
           for (const k of e.changes.keys.keys()) if (k !== 'body') return recompute();
         }
+        if (e.path.length === 2 && e.path[1] === 'title') return recompute();
       }
     };
     pages.observeDeep(observer as never);

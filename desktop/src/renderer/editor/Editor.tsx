@@ -6,16 +6,22 @@ import Dropcursor from '@tiptap/extension-dropcursor';
 import Gapcursor from '@tiptap/extension-gapcursor';
 import Placeholder from '@tiptap/extension-placeholder';
 import { EditorContent, useEditor, useEditorState } from '@tiptap/react';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type * as Y from 'yjs';
 import { Icon, type IconName } from '../components/Icons';
 import { askText } from '../components/Prompt';
 import type { BranchReplica } from '../sync/BranchReplica';
+import { COMMENT_ON_SELECTION } from '../review/commentAnchor';
+import { setActiveEditor } from './activeEditor';
+import { contractViewExtras } from './contractViews';
 import { WritingShortcuts } from './behaviour';
+import { BLOCK_CHOICES } from './blocks';
+import { CodeHighlight } from './highlight';
 import { pickImageFiles } from './images';
 import { nodeViewExtras } from './nodeViews';
 import { PasteHandling, insertImages } from './paste';
 import { schemaExtensions } from './schema';
+import { SlashMenu } from './slashMenu';
 import { addColumn, addRow, deleteColumn, deleteRow, deleteTable, insertTable, tableCellAt } from './tables';
 
 export interface Collaborator {
@@ -29,49 +35,8 @@ function fragmentOf(doc: Y.Doc, pageId: string): Y.XmlFragment | null {
   return map ? bodyFragment(map, true) : null;
 }
 
-const BLOCKS: { label: string; icon: IconName; json: JSONContent }[] = [
-  { label: 'Hint', icon: 'hint', json: { type: 'hint', attrs: { style: 'info' }, content: [{ type: 'paragraph' }] } },
-  {
-    label: 'Tabs',
-    icon: 'tabs',
-    json: {
-      type: 'tabs',
-      content: [
-        { type: 'tab', attrs: { title: 'First tab' }, content: [{ type: 'paragraph' }] },
-        { type: 'tab', attrs: { title: 'Second tab' }, content: [{ type: 'paragraph' }] },
-      ],
-    },
-  },
-  {
-    label: 'Expandable',
-    icon: 'details',
-    json: {
-      type: 'details',
-      content: [
-        { type: 'detailsSummary', content: [{ type: 'text', text: 'More details' }] },
-        { type: 'detailsContent', content: [{ type: 'paragraph' }] },
-      ],
-    },
-  },
-  {
-    label: 'Stepper',
-    icon: 'stepper',
-    json: {
-      type: 'stepper',
-      content: [
-        {
-          type: 'step',
-          content: [{ type: 'heading', attrs: { level: 3 }, content: [{ type: 'text', text: 'Step one' }] }, { type: 'paragraph' }],
-        },
-        {
-          type: 'step',
-          content: [{ type: 'heading', attrs: { level: 3 }, content: [{ type: 'text', text: 'Step two' }] }, { type: 'paragraph' }],
-        },
-      ],
-    },
-  },
-  { label: 'Divider', icon: 'divider', json: { type: 'horizontalRule' } },
-];
+/** Toolbar buttons act on the editor's selection: a click must not take the focus from it. */
+const keepFocus = (e: React.MouseEvent) => e.preventDefault();
 
 function ToolButton({
   icon,
@@ -94,7 +59,7 @@ function ToolButton({
       aria-label={label}
       aria-pressed={active}
       disabled={disabled}
-      onMouseDown={(e) => e.preventDefault()}
+      onMouseDown={keepFocus}
       onClick={onClick}
     >
       <Icon name={icon} size={17} />
@@ -149,6 +114,7 @@ function Toolbar({ editor, pages }: { editor: TiptapEditor; pages: { id: string;
       table: !!tableCellAt(e.state.selection.$from),
       tabs: hasAncestor(e, 'tabs'),
       stepper: hasAncestor(e, 'stepper'),
+      selection: !e.state.selection.empty,
       canUndo: e.can().undo(),
       canRedo: e.can().redo(),
       editable: e.isEditable,
@@ -176,10 +142,6 @@ function Toolbar({ editor, pages }: { editor: TiptapEditor; pages: { id: string;
       .extendMarkRange('link')
       .setMark('link', { href: page ? `page:${page.id}` : trimmed })
       .run();
-  };
-  const insert = async (json: JSONContent) => {
-    setInsertOpen(false);
-    chain().insertContent(json).run();
   };
   return (
     <div className="toolbar" role="toolbar" aria-label="Formatting">
@@ -233,68 +195,37 @@ function Toolbar({ editor, pages }: { editor: TiptapEditor; pages: { id: string;
         </button>
         {insertOpen && (
           <div className="menu" role="menu" onMouseLeave={() => setInsertOpen(false)}>
-            {BLOCKS.map((b) => (
+            {BLOCK_CHOICES.filter((b) => b.node in editor.schema.nodes).map((b) => (
               <button
-                key={b.label}
+                key={b.id}
                 type="button"
                 role="menuitem"
                 className="menu-item"
                 onMouseDown={(e) => e.preventDefault()}
-                onClick={() => void insert(b.json)}
+                onClick={() => {
+                  setInsertOpen(false);
+                  void b.run(editor, pages);
+                }}
               >
                 <Icon name={b.icon} size={16} /> {b.label}
               </button>
             ))}
-            <button
-              type="button"
-              role="menuitem"
-              className="menu-item"
-              onClick={async () => {
-                setInsertOpen(false);
-                const url = await askText({ title: 'Embed', label: 'URL', placeholder: 'https://…' });
-                if (url?.trim())
-                  chain()
-                    .insertContent({ type: 'embed', attrs: { url: url.trim() } })
-                    .run();
-              }}
-            >
-              <Icon name="embed" size={16} /> Embed
-            </button>
-            <button
-              type="button"
-              role="menuitem"
-              className="menu-item"
-              onClick={async () => {
-                setInsertOpen(false);
-                const target = await askText({ title: 'Page reference', label: 'Page title or URL', placeholder: 'Getting started' });
-                if (!target?.trim()) return;
-                const page = pages.find((p) => p.title.toLowerCase() === target.trim().toLowerCase());
-                chain()
-                  .insertContent({
-                    type: 'contentRef',
-                    attrs: page ? { href: `page:${page.id}`, title: page.title } : { href: target.trim() },
-                  })
-                  .run();
-              }}
-            >
-              <Icon name="page" size={16} /> Page reference
-            </button>
           </div>
         )}
       </div>
       <span className="tool-spacer" />
       {state.table && (
         <span className="tool-group" aria-label="Table">
-          <button type="button" className="tool tool-text" onClick={() => addRow(editor, true)}>
+          <button type="button" className="tool tool-text" onMouseDown={keepFocus} onClick={() => addRow(editor, true)}>
             + Row
           </button>
-          <button type="button" className="tool tool-text" onClick={() => addColumn(editor, true)}>
+          <button type="button" className="tool tool-text" onMouseDown={keepFocus} onClick={() => addColumn(editor, true)}>
             + Column
           </button>
-          <button type="button" className="tool tool-text" onClick={() => deleteRow(editor)}>
+          <button type="button" className="tool tool-text" onMouseDown={keepFocus} onClick={() => deleteRow(editor)}>
             − Row
           </button>
-          <button type="button" className="tool tool-text" onClick={() => deleteColumn(editor)}>
+          <button type="button" className="tool tool-text" onMouseDown={keepFocus} onClick={() => deleteColumn(editor)}>
             − Column
           </button>
           <ToolButton icon="trash" label="Delete table" onClick={() => deleteTable(editor)} />
@@ -304,6 +235,7 @@ function Toolbar({ editor, pages }: { editor: TiptapEditor; pages: { id: string;
         <button
           type="button"
           className="tool tool-text"
+          onMouseDown={keepFocus}
           onClick={() => addAfterAncestor(editor, 'tab', { type: 'tab', attrs: { title: 'New tab' }, content: [{ type: 'paragraph' }] })}
         >
           + Tab
@@ -313,10 +245,14 @@ function Toolbar({ editor, pages }: { editor: TiptapEditor; pages: { id: string;
         <button
           type="button"
           className="tool tool-text"
+          onMouseDown={keepFocus}
           onClick={() => addAfterAncestor(editor, 'step', { type: 'step', content: [{ type: 'paragraph' }] })}
         >
           + Step
         </button>
+      )}
+      {state.selection && (
+        <ToolButton icon="comment" label="Comment on the selection" onClick={() => window.dispatchEvent(new Event(COMMENT_ON_SELECTION))} />
       )}
       <ToolButton icon="undo" label="Undo (Ctrl+Z)" disabled={!state.canUndo} onClick={() => chain().undo().run()} />
       <ToolButton icon="redo" label="Redo (Ctrl+Shift+Z)" disabled={!state.canRedo} onClick={() => chain().redo().run()} />
@@ -343,11 +279,13 @@ export function PageEditor({
   pages: { id: string; title: string }[];
 }) {
   const fragment = useMemo(() => fragmentOf(replica.doc, pageId), [replica, pageId]);
+  const pagesRef = useRef(pages);
+  pagesRef.current = pages;
   const editor = useEditor(
     {
       editable,
       extensions: [
-        ...schemaExtensions(nodeViewExtras()),
+        ...schemaExtensions({ ...nodeViewExtras(), ...contractViewExtras() }),
         WritingShortcuts,
         PasteHandling,
         Dropcursor.configure({ color: '#4f46e5', width: 2 }),
@@ -356,6 +294,8 @@ export function PageEditor({
           placeholder: ({ node }) =>
             node.type.name === 'heading' ? 'Heading' : 'Write, or type markdown: # heading, - list, > quote, ``` code…',
         }),
+        SlashMenu.configure({ pages: () => pagesRef.current }),
+        CodeHighlight,
         Collaboration.configure({ fragment }),
         CollaborationCursor.configure({ provider: { awareness: replica.awareness }, user }),
       ],
@@ -366,6 +306,10 @@ export function PageEditor({
   useEffect(() => {
     editor?.setEditable(editable);
   }, [editor, editable]);
+  useEffect(() => {
+    setActiveEditor(editor);
+    return () => setActiveEditor(null);
+  }, [editor]);
   useEffect(() => {
     // Which page this window is on, for the presence shown in the page tree.
     replica.awareness.setLocalStateField('page', pageId);

@@ -17,7 +17,7 @@ export const WritingShortcuts = Extension.create({
     const rules: InputRule[] = [];
     if (n.heading)
       rules.push(
-        textblockTypeInputRule({ find: /^(#{1,3})\s$/, type: n.heading, getAttributes: (match) => ({ level: match[1]?.length ?? 1 }) }),
+        textblockTypeInputRule({ find: /^(#{1,4})\s$/, type: n.heading, getAttributes: (match) => ({ level: match[1]?.length ?? 1 }) }),
       );
     if (n.bulletList) rules.push(wrappingInputRule({ find: /^\s*([-+*])\s$/, type: n.bulletList }));
     if (n.orderedList) {

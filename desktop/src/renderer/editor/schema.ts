@@ -277,6 +277,127 @@ const NODE_DOM: Record<string, DomMapping> = {
   },
   step: { parse: [{ tag: 'li[data-type="step"]', priority: 60 }], render: () => ['li', { 'data-type': 'step', class: 'qe-step' }, 0] },
   hardBreak: { parse: [{ tag: 'br' }], render: () => ['br'] },
+  // The content model's layout and source-kept nodes. HTML is stored as written and only
+  // ever shown through the sanitizer (the node views in `contractViews.ts`); here it
+  // travels as an attribute, never as markup.
+  htmlBlock: {
+    parse: [{ tag: 'div[data-type="htmlBlock"]', getAttrs: (el) => ({ html: (el as HTMLElement).getAttribute('data-html') ?? '' }) }],
+    render: (node) => ['div', { 'data-type': 'htmlBlock', 'data-html': String(node.attrs.html ?? ''), class: 'qe-html' }],
+  },
+  htmlInline: {
+    parse: [{ tag: 'span[data-type="htmlInline"]', getAttrs: (el) => ({ html: (el as HTMLElement).getAttribute('data-html') ?? '' }) }],
+    render: (node) => ['span', { 'data-type': 'htmlInline', 'data-html': String(node.attrs.html ?? ''), class: 'qe-html-inline' }],
+  },
+  columns: block('columns'),
+  column: {
+    parse: [
+      {
+        tag: 'div[data-type="column"]',
+        getAttrs: (el) => {
+          const width = Number((el as HTMLElement).getAttribute('data-width'));
+          return { width: Number.isFinite(width) && width > 0 ? width : null };
+        },
+      },
+    ],
+    render: (node) => [
+      'div',
+      clean({
+        'data-type': 'column',
+        'data-width': str(node.attrs.width),
+        class: 'qe-column',
+        style: node.attrs.width ? `flex: 0 0 ${Number(node.attrs.width)}%` : undefined,
+      }),
+      0,
+    ],
+  },
+  updates: block('updates'),
+  update: {
+    parse: [
+      {
+        tag: 'div[data-type="update"]',
+        getAttrs: (el) => ({
+          date: (el as HTMLElement).getAttribute('data-date') ?? '',
+          title: (el as HTMLElement).getAttribute('data-title'),
+        }),
+      },
+    ],
+    render: (node) => [
+      'div',
+      clean({ 'data-type': 'update', 'data-date': str(node.attrs.date), 'data-title': str(node.attrs.title), class: 'qe-update' }),
+      [
+        'div',
+        { class: 'qe-update-meta', contenteditable: 'false' },
+        ['time', String(node.attrs.date ?? '')],
+        ...(node.attrs.title ? [['strong', String(node.attrs.title)] as DOMOutputSpec] : []),
+      ],
+      ['div', { class: 'qe-update-body' }, 0],
+    ],
+  },
+  math: {
+    parse: [{ tag: 'div[data-type="math"]', getAttrs: (el) => ({ tex: (el as HTMLElement).getAttribute('data-tex') ?? '' }) }],
+    render: (node) => [
+      'div',
+      { 'data-type': 'math', 'data-tex': String(node.attrs.tex ?? ''), class: 'qe-math' },
+      String(node.attrs.tex ?? ''),
+    ],
+  },
+  mathInline: {
+    parse: [{ tag: 'span[data-type="mathInline"]', getAttrs: (el) => ({ tex: (el as HTMLElement).getAttribute('data-tex') ?? '' }) }],
+    render: (node) => [
+      'span',
+      { 'data-type': 'mathInline', 'data-tex': String(node.attrs.tex ?? ''), class: 'qe-math-inline' },
+      String(node.attrs.tex ?? ''),
+    ],
+  },
+  openapiOperation: {
+    parse: [
+      {
+        tag: 'div[data-type="openapiOperation"]',
+        getAttrs: (el) => {
+          const e = el as HTMLElement;
+          return {
+            spec: e.getAttribute('data-spec'),
+            src: e.getAttribute('data-src'),
+            path: e.getAttribute('data-path') ?? '',
+            method: e.getAttribute('data-method') ?? 'get',
+          };
+        },
+      },
+    ],
+    render: (node) => [
+      'div',
+      clean({
+        'data-type': 'openapiOperation',
+        'data-spec': str(node.attrs.spec),
+        'data-src': str(node.attrs.src),
+        'data-path': str(node.attrs.path),
+        'data-method': str(node.attrs.method),
+        class: 'qe-openapi',
+      }),
+      `${String(node.attrs.method ?? 'get').toUpperCase()} ${String(node.attrs.path ?? '')}`,
+    ],
+  },
+  reusableContent: {
+    parse: [
+      {
+        tag: 'div[data-type="reusableContent"]',
+        getAttrs: (el) => ({
+          reusableContentId: (el as HTMLElement).getAttribute('data-reusable-content-id'),
+          src: (el as HTMLElement).getAttribute('data-src'),
+        }),
+      },
+    ],
+    render: (node) => [
+      'div',
+      clean({
+        'data-type': 'reusableContent',
+        'data-reusable-content-id': str(node.attrs.reusableContentId),
+        'data-src': str(node.attrs.src),
+        class: 'qe-reusable',
+      }),
+      `Reusable content: ${String(node.attrs.src ?? node.attrs.reusableContentId ?? '')}`,
+    ],
+  },
   inlineImage: {
     parse: [
       {

@@ -46,8 +46,12 @@ function focusCell(editor: Editor, tablePos: number, row: number, col: number) {
   const r = Math.max(0, Math.min(row, cells.length - 1));
   const target = cells[r]?.[Math.max(0, Math.min(col, (cells[r]?.length ?? 1) - 1))];
   if (target === undefined) return;
-  const tr = editor.state.tr.setSelection(TextSelection.near(editor.state.doc.resolve(target + 1)));
+  // The caret goes to the end of the cell's text, ready to add to it.
+  const cell = editor.state.doc.nodeAt(target);
+  const end = target + (cell?.nodeSize ?? 2) - 1;
+  const tr = editor.state.tr.setSelection(TextSelection.near(editor.state.doc.resolve(end), -1));
   editor.view.dispatch(tr.scrollIntoView());
+  editor.view.focus();
 }
 
 /** Tab / Shift-Tab: next or previous cell; Tab in the last cell adds a row. */
@@ -59,7 +63,7 @@ export function moveToCell(editor: Editor, dir: 1 | -1): boolean {
   const at = flat.findIndex(([r, c]) => r === info.row && c === info.col);
   const next = flat[at + dir];
   if (!next) {
-    if (dir === 1) return addRow(editor, true);
+    if (dir === 1) return addRow(editor, true, 0);
     return true;
   }
   focusCell(editor, info.tablePos, next[0], next[1]);
@@ -92,6 +96,7 @@ function rowsOf(table: PMNode): PMNode[][] {
   return rows;
 }
 
+/** Inserts a table at the caret and puts the caret in its first cell, ready to type. */
 export function insertTable(editor: Editor, rowCount = 3, colCount = 3): boolean {
   const { schema } = editor;
   const header = Array.from({ length: colCount }, () => emptyCell(editor, true));
@@ -102,10 +107,33 @@ export function insertTable(editor: Editor, rowCount = 3, colCount = 3): boolean
     ),
   );
   const table = schema.nodes.table!.create(null, [schema.nodes.tableRow!.create(null, header), ...body]);
-  return editor.chain().focus().insertContent(table.toJSON()).run();
+  // Tables do not nest: the new one is the table that follows the ones before the caret.
+  const before = tablesBefore(editor.state.doc, editor.state.selection.from);
+  if (!editor.chain().focus().insertContent(table.toJSON()).run()) return false;
+  const tablePos = tablePositions(editor.state.doc)[before];
+  if (tablePos === undefined) return true;
+  focusCell(editor, tablePos, 0, 0);
+  return true;
 }
 
-export function addRow(editor: Editor, after: boolean): boolean {
+function tablePositions(doc: PMNode): number[] {
+  const out: number[] = [];
+  doc.descendants((node, pos) => {
+    if (node.type.name === 'table') {
+      out.push(pos);
+      return false;
+    }
+    return !node.isTextblock;
+  });
+  return out;
+}
+
+function tablesBefore(doc: PMNode, pos: number): number {
+  return tablePositions(doc).filter((p) => p < pos).length;
+}
+
+/** Adds a row above or below the caret's; the caret goes to column `focusCol` (default: the same column). */
+export function addRow(editor: Editor, after: boolean, focusCol?: number): boolean {
   const info = tableCellAt(editor.state.selection.$from);
   if (!info) return false;
   const rows = rowsOf(info.table);
@@ -116,7 +144,7 @@ export function addRow(editor: Editor, after: boolean): boolean {
     0,
     Array.from({ length: width }, () => emptyCell(editor, false)),
   );
-  return rebuild(editor, info, rows, { row: at, col: info.col });
+  return rebuild(editor, info, rows, { row: at, col: focusCol ?? info.col });
 }
 
 export function addColumn(editor: Editor, after: boolean): boolean {

@@ -1,0 +1,251 @@
+import type { Editor, JSONContent } from '@tiptap/core';
+import type { IconName } from '../components/Icons';
+import { askText } from '../components/Prompt';
+import { pickImageFiles } from './images';
+import { insertImages } from './paste';
+import { insertTable } from './tables';
+
+/**
+ * Every block a writer can insert, for the `/` menu and the toolbar's Insert menu alike.
+ * `run` acts at the caret (the `/query` text already removed).
+ */
+export interface BlockChoice {
+  id: string;
+  label: string;
+  /** Other words that find it in the `/` menu. */
+  keywords: string;
+  icon: IconName;
+  /** The schema node it inserts: an editor whose schema lacks it does not offer it. */
+  node: string;
+  run(editor: Editor, pages: readonly { id: string; title: string }[]): void | Promise<void>;
+}
+
+const insert = (json: JSONContent) => (editor: Editor) => {
+  editor.chain().focus().insertContent(json).run();
+};
+
+/** Turns the current text block into `type` (a heading, a code block), or inserts one. */
+const setBlock =
+  (type: string, attrs: Record<string, unknown> = {}) =>
+  (editor: Editor) => {
+    editor.chain().focus().setNode(type, attrs).run();
+  };
+
+const hint = (style: string, label: string, icon: IconName): BlockChoice => ({
+  id: `hint-${style}`,
+  node: 'hint',
+  label,
+  keywords: `hint callout ${style} note`,
+  icon,
+  run: insert({ type: 'hint', attrs: { style }, content: [{ type: 'paragraph' }] }),
+});
+
+export const BLOCK_CHOICES: BlockChoice[] = [
+  { id: 'paragraph', node: 'paragraph', label: 'Text', keywords: 'paragraph plain', icon: 'page', run: setBlock('paragraph') },
+  { id: 'h1', node: 'heading', label: 'Heading 1', keywords: 'title h1 big', icon: 'heading', run: setBlock('heading', { level: 1 }) },
+  { id: 'h2', node: 'heading', label: 'Heading 2', keywords: 'subtitle h2', icon: 'heading', run: setBlock('heading', { level: 2 }) },
+  { id: 'h3', node: 'heading', label: 'Heading 3', keywords: 'h3 small', icon: 'heading', run: setBlock('heading', { level: 3 }) },
+  { id: 'h4', node: 'heading', label: 'Heading 4', keywords: 'h4 smallest', icon: 'heading', run: setBlock('heading', { level: 4 }) },
+  {
+    id: 'bulletList',
+    node: 'bulletList',
+    label: 'Bulleted list',
+    keywords: 'ul unordered bullets',
+    icon: 'list',
+    run: (e) => void e.chain().focus().toggleList('bulletList', 'listItem').run(),
+  },
+  {
+    id: 'orderedList',
+    node: 'orderedList',
+    label: 'Numbered list',
+    keywords: 'ol ordered numbers',
+    icon: 'orderedList',
+    run: (e) => void e.chain().focus().toggleList('orderedList', 'listItem').run(),
+  },
+  {
+    id: 'taskList',
+    node: 'taskList',
+    label: 'Task list',
+    keywords: 'todo checkbox checklist',
+    icon: 'taskList',
+    run: (e) => void e.chain().focus().toggleList('taskList', 'taskItem').run(),
+  },
+  {
+    id: 'blockquote',
+    node: 'blockquote',
+    label: 'Quote',
+    keywords: 'blockquote citation',
+    icon: 'quote',
+    run: (e) => void e.chain().focus().toggleWrap('blockquote').run(),
+  },
+  { id: 'codeBlock', node: 'codeBlock', label: 'Code block', keywords: 'code pre snippet', icon: 'codeBlock', run: setBlock('codeBlock') },
+  {
+    id: 'mermaid',
+    node: 'codeBlock',
+    label: 'Diagram (Mermaid)',
+    keywords: 'mermaid chart flowchart',
+    icon: 'codeBlock',
+    run: setBlock('codeBlock', { language: 'mermaid' }),
+  },
+  { id: 'table', node: 'table', label: 'Table', keywords: 'grid rows columns', icon: 'table', run: (e) => void insertTable(e) },
+  {
+    id: 'image',
+    node: 'image',
+    label: 'Image',
+    keywords: 'picture photo screenshot',
+    icon: 'image',
+    run: async (e) => insertImages(e.view, await pickImageFiles()),
+  },
+  hint('info', 'Hint: info', 'info'),
+  hint('warning', 'Hint: warning', 'warning'),
+  hint('danger', 'Hint: danger', 'danger'),
+  hint('success', 'Hint: success', 'check'),
+  {
+    id: 'tabs',
+    node: 'tabs',
+    label: 'Tabs',
+    keywords: 'tabbed',
+    icon: 'tabs',
+    run: insert({
+      type: 'tabs',
+      content: [
+        { type: 'tab', attrs: { title: 'First tab' }, content: [{ type: 'paragraph' }] },
+        { type: 'tab', attrs: { title: 'Second tab' }, content: [{ type: 'paragraph' }] },
+      ],
+    }),
+  },
+  {
+    id: 'details',
+    node: 'details',
+    label: 'Expandable',
+    keywords: 'details collapsible toggle accordion',
+    icon: 'details',
+    run: insert({
+      type: 'details',
+      content: [
+        { type: 'detailsSummary', content: [{ type: 'text', text: 'More details' }] },
+        { type: 'detailsContent', content: [{ type: 'paragraph' }] },
+      ],
+    }),
+  },
+  {
+    id: 'stepper',
+    node: 'stepper',
+    label: 'Stepper',
+    keywords: 'steps procedure',
+    icon: 'stepper',
+    run: insert({
+      type: 'stepper',
+      content: [
+        {
+          type: 'step',
+          content: [{ type: 'heading', attrs: { level: 3 }, content: [{ type: 'text', text: 'Step one' }] }, { type: 'paragraph' }],
+        },
+        {
+          type: 'step',
+          content: [{ type: 'heading', attrs: { level: 3 }, content: [{ type: 'text', text: 'Step two' }] }, { type: 'paragraph' }],
+        },
+      ],
+    }),
+  },
+  {
+    id: 'columns',
+    node: 'columns',
+    label: 'Columns',
+    keywords: 'layout side by side two',
+    icon: 'tabs',
+    run: insert({
+      type: 'columns',
+      content: [
+        { type: 'column', content: [{ type: 'paragraph' }] },
+        { type: 'column', content: [{ type: 'paragraph' }] },
+      ],
+    }),
+  },
+  {
+    id: 'updates',
+    node: 'updates',
+    label: 'Update log',
+    keywords: 'changelog release notes updates',
+    icon: 'list',
+    run: (e) => {
+      const date = new Date().toISOString().slice(0, 10);
+      insert({ type: 'updates', content: [{ type: 'update', attrs: { date, title: null }, content: [{ type: 'paragraph' }] }] })(e);
+    },
+  },
+  {
+    id: 'math',
+    node: 'math',
+    label: 'Math',
+    keywords: 'tex latex formula equation',
+    icon: 'code',
+    run: async (e) => {
+      const tex = await askText({ title: 'Math', label: 'TeX', placeholder: 'E = mc^2' });
+      if (tex?.trim()) insert({ type: 'math', attrs: { tex: tex.trim() } })(e);
+    },
+  },
+  {
+    id: 'openapiOperation',
+    node: 'openapiOperation',
+    label: 'API operation',
+    keywords: 'openapi swagger endpoint rest',
+    icon: 'globe',
+    run: async (e) => {
+      const op = await askText({ title: 'API operation', label: 'Method and path', placeholder: 'GET /pets/{id}' });
+      const m = op?.trim().match(/^(get|put|post|delete|patch|head|options)\s+(\S+)$/i);
+      if (m) insert({ type: 'openapiOperation', attrs: { method: m[1]?.toLowerCase(), path: m[2] } })(e);
+    },
+  },
+  {
+    id: 'htmlBlock',
+    node: 'htmlBlock',
+    label: 'HTML',
+    keywords: 'raw markup source',
+    icon: 'code',
+    run: async (e) => {
+      const html = await askText({ title: 'HTML', label: 'Source', placeholder: '<div align="center">…</div>' });
+      if (html?.trim()) insert({ type: 'htmlBlock', attrs: { html: html.trim() } })(e);
+    },
+  },
+  {
+    id: 'divider',
+    node: 'horizontalRule',
+    label: 'Divider',
+    keywords: 'hr rule line separator',
+    icon: 'divider',
+    run: insert({ type: 'horizontalRule' }),
+  },
+  {
+    id: 'embed',
+    node: 'embed',
+    label: 'Embed',
+    keywords: 'url video iframe youtube',
+    icon: 'embed',
+    run: async (e) => {
+      const url = await askText({ title: 'Embed', label: 'URL', placeholder: 'https://…' });
+      if (url?.trim()) insert({ type: 'embed', attrs: { url: url.trim() } })(e);
+    },
+  },
+  {
+    id: 'contentRef',
+    node: 'contentRef',
+    label: 'Page reference',
+    keywords: 'link card content-ref',
+    icon: 'page',
+    run: async (e, pages) => {
+      const target = await askText({ title: 'Page reference', label: 'Page title or URL', placeholder: 'Getting started' });
+      if (!target?.trim()) return;
+      const page = pages.find((p) => p.title.toLowerCase() === target.trim().toLowerCase());
+      insert({ type: 'contentRef', attrs: page ? { href: `page:${page.id}`, title: page.title } : { href: target.trim() } })(e);
+    },
+  },
+];
+
+/** Choices whose label or keywords hold every typed word; label prefixes first. */
+export function filterBlocks(query: string, choices: readonly BlockChoice[] = BLOCK_CHOICES): BlockChoice[] {
+  const q = query.trim().toLowerCase();
+  if (!q) return [...choices];
+  const words = q.split(/\s+/);
+  const hits = choices.filter((c) => words.every((w) => `${c.label} ${c.keywords} ${c.id}`.toLowerCase().includes(w)));
+  return hits.sort((a, b) => Number(!a.label.toLowerCase().startsWith(q)) - Number(!b.label.toLowerCase().startsWith(q)));
+}
