@@ -32,19 +32,6 @@ const block = (type: string, tag = 'div'): DomMapping => ({
   render: () => [tag, { 'data-type': type, class: `qe-${type}` }, 0],
 });
 
-/**
- * An atom shown as its source text (raw HTML, TeX, a reference): kept exactly as it came,
- * never injected as markup, round-tripped through its attribute.
- */
-const sourceAtom = (type: string, attr: string, tag = 'div'): DomMapping => ({
-  parse: [{ tag: `${tag}[data-type="${type}"]`, getAttrs: (el) => ({ [attr]: (el as HTMLElement).getAttribute(`data-${attr}`) ?? '' }) }],
-  render: (node) => [
-    tag,
-    { 'data-type': type, [`data-${attr}`]: String(node.attrs[attr] ?? ''), class: `qe-${type}` },
-    String(node.attrs[attr] ?? ''),
-  ],
-});
-
 /** DOM for every node of the body schema. A node missing here fails the startup check below. */
 const NODE_DOM: Record<string, DomMapping> = {
   paragraph: { parse: [{ tag: 'p' }], render: () => ['p', 0] },
@@ -192,83 +179,6 @@ const NODE_DOM: Record<string, DomMapping> = {
       'div',
       { 'data-type': 'contentRef', 'data-href': String(node.attrs.href), class: 'qe-content-ref' },
       String(node.attrs.title ?? node.attrs.href),
-    ],
-  },
-  htmlBlock: sourceAtom('htmlBlock', 'html'),
-  htmlInline: sourceAtom('htmlInline', 'html', 'span'),
-  math: sourceAtom('math', 'tex'),
-  mathInline: sourceAtom('mathInline', 'tex', 'span'),
-  columns: block('columns'),
-  column: {
-    parse: [
-      { tag: 'div[data-type="column"]', getAttrs: (el) => ({ width: Number((el as HTMLElement).getAttribute('data-width')) || null }) },
-    ],
-    render: (node) => ['div', clean({ 'data-type': 'column', 'data-width': str(node.attrs.width), class: 'qe-column' }), 0],
-  },
-  updates: block('updates'),
-  update: {
-    parse: [
-      {
-        tag: 'div[data-type="update"]',
-        getAttrs: (el) => ({
-          date: (el as HTMLElement).getAttribute('data-date') ?? '',
-          title: (el as HTMLElement).getAttribute('data-title'),
-        }),
-      },
-    ],
-    render: (node) => [
-      'div',
-      clean({ 'data-type': 'update', 'data-date': str(node.attrs.date), 'data-title': str(node.attrs.title), class: 'qe-update' }),
-      0,
-    ],
-  },
-  openapiOperation: {
-    parse: [
-      {
-        tag: 'div[data-type="openapiOperation"]',
-        getAttrs: (el) => {
-          const e = el as HTMLElement;
-          return {
-            spec: e.getAttribute('data-spec'),
-            src: e.getAttribute('data-src'),
-            path: e.getAttribute('data-path') ?? '',
-            method: e.getAttribute('data-method') ?? 'get',
-          };
-        },
-      },
-    ],
-    render: (node) => [
-      'div',
-      clean({
-        'data-type': 'openapiOperation',
-        'data-spec': str(node.attrs.spec),
-        'data-src': str(node.attrs.src),
-        'data-path': str(node.attrs.path),
-        'data-method': str(node.attrs.method),
-        class: 'qe-openapi-operation',
-      }),
-      `${String(node.attrs.method).toUpperCase()} ${String(node.attrs.path)}`,
-    ],
-  },
-  reusableContent: {
-    parse: [
-      {
-        tag: 'div[data-type="reusableContent"]',
-        getAttrs: (el) => ({
-          reusableContentId: (el as HTMLElement).getAttribute('data-id'),
-          src: (el as HTMLElement).getAttribute('data-src'),
-        }),
-      },
-    ],
-    render: (node) => [
-      'div',
-      clean({
-        'data-type': 'reusableContent',
-        'data-id': str(node.attrs.reusableContentId),
-        'data-src': str(node.attrs.src),
-        class: 'qe-reusable-content',
-      }),
-      'Reusable content',
     ],
   },
   stepper: {
