@@ -17,13 +17,13 @@ import { ServerProcess } from './serverProcess';
  * as a set with what clients saw: every edit a client saw acknowledged, and every edit any
  * client received from the server, must be in the document the restarted server serves,
  * checked before any client reconnects (a client would otherwise send back what was lost).
- * `JEPSEN_KILLS` sets how many kills (8 by default, about 16 s of typing between kills; 30
+ * `JEPSEN_KILLS` sets how many kills (3 by default, kept short for CI, about 16 s of typing between kills; 30
  * is the full minute). A restart is not counted: it takes what the machine gives it.
  */
 const TOKEN = `qt_jepsen_${Math.random().toString(36).slice(2)}`;
 const CLIENTS = 20;
 const KILL_EVERY_MS = 2000;
-const KILLS = Number(process.env.JEPSEN_KILLS ?? 8);
+const KILLS = Number(process.env.JEPSEN_KILLS ?? 3);
 /** A start on a busy machine (migrations, recovery of a killed database) can take long; it is not what is tested. */
 const START_MS = 180_000;
 const cleanups: (() => Promise<void> | void)[] = [];
