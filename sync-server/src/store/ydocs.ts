@@ -21,17 +21,19 @@ export async function ensureDoc(db: Queryable, docId: string) {
 
 /**
  * Appends one update to a document's log and announces it; returns its seq. Runs inside
- * the caller's transaction when given one, so the NOTIFY goes out only on commit.
+ * the caller's transaction when given one, so the NOTIFY goes out only on commit. Taking
+ * the seq and inserting the row are one statement: a revision cut between two statements
+ * would count the seq as held while its row was not there yet, and lose that update.
  */
 export async function appendUpdate(db: Queryable, docId: string, update: Uint8Array, origin: string | null = null): Promise<number> {
   await ensureDoc(db, docId);
-  const row = await maybeOne<{ last_seq: number }>(
+  const row = await maybeOne<{ seq: number }>(
     db,
-    'UPDATE ydocs SET last_seq = last_seq + 1, updated_at = now() WHERE id = $1 RETURNING last_seq',
-    [docId],
+    `WITH next AS (UPDATE ydocs SET last_seq = last_seq + 1, updated_at = now() WHERE id = $1 RETURNING last_seq)
+     INSERT INTO ydoc_updates (doc_id, seq, update, origin) SELECT $1, last_seq, $2, $3 FROM next RETURNING seq`,
+    [docId, bytes(update), origin],
   );
-  const seq = Number(row?.last_seq);
-  await db.query('INSERT INTO ydoc_updates (doc_id, seq, update, origin) VALUES ($1, $2, $3, $4)', [docId, seq, bytes(update), origin]);
+  const seq = Number(row?.seq);
   await db.query('SELECT pg_notify($1, $2)', [YDOC_CHANNEL, `${docId}\t${seq}\t${origin ?? ''}`]);
   return seq;
 }

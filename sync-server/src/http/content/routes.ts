@@ -20,7 +20,10 @@ import { SpaceParams } from '../params';
 import { ChangeRequestParams } from '../changeRequests/routes';
 
 const ExportQuery = z.object({
-  format: z.enum(['markdown']).meta({ description: 'The layout of the export: a git sync folder of GitBook-flavoured markdown' }),
+  format: z
+    .enum(['markdown'])
+    .default('markdown')
+    .meta({ description: 'The layout of the export: a git sync folder of GitBook-flavoured markdown (the only one, and the default)' }),
   archive: z.enum(['zip', 'tar.gz']).default('zip').meta({ description: 'How the folder is packed' }),
 });
 
