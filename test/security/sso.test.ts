@@ -1,4 +1,6 @@
+import { SyncClose, SyncCloseReason } from '@quire/shared/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawClient } from '../../sync-server/src/testing/syncClients';
 import { TestIdp } from '../../sync-server/src/testing/testIdp';
 import { World } from './world';
 
@@ -73,6 +75,16 @@ describe('SAML of one organization', () => {
     expect((await w.get(`/v1/users/${w.a.writer.id}`, w.both.token)).status).toBe(200);
     expect((await w.get(`/v1/users/${w.a.writer.id}`, token)).status).toBe(404);
     expect((await w.get('/v1/orgs', token)).body.items.map((o: { id: string }) => o.id)).toEqual([w.b.orgId]);
+
+    // Sync asks the same access function: A's rooms refuse that token before sending anything.
+    const wsBase = `${w.server.url.replace(/^http/, 'ws')}/v1/sync/spaces`;
+    const intoA = await rawClient(`${wsBase}/${aSpace}`, token);
+    expect(await intoA.closed).toEqual({ code: SyncClose.notFound, reason: SyncCloseReason.noAccess });
+    expect(intoA.messages).toEqual([]);
+    const intoB = await rawClient(`${wsBase}/${bSpace}`, token);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(intoB.messages.length).toBeGreaterThan(0);
+    intoB.ws.close();
   });
 
   it('rate-limits the browser-facing SSO endpoints per client address', async () => {
