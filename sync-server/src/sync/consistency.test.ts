@@ -93,7 +93,7 @@ describe('the log read against compaction', () => {
       expect(cut?.changed).toBe(true);
       const atRevision = new Y.Doc();
       Y.applyUpdate(atRevision, await revisionState(s.db, cut?.revision.id as string));
-      const titles = [...atRevision.getMap<Y.Map<unknown>>('pages').values()].map((p) => p.get('title'));
+      const titles = [...atRevision.getMap<Y.Map<unknown>>('pages').values()].map((p) => String(p.get('title')));
       expect(titles).toContain('Folded away');
       const pages = await s.t.get(`/v1/spaces/${spaceId}/content/pages`, admin.token);
       expect(JSON.stringify(pages.body)).toContain('Folded away');

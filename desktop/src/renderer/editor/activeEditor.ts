@@ -11,7 +11,14 @@ export function activeEditor(): Editor | null {
   return current && !current.isDestroyed ? current : null;
 }
 
-/** Moves the caret to the start of the page body. */
+/**
+ * Moves the caret to the start of the page body. The DOM focus moves at once: TipTap's
+ * focus command waits for the next frame, and a writer who types straight after Enter
+ * would lose those first keys to the title.
+ */
 export function focusEditorStart(): void {
-  activeEditor()?.commands.focus('start', { scrollIntoView: true });
+  const editor = activeEditor();
+  if (!editor) return;
+  editor.view.focus();
+  editor.commands.focus('start', { scrollIntoView: true });
 }
