@@ -263,7 +263,7 @@ function serverUrl(spec: OpenAPIDocument): string | undefined {
 }
 
 /** Follows local `#/...` references, with a bound so a cycle cannot loop forever. */
-class RefResolver {
+export class RefResolver {
   constructor(private spec: OpenAPIDocument) {}
 
   resolve(v: unknown): Obj {

@@ -1,7 +1,7 @@
 import { markdownToBody } from '@quire/shared/content/index';
 import { slugify } from '@quire/shared/content/slugs';
 import type { ElementContent } from 'hast';
-import { groupByTag, type SpecOperation, specOperations } from '../../core/openapi/render';
+import { groupByTag, RefResolver as Refs, type SpecOperation, specOperations } from '../../core/openapi/render';
 import type { OpenAPIDocument } from '../../core/openapi/parse';
 import { bodyTree, el, type LinkResolver, type OutlineEntry, txt } from './body';
 import { highlightLines } from './highlight';
@@ -28,25 +28,6 @@ export interface ApiReference {
   connect: string[];
   title: string;
   description?: string;
-}
-
-class Refs {
-  constructor(private spec: OpenAPIDocument) {}
-  resolve(v: unknown): Obj {
-    let cur = v;
-    for (let i = 0; i < 10 && isObject(cur) && typeof cur.$ref === 'string'; i++) {
-      const ref = cur.$ref;
-      if (!ref.startsWith('#/')) return cur;
-      let target: unknown = this.spec;
-      for (const seg of ref.slice(2).split('/')) {
-        const key = decodeURIComponent(seg.replace(/~1/g, '/').replace(/~0/g, '~'));
-        target = isObject(target) ? target[key] : undefined;
-      }
-      if (target === undefined) return cur;
-      cur = target;
-    }
-    return isObject(cur) ? cur : {};
-  }
 }
 
 const refName = (ref: string) => ref.split('/').pop() ?? ref;
