@@ -4,6 +4,7 @@ import { registerChangeRequestComments } from './changeRequestComments/handlers'
 import { registerCollections } from './collections/handlers';
 import { registerComments } from './comments/handlers';
 import { registerContentApi } from './content/register';
+import { registerMcp } from './mcp/handlers';
 import { registerMembers } from './members/handlers';
 import { registerOpenAPISpecs } from './openapi/handlers';
 import { registerOrganizations } from './organizations/handlers';
@@ -31,4 +32,5 @@ export function registerApiRoutes(app: OpenAPIHono<AppEnv>) {
   registerChangeRequestComments(app);
   registerTranslations(app);
   registerSites(app);
+  registerMcp(app);
 }
