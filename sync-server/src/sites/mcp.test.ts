@@ -98,6 +98,16 @@ describe('site MCP server (<site base>/~mcp)', () => {
     expect(tools.every((x) => x.annotations?.readOnlyHint === true)).toBe(true);
     expect(client.getInstructions()).toContain('"Open docs"');
     expect((await fetch(`${http.base}${publicSite.root}/~mcp`)).status).toBe(405);
+    const post = (body: string) =>
+      fetch(`${http.base}${publicSite.root}/~mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body,
+      });
+    const malformed = await post('{not json');
+    expect(malformed.status).toBe(400);
+    expect((await malformed.json()).error.code).toBe(-32700);
+    expect((await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(70_000) } }))).status).toBe(413);
   });
 
   it('lists sections, variants and pages as the site shows them, and reads pages as the site serves them', async () => {

@@ -144,6 +144,24 @@ function refusal(c: Context<AppEnv>, status: 401 | 404) {
   return c.json({ error: { code: 404, message: 'No matching site found.' } }, 404);
 }
 
+/**
+ * A POST body of declared length, read at once (the Node adapter reads it directly, where
+ * handing the transport the request makes it build a stream: most of a tool call's cost,
+ * profiled). Undefined when the transport must read it itself: no declared length, or too
+ * large (it answers 413).
+ */
+async function declaredBody(c: Context<AppEnv>): Promise<unknown> {
+  const length = Number(c.req.header('content-length') ?? Number.NaN);
+  if (c.req.method !== 'POST' || !(length > 0 && length <= MAX_BODY_BYTES) || c.req.header('transfer-encoding')) return undefined;
+  const text = await c.req.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    // No JSON-RPC message: the transport answers the protocol's parse error (400, -32700).
+    return null;
+  }
+}
+
 /** Answers `<site base>/~mcp` for a published site. */
 export async function serveSiteMcp(c: Context<AppEnv>, head: PublishedHead, mount: Mount): Promise<Response> {
   const { db, log } = c.get('deps');
@@ -154,8 +172,7 @@ export async function serveSiteMcp(c: Context<AppEnv>, head: PublishedHead, moun
   if (access.kind === 'refused') return refusal(c, access.status);
   const model = await loadSiteModel(db, site);
   const req = new SiteRequest(db, head, visitorView(model, head, access.claims), mount, 'light');
-  const res = await answerMcp(c.req.raw, SITE, req, { log, maxBodyBytes: MAX_BODY_BYTES });
-  res.headers.set('Cache-Control', 'private, no-store');
-  res.headers.set('X-Robots-Tag', 'noindex');
-  return res;
+  c.header('Cache-Control', 'private, no-store');
+  c.header('X-Robots-Tag', 'noindex');
+  return answerMcp(c, SITE, req, { log, maxBodyBytes: MAX_BODY_BYTES, parsedBody: await declaredBody(c) });
 }

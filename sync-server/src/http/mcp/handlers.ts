@@ -234,6 +234,6 @@ export function registerMcp(app: OpenAPIHono<AppEnv>) {
     const { log, config } = c.get('deps');
     // jsonBody has read and checked the body; the transport takes the parsed value.
     const parsedBody = c.req.method === 'POST' ? await c.req.json().catch(() => undefined) : undefined;
-    return answerMcp(c.req.raw, ORGANIZATION, c, { log, parsedBody, maxBodyBytes: config.maxBodyBytes });
+    return answerMcp(c, ORGANIZATION, c, { log, parsedBody, maxBodyBytes: config.maxBodyBytes });
   });
 }

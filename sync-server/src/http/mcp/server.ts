@@ -1,5 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -13,6 +14,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '@quire/shared/apiErrors';
+import type { Context } from 'hono';
 import { z } from 'zod';
 import type { Logger } from '../../logger';
 import { describeIssue } from '../validation';
@@ -62,6 +64,12 @@ export interface McpEndpoint<Ctx> {
 }
 
 const VERSION = '1.0.0';
+/**
+ * Shared by every per-request server: each one would otherwise build its own Ajv, which
+ * cost more than the rest of a tool call together (profiled). Our tools validate with zod;
+ * the SDK keeps Ajv for schemas a client sends back (elicitation), which these servers never ask for.
+ */
+const jsonSchemaValidator = new AjvJsonSchemaValidator();
 const listings = new WeakMap<McpEndpoint<never>, Tool[]>();
 
 /** The tool list, computed once per endpoint: JSON Schema of what each tool accepts. */
@@ -127,6 +135,7 @@ function protocolServer<Ctx>(endpoint: McpEndpoint<Ctx>, ctx: Ctx, log: Logger):
     {
       capabilities: { tools: { listChanged: false }, ...(endpoint.resources ? { resources: { listChanged: false } } : {}) },
       instructions: endpoint.instructions(ctx),
+      jsonSchemaValidator,
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList(endpoint) }));
@@ -149,27 +158,29 @@ function protocolServer<Ctx>(endpoint: McpEndpoint<Ctx>, ctx: Ctx, log: Logger):
  * mode there is no stream to resume (GET) and no session to end (DELETE).
  */
 export async function answerMcp<Ctx>(
-  request: Request,
+  c: Context,
   endpoint: McpEndpoint<Ctx>,
   ctx: Ctx,
   opts: { log: Logger; parsedBody?: unknown; maxBodyBytes: number },
 ): Promise<Response> {
-  if (request.method !== 'POST') {
-    return Response.json(
-      { error: { code: 405, message: 'This MCP endpoint is stateless: send JSON-RPC messages with POST.' } },
-      { status: 405, headers: { Allow: 'POST' } },
-    );
+  if (c.req.method !== 'POST') {
+    c.header('Allow', 'POST');
+    return c.json({ error: { code: 405, message: 'This MCP endpoint is stateless: send JSON-RPC messages with POST.' } }, 405);
   }
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
     maxRequestBodySize: opts.maxBodyBytes,
   });
-  const server = protocolServer(endpoint, ctx, opts.log);
-  await server.connect(transport);
-  try {
-    return await transport.handleRequest(request, opts.parsedBody === undefined ? undefined : { parsedBody: opts.parsedBody });
-  } finally {
-    await server.close();
-  }
+  await protocolServer(endpoint, ctx, opts.log).connect(transport);
+  // Not closed afterwards: with JSON answers and no session nothing outlives the request (no
+  // stream, no timer), and closing would abort handlers whose answer is already written,
+  // building an abort error for each (a quarter of a tool call's time, profiled).
+  const res = await transport.handleRequest(c.req.raw, opts.parsedBody === undefined ? undefined : { parsedBody: opts.parsedBody });
+  // Answered through Hono, not as the transport's Response: Hono would copy that Response to add
+  // the headers set before (rate limits), turning its body into a stream the Node adapter then
+  // pipes (profiled: more than half of a tool call's cost).
+  const body = res.body ? await res.text() : null;
+  res.headers.forEach((value, name) => c.header(name, value));
+  return c.body(body as string, res.status as 200);
 }
