@@ -71,7 +71,7 @@ describe(`webhook deliveries from a real server on ${testAdapter()}`, () => {
   it(
     'delivers, after a kill -9 and a restart, the deliveries that were pending, each event once',
     async () => {
-      const env = { ...(await databaseEnv()), WEBHOOK_RETRY_BASE_MS: '2000', WEBHOOK_TIMEOUT_MS: '2000' };
+      const env = { ...(await databaseEnv()), WEBHOOK_RETRY_BASE_MS: '2000', WEBHOOK_TIMEOUT_MS: '5000' };
       const hook = await receiver();
       hook.answer = () => 500;
       const first = await start(env);

@@ -97,8 +97,10 @@ export const WebhookDeliverySchema = z
     /** The delivery this one sends again. */
     redeliveryOf: z.string().optional(),
     createdAt: Timestamp,
-    payload: z.record(z.string(), z.unknown()),
+    /** The JSON sent, byte for byte as signed: the same on every attempt and redelivery. */
+    body: z.string(),
     urls: z.object({ location: z.string() }),
+    permissions: z.object({ view: z.boolean(), edit: z.boolean() }),
   })
   .meta({ id: 'WebhookDelivery' });
 export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;

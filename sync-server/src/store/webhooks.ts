@@ -270,3 +270,8 @@ export const WEBHOOK_CHANNEL = 'quire_webhooks';
 export async function wakeSenders(db: Queryable) {
   await db.query('SELECT pg_notify($1, $2)', [WEBHOOK_CHANNEL, '']);
 }
+
+/** Deliveries done with (sent or given up) are kept this long for the deliveries list. */
+export async function purgeOldDeliveries(db: Queryable, keepDays = 30): Promise<void> {
+  await db.query(`DELETE FROM webhook_deliveries WHERE status <> 'pending' AND created_at < now() - make_interval(days => $1)`, [keepDays]);
+}

@@ -39,7 +39,8 @@ export function presentDelivery(d: DeliveryRow, w: Pick<WebhookRow, 'org_id' | '
     ...(d.delivered_at ? { deliveredAt: iso(d.delivered_at) } : {}),
     ...(d.redelivery_of ? { redeliveryOf: d.redelivery_of } : {}),
     createdAt: iso(d.created_at) as string,
-    payload: JSON.parse(d.body) as Record<string, unknown>,
+    body: d.body,
     urls: { location: `${base}${webhookPath(w)}/deliveries/${d.id}` },
+    permissions: { view: true, edit: true },
   };
 }

@@ -1,6 +1,7 @@
 import * as Y from 'yjs';
 import { createPage, updatePage } from '@quire/shared/content/pages';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runBackgroundJobs } from '../../core/jobs';
 import { WebhookDispatcher } from '../../core/webhooks/dispatcher';
 import { verifySignature } from '../../core/webhooks/signing';
 import { TestServer, type TestUser } from '../../testing/harness';
@@ -24,7 +25,7 @@ const RETRY_BASE_MS = 1000;
 const HOUR = 60 * 60 * 1000;
 
 beforeAll(async () => {
-  t = await TestServer.start({ allowPrivateFetch: true, webhooks: { timeoutMs: 1000, retryBaseMs: RETRY_BASE_MS } });
+  t = await TestServer.start({ allowPrivateFetch: true, webhooks: { timeoutMs: 10_000, retryBaseMs: RETRY_BASE_MS } });
   receiver = await WebhookReceiver.start();
   const org = await t.org(['edit']);
   orgId = org.orgId;
@@ -33,7 +34,7 @@ beforeAll(async () => {
   sender = new WebhookDispatcher({
     db: t.db,
     log: t.deps.log,
-    timeoutMs: 1000,
+    timeoutMs: 10_000,
     retryBaseMs: RETRY_BASE_MS,
     allowPrivate: true,
     now: () => new Date(now()),
@@ -48,6 +49,7 @@ afterEach(async () => {
   for (const w of (await t.get(hooks(), admin.token)).body.items) await t.delete(`${hooks()}/${w.id}`, admin.token);
 });
 beforeEach(() => {
+  skew = 0;
   t.deps.config.allowPrivateFetch = true;
   receiver.answer = () => 200;
   receiver.received.length = 0;
@@ -185,7 +187,7 @@ describe('webhook administration', () => {
     const guarded = new WebhookDispatcher({
       db: t.db,
       log: t.deps.log,
-      timeoutMs: 1000,
+      timeoutMs: 10_000,
       retryBaseMs: 1000,
       allowPrivate: false,
       now: () => new Date(now()),
@@ -287,7 +289,10 @@ describe('webhook deliveries', () => {
     expect(list.body.count).toBe(accepted.length);
     for (const d of list.body.items) {
       expect(d).toMatchObject({ object: 'webhook-delivery', status: 'delivered', responseStatus: 200 });
-      expect(d.attempts.map((a: { responseStatus: number }) => a.responseStatus)).toEqual([500, 200]);
+      expect(
+        d.attempts.map((a: { responseStatus: number }) => a.responseStatus),
+        JSON.stringify(d.attempts),
+      ).toEqual([500, 200]);
     }
     await t.delete(`${hooks()}/${hook.id}`, admin.token);
   });
@@ -375,6 +380,8 @@ describe('webhook deliveries', () => {
     await sender.runOnce();
     expect(receiver.accepted().map((r) => r.payload.id)).toEqual([first.eventId, first.eventId]);
     expect(receiver.accepted()[1]?.body).toBe(receiver.accepted()[0]?.body);
+    // The delivery shows the very bytes that were signed and sent.
+    expect(first.body).toBe(receiver.accepted()[0]?.body);
     expect(receiver.accepted()[1]?.headers['quire-delivery']).toBe(again.body.id);
     expect(
       verifySignature(
@@ -402,6 +409,20 @@ describe('webhook deliveries', () => {
     expect(page2.body.next).toBeUndefined();
     expect((await t.post(`${hooks()}/${hook.id}/deliveries/AAAAAAAAAAAAAAAAAAAAAA/redeliver`, admin.token)).status).toBe(404);
     await t.delete(`${hooks()}/${hook.id}`, admin.token);
+  });
+
+  it('keeps finished deliveries for 30 days, and pending ones until they are sent', async () => {
+    const hook = await webhook({ events: ['comment.created'] });
+    const s = await space('Old');
+    await t.post(`/v1/spaces/${s}/comments`, editor.token, { body: { markdown: 'old' } });
+    await sender.runOnce();
+    receiver.answer = () => 500;
+    await t.post(`/v1/spaces/${s}/comments`, editor.token, { body: { markdown: 'waiting' } });
+    await sender.runOnce();
+    await t.db.query("UPDATE webhook_deliveries SET created_at = now() - interval '31 days' WHERE webhook_id = $1", [hook.id]);
+    await runBackgroundJobs(t.db, t.deps.log);
+    const left = (await t.get(`${hooks()}/${hook.id}/deliveries`, admin.token)).body.items;
+    expect(left.map((d: { status: string }) => d.status)).toEqual(['pending']);
   });
 
   it('is in the OpenAPI document as an extension', async () => {
