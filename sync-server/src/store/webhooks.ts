@@ -149,13 +149,14 @@ export interface ClaimedDelivery {
  * Takes up to `limit` due deliveries of enabled webhooks and leases them until `leaseUntil`:
  * their due time moves there, so no other sender takes them while this one sends, and a
  * sender that dies mid-send leaves them due again once the lease is over. SKIP LOCKED lets
- * instances claim side by side without waiting on each other's rows.
+ * instances claim side by side without waiting on each other's rows. `skipWebhooks` are
+ * those with as many sends in flight here as they may have.
  */
-export function claimDueDeliveries(db: Queryable, now: Date, leaseUntil: Date, limit: number) {
+export function claimDueDeliveries(db: Queryable, now: Date, leaseUntil: Date, limit: number, skipWebhooks: string[] = []) {
   return db.query<ClaimedDelivery>(
     `WITH due AS (
        SELECT d.id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id AND w.enabled
-        WHERE d.status = 'pending' AND d.next_attempt_at <= $1
+        WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND NOT (d.webhook_id = ANY($4::text[]))
         ORDER BY d.next_attempt_at, d.seq
         LIMIT $3
         FOR UPDATE OF d SKIP LOCKED
@@ -164,7 +165,7 @@ export function claimDueDeliveries(db: Queryable, now: Date, leaseUntil: Date, l
        FROM due, webhooks w
       WHERE d.id = due.id AND w.id = d.webhook_id
      RETURNING d.id, d.webhook_id, d.event_id, d.event, d.body, d.attempt_count, d.created_at, w.url, w.secret`,
-    [now, leaseUntil, limit],
+    [now, leaseUntil, limit, skipWebhooks],
   );
 }
 

@@ -35,6 +35,8 @@ export interface DispatcherOptions extends WebhookSettings {
   send?: Sender;
   /** Deliveries in flight at once per process. */
   maxInFlight?: number;
+  /** Deliveries in flight at once per process to one webhook, so that a hanging receiver leaves slots to the others. */
+  maxPerWebhook?: number;
   /** Looks at the queue at least this often, should a notification be lost. */
   pollMs?: number;
 }
@@ -65,7 +67,9 @@ export class WebhookDispatcher {
   private readonly send: Sender;
   private readonly maxInFlight: number;
   private readonly pollMs: number;
+  private readonly maxPerWebhook: number;
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly perWebhook = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private pumping: Promise<void> | undefined;
   private again = false;
@@ -76,6 +80,7 @@ export class WebhookDispatcher {
     this.now = opts.now ?? (() => new Date());
     this.send = opts.send ?? guardedSender(opts.allowPrivate);
     this.maxInFlight = opts.maxInFlight ?? 16;
+    this.maxPerWebhook = opts.maxPerWebhook ?? 4;
     this.pollMs = opts.pollMs ?? 5000;
   }
 
@@ -108,13 +113,20 @@ export class WebhookDispatcher {
     while (!this.stopped && this.inFlight.size < this.maxInFlight) {
       const now = this.now();
       const lease = new Date(now.getTime() + this.opts.timeoutMs + 5000);
-      const claimed = await claimDueDeliveries(this.opts.db, now, lease, this.maxInFlight - this.inFlight.size);
+      const busy = [...this.perWebhook].filter(([, n]) => n >= this.maxPerWebhook).map(([id]) => id);
+      // Webhooks at their cap are left out; batches no larger than the cap keep the others below twice it.
+      const room = Math.min(this.maxInFlight - this.inFlight.size, this.maxPerWebhook);
+      const claimed = await claimDueDeliveries(this.opts.db, now, lease, room, busy);
       if (!claimed.length) return;
       for (const d of claimed) {
+        this.perWebhook.set(d.webhook_id, (this.perWebhook.get(d.webhook_id) ?? 0) + 1);
         const p: Promise<void> = this.attempt(d)
           .catch((err) => this.opts.log.error({ err, delivery: d.id }, 'recording a webhook attempt failed'))
           .finally(() => {
             this.inFlight.delete(p);
+            const left = (this.perWebhook.get(d.webhook_id) ?? 1) - 1;
+            if (left > 0) this.perWebhook.set(d.webhook_id, left);
+            else this.perWebhook.delete(d.webhook_id);
             this.wake();
           });
         this.inFlight.add(p);
