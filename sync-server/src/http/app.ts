@@ -19,6 +19,10 @@ import { keepResponses } from './responseCache';
 import { registerApiRoutes } from './routes';
 import { validationHook } from './validation';
 
+/** File uploads: the body is the file's bytes, not JSON, under their own size limit. */
+const FILE_UPLOAD = /^\/v1\/spaces\/[^/]+(\/change-requests\/[^/]+)?\/content\/files\/[^/]+$/;
+const isFileUpload = (c: Context<AppEnv>) => c.req.method === 'PUT' && FILE_UPLOAD.test(c.req.path);
+
 /** Paths under /v1 that answer without a token. */
 const PUBLIC_PATHS = [/^\/v1\/openapi\.json$/, /^\/v1\/reference(\/.*)?$/];
 
@@ -102,8 +106,15 @@ export function createApp(deps: Deps, limiters: RateLimiters = rateLimiters(deps
     '/v1/*',
     rateLimit(perAddress, (c) => `addr:${clientAddress(c)}`),
   );
-  app.use('/v1/*', (c, next) => (sendsBody(c) ? limitBody(c, next) : next()));
-  app.use('/v1/*', jsonBody());
+  const limitFile = bodyLimit({
+    maxSize: deps.config.maxFileBytes,
+    onError: () => {
+      throw new ApiError(413, `File is larger than ${deps.config.maxFileBytes} bytes (MAX_FILE_BYTES).`, { Connection: 'close' });
+    },
+  });
+  app.use('/v1/*', (c, next) => (sendsBody(c) ? (isFileUpload(c) ? limitFile : limitBody)(c, next) : next()));
+  const parseJson = jsonBody();
+  app.use('/v1/*', (c, next) => (isFileUpload(c) ? next() : parseJson(c, next)));
   app.use('/v1/*', keepResponses());
   app.use('/v1/*', async (c, next) => {
     if (PUBLIC_PATHS.some((p) => p.test(c.req.path))) return next();
