@@ -7,6 +7,7 @@ import { type SpaceRow, getSpace, setSpaceRemote } from './store/catalog';
 import { type ChangeRequestRow, getChangeRequest, setChangeRequestRemote, updateChangeRequestLocal } from './store/changeRequests';
 import { type CommentRow, getComment, setCommentRemote, setCommentState } from './store/comments';
 import type { LocalDb, Queryable } from './store/database';
+import { getLocalFile, setLocalFileState } from './store/files';
 import type { OutboxRow } from './store/outbox';
 
 /** Tries (with backoff, about a minute in all) before a comment on an unknown page is refused. */
@@ -214,6 +215,19 @@ export function createPerformer(node: ReplayContext): OutboxPerformer {
         const base = await commentBase(comment);
         await send(entry, 'PUT', `${base}/${remoteId}`, { resolved: p.resolved });
         return nothing;
+      }
+      case 'file.upload': {
+        const file = await getLocalFile(db(), p.fileId as string);
+        if (!file) throw new RefusedError('the file was removed from this machine');
+        // A change request's editors may not edit main: its files go up through it while it is on the server.
+        const cr = p.changeRequestId ? await getChangeRequest(db(), p.changeRequestId as string) : undefined;
+        const base = cr?.remoteId ? (await crPath(cr.id)).path : `/v1/spaces/${(await remoteSpace(file.spaceId)).remoteId}`;
+        // No idempotency key: the id is the key, and the same bytes under it are answered alike.
+        await client().request('PUT', `${base}/content/files/${file.id}?name=${encodeURIComponent(file.name)}`, {
+          raw: { bytes: file.bytes, contentType: file.contentType },
+          timeoutMs: 120_000,
+        });
+        return { apply: (tx) => setLocalFileState(tx, file.id, 'uploaded') };
       }
       default:
         throw new RefusedError(`unknown kind of change “${entry.kind}”`);
