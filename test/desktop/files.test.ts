@@ -190,4 +190,22 @@ describe('files', () => {
       await n.close();
     }
   });
+
+  it('when the server refuses to publish a space, its files wait here for the next publication', async () => {
+    const reader = await s.live.t.member(s.orgId, 'read');
+    const n = await LocalNode.open({ credentials: new MemoryCredentialStore(), probeIntervalMs: 100 });
+    try {
+      await n.connect(s.url, reader.token);
+      const space = await n.createSpace({ title: 'Not mine to publish' });
+      const file = await n.putFile({ spaceId: space.id }, { name: 'kept.png', contentType: 'image/png', bytes: PNG });
+      await n.publishSpace(space.id, s.orgId);
+      await eventually(async () => (await n.status()).failed === 1, 'the refusal', 30_000);
+      expect((await n.outboxEntries()).map((e) => [e.kind, e.state])).toEqual([['space.publish', 'failed']]);
+      const [row] = await n.db.query<{ state: string }>('SELECT state FROM files WHERE id = $1', [file.id]);
+      expect(row?.state).toBe('local');
+      expect((await n.readFile({ spaceId: space.id }, file.id))?.bytes.byteLength).toBe(PNG.byteLength);
+    } finally {
+      await n.close();
+    }
+  });
 });

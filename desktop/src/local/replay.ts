@@ -243,6 +243,8 @@ export function createPerformer(node: ReplayContext): OutboxPerformer {
         await tx.query("UPDATE spaces SET sync_state = 'local', org_id = NULL WHERE id = $1 AND remote_id IS NULL", [spaceId]);
         await tx.query("UPDATE comments SET sync_state = 'local' WHERE space_id = $1 AND sync_state = 'pending'", [spaceId]);
         await tx.query("UPDATE change_requests SET sync_state = 'local' WHERE space_id = $1 AND sync_state = 'pending'", [spaceId]);
+        // Their uploads are dropped below: the files wait here for the next publication.
+        await tx.query("UPDATE files SET state = 'local' WHERE space_id = $1 AND state = 'queued'", [spaceId]);
         await tx.query(
           `DELETE FROM outbox WHERE state = 'pending' AND (payload->>'spaceId' = $1
              OR payload->>'commentId' IN (SELECT id FROM comments WHERE space_id = $1)

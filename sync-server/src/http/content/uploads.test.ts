@@ -1,5 +1,6 @@
 import { addFile, createPage } from '@quire/shared/content/index';
 import { newId } from '@quire/shared/ids';
+import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestServer } from '../../testing/harness';
 import { editLive } from '../../testing/testEdits';
@@ -70,6 +71,20 @@ describe('file uploads', () => {
     expect(file.status).toBe(200);
     expect(file.body.downloadURL).not.toBe('');
     expect((await download(file.body.downloadURL)).status).toBe(200);
+
+    // An export carries the file as an asset the page points at, never inline.
+    const res = await t.app.request(`http://quire.test/v1/spaces/${s.id}/content/export?format=markdown&archive=zip`, {
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    expect(res.status).toBe(200);
+    const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
+    const asset = Object.keys(files).find((name) => name.startsWith('.gitbook/assets/') && name.endsWith('diagram.png'));
+    expect(asset).toBeDefined();
+    expect(Buffer.from(files[asset as string] as Uint8Array).equals(Buffer.from(PNG))).toBe(true);
+    const pages = Object.entries(files).filter(([name]) => name.endsWith('.md') && name !== 'SUMMARY.md');
+    const markdown = pages.map(([, bytes]) => Buffer.from(bytes).toString('utf8')).join('\n');
+    expect(markdown).toContain('.gitbook/assets/');
+    expect(markdown).not.toMatch(/base64|data:image/);
   });
 
   it('lets only editors upload, and hides spaces of other organizations', async () => {
