@@ -135,6 +135,46 @@ describe('files', () => {
     },
   );
 
+  it('coming back online, a branch sends its pages only after the uploads of the files they show', { timeout: 60_000 }, async () => {
+    const spaceId = await serverSpace('Ordered');
+    const proxy = await KillingProxy.start(s.url);
+    const n = await LocalNode.open({ credentials: new MemoryCredentialStore(), probeIntervalMs: 100 });
+    let release = () => {};
+    try {
+      await n.connect(proxy.url, s.token);
+      await n.refreshCatalog();
+      const branch = await n.acquireBranch({ spaceId });
+      await eventually(() => branch.connection === 'online', 'the branch online');
+      await n.setWorkOffline(true);
+      const file = await n.putFile({ spaceId }, { name: 'late.png', contentType: 'image/png', bytes: PNG });
+      createPage(branch.doc, { title: 'Shows a file', markdown: `![Late](file:${file.id})\n` });
+      await branch.saved();
+
+      // The upload is slow: its answer is held back until we let it go.
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let uploading = false;
+      proxy.onAnswered = async (req) => {
+        if (req.method !== 'PUT') return false;
+        uploading = true;
+        await held;
+        return false;
+      };
+      await n.setWorkOffline(false);
+      await eventually(() => uploading, 'the upload to start', 20_000);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(branch.connection).not.toBe('online');
+      release();
+      await eventually(() => branch.connection === 'online', 'the branch to sync after the upload', 20_000);
+      expect((await serverBytes(spaceId, file.id)).equals(Buffer.from(PNG))).toBe(true);
+    } finally {
+      release();
+      await n.close();
+      await proxy.close();
+    }
+  });
+
   it('moves images a page holds as data URLs into files when the page is opened, once, losing nothing', { timeout: 60_000 }, async () => {
     const spaceId = await serverSpace('Legacy');
     const n = await LocalNode.open({ credentials: new MemoryCredentialStore(), probeIntervalMs: 100 });
