@@ -14,6 +14,7 @@ import { registerSync } from './sync/handlers';
 import { registerTeams } from './teams/handlers';
 import { registerTranslations } from './translations/handlers';
 import { registerUser } from './user/handlers';
+import { registerWebhooks } from './webhooks/handlers';
 
 /** Every resource family of /v1; each registers its own routes. */
 export function registerApiRoutes(app: OpenAPIHono<AppEnv>) {
@@ -31,4 +32,5 @@ export function registerApiRoutes(app: OpenAPIHono<AppEnv>) {
   registerChangeRequestComments(app);
   registerTranslations(app);
   registerSites(app);
+  registerWebhooks(app);
 }

@@ -6,7 +6,14 @@ import { BodyError, storedBody } from '../../core/comments/bodies';
 import type { Branch } from '../../core/content/branches';
 import { templatePages, writeTemplate } from '../../core/content/templates';
 import type { Queryable } from '../../store/db';
-import { crBranch, isActive, mergeChangeRequest, openChangeRequest, updateFromMain } from '../../core/content/changeRequests';
+import {
+  crBranch,
+  isActive,
+  mergeChangeRequest,
+  openChangeRequest,
+  recordChangeRequestEvent,
+  updateFromMain,
+} from '../../core/content/changeRequests';
 import { signedPdfUrl } from '../../core/content/exports';
 import { contentAtRevision } from '../../core/content/revisions';
 import { branchHead } from '../../core/content/revisions';
@@ -79,7 +86,13 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
       const locked = await store.lockChangeRequest(tx, cr.id);
       if (!locked) throw notFound('change request');
       if (b.status && locked.status === 'merged') throw conflict('The change request is merged: its status cannot change any more.');
-      return store.updateChangeRequest(tx, cr.id, b);
+      const after = await store.updateChangeRequest(tx, cr.id, b);
+      const closed = after.status === 'archived' && locked.status !== 'archived';
+      await recordChangeRequestEvent(tx, closed ? 'change_request.closed' : 'change_request.updated', after, after.revision_id, {
+        changes: Object.keys(b),
+        updatedBy: c.get('caller').user.id,
+      });
+      return after;
     });
     return c.json(await presentChangeRequest(db, updated, space, access, baseUrl(c)), 200);
   });
