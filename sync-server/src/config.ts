@@ -19,6 +19,8 @@ export interface Config {
   /** Requests a minute per client address (unauthenticated traffic included). */
   rateLimitPerAddress: number;
   maxBodyBytes: number;
+  /** Largest file one upload may carry (`MAX_FILE_BYTES`); JSON bodies keep `maxBodyBytes`. */
+  maxFileBytes: number;
   allowPrivateFetch: boolean;
   logLevel: string;
   /** The `/v1/sync` WebSocket endpoint: limits, quiet period, workers. */
@@ -64,6 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerToken: int('RATE_LIMIT_PER_TOKEN', 6000),
     rateLimitPerAddress: int('RATE_LIMIT_PER_ADDRESS', 12000),
     maxBodyBytes: int('MAX_BODY_BYTES', 1024 * 1024),
+    maxFileBytes: int('MAX_FILE_BYTES', 25 * 1024 * 1024),
     reservedHostnames: reservedHostnames(env),
     hostnameDnsServers: list(env.HOSTNAME_DNS_SERVERS),
     rateLimitSitesPerAddress: int('RATE_LIMIT_SITES_PER_ADDRESS', 3000),

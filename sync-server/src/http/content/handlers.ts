@@ -11,6 +11,8 @@ import { readBody } from '../../core/content/read';
 import { signedPdfUrl } from '../../core/content/exports';
 import { branchHead, contentAtRevision, initSpaceContent } from '../../core/content/revisions';
 import { applyTemplate } from '../../core/content/templates';
+import { storeSpaceFile } from '../../core/content/uploads';
+import { signedFileUrl } from '../../core/content/exports';
 import { pagePaths } from '../../core/content/tree';
 import { registerContentCopyStep } from '../../core/content/spaceCopyStep';
 import { computedSpecRef, renderSpecOperations } from '../../core/openapi';
@@ -150,6 +152,20 @@ function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof
       'content-disposition': `attachment; filename="${name}"`,
       'x-content-type-options': 'nosniff',
     }) as never;
+  });
+
+  app.openapi(routes.uploadFile, async (c) => {
+    const { db } = c.get('deps');
+    const p = c.req.valid('param');
+    const ctx = await branchContext(c, p, 'edit');
+    if (ctx.cr && !isActive(ctx.cr)) throw conflict(`The change request is ${ctx.cr.status}: its content cannot change any more.`);
+    const { name } = c.req.valid('query');
+    const contentType = (c.req.valid('header')['content-type'].split(';')[0] ?? '').trim().toLowerCase();
+    const bytes = new Uint8Array(await c.req.arrayBuffer());
+    if (bytes.byteLength === 0) throw badRequest('Invalid body: empty; send the bytes of the file.');
+    const stored = await storeSpaceFile(db, ctx.space.id, p.fileId, bytes, contentType);
+    const downloadURL = await signedFileUrl(db, baseUrl(c), ctx.space.id, p.fileId, name);
+    return c.json({ id: p.fileId, name, contentType, size: stored.size, downloadURL }, stored.created ? 201 : 200);
   });
 
   app.openapi(routes.importContent, async (c) => {
