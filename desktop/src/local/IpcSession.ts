@@ -145,6 +145,12 @@ export class IpcSession {
       'search.space': ({ branch, query }) => node.search(branch, query),
       'pages.computed': ({ branch, pageId }) => node.computedPage(branch, pageId),
       'pages.pdf': ({ branch, pageId }) => node.pdfLink(branch, pageId),
+      'history.list': ({ branch, pageId }) => node.pageHistory(branch, pageId),
+      'history.page': ({ branch, pageId, revisionId }) => node.pageAtRevision(branch, pageId, revisionId),
+      'history.restore': async ({ branch, pageId, revisionId }) => {
+        await node.restorePageRevision(branch, pageId, revisionId);
+        return {};
+      },
       'changeRequests.list': ({ spaceId }) => node.refreshChangeRequests(spaceId),
       'changeRequests.create': ({ spaceId, subject }) => node.createChangeRequest(spaceId, subject),
       'changeRequests.rename': ({ changeRequestId, subject }) => node.renameChangeRequest(changeRequestId, subject),

@@ -7,6 +7,7 @@ import type {
   CommentView,
   ComputedPageView,
   OutboxEntryView,
+  PageHistoryView,
   SearchHit,
   SessionState,
   SpaceSummary,
@@ -19,6 +20,7 @@ import { Branches } from './node/branches';
 import { Catalog } from './node/catalog';
 import { ChangeRequests } from './node/changeRequests';
 import { Comments } from './node/comments';
+import { History } from './node/history';
 import type { LocalNodeOptions, NodeContext, NodeEvents } from './node/context';
 import { OutboxQueue } from './node/outbox';
 import { Session } from './node/session';
@@ -26,6 +28,7 @@ import { Outbox } from './Outbox';
 import { createPerformer } from './replay';
 import type { ServerClient } from './ServerClient';
 import { type LocalDb, openLocalDb } from './store/database';
+import type { RevisionPage } from './store/history';
 
 export { LocalError, docIdOf } from './node/context';
 export type { LocalNodeOptions, Notice } from './node/context';
@@ -50,6 +53,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     branches: Branches;
     changeRequests: ChangeRequests;
     comments: Comments;
+    history: History;
     queue: OutboxQueue;
   };
   private closed = false;
@@ -76,6 +80,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
       branches: new Branches(ctx),
       changeRequests: new ChangeRequests(ctx),
       comments: new Comments(ctx),
+      history: new History(ctx),
       queue: new OutboxQueue(ctx),
     };
     Object.assign(ctx, this.parts);
@@ -236,6 +241,17 @@ export class LocalNode extends EventEmitter<NodeEvents> {
   }
   resolve(commentId: string, resolved: boolean): Promise<CommentView> {
     return this.parts.comments.resolve(commentId, resolved);
+  }
+
+  // page history
+  pageHistory(ref: BranchRef, pageId: string): Promise<PageHistoryView> {
+    return this.parts.history.list(ref, pageId);
+  }
+  pageAtRevision(ref: BranchRef, pageId: string, revisionId: string): Promise<RevisionPage> {
+    return this.parts.history.page(ref, pageId, revisionId);
+  }
+  restorePageRevision(ref: BranchRef, pageId: string, revisionId: string): Promise<void> {
+    return this.parts.history.restore(ref, pageId, revisionId);
   }
 
   // outbox

@@ -115,4 +115,27 @@ CREATE TABLE IF NOT EXISTS outbox (
   result jsonb
 );
 CREATE INDEX IF NOT EXISTS outbox_state ON outbox (state, seq);
+
+-- A page's history as the server last listed it, and the pages of revisions fetched
+-- once: what the history panel shows offline. Revisions never change, so neither do these.
+CREATE TABLE IF NOT EXISTS page_revisions (
+  space_id text NOT NULL,
+  page_id text NOT NULL,
+  revision_id text NOT NULL,
+  change text NOT NULL,
+  title text NOT NULL,
+  type text NOT NULL,
+  created_at timestamptz NOT NULL,
+  PRIMARY KEY (space_id, page_id, revision_id)
+);
+
+CREATE TABLE IF NOT EXISTS revision_pages (
+  space_id text NOT NULL,
+  revision_id text NOT NULL,
+  page_id text NOT NULL,
+  title text NOT NULL,
+  -- JSON as text: jsonb would reorder keys, and a body is compared as written
+  body text NOT NULL,
+  PRIMARY KEY (space_id, revision_id, page_id)
+);
 `;
