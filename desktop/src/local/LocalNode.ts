@@ -181,6 +181,10 @@ export class LocalNode extends EventEmitter<NodeEvents> {
   withBranch<T>(ref: BranchRef, fn: (branch: BranchDoc) => Promise<T> | T): Promise<T> {
     return this.parts.branches.with(ref, fn);
   }
+  /** A branch's saved state read from disk (base64), when it is not in memory. */
+  savedBranchState(ref: BranchRef): Promise<string | undefined> {
+    return this.parts.branches.savedState(ref);
+  }
   openBranch(ref: BranchRef): BranchDoc | undefined {
     return this.parts.branches.get(ref);
   }
