@@ -30,7 +30,7 @@ describe('the LocalNode data directory', () => {
     // Closed, the branch's log is folded into one snapshot: the next open reads one row.
     const stored = await first.db.query<{ logged: number; snapshot: boolean }>(
       `SELECT (SELECT count(*)::int FROM doc_updates WHERE doc_id = $1) AS logged,
-              (SELECT snapshot IS NOT NULL FROM doc_heads WHERE doc_id = $1) AS snapshot`,
+              (SELECT snapshot IS NOT NULL OR snapshot_text IS NOT NULL FROM doc_heads WHERE doc_id = $1) AS snapshot`,
       [`space:${space.id}`],
     );
     expect(stored[0]).toEqual({ logged: 0, snapshot: true });

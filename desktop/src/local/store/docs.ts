@@ -47,7 +47,7 @@ const fromBase64 = (text: string) => u8(Buffer.from(text, 'base64'));
 export async function loadDocParts(db: Queryable, docId: string): Promise<StoredParts> {
   const head = await maybeOne<{ snapshot: string | null; snapshot_seq: number; last_seq: number }>(
     db,
-    "SELECT encode(snapshot, 'base64') AS snapshot, snapshot_seq, last_seq FROM doc_heads WHERE doc_id = $1",
+    "SELECT coalesce(snapshot_text, encode(snapshot, 'base64')) AS snapshot, snapshot_seq, last_seq FROM doc_heads WHERE doc_id = $1",
     [docId],
   );
   if (!head) return { parts: [], lastSeq: 0, logLength: 0 };
@@ -70,10 +70,12 @@ export async function loadDocParts(db: Queryable, docId: string): Promise<Stored
 export async function loadDocStateBase64(db: Queryable, docId: string): Promise<string> {
   const head = await maybeOne<{ snapshot: string | null; snapshot_seq: number; logged: number }>(
     db,
-    `SELECT encode(snapshot, 'base64') AS snapshot, snapshot_seq, last_seq - snapshot_seq AS logged FROM doc_heads WHERE doc_id = $1`,
+    `SELECT coalesce(snapshot_text, encode(snapshot, 'base64')) AS snapshot, snapshot_seq, last_seq - snapshot_seq AS logged
+       FROM doc_heads WHERE doc_id = $1`,
     [docId],
   );
-  if (head?.snapshot && Number(head.logged) === 0) return head.snapshot.replace(/\n/g, '');
+  // PostgreSQL's base64 breaks lines; the text column has none.
+  if (head?.snapshot && Number(head.logged) === 0) return head.snapshot.includes('\n') ? head.snapshot.replace(/\n/g, '') : head.snapshot;
   const { update } = await loadDoc(db, docId);
   return Buffer.from(update ?? Y.encodeStateAsUpdate(new Y.Doc())).toString('base64');
 }
@@ -96,7 +98,7 @@ export async function compactDoc(db: LocalDb, docId: string): Promise<void> {
   await db.transaction(async (tx) => {
     const stored = await loadDoc(tx, docId);
     if (!stored.update || stored.logLength === 0) return;
-    await tx.query('UPDATE doc_heads SET snapshot = $2, snapshot_seq = $3 WHERE doc_id = $1', [
+    await tx.query('UPDATE doc_heads SET snapshot = $2, snapshot_text = NULL, snapshot_seq = $3 WHERE doc_id = $1', [
       docId,
       bytea(stored.update),
       stored.lastSeq,
@@ -115,7 +117,11 @@ export async function snapshotDoc(db: LocalDb, docId: string, state: Uint8Array,
   return db.transaction(async (tx) => {
     const head = await maybeOne<{ last_seq: number }>(tx, 'SELECT last_seq FROM doc_heads WHERE doc_id = $1 FOR UPDATE', [docId]);
     if (!head || Number(head.last_seq) !== seq) return false;
-    await tx.query('UPDATE doc_heads SET snapshot = $2, snapshot_seq = $3 WHERE doc_id = $1', [docId, bytea(state), seq]);
+    await tx.query('UPDATE doc_heads SET snapshot = NULL, snapshot_text = $2, snapshot_seq = $3 WHERE doc_id = $1', [
+      docId,
+      Buffer.from(state.buffer, state.byteOffset, state.byteLength).toString('base64'),
+      seq,
+    ]);
     await tx.query('DELETE FROM doc_updates WHERE doc_id = $1 AND seq <= $2', [docId, seq]);
     return true;
   });

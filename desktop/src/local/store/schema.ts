@@ -138,4 +138,9 @@ CREATE TABLE IF NOT EXISTS revision_pages (
   body text NOT NULL,
   PRIMARY KEY (space_id, revision_id, page_id)
 );
+
+-- A snapshot written as base64 text (null when \`snapshot\` holds it): PGlite hands a large
+-- text to JavaScript far faster than it encodes or decodes a bytea, and a window opening the
+-- branch is sent exactly this text.
+ALTER TABLE doc_heads ADD COLUMN IF NOT EXISTS snapshot_text text;
 `;
