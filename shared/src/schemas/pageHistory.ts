@@ -22,7 +22,10 @@ export const PageRevisionSchema = z
     /** The user whose server-side write cut it; absent for live edits. */
     createdBy: z.string().optional(),
     createdAt: Timestamp,
+    /** `page`: the page as it was in this revision. */
     urls: z.object({ page: z.string() }),
+    /** A revision is an immutable snapshot: whoever reads it may only view it. */
+    permissions: z.object({ view: z.boolean() }),
   })
   .meta({ id: 'PageRevision' });
 export type PageRevision = z.infer<typeof PageRevisionSchema>;
@@ -46,6 +49,8 @@ export const RevisionPageSchema = z
     page: PageSchema,
     /** With `format=body`. */
     body: z.unknown().optional(),
+    urls: z.object({ location: z.string() }),
+    permissions: z.object({ view: z.boolean() }),
   })
   .meta({ id: 'RevisionPage' });
 export type RevisionPage = z.infer<typeof RevisionPageSchema>;

@@ -71,6 +71,7 @@ export function registerPageHistory(app: OpenAPIHono<AppEnv>) {
         ...(r.created_by ? { createdBy: r.created_by } : {}),
         createdAt: iso(r.created_at) as string,
         urls: { page: `${base}/${r.revision_id}/page/${p.pageId}` },
+        permissions: { view: true },
       })),
       200,
     );
@@ -98,6 +99,17 @@ export function registerPageHistory(app: OpenAPIHono<AppEnv>) {
       const read = await readBody(db, head.id, p.pageId, { format, evaluated: false, refs: 'stable' });
       page = format === 'markdown' ? { ...shown, markdown: read as string } : { ...shown, document: read };
     }
-    return c.json({ object: 'revision-page' as const, revision: head.id, page, ...(body !== undefined ? { body } : {}) }, 200);
+    const location = `${baseUrl(c)}/v1/spaces/${space.id}/revisions/${head.id}/page/${p.pageId}${format === 'document' ? '' : `?format=${format}`}`;
+    return c.json(
+      {
+        object: 'revision-page' as const,
+        revision: head.id,
+        page,
+        ...(body !== undefined ? { body } : {}),
+        urls: { location },
+        permissions: { view: true },
+      },
+      200,
+    );
   });
 }
