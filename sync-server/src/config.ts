@@ -36,6 +36,8 @@ export interface Config {
   rateLimitSitesPerAddress: number;
   /** Requests a minute per client address to the browser-facing SSO endpoints (`/sso/…`). */
   rateLimitSsoPerAddress: number;
+  /** Webhook deliveries: one attempt's time limit and the first retry's wait (doubled after each failure). */
+  webhooks: { timeoutMs: number; retryBaseMs: number };
   /** The machine translation service translation runs use (LibreTranslate API); none: runs fail and say so. */
   translation: { providerUrl?: string; providerKey?: string };
 }
@@ -70,6 +72,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     sync: loadSyncConfig(int),
     content: loadContentConfig(int),
+    webhooks: {
+      timeoutMs: Math.max(1, int('WEBHOOK_TIMEOUT_MS', 10_000)),
+      retryBaseMs: Math.max(1, int('WEBHOOK_RETRY_BASE_MS', 10_000)),
+    },
     translation: {
       providerUrl: env.TRANSLATION_PROVIDER_URL?.trim() || undefined,
       providerKey: env.TRANSLATION_PROVIDER_KEY?.trim() || undefined,

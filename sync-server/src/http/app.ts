@@ -51,11 +51,12 @@ let scalarScript: string | undefined;
 export function createApp(deps: Deps, limiters: RateLimiters = rateLimiters(deps.config)) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   const { perAddress, perToken } = limiters;
+  // The rest of the body is never read, so the connection cannot carry another request.
+  const tooLarge = () => new ApiError(413, `Request body is larger than ${deps.config.maxBodyBytes} bytes.`, { Connection: 'close' });
   const limitBody = bodyLimit({
     maxSize: deps.config.maxBodyBytes,
-    // The rest of the body is never read, so the connection cannot carry another request.
     onError: () => {
-      throw new ApiError(413, `Request body is larger than ${deps.config.maxBodyBytes} bytes.`, { Connection: 'close' });
+      throw tooLarge();
     },
   });
 
@@ -102,7 +103,15 @@ export function createApp(deps: Deps, limiters: RateLimiters = rateLimiters(deps
     '/v1/*',
     rateLimit(perAddress, (c) => `addr:${clientAddress(c)}`),
   );
-  app.use('/v1/*', (c, next) => (sendsBody(c) ? limitBody(c, next) : next()));
+  app.use('/v1/*', (c, next) => {
+    if (!sendsBody(c)) return next();
+    // A declared length is checked as declared: the stock middleware first reads `body`, which
+    // makes the Node adapter build a streaming Request and lose its direct read of the body.
+    const length = c.req.header('content-length');
+    if (length === undefined || c.req.header('transfer-encoding')) return limitBody(c, next);
+    if (Number(length) > deps.config.maxBodyBytes) throw tooLarge();
+    return next();
+  });
   app.use('/v1/*', jsonBody());
   app.use('/v1/*', keepResponses());
   app.use('/v1/*', async (c, next) => {
