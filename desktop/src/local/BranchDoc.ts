@@ -7,6 +7,7 @@ import * as syncProtocol from 'y-protocols/sync';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
 import type { ServerClient } from './ServerClient';
+import { branchView } from './branchView';
 import { type LocalDb } from './store/database';
 import { pagesMap } from '@quire/shared/content/layout';
 import { appendDocUpdate, compactDoc, docLastSeq, loadDocParts, markDocSent, snapshotDoc, unsentCount } from './store/docs';
@@ -367,7 +368,8 @@ export class BranchDoc extends EventEmitter<BranchEvents> {
     // at once, unless something wrote to the log besides this doc (then the log is merged).
     if (saved && this.logged > 0) {
       const state = Y.encodeStateAsUpdate(this.doc);
-      await snapshotDoc(this.db, this.docId, state, this.lastSeq)
+      const view = JSON.stringify(branchView(this.doc));
+      await snapshotDoc(this.db, this.docId, state, this.lastSeq, view)
         .then((folded) => (folded ? undefined : compactDoc(this.db, this.docId)))
         .catch((err: Error) => console.error(`[quire] could not fold the log of ${this.docId}: ${err.message}`));
     }

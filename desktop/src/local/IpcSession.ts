@@ -127,7 +127,8 @@ export class IpcSession {
         const held = new Promise((r) => setTimeout(r, LOAD_AFTER_ANSWER_MS)).then(() => this.node.acquireBranch(ref));
         held.catch(() => {});
         this.held.set(key, held);
-        return { state: saved, awareness: NO_CURSORS };
+        // The view was written as JSON for this: it is passed on, not parsed here.
+        return { state: saved.state, awareness: NO_CURSORS, ...(saved.view ? { view: saved.view } : {}) };
       }
       const held = this.node.acquireBranch(ref);
       this.held.set(key, held);

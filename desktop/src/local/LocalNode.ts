@@ -31,6 +31,7 @@ import { createPerformer } from './replay';
 import type { ServerClient } from './ServerClient';
 import { type LocalDb, openLocalDb } from './store/database';
 import type { RevisionPage } from './store/history';
+import type { SavedState } from './store/docs';
 
 export { LocalError, docIdOf } from './node/context';
 export type { LocalNodeOptions, Notice } from './node/context';
@@ -186,7 +187,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     return this.parts.branches.with(ref, fn);
   }
   /** A branch's saved state read from disk (base64), when it is not in memory. */
-  savedBranchState(ref: BranchRef): Promise<string | undefined> {
+  savedBranchState(ref: BranchRef): Promise<SavedState | undefined> {
     return this.parts.branches.savedState(ref);
   }
   openBranch(ref: BranchRef): BranchDoc | undefined {

@@ -1,6 +1,8 @@
+import { setPageMarkdown } from '@quire/shared/content/body';
 import { createPage, listPages } from '@quire/shared/content/pages';
 import * as Y from 'yjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BranchView } from '../common/branchView';
 import { IpcSession } from './IpcSession';
 import { LocalNode } from './LocalNode';
 import { appendDocUpdate } from './store/docs';
@@ -65,5 +67,35 @@ describe('opening a branch that is not in memory', () => {
     expect(await node.withBranch(ref, (b) => listPages(b.doc).map((p) => p.title))).toEqual(
       expect.arrayContaining(['Mine', 'Written beside', 'Mine again']),
     );
+  });
+
+  it('sends the pages and the first page as saved with the snapshot, and never a view older than the log', async () => {
+    const space = await node.createSpace({ title: 'Viewed' });
+    const ref = { spaceId: space.id };
+    await node.withBranch(ref, async (branch) => {
+      const first = listPages(branch.doc)[0]!.id;
+      setPageMarkdown(branch.doc, first, 'The first page, drawn at once.\n');
+      createPage(branch.doc, { title: 'Second', parent: first, markdown: 'Under it.' });
+      await branch.saved();
+    });
+    const open = async () => {
+      const session = new IpcSession(node, () => {});
+      const opened = await session.invoke('doc.open', { branch: ref });
+      await session.close();
+      return (opened as { output: { view?: string } }).output.view;
+    };
+    const view = JSON.parse((await open())!) as BranchView;
+    expect(view.pages.map((p) => [p.title, p.parent === null])).toEqual([
+      [expect.any(String), true],
+      ['Second', false],
+    ]);
+    expect(view.first?.id).toBe(view.pages[0]!.id);
+    expect(JSON.stringify(view.first?.body)).toContain('The first page, drawn at once.');
+
+    // A log row after the snapshot (a crash before the fold): the view would be out of date.
+    const other = new Y.Doc();
+    createPage(other, { title: 'Not in the view', markdown: 'Later.' });
+    await appendDocUpdate(node.db, `space:${space.id}`, Y.encodeStateAsUpdate(other), false);
+    expect(await open()).toBeUndefined();
   });
 });

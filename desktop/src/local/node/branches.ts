@@ -6,7 +6,7 @@ import { fetchComputedPage, fetchPdfLink } from '../computedPages';
 import { searchBranch } from '../content';
 import { getSpace } from '../store/catalog';
 import { getChangeRequest } from '../store/changeRequests';
-import { loadDocStateBase64 } from '../store/docs';
+import { loadDocStateBase64, type SavedState } from '../store/docs';
 import { LocalError, type NodeContext, docIdOf } from './context';
 
 interface OpenBranch {
@@ -81,7 +81,7 @@ export class Branches {
    * Decoding a large branch takes a while: a window shown this can draw before the node has
    * loaded the branch for itself.
    */
-  async savedState(ref: BranchRef): Promise<string | undefined> {
+  async savedState(ref: BranchRef): Promise<SavedState | undefined> {
     const key = branchKey(ref);
     await this.afterClosing(key);
     if (this.open.has(key) || this.opening.has(key)) return undefined;

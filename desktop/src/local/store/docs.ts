@@ -83,22 +83,31 @@ export async function loadDocParts(db: Queryable, docId: string): Promise<Stored
   };
 }
 
+/** A branch's saved state in base64, with the view of it saved beside it when there is one (JSON). */
+export interface SavedState {
+  state: string;
+  view: string | null;
+}
+
 /**
  * The stored state of a branch as one update in base64, read without decoding it: what a
  * window opening a branch that is not in memory is sent while the node loads it. A log
- * left since the last compaction (a crash) is merged in; usually the snapshot is all.
+ * left since the last compaction (a crash) is merged in; usually the snapshot is all. The
+ * view comes only with the snapshot it was written with, never with a log after it.
  */
-export async function loadDocStateBase64(db: Queryable, docId: string): Promise<string> {
-  const head = await maybeOne<{ snapshot: string | null; snapshot_seq: number; logged: number }>(
+export async function loadDocStateBase64(db: Queryable, docId: string): Promise<SavedState> {
+  const head = await maybeOne<{ snapshot: string | null; view: string | null; snapshot_seq: number; logged: number }>(
     db,
-    `SELECT coalesce(snapshot_text, encode(snapshot, 'base64')) AS snapshot, snapshot_seq, last_seq - snapshot_seq AS logged
+    `SELECT coalesce(snapshot_text, encode(snapshot, 'base64')) AS snapshot, snapshot_view AS view, snapshot_seq,
+            last_seq - snapshot_seq AS logged
        FROM doc_heads WHERE doc_id = $1`,
     [docId],
   );
   // PostgreSQL's base64 breaks lines; the text column has none.
-  if (head?.snapshot && Number(head.logged) === 0) return head.snapshot.includes('\n') ? head.snapshot.replace(/\n/g, '') : head.snapshot;
+  if (head?.snapshot && Number(head.logged) === 0)
+    return { state: head.snapshot.includes('\n') ? head.snapshot.replace(/\n/g, '') : head.snapshot, view: head.view };
   const { update } = await loadDoc(db, docId);
-  return Buffer.from(update ?? Y.encodeStateAsUpdate(new Y.Doc())).toString('base64');
+  return { state: Buffer.from(update ?? Y.encodeStateAsUpdate(new Y.Doc())).toString('base64'), view: null };
 }
 
 /** The whole stored state of a branch as one update, or null when nothing was ever saved. */
@@ -119,7 +128,7 @@ export async function compactDoc(db: LocalDb, docId: string): Promise<void> {
   await db.transaction(async (tx) => {
     const stored = await loadDoc(tx, docId);
     if (!stored.update || stored.logLength === 0) return;
-    await tx.query('UPDATE doc_heads SET snapshot = $2, snapshot_text = NULL, snapshot_seq = $3 WHERE doc_id = $1', [
+    await tx.query('UPDATE doc_heads SET snapshot = $2, snapshot_text = NULL, snapshot_view = NULL, snapshot_seq = $3 WHERE doc_id = $1', [
       docId,
       bytea(stored.update),
       stored.lastSeq,
@@ -134,14 +143,21 @@ export async function compactDoc(db: LocalDb, docId: string): Promise<void> {
  * and opening it later is one read. False, changing nothing, when the log went past `seq`
  * (something else appended to it): the doc then does not hold all of it.
  */
-export async function snapshotDoc(db: LocalDb, docId: string, state: Uint8Array, seq: number): Promise<boolean> {
+export async function snapshotDoc(
+  db: LocalDb,
+  docId: string,
+  state: Uint8Array,
+  seq: number,
+  view: string | null = null,
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     const head = await maybeOne<{ last_seq: number }>(tx, 'SELECT last_seq FROM doc_heads WHERE doc_id = $1 FOR UPDATE', [docId]);
     if (!head || Number(head.last_seq) !== seq) return false;
-    await tx.query('UPDATE doc_heads SET snapshot = NULL, snapshot_text = $2, snapshot_seq = $3 WHERE doc_id = $1', [
+    await tx.query('UPDATE doc_heads SET snapshot = NULL, snapshot_text = $2, snapshot_view = $4, snapshot_seq = $3 WHERE doc_id = $1', [
       docId,
       Buffer.from(state.buffer, state.byteOffset, state.byteLength).toString('base64'),
       seq,
+      view,
     ]);
     await tx.query('DELETE FROM doc_updates WHERE doc_id = $1 AND seq <= $2', [docId, seq]);
     return true;

@@ -166,4 +166,9 @@ CREATE TABLE IF NOT EXISTS revision_pages (
 -- text to JavaScript far faster than it encodes or decodes a bytea, and a window opening the
 -- branch is sent exactly this text.
 ALTER TABLE doc_heads ADD COLUMN IF NOT EXISTS snapshot_text text;
+
+-- What a window draws of the branch before it has decoded the snapshot (its pages and first
+-- page, as JSON), written with \`snapshot_text\` and describing exactly that state: null
+-- whenever the snapshot is written another way.
+ALTER TABLE doc_heads ADD COLUMN IF NOT EXISTS snapshot_view text;
 `;

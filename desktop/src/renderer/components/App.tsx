@@ -5,6 +5,7 @@ import type { BranchRef, SessionState } from '../../common/ipc';
 import { bridge, call } from '../bridge';
 import { ComputedPage, isComputedPage } from '../editor/ComputedPage';
 import { PageEditor } from '../editor/Editor';
+import { SavedPage } from '../editor/SavedPage';
 import type { BranchReplica, SaveState } from '../sync/BranchReplica';
 import { Breadcrumbs } from './Breadcrumbs';
 import { BranchSwitcher, ReviewView, StatusBadge, useChangeRequests } from './ChangeRequests';
@@ -149,8 +150,8 @@ function Workspace({
     () => (space ? (nav.changeRequestId ? { spaceId: space.id, changeRequestId: nav.changeRequestId } : { spaceId: space.id }) : null),
     [space?.id, nav.changeRequestId],
   );
-  const { replica } = useReplica(branch);
-  const tree = usePageTree(replica);
+  const { replica, view } = useReplica(branch);
+  const tree = usePageTree(replica, view);
   const presence = usePresence(replica);
   const flat = useMemo(() => flattenPageTree(tree), [tree]);
   const byId = useMemo(() => new Map<string, PageTreeNode>(flat.map((p) => [p.id, p])), [flat]);
@@ -159,12 +160,13 @@ function Workspace({
   const editable = !merged;
 
   // A page that was deleted (here or by someone else): open the first one instead.
+  // While the branch is drawn from its saved view, a page not in it is left for the doc to find.
   useEffect(() => {
-    if (!replica || flat.length === 0 || page || nav.view !== 'page') return;
+    if ((!replica && !view) || flat.length === 0 || page || nav.view !== 'page') return;
     // A page just added here is in the doc already; the tree shows it on the next frame.
-    if (nav.pageId && getPage(replica.doc, nav.pageId)) return;
+    if (nav.pageId && (replica ? getPage(replica.doc, nav.pageId) : true)) return;
     setNav({ pageId: flat[0]?.id ?? null });
-  }, [replica, flat, page, nav.view, setNav]);
+  }, [replica, view, flat, page, nav.view, setNav]);
 
   const user = useMemo(
     () => ({ name: session.user.displayName, color: colorFor(session.user.id + session.user.displayName) }),
@@ -319,6 +321,12 @@ function Workspace({
                       pages={flat}
                     />
                   )}
+                </article>
+              </div>
+            ) : !replica && page && view?.first?.id === page.id ? (
+              <div className="page-scroll">
+                <article className="page">
+                  <SavedPage key={`saved:${page.id}`} title={page.title} body={view.first.body} />
                 </article>
               </div>
             ) : replica && flat.length === 0 ? (

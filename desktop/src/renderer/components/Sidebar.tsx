@@ -1,5 +1,6 @@
 import type { PageTreeNode } from '@quire/shared/content/tree';
 import { memo, useEffect, useRef, useState } from 'react';
+import * as Y from 'yjs';
 import type { BranchRef, Catalog, SearchHit, SessionState, SpaceSummary } from '../../common/ipc';
 import { call } from '../bridge';
 import type { BranchReplica } from '../sync/BranchReplica';
@@ -8,6 +9,9 @@ import { PageTree } from './PageTree';
 import type { Presence } from './hooks';
 import { SidebarResizer } from './SidebarResizer';
 import { SyncStatusBar } from './SyncStatusBar';
+
+/** The tree's doc while the branch is drawn from its saved view: nothing edits it (the tree is read-only then). */
+const OPENING = new Y.Doc();
 
 function SpaceRow({ space, active, onOpen }: { space: SpaceSummary; active: boolean; onOpen: () => void }) {
   return (
@@ -228,12 +232,12 @@ export const Sidebar = memo(function Sidebar(props: {
               </button>
             )}
             <SearchBox branch={props.branch} onOpen={props.onOpenPage} />
-            {props.replica ? (
+            {props.replica || props.tree.length > 0 ? (
               <PageTree
-                doc={props.replica.doc}
+                doc={props.replica?.doc ?? OPENING}
                 tree={props.tree}
                 selected={props.pageId}
-                editable={props.editable}
+                editable={props.editable && !!props.replica}
                 unpublished={props.space.syncState !== 'remote'}
                 presence={props.presence}
                 onSelect={props.onOpenPage}

@@ -1,6 +1,7 @@
 import { pagesMap } from '@quire/shared/content/layout';
-import { type PageTreeNode, pageTree } from '@quire/shared/content/tree';
-import { useEffect, useState } from 'react';
+import { buildTreeIndex, type PageTreeNode, pageTree, treeFromIndex } from '@quire/shared/content/tree';
+import { useEffect, useMemo, useState } from 'react';
+import type { BranchView } from '../../common/branchView';
 import type { BranchRef, Catalog, SyncStatus } from '../../common/ipc';
 import { bridge, call } from '../bridge';
 import { BranchReplica } from '../sync/BranchReplica';
@@ -39,9 +40,13 @@ export function useCatalog(refreshOnMount: boolean): Catalog | null {
   return catalog;
 }
 
-/** Opens the window's replica of a branch while the branch is selected. */
-export function useReplica(ref: BranchRef | null): { replica: BranchReplica | null; error: string | null } {
+/**
+ * Opens the window's replica of a branch while the branch is selected. Until it is open,
+ * `view` holds what the LocalNode saved to draw the branch from (when it had it).
+ */
+export function useReplica(ref: BranchRef | null): { replica: BranchReplica | null; view: BranchView | null; error: string | null } {
   const [replica, setReplica] = useState<BranchReplica | null>(null);
+  const [view, setView] = useState<BranchView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const key = ref ? `${ref.spaceId}/${ref.changeRequestId ?? ''}` : '';
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key is the branch identity
@@ -53,12 +58,15 @@ export function useReplica(ref: BranchRef | null): { replica: BranchReplica | nu
     let alive = true;
     let opened: BranchReplica | null = null;
     setReplica(null);
+    setView(null);
     setError(null);
-    BranchReplica.open(ref)
+    BranchReplica.open(ref, (v) => alive && setView(v))
       .then((r) => {
         opened = r;
-        if (alive) setReplica(r);
-        else void r.close();
+        if (alive) {
+          setReplica(r);
+          setView(null);
+        } else void r.close();
       })
       .catch((err: Error) => {
         if (alive) setError(err.message);
@@ -69,27 +77,33 @@ export function useReplica(ref: BranchRef | null): { replica: BranchReplica | nu
       if (opened) void opened.close();
     };
   }, [key]);
-  return { replica, error };
+  return { replica, view: replica ? null : view, error };
 }
 
-/** The branch's page tree, recomputed (once a frame at most) whenever pages change. */
-export function usePageTree(replica: BranchReplica | null): PageTreeNode[] {
-  const [tree, setTree] = useState<PageTreeNode[]>([]);
+const NO_PAGES: PageTreeNode[] = [];
+
+/**
+ * The branch's page tree, recomputed (once a frame at most) whenever pages change; built
+ * from the saved view while the replica is still opening. Computed while rendering, so the
+ * first frame of a branch (or of its view) already shows its pages.
+ */
+export function usePageTree(replica: BranchReplica | null, view: BranchView | null = null): PageTreeNode[] {
+  const initial = useMemo(
+    () => (replica ? pageTree(replica.doc) : view ? treeFromIndex(buildTreeIndex(new Map(view.pages.map((p) => [p.id, p])))) : NO_PAGES),
+    [replica, view],
+  );
+  const [latest, setLatest] = useState<{ from: PageTreeNode[]; tree: PageTreeNode[] } | null>(null);
   useEffect(() => {
-    if (!replica) {
-      setTree([]);
-      return;
-    }
+    if (!replica) return;
     const pages = pagesMap(replica.doc);
     let frame = 0;
     const recompute = () => {
       if (frame) return;
       frame = requestAnimationFrame(() => {
         frame = 0;
-        setTree(pageTree(replica.doc));
+        setLatest({ from: initial, tree: pageTree(replica.doc) });
       });
     };
-    setTree(pageTree(replica.doc));
     // Only tree-shaping keys matter (a title typed in its Y.Text included); body keystrokes
     // (deep in `body`) are skipped cheaply.
     const observer = (events: { path: unknown[]; changes: { keys: Map<string, unknown> } }[]) => {
@@ -106,8 +120,8 @@ export function usePageTree(replica: BranchReplica | null): PageTreeNode[] {
       pages.unobserveDeep(observer as never);
       cancelAnimationFrame(frame);
     };
-  }, [replica]);
-  return tree;
+  }, [replica, initial]);
+  return latest?.from === initial ? latest.tree : initial;
 }
 
 export interface Presence {

@@ -3,7 +3,11 @@ import * as Y from 'yjs';
 import { type BranchRef, branchKey } from '../../common/ipc';
 import { bridge } from '../bridge';
 import { onBackendBack } from '../bridge/backend';
+import type { BranchView } from '../../common/branchView';
 import { fromBase64, toBase64 } from './base64';
+
+/** Resolves once the browser has painted what was rendered before the call. */
+const afterNextPaint = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
 /** Origin of changes that came from the LocalNode: they are not sent back. */
 export const REMOTE = Symbol('remote');
@@ -29,7 +33,12 @@ export class BranchReplica {
     this.key = branchKey(ref);
   }
 
-  static async open(ref: BranchRef): Promise<BranchReplica> {
+  /**
+   * `onView` gets what the LocalNode saved to draw before the state is decoded (a large
+   * space takes a few hundred milliseconds to decode): the state is then decoded only
+   * after the next frame, once that view is on screen.
+   */
+  static async open(ref: BranchRef, onView?: (view: BranchView) => void): Promise<BranchReplica> {
     const replica = new BranchReplica(ref);
     // Listen first: an update that arrives while the state is on its way is applied after it, harmlessly.
     const early: Uint8Array[] = [];
@@ -44,7 +53,11 @@ export class BranchReplica {
         if (branch === replica.key && loaded) applyAwarenessUpdate(replica.awareness, fromBase64(update), REMOTE);
       }),
     );
-    const { state, awareness } = await bridge.invoke('doc.open', { branch: ref });
+    const { state, awareness, view } = await bridge.invoke('doc.open', { branch: ref });
+    if (view && onView) {
+      onView(JSON.parse(view) as BranchView);
+      await afterNextPaint();
+    }
     Y.applyUpdate(replica.doc, fromBase64(state), REMOTE);
     for (const u of early) Y.applyUpdate(replica.doc, u, REMOTE);
     applyAwarenessUpdate(replica.awareness, fromBase64(awareness), REMOTE);
