@@ -42,7 +42,7 @@ import { ensureUser } from '../sync-server/src/store/users';
 
 const CONNECTIONS = 50;
 const SECONDS = Number(process.env.API_BENCH_SECONDS ?? 5);
-/** `API_BENCH_ONLY=mixed` runs one part (while working on it). */
+/** `API_BENCH_ONLY=mixed` or `API_BENCH_ONLY=sync` runs one part (while working on it). */
 const ONLY = process.env.API_BENCH_ONLY;
 const MEMBERS = 10_000;
 const PAGE_SIZE = 1000;
@@ -306,7 +306,7 @@ export async function runApiBench(): Promise<void> {
     }
 
     const spaceIds: string[] = [];
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < (ONLY === 'sync' ? 0 : 20); i++) {
       const res = await fetch(`${base}/v1/orgs/${org.id}/spaces`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -314,7 +314,9 @@ export async function runApiBench(): Promise<void> {
       });
       spaceIds.push(((await res.json()) as { id: string }).id);
     }
-    await mixed(base, spaceIds, token, db);
+    if (ONLY !== 'sync') await mixed(base, spaceIds, token, db);
+    // Let the backlog drain before the next part (or the server stops under it).
+    await getBytes(base, spacePath, token);
 
     if (ONLY === 'mixed') return;
     const quiet = await syncLatency(real.port, spaceId, token, SECONDS);

@@ -18,7 +18,7 @@ import type { CommentRow, ReactionRow, ReplyRow, Thread } from '../../store/comm
 import type { PageRequest } from '../../store/paginate';
 import type { SpaceRow } from '../../store/spaces';
 import type { UserRow } from '../../store/users';
-import { requireChangeRequest } from '../changeRequests/present';
+import { requireChangeRequest } from '../guards';
 import { badRequest, forbidden, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { requireSpace } from '../guards';
