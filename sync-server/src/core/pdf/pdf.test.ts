@@ -6,7 +6,7 @@ import { markdownToBody } from '@quire/shared/content/index';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { renderPdf } from './index';
 import { emptyResources, operationKey } from './model';
-import { showcaseBody, solidPng } from './testContent';
+import { showcaseBody, solidPng } from '../../testing/pdfContent';
 
 const dir = mkdtempSync(join(tmpdir(), 'quire-pdf-'));
 const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { maxBuffer: 64 * 1024 * 1024 }).toString();
