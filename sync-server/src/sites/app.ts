@@ -11,7 +11,8 @@ import type { Db } from '../store/db';
 import { type PublishedHead, publishedHeadByHostname, publishedHeadByPath, SITE_CHANGES } from '../store/sites';
 import { Lru } from './cache';
 import { clearBodyCache } from './contentSource';
-import { type Mount, SiteRequest } from './context';
+import { flatten, type Mount, SiteRequest } from './context';
+import { diagramInBody, parseDiagramPath } from './diagrams';
 import { FreshLoader } from './freshLoad';
 import { gate } from './gate';
 import { imageVariant } from './images';
@@ -223,6 +224,21 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
       c.header('Cache-Control', isPrivate ? 'private, max-age=31536000, immutable' : 'public, max-age=31536000, immutable');
       c.header('X-Content-Type-Options', 'nosniff');
       return c.body(new Uint8Array(bytes), 200, { 'Content-Type': 'image/webp' });
+    }
+  }
+
+  const diagram = parseDiagramPath(rest);
+  if (diagram) {
+    const variant = view.sections.flatMap((s) => s.variants).find((v) => v.revisionId === diagram.revisionId);
+    const snapshot = variant ? await req.snapshot(variant) : undefined;
+    const known = snapshot && flatten(snapshot.pages).some((p) => p.id === diagram.pageId && p.type === 'document');
+    const drawn = snapshot && known ? diagramInBody(await snapshot.body(diagram.pageId), diagram.digest, diagram.theme) : undefined;
+    if (drawn) {
+      c.header('Cache-Control', isPrivate ? 'private, max-age=31536000, immutable' : 'public, max-age=31536000, immutable');
+      c.header('X-Content-Type-Options', 'nosniff');
+      // Nothing in the drawing may run or load anything, even if opened on its own.
+      c.header('Content-Security-Policy', "default-src 'none'");
+      return c.body(drawn.svg, 200, { 'Content-Type': 'image/svg+xml; charset=utf-8' });
     }
   }
 

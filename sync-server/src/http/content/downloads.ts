@@ -4,6 +4,7 @@ import { filePayload, type PdfTarget, pdfPayload, withLinkHolder } from '../../c
 import { checkLink } from '../../core/content/linkHolders';
 import { Lru } from '../../core/content/lru';
 import { renderPdf } from '../../core/pdf/index';
+import { REMOTE_IMAGE_LIMITS } from '../../core/pdf/images';
 import { pdfPagesOf, pdfResources } from '../../core/pdf/sources';
 import { getChangeRequest } from '../../store/changeRequests';
 import { getBlob, spaceFileHashes } from '../../store/files';
@@ -46,7 +47,7 @@ async function servePdf(c: Context<AppEnv>, target: PdfTarget, filename: string)
 
 /** The PDF of a revision (or a page of it), drawn from what the revision and its space hold. */
 async function buildPdf(c: Context<AppEnv>, target: PdfTarget): Promise<Buffer> {
-  const { db } = c.get('deps');
+  const { db, config } = c.get('deps');
   const [space, head, cr] = await Promise.all([
     getSpace(db, target.spaceId),
     getRevisionHead(db, target.revisionId),
@@ -55,7 +56,8 @@ async function buildPdf(c: Context<AppEnv>, target: PdfTarget): Promise<Buffer> 
   if (!space || !head || head.space_id !== target.spaceId || (target.changeRequestId && !cr)) {
     throw notFound(target.changeRequestId ? 'change request' : 'space');
   }
-  const scope = { ...target, orgId: space.org_id, baseUrl: baseUrl(c) };
+  const remoteImages = { ...REMOTE_IMAGE_LIMITS, allowPrivate: config.allowPrivateFetch };
+  const scope = { ...target, orgId: space.org_id, baseUrl: baseUrl(c), remoteImages };
   const found = await pdfPagesOf(db, scope);
   if (!found) throw notFound('page');
   const resources = await pdfResources(db, scope, found.doc, found.pages);
