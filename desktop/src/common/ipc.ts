@@ -54,6 +54,10 @@ export const SyncStatus = z.object({
   pending: z.number().int(),
   pendingMutations: z.number().int(),
   unsentEdits: z.number().int(),
+  /** Pages with edits waiting to be sent: each page once, however many keystrokes it holds. */
+  pendingPages: z.number().int(),
+  /** Files inserted here and not yet uploaded (part of `pendingMutations`). */
+  pendingFiles: z.number().int(),
   /** Mutations the server refused; kept until the user retries or discards them. */
   failed: z.number().int(),
   lastError: z.string().optional(),
@@ -221,6 +225,26 @@ export const ipcContract = {
     input: z.strictObject({ branch: BranchRef, pageId: Id.optional() }),
     output: z.object({ url: z.string().nullable(), reason: z.string().nullable() }),
   },
+
+  /** Keeps an inserted image or file as a space file (here at once, uploaded by the outbox); the block refers to `file:<id>`. */
+  'files.put': {
+    input: z.strictObject({
+      branch: BranchRef,
+      name: Text(255, 1).refine((s) => !/[/\\]/.test(s), 'must be a file name, without / or \\'),
+      contentType: z.string().regex(/^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i, 'must be a media type'),
+      data: Base64,
+      width: z.number().int().positive().optional(),
+      height: z.number().int().positive().optional(),
+    }),
+    output: z.object({ id: z.string(), name: z.string(), contentType: z.string(), size: z.number().int() }),
+  },
+  /** A file's bytes for display: from this machine, or fetched once from the server; null when neither has it. */
+  'files.read': {
+    input: z.strictObject({ branch: BranchRef, fileId: Id }),
+    output: z.object({ contentType: z.string(), data: Base64 }).nullable(),
+  },
+  /** Moves images a page holds inline (`data:` URLs) into space files; how many moved. */
+  'files.migratePage': { input: z.strictObject({ branch: BranchRef, pageId: Id }), output: z.object({ moved: z.number().int() }) },
 
   'changeRequests.list': { input: z.strictObject({ spaceId: Id }), output: z.array(ChangeRequestSummary) },
   'changeRequests.create': { input: z.strictObject({ spaceId: Id, subject: Title }), output: ChangeRequestSummary },

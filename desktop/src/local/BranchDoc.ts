@@ -8,7 +8,8 @@ import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
 import type { ServerClient } from './ServerClient';
 import { type LocalDb } from './store/database';
-import { appendDocUpdate, compactDoc, loadDocParts, markDocSent, unsentCount } from './store/docs';
+import { pagesMap } from '@quire/shared/content/layout';
+import { appendDocUpdate, compactDoc, docLastSeq, loadDocParts, markDocSent, unsentCount } from './store/docs';
 
 /** Origin of the updates that load a branch from disk: they are already saved. */
 export const LOAD_ORIGIN = Symbol('load');
@@ -62,6 +63,27 @@ function authenticatedWebSocket(authorization: string, onUnreadable: (err: Error
   return AuthenticatedWebSocket as unknown as typeof globalThis.WebSocket;
 }
 
+/** The pages (ids in the branch's `pages` map) a transaction changed: their fields, bodies, or the page itself. */
+function pagesTouched(tr: Y.Transaction): string[] {
+  const pages = pagesMap(tr.doc);
+  const ids = new Set<string>();
+  for (const [type, keys] of tr.changed) {
+    if ((type as unknown) === pages) {
+      for (const key of keys) if (key) ids.add(key);
+      continue;
+    }
+    let item = type._item;
+    while (item) {
+      if (item.parent === pages) {
+        if (item.parentSub) ids.add(item.parentSub);
+        break;
+      }
+      item = (item.parent as Y.AbstractType<unknown>)._item;
+    }
+  }
+  return [...ids];
+}
+
 /**
  * One open branch (a space's main content or a change request) on this machine: its Y.Doc,
  * its on-disk log, its awareness, and (when a server is known) its WebSocket provider.
@@ -74,7 +96,7 @@ export class BranchDoc extends EventEmitter<BranchEvents> {
   readonly doc = new Y.Doc();
   readonly awareness: Awareness;
   private provider?: WebsocketProvider;
-  private queue: { update: Uint8Array; unsent: boolean }[] = [];
+  private queue: { update: Uint8Array; unsent: boolean; pages: string[] }[] = [];
   private writing?: Promise<void>;
   private lastError?: Error;
   private state: BranchConnection = 'local';
@@ -90,9 +112,12 @@ export class BranchDoc extends EventEmitter<BranchEvents> {
     this.awareness = new Awareness(this.doc);
     // The node itself is no collaborator: only the windows it serves have cursors.
     this.awareness.setLocalState(null);
-    this.doc.on('update', (update: Uint8Array, origin: unknown) => {
+    this.doc.on('update', (update: Uint8Array, origin: unknown, _doc: Y.Doc, tr: Y.Transaction) => {
       // Edits that came from the server are not "waiting to be sent"; every other one is, until acknowledged.
-      if (origin !== LOAD_ORIGIN) this.persist(update, origin !== this.provider);
+      if (origin !== LOAD_ORIGIN) {
+        const unsent = origin !== this.provider;
+        this.persist(update, unsent, unsent ? pagesTouched(tr) : []);
+      }
       this.emit('update', update, origin);
     });
     this.awareness.on(
@@ -132,9 +157,9 @@ export class BranchDoc extends EventEmitter<BranchEvents> {
     this.emit('connection', state);
   }
 
-  private persist(update: Uint8Array, unsent: boolean) {
+  private persist(update: Uint8Array, unsent: boolean, pages: string[]) {
     if (unsent) this.hasUnacked = true;
-    this.queue.push({ update, unsent });
+    this.queue.push({ update, unsent, pages });
     if (!this.writing) this.writing = this.drain();
   }
 
@@ -148,6 +173,7 @@ export class BranchDoc extends EventEmitter<BranchEvents> {
           this.docId,
           update,
           batch.some((b) => b.unsent),
+          batch.flatMap((b) => b.pages),
         );
       } catch (err) {
         this.lastError = err as Error;
@@ -181,9 +207,10 @@ export class BranchDoc extends EventEmitter<BranchEvents> {
     this.acking = (async () => {
       await this.saved().catch(() => {});
       const waiting = await unsentCount(this.db, this.docId);
+      const upToSeq = await docLastSeq(this.db, this.docId);
       this.hasUnacked = false;
       await this.roundTrip(timeoutMs);
-      if (waiting > 0) await markDocSent(this.db, this.docId, waiting);
+      if (waiting > 0) await markDocSent(this.db, this.docId, waiting, upToSeq);
       this.emit('saved');
     })();
     try {

@@ -145,6 +145,20 @@ export class IpcSession {
       'search.space': ({ branch, query }) => node.search(branch, query),
       'pages.computed': ({ branch, pageId }) => node.computedPage(branch, pageId),
       'pages.pdf': ({ branch, pageId }) => node.pdfLink(branch, pageId),
+      'files.put': async ({ branch, name, contentType, data, width, height }) => {
+        const file = await node.putFile(branch, {
+          name,
+          contentType,
+          bytes: new Uint8Array(Buffer.from(data, 'base64')),
+          dimensions: width && height ? { width, height } : undefined,
+        });
+        return { id: file.id, name: file.name, contentType: file.contentType, size: file.size };
+      },
+      'files.read': async ({ branch, fileId }) => {
+        const file = await node.readFile(branch, fileId);
+        return file && { contentType: file.contentType, data: Buffer.from(file.bytes).toString('base64') };
+      },
+      'files.migratePage': async ({ branch, pageId }) => ({ moved: await node.migratePageImages(branch, pageId) }),
       'changeRequests.list': ({ spaceId }) => node.refreshChangeRequests(spaceId),
       'changeRequests.create': ({ spaceId, subject }) => node.createChangeRequest(spaceId, subject),
       'changeRequests.rename': ({ changeRequestId, subject }) => node.renameChangeRequest(changeRequestId, subject),

@@ -13,12 +13,14 @@ import type {
   SyncStatus,
   UserSummary,
 } from '../common/ipc';
+import type { FileInfo } from '@quire/shared/content/files';
 import type { BranchDoc } from './BranchDoc';
 import { MemoryCredentialStore } from './credentials';
 import { Branches } from './node/branches';
 import { Catalog } from './node/catalog';
 import { ChangeRequests } from './node/changeRequests';
 import { Comments } from './node/comments';
+import { Files, type NewFile } from './node/files';
 import type { LocalNodeOptions, NodeContext, NodeEvents } from './node/context';
 import { OutboxQueue } from './node/outbox';
 import { Session } from './node/session';
@@ -50,6 +52,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     branches: Branches;
     changeRequests: ChangeRequests;
     comments: Comments;
+    files: Files;
     queue: OutboxQueue;
   };
   private closed = false;
@@ -76,6 +79,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
       branches: new Branches(ctx),
       changeRequests: new ChangeRequests(ctx),
       comments: new Comments(ctx),
+      files: new Files(ctx),
       queue: new OutboxQueue(ctx),
     };
     Object.assign(ctx, this.parts);
@@ -236,6 +240,17 @@ export class LocalNode extends EventEmitter<NodeEvents> {
   }
   resolve(commentId: string, resolved: boolean): Promise<CommentView> {
     return this.parts.comments.resolve(commentId, resolved);
+  }
+
+  // files
+  putFile(ref: BranchRef, file: NewFile): Promise<FileInfo> {
+    return this.parts.files.put(ref, file);
+  }
+  readFile(ref: BranchRef, fileId: string): Promise<{ contentType: string; bytes: Uint8Array } | null> {
+    return this.parts.files.read(ref, fileId);
+  }
+  migratePageImages(ref: BranchRef, pageId: string): Promise<number> {
+    return this.parts.files.migratePage(ref, pageId);
   }
 
   // outbox

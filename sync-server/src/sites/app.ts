@@ -17,7 +17,8 @@ import { FreshLoader } from './freshLoad';
 import { gate } from './gate';
 import { imageVariant } from './images';
 import { forgetSiteHostnames, isSiteHostname } from './hostnames';
-import { loadSiteModel, type SiteModel, siteView } from './model';
+import { loadSiteModel, type SiteModel, visitorView } from './model';
+import { MCP_PATH, serveSiteMcp } from './mcp';
 import { renderNotFound, renderPage, renderSearchPage } from './pages';
 import { ASSETS } from './render/assets';
 import { PLAYER_ORIGINS } from './render/embeds';
@@ -146,6 +147,8 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
   }
   if (!head?.site.published) return bare(c, 404, mount.serverBase);
   const site = head.site;
+  // Machines read the site through MCP; they carry the key or token in the request, never a cookie.
+  if (rest === MCP_PATH) return serveSiteMcp(c, head, mount);
   if (rest === '/robots.txt' && site.visibility !== 'public')
     return text(c, await robotsTxt(undefined, ''), 'text/plain; charset=utf-8', false);
 
@@ -176,8 +179,7 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
     c.header('Allow', 'GET, HEAD');
     return c.body(null, 405);
   }
-  const spaces = new Map(head.revisions.map(([id, revisionId, title]) => [id, { revisionId, title }]));
-  const view = siteView(model, spaces, { visitor: { claims: access.claims } });
+  const view = visitorView(model, head, access.claims);
   const cookieTheme = getCookie(c, 'quire_theme');
   const defaultVariant = view.sections.find((s) => s.isDefault)?.variants.find((v) => v.isDefault);
   const settings = defaultVariant?.settings;

@@ -79,7 +79,7 @@ export class Branches {
     branch.on('saved', () => session.scheduleStatus());
     branch.on('error', (err) => events.emit('notice', { level: 'error', message: `Could not save an edit: ${err.message}` }));
     this.open.set(key, open);
-    void this.connect(open).catch(() => {});
+    void this.connect(open, true).catch(() => {});
     return open;
   }
 
@@ -93,11 +93,14 @@ export class Branches {
     return changeRequestRoom(space.remoteId, cr.remoteId);
   }
 
-  private async connect(open: OpenBranch) {
+  private async connect(open: OpenBranch, afterUploads = false) {
     const client = this.ctx.session.server;
     if (!client || !this.ctx.session.reachable) return;
     const room = await this.roomOf(open.ref);
-    if (room && this.open.get(branchKey(open.ref)) === open) open.branch.connect(client, room);
+    if (!room) return;
+    // Files inserted offline go up before the pages that show them (bounded: a slow upload never holds back the text).
+    if (afterUploads && !open.branch.isOnline) await this.ctx.files.uploadsSettled(open.ref.spaceId);
+    if (this.open.get(branchKey(open.ref)) === open && this.ctx.session.server === client) open.branch.connect(client, room);
   }
 
   /** Connects a branch that just learnt its room (its space or change request reached the server). */
@@ -107,7 +110,7 @@ export class Branches {
   }
 
   connectAll() {
-    for (const open of this.open.values()) void this.connect(open).catch(() => {});
+    for (const open of this.open.values()) void this.connect(open, true).catch(() => {});
   }
 
   disconnectAll() {
@@ -156,7 +159,7 @@ export class Branches {
       if (!session.server || !session.reachable || this.ctx.closed) return;
       const ref: BranchRef = row.cr_id ? { spaceId: row.space_id, changeRequestId: row.cr_id } : { spaceId: row.space_id };
       await this.with(ref, async (branch) => {
-        await this.connect(this.open.get(branchKey(ref)) as OpenBranch);
+        await this.connect(this.open.get(branchKey(ref)) as OpenBranch, true);
         await branch.flushToServer(15_000);
       }).catch(() => {});
     }

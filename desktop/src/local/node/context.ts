@@ -6,6 +6,7 @@ import type { Branches } from './branches';
 import type { Catalog } from './catalog';
 import type { ChangeRequests } from './changeRequests';
 import type { Comments } from './comments';
+import type { Files } from './files';
 import type { OutboxQueue } from './outbox';
 import type { Session } from './session';
 
@@ -59,6 +60,7 @@ export interface NodeContext {
   readonly branches: Branches;
   readonly changeRequests: ChangeRequests;
   readonly comments: Comments;
+  readonly files: Files;
   readonly queue: OutboxQueue;
   /** True once the node is closing: timers and background work stop. */
   readonly closed: boolean;

@@ -13,8 +13,29 @@ export interface StoredDoc {
  * resolves: the row is committed (and the WAL synced) by then, so a crash cannot lose it.
  * `unsent` counts local edits made while not connected, for the sync status.
  */
-export async function appendDocUpdate(db: LocalDb, docId: string, update: Uint8Array, unsent: boolean): Promise<number> {
-  return db.transaction((tx) => appendDocUpdateIn(tx, docId, update, unsent));
+export async function appendDocUpdate(
+  db: LocalDb,
+  docId: string,
+  update: Uint8Array,
+  unsent: boolean,
+  pages: Iterable<string> = [],
+): Promise<number> {
+  return db.transaction(async (tx) => {
+    const seq = await appendDocUpdateIn(tx, docId, update, unsent);
+    if (unsent) await notePendingPages(tx, docId, pages, seq);
+    return seq;
+  });
+}
+
+/** Pages an unsent edit touched, for the count of pages waiting to sync. */
+async function notePendingPages(tx: Queryable, docId: string, pages: Iterable<string>, seq: number) {
+  const ids = [...new Set(pages)];
+  if (!ids.length) return;
+  await tx.query(
+    `INSERT INTO pending_pages (doc_id, page_id, seq) SELECT $1, unnest($2::text[]), $3
+     ON CONFLICT (doc_id, page_id) DO UPDATE SET seq = EXCLUDED.seq`,
+    [docId, ids, seq],
+  );
 }
 
 /** `appendDocUpdate` inside the caller's transaction (a fork writes the new branch with its row). */
@@ -117,11 +138,33 @@ export async function unsentCount(db: Queryable, docId: string): Promise<number>
 }
 
 /** The server confirmed `count` waiting edits (the ones counted when it was asked). */
-export async function markDocSent(db: Queryable, docId: string, count: number): Promise<void> {
+export async function markDocSent(db: Queryable, docId: string, count: number, upToSeq = Number.MAX_SAFE_INTEGER): Promise<void> {
   await db.query('UPDATE doc_heads SET unsent = greatest(0, unsent - $2) WHERE doc_id = $1', [docId, count]);
+  await db.query('DELETE FROM pending_pages WHERE doc_id = $1 AND seq <= $2', [docId, upToSeq]);
+}
+
+/**
+ * Pages waiting to reach a server, over every branch bound for one: each page with
+ * unconfirmed edits counts once however many keystrokes it holds; a branch whose waiting
+ * edits touched no page (a new branch's first state) counts as one.
+ */
+export async function pendingPageCount(db: Queryable): Promise<number> {
+  const row = await maybeOne<{ n: number }>(
+    db,
+    `WITH bound AS (
+       SELECT h.doc_id FROM doc_heads h
+        WHERE h.unsent > 0 AND (
+          EXISTS (SELECT 1 FROM spaces s WHERE s.sync_state <> 'local' AND h.doc_id = 'space:' || s.id)
+          OR EXISTS (SELECT 1 FROM change_requests c JOIN spaces s ON s.id = c.space_id
+                      WHERE s.sync_state <> 'local' AND h.doc_id = 'cr:' || c.id)))
+     SELECT (SELECT count(*) FROM pending_pages p JOIN bound b ON b.doc_id = p.doc_id)
+          + (SELECT count(*) FROM bound b WHERE NOT EXISTS (SELECT 1 FROM pending_pages p WHERE p.doc_id = b.doc_id)) AS n`,
+  );
+  return Number(row?.n ?? 0);
 }
 
 export async function deleteDoc(db: Queryable, docId: string): Promise<void> {
+  await db.query('DELETE FROM pending_pages WHERE doc_id = $1', [docId]);
   await db.query('DELETE FROM doc_updates WHERE doc_id = $1', [docId]);
   await db.query('DELETE FROM doc_heads WHERE doc_id = $1', [docId]);
 }

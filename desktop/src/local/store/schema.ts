@@ -115,4 +115,28 @@ CREATE TABLE IF NOT EXISTS outbox (
   result jsonb
 );
 CREATE INDEX IF NOT EXISTS outbox_state ON outbox (state, seq);
+
+-- Files inserted on this machine or fetched for display: the bytes a page's file:<id> means.
+-- Kept here first (so they show offline), uploaded by the outbox under the same id.
+CREATE TABLE IF NOT EXISTS files (
+  id text PRIMARY KEY,
+  space_id text NOT NULL,
+  name text NOT NULL,
+  content_type text NOT NULL,
+  size bigint NOT NULL,
+  bytes bytea NOT NULL,
+  -- local: its space is on no server yet; queued: an upload waits in the outbox;
+  -- uploaded: the server has it; fetched: it came from the server
+  state text NOT NULL DEFAULT 'local',
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+
+-- Pages with local edits a server has not confirmed, per branch: the log position of the
+-- last such edit, so a confirmation clears only what it covered.
+CREATE TABLE IF NOT EXISTS pending_pages (
+  doc_id text NOT NULL,
+  page_id text NOT NULL,
+  seq bigint NOT NULL,
+  PRIMARY KEY (doc_id, page_id)
+);
 `;

@@ -20,6 +20,7 @@ import { Lru } from './lru';
 import { type Materialized, type StoredMaterialized, applyPatch, asStored, emptyMaterialized, rematerialize } from './materialize';
 import { watchChanges } from './model';
 import { reindexPages } from './searchIndex';
+import { branchPath, recordWebhookEvent } from '../webhooks/events';
 
 /** Revision types: why a revision was cut. */
 export type RevisionType = 'initial' | 'edits' | 'merge' | 'update' | 'import' | 'template' | 'fork';
@@ -115,7 +116,7 @@ export async function cutRevision(db: Db | Queryable, branch: Branch | string, o
 async function cutIn(tx: Queryable, branch: Branch, opts: CutOptions): Promise<CutResult | undefined> {
   const docId = branchDocId(branch);
   await lockBranch(tx, docId);
-  const space = await maybeOne<{ id: string }>(tx, 'SELECT id FROM spaces WHERE id = $1', [branch.spaceId]);
+  const space = await maybeOne<{ id: string; org_id: string }>(tx, 'SELECT id, org_id FROM spaces WHERE id = $1', [branch.spaceId]);
   if (!space) return undefined;
   const head = await latestRevisionHead(tx, docId);
   // Where the log stands and what it holds past the head, in one read: a compaction
@@ -196,9 +197,26 @@ async function cutIn(tx: Queryable, branch: Branch, opts: CutOptions): Promise<C
     await setSpaceRevision(tx, branch.spaceId, revision.id);
     await reindexPages(tx, branch.spaceId, doc, next, prev, head ? [...pageChanges.keys()] : 'all');
   }
+  if (pageChanges.size) await recordContentChange(tx, space.org_id, branch, revision, [...pageChanges.keys()]);
   docs.set(revision.id, doc);
   contents.set(revision.id, next);
   return { revision, changed: true };
+}
+
+/** One `page.content_changed` event per revision (never per keystroke: live edits are cut after a quiet period). */
+function recordContentChange(tx: Queryable, orgId: string, branch: Branch, revision: RevisionHead, pageIds: string[]) {
+  const path = branchPath(branch.spaceId, branch.changeRequestId);
+  return recordWebhookEvent(tx, {
+    type: 'page.content_changed',
+    orgId,
+    spaceId: branch.spaceId,
+    changeRequest: branch.changeRequestId ? { id: branch.changeRequestId } : null,
+    revisionId: revision.id,
+    data: (base) => ({
+      revisionType: revision.type,
+      pages: pageIds.map((id) => ({ id, url: `${base}${path}/content/page/${id}` })),
+    }),
+  });
 }
 
 /**

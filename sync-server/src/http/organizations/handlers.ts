@@ -27,6 +27,7 @@ import { initSpaceContent } from '../../core/content/revisions';
 import { templatePages, writeTemplate } from '../../core/content/templates';
 import { atLeast } from '../../core/roles';
 import { badRequest, forbidden, notFound } from '@quire/shared/apiErrors';
+import type { ListQuery } from '@quire/shared/schemas/common';
 import type { AppEnv } from '../env';
 import { requireMergeRuleMembers, requireOrg } from '../guards';
 import { presentCollection } from '../presenters/collection';
@@ -42,13 +43,7 @@ import { tags } from '../../core/readModel';
 const EMPTY_DOCUMENT = { object: 'document' as const, data: { schemaVersion: 1 }, nodes: [] };
 
 export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
-  app.openapi(r.listOrganizations, async (c) => {
-    const { db } = c.get('deps');
-    const page = await listOrgsOfUser(db, c.get('caller').user.id, c.get('caller').tokenId, c.req.valid('query'));
-    const base = baseUrl(c);
-    const items = await Promise.all(page.rows.map(async (o) => presentOrg(o, await c.get('access').org(o.id), base)));
-    return c.json({ items, count: page.count, ...(page.next ? { next: { page: page.next } } : {}) }, 200);
-  });
+  app.openapi(r.listOrganizations, async (c) => c.json(await organizationList(c, c.req.valid('query')), 200));
 
   app.openapi(r.createOrganization, async (c) => {
     const deps = c.get('deps');
@@ -202,13 +197,7 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
     return c.json({ platformVisitorClaims, gitbookVisitorClaims: platformVisitorClaims }, 200);
   });
 
-  app.openapi(r.listOrgSpaces, async (c) => {
-    const { db } = c.get('deps');
-    const { org, access } = await requireOrg(c, c.req.valid('param').organizationId);
-    const visibleIds = access.orgRole === null ? await guestVisibleSpaceIds(c, org.id) : undefined;
-    const page = await listSpaces(db, org.id, { visibleIds }, c.req.valid('query'));
-    return c.json(await presentSpaceList(c, page, access), 200);
-  });
+  app.openapi(r.listOrgSpaces, async (c) => c.json(await orgSpaceList(c, c.req.valid('param').organizationId, c.req.valid('query')), 200));
 
   app.openapi(r.createOrgSpace, async (c) => {
     const { db } = c.get('deps');
@@ -263,6 +252,24 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
     c.get('access').reset(org.id);
     return c.json(presentCollection(col, await c.get('access').org(org.id), baseUrl(c)), 200);
   });
+}
+
+/** The organizations of the caller (`GET /v1/orgs`). */
+export async function organizationList(c: Context<AppEnv>, query: ListQuery) {
+  const { db } = c.get('deps');
+  const page = await listOrgsOfUser(db, c.get('caller').user.id, c.get('caller').tokenId, query);
+  const base = baseUrl(c);
+  const items = await Promise.all(page.rows.map(async (o) => presentOrg(o, await c.get('access').org(o.id), base)));
+  return { items, count: page.count, ...(page.next ? { next: { page: page.next } } : {}) };
+}
+
+/** The spaces of an organization the caller may see (`GET /v1/orgs/{id}/spaces`). */
+export async function orgSpaceList(c: Context<AppEnv>, organizationId: string, query: ListQuery) {
+  const { db } = c.get('deps');
+  const { org, access } = await requireOrg(c, organizationId);
+  const visibleIds = access.orgRole === null ? await guestVisibleSpaceIds(c, org.id) : undefined;
+  const page = await listSpaces(db, org.id, { visibleIds }, query);
+  return presentSpaceList(c, page, access);
 }
 
 /** Spaces a guest can see: those granted to them directly or through a collection. */

@@ -20,6 +20,7 @@ import { baseUrl } from '../urls';
 import { registerSiteCustomization } from './customization/handlers';
 import { SITE_MANAGER_ROLE, siteForRead, siteForWrite, spaceForSite } from './guards';
 import { presentSite, publishedBase, SiteStructure } from '../presenters/site';
+import { recordWebhookEvent } from '../../core/webhooks/events';
 import { registerSiteRedirects } from './redirects/handlers';
 import * as r from './routes';
 import { registerSiteSectionGroups } from './sectionGroups/handlers';
@@ -216,7 +217,20 @@ export function registerSites(app: OpenAPIHono<AppEnv>) {
     const { db } = c.get('deps');
     const { organizationId, siteId } = c.req.valid('param');
     const { site } = await siteForWrite(c, organizationId, siteId);
-    const updated = site.published ? site : await sites.updateSite(db, site.id, { published: true });
+    const updated = site.published
+      ? site
+      : await db.transaction(async (tx) => {
+          const row = await sites.updateSite(tx, site.id, { published: true });
+          await recordWebhookEvent(tx, {
+            type: 'site.published',
+            orgId: site.org_id,
+            data: (base) => ({
+              site: { id: site.id, url: `${base}/v1/orgs/${site.org_id}/sites/${site.id}`, published: `${publishedBase(base, row)}/` },
+              actor: { id: c.get('caller').user.id },
+            }),
+          });
+          return row;
+        });
     return c.json(await respondSite(c, updated, true), 200);
   });
 
