@@ -143,6 +143,8 @@ describe('kept answers of /v1/mcp read-only tools', () => {
   });
 
   it('keeps no tool error and no write', async () => {
+    await readPage(reader.token);
+    expect(await keptHits(() => readPage(reader.token))).toBe(1);
     const missing = { spaceId, pageId: 'nosuchpage' };
     await readPage(reader.token, 1, missing);
     expect(await keptHits(() => readPage(reader.token, 1, missing))).toBe(0);
