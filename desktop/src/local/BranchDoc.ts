@@ -9,7 +9,7 @@ import * as Y from 'yjs';
 import type { ServerClient } from './ServerClient';
 import { type LocalDb } from './store/database';
 import { pagesMap } from '@quire/shared/content/layout';
-import { appendDocUpdate, compactDoc, docLastSeq, loadDocParts, markDocSent, unsentCount } from './store/docs';
+import { appendDocUpdate, compactDoc, docLastSeq, loadDocParts, markDocSent, snapshotDoc, unsentCount } from './store/docs';
 
 /** Origin of the updates that load a branch from disk: they are already saved. */
 export const LOAD_ORIGIN = Symbol('load');
@@ -112,14 +112,6 @@ export class BranchDoc extends EventEmitter<BranchEvents> {
     this.awareness = new Awareness(this.doc);
     // The node itself is no collaborator: only the windows it serves have cursors.
     this.awareness.setLocalState(null);
-    this.doc.on('update', (update: Uint8Array, origin: unknown, _doc: Y.Doc, tr: Y.Transaction) => {
-      // Edits that came from the server are not "waiting to be sent"; every other one is, until acknowledged.
-      if (origin !== LOAD_ORIGIN) {
-        const unsent = origin !== this.provider;
-        this.persist(update, unsent, unsent ? pagesTouched(tr) : []);
-      }
-      this.emit('update', update, origin);
-    });
     this.awareness.on(
       'update',
       ({ added, updated, removed }: { added: number[]; updated: number[]; removed: number[] }, origin: unknown) => {
@@ -135,12 +127,31 @@ export class BranchDoc extends EventEmitter<BranchEvents> {
     const branch = new BranchDoc(db, docId);
     const stored = await loadDocParts(db, docId);
     // Applying the parts one by one is much cheaper than merging them into one update first.
+    // No update listener yet: Yjs would encode the whole loaded state again for it.
     branch.doc.transact(() => {
       for (const part of stored.parts) Y.applyUpdate(branch.doc, part, LOAD_ORIGIN);
     }, LOAD_ORIGIN);
-    if (stored.logLength > COMPACT_AFTER) await compactDoc(db, docId);
+    branch.logged = stored.logLength;
+    branch.lastSeq = stored.lastSeq;
+    branch.doc.on('update', (update: Uint8Array, origin: unknown, _doc: Y.Doc, tr: Y.Transaction) => {
+      // Edits that came from the server are not "waiting to be sent"; every other one is, until acknowledged.
+      if (origin !== LOAD_ORIGIN) {
+        const unsent = origin !== branch.provider;
+        branch.persist(update, unsent, unsent ? pagesTouched(tr) : []);
+      }
+      branch.emit('update', update, origin);
+    });
+    if (stored.logLength > COMPACT_AFTER) {
+      await compactDoc(db, docId);
+      branch.logged = 0;
+    }
     return branch;
   }
+
+  /** Log rows since the snapshot: folded into it on close, so the next open reads one row. */
+  private logged = 0;
+  /** The log position this doc holds everything up to (what it loaded, then what it wrote); NaN once unsure. */
+  private lastSeq = 0;
 
   get connection(): BranchConnection {
     return this.state;
@@ -168,13 +179,17 @@ export class BranchDoc extends EventEmitter<BranchEvents> {
       const batch = this.queue.splice(0);
       const update = batch.length === 1 ? (batch[0] as { update: Uint8Array }).update : Y.mergeUpdates(batch.map((b) => b.update));
       try {
-        await appendDocUpdate(
+        const seq = await appendDocUpdate(
           this.db,
           this.docId,
           update,
           batch.some((b) => b.unsent),
           batch.flatMap((b) => b.pages),
         );
+        // A gap is a row written by something else (a twin folded in): this doc lacks it.
+        if (seq !== this.lastSeq + 1) this.lastSeq = Number.NaN;
+        else this.lastSeq = seq;
+        this.logged++;
       } catch (err) {
         this.lastError = err as Error;
         this.emit('error', this.lastError);
@@ -344,7 +359,18 @@ export class BranchDoc extends EventEmitter<BranchEvents> {
     clearTimeout(this.ackTimer);
     this.provider?.destroy();
     this.provider = undefined;
-    await this.saved().catch(() => {});
+    const saved = await this.saved().then(
+      () => true,
+      () => false,
+    );
+    // Everything applied is saved: the doc's state becomes the snapshot the next open reads
+    // at once, unless something wrote to the log besides this doc (then the log is merged).
+    if (saved && this.logged > 0) {
+      const state = Y.encodeStateAsUpdate(this.doc);
+      await snapshotDoc(this.db, this.docId, state, this.lastSeq)
+        .then((folded) => (folded ? undefined : compactDoc(this.db, this.docId)))
+        .catch((err: Error) => console.error(`[quire] could not fold the log of ${this.docId}: ${err.message}`));
+    }
     this.awareness.destroy();
     this.doc.destroy();
   }

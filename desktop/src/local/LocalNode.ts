@@ -7,6 +7,7 @@ import type {
   CommentView,
   ComputedPageView,
   OutboxEntryView,
+  PageHistoryView,
   SearchHit,
   SessionState,
   SpaceSummary,
@@ -21,6 +22,7 @@ import { Catalog } from './node/catalog';
 import { ChangeRequests } from './node/changeRequests';
 import { Comments } from './node/comments';
 import { Files, type NewFile } from './node/files';
+import { History } from './node/history';
 import type { LocalNodeOptions, NodeContext, NodeEvents } from './node/context';
 import { OutboxQueue } from './node/outbox';
 import { Session } from './node/session';
@@ -28,6 +30,7 @@ import { Outbox } from './Outbox';
 import { createPerformer } from './replay';
 import type { ServerClient } from './ServerClient';
 import { type LocalDb, openLocalDb } from './store/database';
+import type { RevisionPage } from './store/history';
 
 export { LocalError, docIdOf } from './node/context';
 export type { LocalNodeOptions, Notice } from './node/context';
@@ -53,6 +56,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     changeRequests: ChangeRequests;
     comments: Comments;
     files: Files;
+    history: History;
     queue: OutboxQueue;
   };
   private closed = false;
@@ -80,6 +84,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
       changeRequests: new ChangeRequests(ctx),
       comments: new Comments(ctx),
       files: new Files(ctx),
+      history: new History(ctx),
       queue: new OutboxQueue(ctx),
     };
     Object.assign(ctx, this.parts);
@@ -180,6 +185,10 @@ export class LocalNode extends EventEmitter<NodeEvents> {
   withBranch<T>(ref: BranchRef, fn: (branch: BranchDoc) => Promise<T> | T): Promise<T> {
     return this.parts.branches.with(ref, fn);
   }
+  /** A branch's saved state read from disk (base64), when it is not in memory. */
+  savedBranchState(ref: BranchRef): Promise<string | undefined> {
+    return this.parts.branches.savedState(ref);
+  }
   openBranch(ref: BranchRef): BranchDoc | undefined {
     return this.parts.branches.get(ref);
   }
@@ -251,6 +260,17 @@ export class LocalNode extends EventEmitter<NodeEvents> {
   }
   migratePageImages(ref: BranchRef, pageId: string): Promise<number> {
     return this.parts.files.migratePage(ref, pageId);
+  }
+
+  // page history
+  pageHistory(ref: BranchRef, pageId: string): Promise<PageHistoryView> {
+    return this.parts.history.list(ref, pageId);
+  }
+  pageAtRevision(ref: BranchRef, pageId: string, revisionId: string): Promise<RevisionPage> {
+    return this.parts.history.page(ref, pageId, revisionId);
+  }
+  restorePageRevision(ref: BranchRef, pageId: string, revisionId: string): Promise<void> {
+    return this.parts.history.restore(ref, pageId, revisionId);
   }
 
   // outbox

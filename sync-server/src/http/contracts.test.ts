@@ -64,6 +64,7 @@ async function fixture(owner: TestUser, orgId: string, reviewer: TestUser, slug:
     return addFile(d, { id: newId(), name: 'logo.png', contentType: 'image/png', size: 3 }).id;
   });
   ids.pageId = ok(await t.get(`/v1/spaces/${ids.spaceId}/content/pages`, owner.token), 'pages').pages[0].id;
+  ids.revisionId = ok(await t.get(`/v1/spaces/${ids.spaceId}/content`, owner.token), 'content').id;
   const S = `/v1/spaces/${ids.spaceId}`;
   // Before the comments, so that their events give it deliveries.
   ids.webhookId = ok(

@@ -7,6 +7,7 @@ import type { Catalog } from './catalog';
 import type { ChangeRequests } from './changeRequests';
 import type { Comments } from './comments';
 import type { Files } from './files';
+import type { History } from './history';
 import type { OutboxQueue } from './outbox';
 import type { Session } from './session';
 
@@ -61,6 +62,7 @@ export interface NodeContext {
   readonly changeRequests: ChangeRequests;
   readonly comments: Comments;
   readonly files: Files;
+  readonly history: History;
   readonly queue: OutboxQueue;
   /** True once the node is closing: timers and background work stop. */
   readonly closed: boolean;

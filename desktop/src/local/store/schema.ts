@@ -139,4 +139,31 @@ CREATE TABLE IF NOT EXISTS pending_pages (
   seq bigint NOT NULL,
   PRIMARY KEY (doc_id, page_id)
 );
+-- A page's history as the server last listed it, and the pages of revisions fetched
+-- once: what the history panel shows offline. Revisions never change, so neither do these.
+CREATE TABLE IF NOT EXISTS page_revisions (
+  space_id text NOT NULL,
+  page_id text NOT NULL,
+  revision_id text NOT NULL,
+  change text NOT NULL,
+  title text NOT NULL,
+  type text NOT NULL,
+  created_at timestamptz NOT NULL,
+  PRIMARY KEY (space_id, page_id, revision_id)
+);
+
+CREATE TABLE IF NOT EXISTS revision_pages (
+  space_id text NOT NULL,
+  revision_id text NOT NULL,
+  page_id text NOT NULL,
+  title text NOT NULL,
+  -- JSON as text: jsonb would reorder keys, and a body is compared as written
+  body text NOT NULL,
+  PRIMARY KEY (space_id, revision_id, page_id)
+);
+
+-- A snapshot written as base64 text (null when \`snapshot\` holds it): PGlite hands a large
+-- text to JavaScript far faster than it encodes or decodes a bytea, and a window opening the
+-- branch is sent exactly this text.
+ALTER TABLE doc_heads ADD COLUMN IF NOT EXISTS snapshot_text text;
 `;

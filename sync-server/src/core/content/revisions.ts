@@ -14,10 +14,19 @@ import {
   revisionStateSize,
   setSpaceRevision,
 } from '../../store/revisions';
+import { type PageChangeRow, recordPageChanges } from '../../store/revisionPages';
 import { appendUpdate, loadDocUpdate, readDocLog } from '../../store/ydocs';
 import { type Branch, branchDocId, branchOfDocId, inTransaction, lockBranch } from './branches';
 import { Lru } from './lru';
-import { type Materialized, type StoredMaterialized, applyPatch, asStored, emptyMaterialized, rematerialize } from './materialize';
+import {
+  type Materialized,
+  type PageEntry,
+  type StoredMaterialized,
+  applyPatch,
+  asStored,
+  emptyMaterialized,
+  rematerialize,
+} from './materialize';
 import { watchChanges } from './model';
 import { reindexPages } from './searchIndex';
 import { branchPath, recordWebhookEvent } from '../webhooks/events';
@@ -195,12 +204,22 @@ async function cutIn(tx: Queryable, branch: Branch, opts: CutOptions): Promise<C
     await setChangeRequestHead(tx, branch.changeRequestId, revision.id);
   } else {
     await setSpaceRevision(tx, branch.spaceId, revision.id);
+    await recordPageChanges(tx, branch.spaceId, revision.id, revision.seq, pageChangeRows(pageChanges, prev));
     await reindexPages(tx, branch.spaceId, doc, next, prev, head ? [...pageChanges.keys()] : 'all');
   }
   if (pageChanges.size) await recordContentChange(tx, space.org_id, branch, revision, [...pageChanges.keys()]);
   docs.set(revision.id, doc);
   contents.set(revision.id, next);
   return { revision, changed: true };
+}
+
+/** What a revision did to each page it touched, for the pages' histories. */
+function pageChangeRows(changes: Map<string, PageEntry | null>, prev: Materialized): PageChangeRow[] {
+  return [...changes].map(([pageId, entry]) => ({
+    pageId,
+    change: !entry ? 'removed' : prev.pages[pageId] ? 'edited' : 'added',
+    title: (entry ?? prev.pages[pageId])?.title ?? '',
+  }));
 }
 
 /** One `page.content_changed` event per revision (never per keystroke: live edits are cut after a quiet period). */
