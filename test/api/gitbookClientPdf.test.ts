@@ -7,7 +7,7 @@ import { newId } from '@quire/shared';
 import { addFile, createPage, createReusableContent } from '@quire/shared/content/index';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { solidPng } from '../../sync-server/src/core/pdf/testContent';
+import { solidPng } from '../../sync-server/src/testing/pdfContent';
 import { editLive } from '../../sync-server/src/testing/testEdits';
 import { linkSpaceFile, putBlob } from '../../sync-server/src/store/files';
 import { LiveServer } from '../../sync-server/src/testing/syncClients';

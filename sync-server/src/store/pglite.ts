@@ -1,5 +1,4 @@
-import { open, readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { type Db, DurabilityUnknownError, type Queryable, mayWrite } from './db';
 
@@ -12,35 +11,50 @@ import { type Db, DurabilityUnknownError, type Queryable, mayWrite } from './db'
  * to the next), not the highest-named: a checkpoint renames old segments to future names
  * for reuse.
  *
- * The fsync runs off the event loop (a busy disk can take tens of milliseconds, and the
- * sync endpoint keeps relaying meanwhile), and writers finishing while one is under way
- * share the next one: an fsync started after a commit covers it.
+ * The fsync runs off the event loop, in a worker thread (`walSyncWorker.mjs`): a busy disk
+ * can take tens of milliseconds, and the sync endpoint keeps relaying meanwhile. The worker
+ * does the listing, the stats and the fsyncs in one go, so a commit waits for one message
+ * back; done with the loop's file-system callbacks, it waited for a dozen, each queued
+ * behind whatever the loop was busy with (under REST load, every request in flight).
+ * Writers finishing while one is under way share the next one: an fsync started after a
+ * commit covers it.
  */
-function walSyncer(dataDir: string): () => Promise<void> {
-  const walDir = join(dataDir, 'pg_wal');
-  const syncOnce = async () => {
-    const names = (await readdir(walDir)).filter((f) => /^[0-9A-F]{24}$/.test(f));
-    const segments = await Promise.all(
-      names.map(async (name) => ({
-        path: join(walDir, name),
-        modified: (await stat(join(walDir, name)).catch(() => undefined))?.mtimeMs ?? 0,
-      })),
-    );
-    const written = segments.sort((a, b) => b.modified - a.modified).slice(0, 2);
-    for (const path of [...written.map((s) => s.path), walDir]) {
-      const file = await open(path, 'r').catch((err: NodeJS.ErrnoException) => {
-        // A segment removed since the listing was recycled by a checkpoint: nothing in it is needed.
-        if (err.code === 'ENOENT' && path !== walDir) return undefined;
-        throw err;
-      });
-      if (!file) continue;
-      try {
-        await file.sync();
-      } finally {
-        await file.close();
-      }
-    }
+function walSyncer(dataDir: string): { sync: () => Promise<void>; stop: () => Promise<void> } {
+  let worker: Worker | undefined;
+  let seq = 0;
+  const pending = new Map<number, { resolve: () => void; reject: (err: Error) => void }>();
+  const failAll = (err: Error) => {
+    for (const p of pending.values()) p.reject(err);
+    pending.clear();
+    worker = undefined;
   };
+  const started = () => {
+    if (worker) return worker;
+    const w = new Worker(new URL('./walSyncWorker.mjs', import.meta.url), { workerData: { dataDir } });
+    w.on('message', (m: { id: number; error?: { message: string; code?: string } }) => {
+      const p = pending.get(m.id);
+      pending.delete(m.id);
+      // Idle, the worker does not keep the process alive; a sync in flight does.
+      if (pending.size === 0) w.unref();
+      if (!p) return;
+      if (m.error) p.reject(Object.assign(new Error(m.error.message), { code: m.error.code }));
+      else p.resolve();
+    });
+    w.on('error', (err) => failAll(err));
+    w.on('exit', (code) => {
+      if (worker === w) failAll(new Error(`the WAL sync thread stopped (exit code ${code})`));
+    });
+    worker = w;
+    return w;
+  };
+  const syncOnce = () =>
+    new Promise<void>((resolve, reject) => {
+      const w = started();
+      const id = ++seq;
+      pending.set(id, { resolve, reject });
+      w.ref();
+      w.postMessage(id);
+    });
   let running: Promise<void> | undefined;
   let next: Promise<void> | undefined;
   /** The first failure, for good: an fsync is never retried after an I/O error. */
@@ -50,7 +64,7 @@ function walSyncer(dataDir: string): () => Promise<void> {
       broken ??= new DurabilityUnknownError(err);
       throw broken;
     });
-  return () => {
+  const sync = () => {
     if (broken) return Promise.reject(broken);
     if (!running) {
       running = guarded().finally(() => (running = undefined));
@@ -66,6 +80,14 @@ function walSyncer(dataDir: string): () => Promise<void> {
       });
     return next;
   };
+  const stop = async () => {
+    // Commits already acknowledged to the adapter finish their fsync first.
+    await (next ?? running)?.catch(() => {});
+    const w = worker;
+    worker = undefined;
+    await w?.terminate();
+  };
+  return { sync, stop };
 }
 
 export { mayWrite };
@@ -77,7 +99,17 @@ export { mayWrite };
 export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob): Promise<Db> {
   const pg = new PGlite(dataDir, loadDataDir ? { loadDataDir } : {});
   await pg.waitReady;
-  return wrapPglite(pg, dataDir ? walSyncer(dataDir) : undefined);
+  const syncer = dataDir ? walSyncer(dataDir) : undefined;
+  const db = wrapPglite(pg, syncer?.sync);
+  if (!syncer) return db;
+  const closeDb = db.close;
+  return {
+    ...db,
+    async close() {
+      await closeDb();
+      await syncer.stop();
+    },
+  };
 }
 
 export function wrapPglite(pg: PGlite, walSync: () => Promise<void> = async () => {}): Db & { raw: PGlite } {

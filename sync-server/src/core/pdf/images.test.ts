@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { printableImage, REMOTE_IMAGE_LIMITS, remoteImage } from './images';
-import { SVG } from './testContent';
+import { SVG } from '../../testing/pdfContent';
 
 const solid = () => sharp({ create: { width: 64, height: 32, channels: 3, background: '#c82828' } });
 

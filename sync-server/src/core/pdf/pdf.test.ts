@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { printableImage } from './images';
 import { renderPdf } from './index';
 import { emptyResources, operationKey } from './model';
-import { SVG, showcaseBody, solidPng } from './testContent';
+import { SVG, showcaseBody, solidPng } from '../../testing/pdfContent';
 
 const dir = mkdtempSync(join(tmpdir(), 'quire-pdf-'));
 const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { maxBuffer: 64 * 1024 * 1024 }).toString();

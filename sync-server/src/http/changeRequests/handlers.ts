@@ -11,7 +11,7 @@ import type { Context } from 'hono';
 import { BodyError, storedBody } from '../../core/comments/bodies';
 import type { Branch } from '../../core/content/branches';
 import { templatePages, writeTemplate } from '../../core/content/templates';
-import type { Queryable } from '../../store/db';
+import type { DbHandle } from '../../core/deps';
 import {
   crBranch,
   isActive,
@@ -31,11 +31,11 @@ import type { SpaceRow } from '../../store/spaces';
 import { orgSpaces } from '../../store/search';
 import { badRequest, conflict, forbidden, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
-import { requireOrg, requireSpace } from '../guards';
+import { requireChangeRequest, requireOrg, requireSpace } from '../guards';
 import { envelope } from '../listing';
 import { guestVisibleSpaceIds } from '../organizations/handlers';
 import { baseUrl } from '../urls';
-import { presentChangeRequest, presentChangeRequests, presentRequestedReviewers, presentReviews, requireChangeRequest } from './present';
+import { presentChangeRequest, presentChangeRequests, presentRequestedReviewers, presentReviews } from '../presenters/changeRequest';
 import * as r from './routes';
 
 type Ctx = Context<AppEnv>;
@@ -231,7 +231,7 @@ export async function openChangeRequestAs(c: Ctx, space: SpaceRow, body: z.outpu
   const me = c.get('caller').user.id;
   // Checked before anything is opened: a bad template opens no change request.
   const pages = template && (await templatePages(db, space.org_id, template.id, template.params?.contentRefs ?? {}, 'template.'));
-  const fill = pages ? (tx: Queryable, branch: Branch) => writeTemplate(tx, branch, pages, me) : undefined;
+  const fill = pages ? (tx: DbHandle, branch: Branch) => writeTemplate(tx, branch, pages, me) : undefined;
   const cr = await openChangeRequest(db, space.id, me, fields, fill);
   if (pages) await store.addContributor(db, cr.id, me);
   return cr;

@@ -14,13 +14,13 @@ import { BodyError, presentBody, storedBody } from '../../core/comments/bodies';
 import { BranchView } from '../../core/comments/targets';
 import { atLeast } from '../../core/roles';
 import { recordWebhookEvent } from '../../core/webhooks/events';
-import type { Queryable } from '../../store/db';
+import type { DbHandle } from '../../core/deps';
 import * as store from '../../store/comments';
 import type { CommentRow, ReactionRow, ReplyRow, Thread } from '../../store/comments';
 import type { PageRequest } from '../../store/paginate';
 import type { SpaceRow } from '../../store/spaces';
 import type { UserRow } from '../../store/users';
-import { requireChangeRequest } from '../changeRequests/present';
+import { requireChangeRequest } from '../guards';
 import { badRequest, forbidden, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { requireSpace } from '../guards';
@@ -245,7 +245,7 @@ async function oneReply(c: Ctx, scope: Scope, comment: CommentRow, id: string, f
 
 /** A webhook event about a comment (or a reply in its thread), in the transaction that writes it. */
 function recordCommentEvent(
-  tx: Queryable,
+  tx: DbHandle,
   scope: Scope,
   type: 'comment.created' | 'comment.resolved',
   commentId: string,

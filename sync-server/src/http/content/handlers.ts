@@ -24,7 +24,7 @@ import { getSpace } from '../../store/spaces';
 import { badRequest, conflict, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { requireSpace } from '../guards';
-import { requireChangeRequest } from '../changeRequests/present';
+import { requireChangeRequest } from '../guards';
 import { presentOrg } from '../presenters/organization';
 import { presentSpace } from '../presenters/space';
 import { baseUrl } from '../urls';

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { contentAtRevision } from '../../core/content/revisions';
 import { type PageHits, rankKey, searchPages } from '../../core/content/search';
 import { type EntryTreeNode, pageTreeOf } from '../../core/content/tree';
-import type { Queryable } from '../../store/db';
+import type { DbHandle } from '../../core/deps';
 import type { SpaceRow } from '../../store/spaces';
 import { orgSpaces } from '../../store/search';
 import type { AppEnv } from '../env';
@@ -23,7 +23,7 @@ interface PageInfo {
 }
 
 /** Descriptions and ancestor titles of a space's pages, from its current revision. */
-async function pageInfo(db: Queryable, space: SpaceRow): Promise<Map<string, PageInfo>> {
+async function pageInfo(db: DbHandle, space: SpaceRow): Promise<Map<string, PageInfo>> {
   const out = new Map<string, PageInfo>();
   if (!space.revision_id) return out;
   const walk = (nodes: EntryTreeNode[], ancestors: { title: string }[]) => {

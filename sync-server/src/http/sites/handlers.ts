@@ -8,7 +8,8 @@ import { hostnameProven, isReservedHostname } from '../../core/sites/hostnameOwn
 import { addSiteSpace, slugify } from '../../core/sites/structure';
 import { forgetSiteHostnames } from '../../sites/hostnames';
 import * as sites from '../../store/sites';
-import { getSection, getSiteSpace } from '../../store/sitesStructure';
+import { clearDefaultContentSite } from '../../store/organizations';
+import { getSection, getSiteSpace, setSectionDefaultSiteSpace } from '../../store/sitesStructure';
 import type { SpaceRow } from '../../store/spaces';
 import { memoryPage } from '../content/memoryPage';
 import type { AppEnv } from '../env';
@@ -103,10 +104,7 @@ export function registerSites(app: OpenAPIHono<AppEnv>) {
     if (!atLeast(access.orgRole, SITE_MANAGER_ROLE)) throw forbidden(`This needs the ${SITE_MANAGER_ROLE} role in the organization.`);
     await db.transaction(async (tx) => {
       // The organization's default content may point at the site: it no longer can.
-      await tx.query(`UPDATE organizations SET default_content = NULL WHERE id = $1 AND default_content->>'site' = $2`, [
-        organizationId,
-        siteId,
-      ]);
+      await clearDefaultContentSite(tx, organizationId, siteId);
       await sites.deleteSite(tx, organizationId, siteId);
     });
     forgetSiteHostnames();
@@ -137,7 +135,7 @@ export function registerSites(app: OpenAPIHono<AppEnv>) {
     const updated = await db.transaction(async (tx) => {
       if (b.hostname && proven) await sites.releaseHostname(tx, b.hostname, site.id);
       if (siteSpace?.section_id) {
-        await tx.query('UPDATE site_sections SET default_site_space_id = $2 WHERE id = $1', [siteSpace.section_id, siteSpace.id]);
+        await setSectionDefaultSiteSpace(tx, siteSpace.section_id, siteSpace.id);
       }
       const changed = await sites.updateSite(tx, site.id, {
         title: b.title,
