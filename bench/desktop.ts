@@ -4,7 +4,8 @@
  * 1. Opening a space from the local database to its first rendered page: a 1,000-page
  *    space next to a one-page space (the baseline), both written by a LocalNode that is
  *    then closed and reopened, so every open reads the branch from disk. The ratio is what
- *    the 999 other pages cost the writer.
+ *    the 999 other pages cost the writer. Timed in the page from the click to the frame
+ *    showing the first page, and to the frame where it can be typed into.
  * 2. Expanding every page of the 1,000-page space at once (click to the next frame).
  * 3. Keystroke-to-screen latency in the editor (key down to the character on screen, after
  *    the next frame), next to a bare contenteditable in the same window (the baseline), on
@@ -86,17 +87,45 @@ async function seedSpace(
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))] as number;
 
-/** Milliseconds from the click on the space to its first page's text in the editor. */
-async function timeOpen(browser: Browser, url: string, title: string): Promise<number> {
+/**
+ * Milliseconds from the click on the space to the frame that shows its first page's text,
+ * and to the frame where that text is in an editable editor, both measured in the page (the
+ * page may be busy right after its first frame, which a round trip to the browser would count).
+ */
+async function timeOpen(browser: Browser, url: string, title: string): Promise<{ shown: number; editable: number }> {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   try {
     await page.goto(url);
     const row = page.locator('.space-row', { hasText: title });
     await row.waitFor();
-    const started = Date.now();
+    // A string, not a function: the bundler's name helpers do not exist in the page.
+    await page.evaluate(`(() => {
+      const w = window;
+      w.__open = {};
+      let clicked = 0;
+      window.addEventListener('click', () => { clicked = performance.now(); }, { capture: true, once: true });
+      const observer = new MutationObserver(() => {
+        if (!clicked) return;
+        for (const el of document.querySelectorAll('.ProseMirror')) {
+          if (!el.textContent.includes(${JSON.stringify(MARKER)})) continue;
+          const key = el.getAttribute('contenteditable') === 'true' ? 'editable' : 'shown';
+          for (const k of key === 'editable' ? ['shown', 'editable'] : ['shown']) {
+            if (w.__open[k] === undefined) {
+              w.__open[k] = -1;
+              requestAnimationFrame(() => { w.__open[k] = performance.now() - clicked; });
+            }
+          }
+        }
+        if (w.__open.editable !== undefined) observer.disconnect();
+      });
+      observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    })()`);
     await row.click();
-    await page.locator('.ProseMirror', { hasText: MARKER }).waitFor({ timeout: 60_000 });
-    return Date.now() - started;
+    await page.locator('.ProseMirror[contenteditable="true"]', { hasText: MARKER }).waitFor({ timeout: 60_000 });
+    return await page.evaluate<{ shown: number; editable: number }>(`new Promise((resolve) => {
+      const check = () => (window.__open.editable > 0 ? resolve(window.__open) : requestAnimationFrame(check));
+      check();
+    })`);
   } finally {
     await page.close();
   }
@@ -212,23 +241,30 @@ export async function runDesktopBench(): Promise<void> {
       // One warm-up of each: the renderer bundle and PGlite's first queries are not what is measured.
       await timeOpen(browser, bridge.url, 'One page');
       await timeOpen(browser, bridge.url, 'Big space');
-      const small: number[] = [];
-      const big: number[] = [];
+      const small: { shown: number; editable: number }[] = [];
+      const big: { shown: number; editable: number }[] = [];
       for (let i = 0; i < OPENS; i++) {
         small.push(await timeOpen(browser, bridge.url, 'One page'));
         big.push(await timeOpen(browser, bridge.url, 'Big space'));
       }
-      console.log(`open a space from the local database to its first rendered page (median of ${OPENS})`);
-      console.log(`  1-page space (baseline)        ${String(median(small)).padStart(6)} ms`);
-      console.log(
-        `  ${`${PAGES.toLocaleString('en')}-page space`.padEnd(30)} ${String(median(big)).padStart(6)} ms   ${(median(big) / median(small)).toFixed(2)}× baseline (goal: ≤ 300 ms)`,
-      );
+      const ms = (x: number) => `${x.toFixed(0).padStart(6)} ms`;
+      console.log(`open a space from the local database to its first rendered page (median of ${OPENS}; in the page, to the frame)`);
+      for (const [name, runs] of [
+        ['1-page space (baseline)', small],
+        [`${PAGES.toLocaleString('en')}-page space`, big],
+      ] as const) {
+        const shown = median(runs.map((r) => r.shown));
+        const editable = median(runs.map((r) => r.editable));
+        const goal = runs === big ? `   ${(shown / median(small.map((r) => r.shown))).toFixed(2)}× baseline (goal: ≤ 300 ms)` : '';
+        console.log(`  ${name.padEnd(30)} ${ms(shown)} first page shown${goal}`);
+        console.log(`  ${''.padEnd(30)} ${ms(editable)} editable`);
+      }
 
       const expandMs: number[] = [];
       for (let i = 0; i < 3; i++) expandMs.push(await timeExpandAll(browser, bridge.url));
       console.log(`expand every page of the ${PAGES.toLocaleString('en')}-page space (median of ${expandMs.length})`);
       console.log(
-        `  Expand all                     ${median(expandMs).toFixed(0).padStart(6)} ms   ${(median(expandMs) / median(small)).toFixed(2)}× the 1-page open (goal: ≤ 300 ms)`,
+        `  Expand all                     ${median(expandMs).toFixed(0).padStart(6)} ms   ${(median(expandMs) / median(small.map((r) => r.shown))).toFixed(2)}× the 1-page open (goal: ≤ 300 ms)`,
       );
 
       const row = (name: string, xs: number[], base?: number[]) =>
