@@ -1,44 +1,67 @@
-import { open, readdir, stat } from 'node:fs/promises';
+import { type FileHandle, open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type QueryOptions } from '@electric-sql/pglite';
 import { type Db, DurabilityUnknownError, type Queryable, mayWrite } from './db';
 
 /**
  * PGlite's Postgres runs with fsync off and its file system cannot fsync, so a commit
  * reaches the OS page cache only: enough for a killed process, not for a power cut.
- * After each write we fsync the WAL segments being written (and their directory)
- * ourselves; the commit record is in them, and recovery replays the WAL on the next start.
- * Those are the two most recently modified segments (a record may span the switch from one
- * to the next), not the highest-named: a checkpoint renames old segments to future names
- * for reuse.
+ * After each write we fdatasync the WAL segments being written ourselves; the commit
+ * record is in them, and recovery replays the WAL on the next start. Those are the two
+ * most recently modified segments (a record may span the switch from one to the next),
+ * not the highest-named: a checkpoint renames old segments to future names for reuse.
+ *
+ * The segments stay open between syncs, and the directory is synced only when the set of
+ * segment names changed (a segment created, recycled or removed): a name is metadata the
+ * file's own fdatasync does not cover, its contents are.
  *
  * The fsync runs off the event loop (a busy disk can take tens of milliseconds, and the
  * sync endpoint keeps relaying meanwhile), and writers finishing while one is under way
  * share the next one: an fsync started after a commit covers it.
  */
-function walSyncer(dataDir: string): () => Promise<void> {
+function walSyncer(dataDir: string): { sync: () => Promise<void>; close: () => Promise<void> } {
   const walDir = join(dataDir, 'pg_wal');
-  const syncOnce = async () => {
-    const names = (await readdir(walDir)).filter((f) => /^[0-9A-F]{24}$/.test(f));
-    const segments = await Promise.all(
-      names.map(async (name) => ({
-        path: join(walDir, name),
-        modified: (await stat(join(walDir, name)).catch(() => undefined))?.mtimeMs ?? 0,
-      })),
-    );
-    const written = segments.sort((a, b) => b.modified - a.modified).slice(0, 2);
-    for (const path of [...written.map((s) => s.path), walDir]) {
-      const file = await open(path, 'r').catch((err: NodeJS.ErrnoException) => {
+  const handles = new Map<string, FileHandle>();
+  /** The segment names as of the last directory sync. */
+  let synced = '';
+  const closeAll = async () => {
+    const open = [...handles.values()];
+    handles.clear();
+    await Promise.all(open.map((h) => h.close().catch(() => {})));
+  };
+  const handleOf = async (name: string) => {
+    let h = handles.get(name);
+    if (!h) {
+      h = await open(join(walDir, name), 'r').catch((err: NodeJS.ErrnoException) => {
         // A segment removed since the listing was recycled by a checkpoint: nothing in it is needed.
-        if (err.code === 'ENOENT' && path !== walDir) return undefined;
+        if (err.code === 'ENOENT') return undefined;
         throw err;
       });
-      if (!file) continue;
+      if (h) handles.set(name, h);
+    }
+    return h;
+  };
+  const syncOnce = async () => {
+    const names = (await readdir(walDir)).filter((f) => /^[0-9A-F]{24}$/.test(f)).sort();
+    const set = names.join(',');
+    // A handle kept under a name may be another segment's file now (renamed for reuse).
+    if (set !== synced) await closeAll();
+    const segments = await Promise.all(
+      names.map(async (name) => {
+        const h = await handleOf(name);
+        return { h, modified: h ? (await h.stat()).mtimeMs : 0 };
+      }),
+    );
+    const written = segments.sort((a, b) => b.modified - a.modified).slice(0, 2);
+    for (const { h } of written) await h?.datasync();
+    if (set !== synced) {
+      const dir = await open(walDir, 'r');
       try {
-        await file.sync();
+        await dir.sync();
       } finally {
-        await file.close();
+        await dir.close();
       }
+      synced = set;
     }
   };
   let running: Promise<void> | undefined;
@@ -50,7 +73,7 @@ function walSyncer(dataDir: string): () => Promise<void> {
       broken ??= new DurabilityUnknownError(err);
       throw broken;
     });
-  return () => {
+  const sync = () => {
     if (broken) return Promise.reject(broken);
     if (!running) {
       running = guarded().finally(() => (running = undefined));
@@ -66,9 +89,21 @@ function walSyncer(dataDir: string): () => Promise<void> {
       });
     return next;
   };
+  return { sync, close: closeAll };
 }
 
 export { mayWrite };
+
+const BYTEA = 17;
+/**
+ * `bytea` both ways without per-byte JavaScript: a parameter goes as its bytes (PGlite
+ * sends a value its serializer leaves binary in binary format), a column comes back
+ * decoded from hex natively. PGlite's own pair walks the bytes one at a time.
+ */
+const BINARY: QueryOptions = {
+  serializers: { [BYTEA]: (v: Uint8Array | string) => v as string },
+  parsers: { [BYTEA]: (v: string) => new Uint8Array(Buffer.from(v.slice(2), 'hex')) },
+};
 
 /**
  * The embedded adapter. PGlite is one connection, so a transaction holds it and other
@@ -77,10 +112,15 @@ export { mayWrite };
 export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob): Promise<Db> {
   const pg = new PGlite(dataDir, loadDataDir ? { loadDataDir } : {});
   await pg.waitReady;
-  return wrapPglite(pg, dataDir ? walSyncer(dataDir) : undefined);
+  const syncer = dataDir ? walSyncer(dataDir) : undefined;
+  return wrapPglite(pg, syncer?.sync, syncer?.close);
 }
 
-export function wrapPglite(pg: PGlite, walSync: () => Promise<void> = async () => {}): Db & { raw: PGlite } {
+export function wrapPglite(
+  pg: PGlite,
+  walSync: () => Promise<void> = async () => {},
+  closeWal: () => Promise<void> = async () => {},
+): Db & { raw: PGlite } {
   // Whatever the syncer throws after a commit, the commit happened: never a plain error to retry on.
   const syncWal = () =>
     walSync().catch((err) => {
@@ -88,7 +128,7 @@ export function wrapPglite(pg: PGlite, walSync: () => Promise<void> = async () =
     });
   const wrap = (q: Pick<PGlite, 'query'>, inTransaction: boolean): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
-      const res = await q.query<T>(sql, params);
+      const res = await q.query<T>(sql, params, BINARY);
       if (!inTransaction && mayWrite(sql)) await syncWal();
       return res.rows;
     },
@@ -120,6 +160,7 @@ export function wrapPglite(pg: PGlite, walSync: () => Promise<void> = async () =
     writes: 0,
     async close() {
       if (!pg.closed) await pg.close();
+      await closeWal();
     },
   };
 }

@@ -122,7 +122,7 @@ describe('the log read against compaction', () => {
       // the room has to read the store again.
       await s.db.transaction(async (tx) => {
         for (const k of ['k1', 'k2', 'k3']) await appendUpdate(tx, docId, keyUpdate(k), 'elsewhere');
-        await compactDoc({ transaction: (fn) => fn(tx) }, docId);
+        await compactDoc({ query: (sql, params) => tx.query(sql, params), transaction: (fn) => fn(tx) }, docId);
         const [row] = await tx.query<{ snapshot_seq: number }>('SELECT snapshot_seq FROM ydocs WHERE id = $1', [docId]);
         watched = Number(row?.snapshot_seq);
         await appendUpdate(tx, docId, keyUpdate('k4'), 'elsewhere');
