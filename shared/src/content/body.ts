@@ -61,9 +61,10 @@ export function setPageMarkdown(doc: Y.Doc, pageId: string, markdown: string): M
   const parsed = markdownToBody(markdown);
   doc.transact(() => {
     writeBody(bodyFragment(map, true) as Y.XmlFragment, parsed.doc);
-    const { description, icon, layout } = parsed.frontMatter;
+    const { description, icon, emoji, layout } = parsed.frontMatter;
     if (description !== undefined) map.set(PageKey.description, description);
     if (icon !== undefined) map.set(PageKey.icon, icon);
+    if (emoji !== undefined) map.set(PageKey.emoji, emoji);
     if (layout !== undefined) map.set(PageKey.layout, layout);
     const cover = frontMatterCover(parsed.frontMatter);
     if (cover !== undefined) map.set(PageKey.cover, cover);
@@ -88,6 +89,7 @@ function pageFrontMatter(
   page: {
     description: string;
     icon: string | null;
+    emoji: string | null;
     layout: FrontMatter['layout'] | null;
     cover: { [key: string]: JsonValue } | null;
     hidden: boolean;
@@ -97,6 +99,7 @@ function pageFrontMatter(
   const frontMatter: FrontMatter = {};
   if (page.description) frontMatter.description = page.description;
   if (page.icon) frontMatter.icon = page.icon;
+  if (page.emoji) frontMatter.emoji = page.emoji;
   const cover = page.cover ? refToTarget(page.cover.ref) : '';
   if (cover) {
     frontMatter.cover = resolveTarget ? resolveTarget(cover, 'image') : cover;

@@ -33,6 +33,7 @@ export { type GitSource, PAGE_TYPES, type Page, type PageType } from './pageReco
 export {
   type CreatePageInput,
   createPage,
+  createPages,
   deletePage,
   getPage,
   listPages,

@@ -9,7 +9,7 @@ import { markdownToBody } from './markdown/parse';
 import { emptyBody } from './normalize';
 import { FALLBACK_SLUG, type GitSource, PAGE_TYPES, type Page, type PageType, readPage } from './pageRecord';
 import { slugify, uniqueSlug } from './slugs';
-import { pagesInTreeOrder, subtreeIds, type TreeIndex, treeIndex } from './tree';
+import { compareSiblings, pagesInTreeOrder, subtreeIds, type TreeIndex, treeIndex } from './tree';
 
 /** Where a page goes among its siblings: right before or after one of them, else last. */
 export interface PagePosition {
@@ -60,26 +60,53 @@ export function getPage(doc: Y.Doc, pageId: string): Page | null {
 
 /** Creates a page (and its body) in one transaction and returns its id. */
 export function createPage(doc: Y.Doc, input: CreatePageInput): string {
-  const id = input.id ?? newId();
-  if (findPageMap(doc, id)) throw invalid(`page ${id} already exists`);
-  checkType(input.type);
-  const body: NodeJSON = input.document ?? (input.markdown !== undefined ? markdownToBody(input.markdown).doc : emptyBody());
+  return createPages(doc, [input])[0] as string;
+}
+
+/**
+ * Creates pages in order, in one transaction (a later page may be the child or sibling of
+ * an earlier one). The tree is read once and kept up to date as pages are added, so an
+ * import of thousands of pages costs what each page does, not the size of the tree again.
+ */
+export function createPages(doc: Y.Doc, inputs: readonly CreatePageInput[]): string[] {
+  const prepared = inputs.map((input) => {
+    const id = input.id ?? newId();
+    if (findPageMap(doc, id)) throw invalid(`page ${id} already exists`);
+    checkType(input.type);
+    const body: NodeJSON = input.document ?? (input.markdown !== undefined ? markdownToBody(input.markdown).doc : emptyBody());
+    return { id, input, body };
+  });
   doc.transact(() => {
     const index = treeIndex(doc);
-    const parent = resolveParent(index, id, input);
-    const map = new Y.Map<unknown>();
-    pagesMap(doc).set(id, map);
-    map.set(PageKey.title, new Y.Text(input.title));
-    map.set(PageKey.type, input.type ?? 'document');
-    map.set(PageKey.parent, parent);
-    map.set(PageKey.order, orderKeyAt(doc, index, id, parent, input));
-    map.set(PageKey.slug, siblingSlug(index, id, parent, input.slug ?? input.title));
-    writeFields(map, { ...input, slug: undefined, title: undefined, type: undefined });
-    const fragment = new Y.XmlFragment();
-    map.set(PageKey.body, fragment);
-    writeBody(fragment, body);
+    for (const { id, input, body } of prepared) {
+      if (index.pages.has(id)) throw invalid(`page ${id} already exists`);
+      const parent = resolveParent(index, id, input);
+      const map = new Y.Map<unknown>();
+      pagesMap(doc).set(id, map);
+      map.set(PageKey.title, new Y.Text(input.title));
+      map.set(PageKey.type, input.type ?? 'document');
+      map.set(PageKey.parent, parent);
+      map.set(PageKey.order, orderKeyAt(doc, index, id, parent, input));
+      map.set(PageKey.slug, siblingSlug(index, id, parent, input.slug ?? input.title));
+      writeFields(map, { ...input, slug: undefined, title: undefined, type: undefined });
+      const fragment = new Y.XmlFragment();
+      map.set(PageKey.body, fragment);
+      writeBody(fragment, body);
+      addToIndex(index, readPage(id, map));
+    }
   });
-  return id;
+  return prepared.map((p) => p.id);
+}
+
+/** Records a page just created in an index read before it, keeping siblings sorted by order key, then id. */
+function addToIndex(index: TreeIndex, page: Page): void {
+  index.pages.set(page.id, page);
+  index.parentOf.set(page.id, page.parent);
+  const siblings = index.childrenOf.get(page.parent) ?? [];
+  let at = siblings.length;
+  while (at > 0 && compareSiblings(siblings[at - 1] as Page, page) > 0) at--;
+  siblings.splice(at, 0, page);
+  index.childrenOf.set(page.parent, siblings);
 }
 
 /** Sets the given fields of a page; unknown keys other clients stored are kept. */
@@ -232,7 +259,10 @@ function orderKeyAt(doc: Y.Doc, index: TreeIndex, pageId: string, parent: string
   } catch {
     const keys = keysBetween(null, null, siblings.length + 1);
     siblings.forEach((page, i) => {
-      findPageMap(doc, page.id)?.set(PageKey.order, keys[i < at ? i : i + 1]);
+      const key = keys[i < at ? i : i + 1] as string;
+      findPageMap(doc, page.id)?.set(PageKey.order, key);
+      // the index stays valid for the next page created in the same batch
+      (page as { order: string }).order = key;
     });
     return keys[at] as string;
   }

@@ -21,7 +21,7 @@ const text = (s: string | string[]) => new TextEncoder().encode(Array.isArray(s)
  * and percent-encoding in `<img src>`, `<picture><source srcset>`, `<figure>`, markdown
  * images and file links, blocks inside HTML and inside block tags, an include of
  * reusable content, aligned tables, front matter (`description`, `icon`, `cover`,
- * `layout`, `hidden`), and things no node maps (an unknown tag, a missing image).
+ * `layout`, `hidden`, an emoji as `icon`), an entity in a SUMMARY title, and things no node maps (an unknown tag, a missing image).
  */
 export function handWrittenRepository(): Record<string, Uint8Array> {
   return {
@@ -38,7 +38,7 @@ export function handWrittenRepository(): Record<string, Uint8Array> {
       '* [Account settings](account/settings.md)',
       '  * [Billing](account/settings.md#billing)',
       '',
-      '## Git Sync <a href="#git-sync" id="git-sync"></a>',
+      '## Git Sync &#x26; Backups <a href="#git-sync" id="git-sync"></a>',
       '',
       '* [Troubleshooting](git-sync/troubleshooting.md)',
       '* [Changelog](<git-sync/change log.md>)',
@@ -160,6 +160,7 @@ export function handWrittenRepository(): Record<string, Uint8Array> {
     ]),
     'getting-started/installation/linux.md': text([
       '---',
+      'icon: 🐧',
       'hidden: true',
       '---',
       '',

@@ -1,3 +1,5 @@
+import { decodeHTMLStrict } from 'entities';
+
 /** Characters that markdown reads as syntax wherever they stand in text. */
 const ALWAYS = new Set(['\\', '`', '*', '[', ']', '~', '|']);
 const WORD = /[\p{L}\p{N}]/u;
@@ -32,6 +34,16 @@ export function escapeText(text: string): string {
     else out += c;
   }
   return out;
+}
+
+const TEXT_ESCAPE = /\\([!-/:-@[-`{-~])|&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});/g;
+
+/**
+ * Plain text (a title in `SUMMARY.md`) as markdown reads it: backslash escapes of ASCII
+ * punctuation and entity references (`&#x26;`, as git sync writes `&`) decoded.
+ */
+export function unescapeText(text: string): string {
+  return text.replace(TEXT_ESCAPE, (match, escaped: string | undefined) => escaped ?? decodeHTMLStrict(match));
 }
 
 const LINE_START_RULES: [RegExp, string][] = [

@@ -9,6 +9,8 @@ import { isRecord, type JsonValue } from '../json';
 export interface FrontMatter {
   description?: string;
   icon?: string;
+  /** The page's emoji; an `icon:` whose value is an emoji reads as one too. */
+  emoji?: string;
   /** The cover image: a path as written in the repository, a URL, or `file:<fileId>`; null for none. */
   cover?: string | null;
   layout?: { [key: string]: JsonValue };
@@ -16,6 +18,7 @@ export interface FrontMatter {
   [key: string]: JsonValue | undefined;
 }
 
+const EMOJI = /^\p{Extended_Pictographic}/u;
 const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)/;
 
 /**
@@ -41,8 +44,11 @@ function toFrontMatter(data: Record<string, unknown>): FrontMatter {
   for (const [key, value] of Object.entries(data)) {
     const json = toJson(value);
     if (json === undefined) continue;
-    if (key === 'description' || key === 'icon') {
-      if (json !== null) out[key] = typeof json === 'string' ? json : String(json);
+    if (key === 'description' || key === 'icon' || key === 'emoji') {
+      if (json === null) continue;
+      const text = typeof json === 'string' ? json : String(json);
+      if (key === 'icon' && EMOJI.test(text)) out.emoji = text;
+      else out[key] = text;
     } else if (key === 'cover') {
       out.cover = json === null || json === '' ? null : typeof json === 'string' ? json : String(json);
     } else if (key === 'hidden') {

@@ -127,7 +127,7 @@ function liquidBlock(state: StateBlock, startLine: number, endLine: number, sile
   const open = parseLiquidTag(lineText(state, startLine));
   if (!open || open.end) return false;
   const container = CONTAINER_TAGS.has(open.name);
-  if (!container && !ATOM_TAGS.has(open.name)) return false;
+  if (!container && !ATOM_TAGS.has(open.name)) return unknownBlock(state, startLine, endLine, silent, open.name);
   const sameTag = (end: boolean) => (text: string) => {
     const tag = parseLiquidTag(text);
     return tag !== null && tag.name === open.name && tag.end === end;
@@ -159,6 +159,28 @@ function liquidBlock(state: StateBlock, startLine: number, endLine: number, sile
   const meta: ContainerMeta = { name: open.name, attrs: open.attrs };
   tokenizeInside(state, 'gitbook', meta, startLine, startLine + 1, closeLine);
   state.line = closeLine + 1;
+  return true;
+}
+
+/** Meta of a `gitbook_unknown_open` token: a block tag nothing here knows, around content that is kept. */
+export type UnknownTagMeta = { name: string; source: string };
+
+/**
+ * `{% name … %}` … `{% endname %}` of a tag nothing here knows (a plugin's, a newer
+ * platform's): its content is read as markdown and kept in place of the tag, so readers see
+ * the content, never the tag. A tag without an end is left to read as text.
+ */
+function unknownBlock(state: StateBlock, startLine: number, endLine: number, silent: boolean, name: string): boolean {
+  const sameTag = (end: boolean) => (text: string) => {
+    const tag = parseLiquidTag(text);
+    return tag !== null && tag.name === name && tag.end === end;
+  };
+  const close = findClosingLine(state, startLine, endLine, sameTag(false), sameTag(true), false);
+  if (close === null) return false;
+  if (silent) return true;
+  const meta: UnknownTagMeta = { name, source: lineText(state, startLine) };
+  tokenizeInside(state, 'gitbook_unknown', meta, startLine, startLine + 1, close);
+  state.line = close + 1;
   return true;
 }
 

@@ -114,6 +114,19 @@ describe('markdown → body', () => {
     expect(doc.content?.[0]?.type).toBe('heading');
   });
 
+  it('keeps the content of a block tag it does not know, without the tag, and says so with its line', () => {
+    const { doc, unmapped } = markdownToBody('Intro\n\n{% tooltip text="x" %}\nHover **here**\n\n* item\n{% endtooltip %}\n');
+    expect(bodyToMarkdown(doc)).toBe('Intro\n\nHover **here**\n\n* item\n');
+    expect(unmapped).toEqual([
+      { line: 3, source: '{% tooltip text="x" %}', reason: 'the block tag "tooltip" is not known; its content is kept without it' },
+    ]);
+  });
+
+  it('reads an emoji given as a page icon as the page emoji', () => {
+    expect(markdownToBody('---\nicon: 🚀\n---\n\ntext\n').frontMatter).toEqual({ emoji: '🚀' });
+    expect(markdownToBody('---\nemoji: 🚀\nicon: rocket\n---\n\ntext\n').frontMatter).toEqual({ emoji: '🚀', icon: 'rocket' });
+  });
+
   it('leaves front matter that is not a YAML mapping in the body', () => {
     const { doc, frontMatter } = markdownToBody('---\n: : [\n---\n\ntext\n');
     expect(frontMatter).toEqual({});

@@ -3,7 +3,15 @@ import type { MarkJSON, NodeJSON } from '../json';
 import { normalizeBody } from '../normalize';
 import { isSafeUrl } from '../targets';
 import { type FrontMatter, splitFrontMatter } from './frontMatter';
-import { type AtomMeta, type ContainerMeta, type FigureMeta, gitbookBlocks, htmlAttributes, type MathMeta } from './gitbookBlocks';
+import {
+  type AtomMeta,
+  type ContainerMeta,
+  type FigureMeta,
+  gitbookBlocks,
+  htmlAttributes,
+  type MathMeta,
+  type UnknownTagMeta,
+} from './gitbookBlocks';
 
 /** A page imported from markdown: its body, the front matter that sets page fields, and what had no node to go to. */
 export interface MarkdownImport {
@@ -185,6 +193,15 @@ class BodyBuilder {
       }
       case 'gitbook_figure':
         this.add(figureImage(token.meta as FigureMeta));
+        break;
+      case 'gitbook_unknown_open':
+        this.report(
+          token.map,
+          (token.meta as UnknownTagMeta).source,
+          `the block tag "${(token.meta as UnknownTagMeta).name}" is not known; its content is kept without it`,
+        );
+        break;
+      case 'gitbook_unknown_close':
         break;
       case 'gitbook_details_open':
         this.open('details');

@@ -101,7 +101,7 @@ const EXPECTED_TREE = [
   ],
   [
     'group',
-    'Git Sync',
+    'Git Sync & Backups',
     'git-sync',
     [
       ['document', 'Troubleshooting', 'troubleshooting'],
@@ -150,7 +150,7 @@ describe('a documentation repository in the git sync layout', () => {
         icon: 'hand-wave',
       });
       expect(page('Introduction').cover).toEqual({ ref: { kind: 'file', file: fileId('cover (1).png') }, yPos: 40 });
-      expect(page('On Linux').hidden).toBe(true);
+      expect(page('On Linux')).toMatchObject({ hidden: true, emoji: '🐧' });
 
       // links with fragments are page references with their anchor; HTML and markdown images are files
       const intro = await markdownOf(T, spaceId, page('Introduction').id);
@@ -189,7 +189,7 @@ describe('a documentation repository in the git sync layout', () => {
       expect(result.unmapped).toEqual([
         {
           page: 'getting-started/installation/linux.md',
-          line: 9,
+          line: 10,
           source: '{% tooltip text="x" %}',
           reason: 'the block tag "tooltip" is kept as text',
         },
@@ -236,6 +236,10 @@ describe('a documentation repository in the git sync layout', () => {
     expect([...tar.keys()]).toEqual([...zip.keys()]);
     for (const [path, bytes] of zip) expect(Buffer.from(tar.get(path) as Uint8Array)).toEqual(Buffer.from(bytes));
     expect([...zip.keys()]).toContain('SUMMARY.md');
+    // the first page is the root README, as git sync writes it; the emoji is front matter
+    expect(new TextDecoder().decode(zip.get('README.md'))).toMatch(/^---\ndescription: Everything about Acme/);
+    expect(new TextDecoder().decode(zip.get('SUMMARY.md'))).toContain('* [Introduction](README.md)');
+    expect(new TextDecoder().decode(zip.get('getting-started/installation/linux.md'))).toContain('emoji: 🐧');
     expect([...zip.keys()]).toContain('getting-started/installation/README.md');
     expect([...zip.keys()]).toContain('.gitbook/assets/sign up (2).png');
     expect(Buffer.from(zip.get('.gitbook/assets/sign up (2).png') as Uint8Array)).toEqual(

@@ -47,6 +47,8 @@ export async function exportBranchAsMarkdown(
     }
   };
   place(tree, '');
+  const home = homePage(tree);
+  if (home && ![...pageFiles.values()].some((path) => path.toLowerCase() === 'readme.md')) pageFiles.set(home, 'README.md');
 
   const assetPaths = new Map<string, string>();
   const taken = new Set<string>();
@@ -137,6 +139,21 @@ function summary(tree: PageTreeNode[], pageFiles: Map<string, string>, resolve: 
     item(node, 0);
   }
   return `${lines.join('\n').replace(/\n+$/, '')}\n`;
+}
+
+/**
+ * The page git sync writes as the root `README.md`: the first page, at the root or first in
+ * a group, when it has no children and its slug is the one the import gives the root
+ * README (from its title), so the round trip keeps it.
+ */
+function homePage(tree: PageTreeNode[]): string | undefined {
+  for (const node of tree) {
+    const first = node.type === 'group' ? node.children.find((child) => child.type === 'document') : node;
+    if (!first) continue;
+    if (first.type !== 'document') return undefined;
+    return first.children.length === 0 && first.slug === slugify(first.title) ? first.id : undefined;
+  }
+  return undefined;
 }
 
 function findNode(nodes: PageTreeNode[], id: string): PageTreeNode | undefined {

@@ -38,7 +38,25 @@ async function importFolder(files: ExportFiles): Promise<Space> {
   return { doc, bytes: new Map(plan.files.map((f) => [f.id, f.bytes])) };
 }
 
-const word = fc.constantFrom('Guide', 'setup', 'é', '&', '[x]', '*', '_', '#1', '<b>', '100%', 'a|b', '$$', '`code`', 'Ünïcödé', '(v2)');
+const word = fc.constantFrom(
+  'Guide',
+  'setup',
+  'é',
+  '&',
+  '[x]',
+  '*',
+  '_',
+  '#1',
+  '<b>',
+  '100%',
+  'a|b',
+  '$$',
+  '`code`',
+  'Ünïcödé',
+  '(v2)',
+  '&amp;',
+  '&#x26;',
+);
 const title = fc.array(word, { minLength: 1, maxLength: 3 }).map((w) => w.join(' '));
 const fileName = fc
   .tuple(
@@ -51,6 +69,7 @@ interface PageSpec {
   title: string;
   kind: 'document' | 'group' | 'link';
   description: string | null;
+  emoji: string | null;
   hidden: boolean;
   children: PageSpec[];
 }
@@ -60,6 +79,7 @@ const pageSpec: fc.Arbitrary<PageSpec> = fc.letrec<{ page: PageSpec }>((tie) => 
     title,
     kind: fc.constantFrom<PageSpec['kind']>('document', 'document', 'document', 'link'),
     description: fc.constantFrom(null, 'About: this & that'),
+    emoji: fc.constantFrom(null, null, '🚀', '👩‍💻'),
     hidden: fc.boolean(),
   };
   return {
@@ -159,6 +179,7 @@ const spaceArbitrary = fc
         type,
         ...(type === 'document' && spec.description ? { description: spec.description } : {}),
         ...(type === 'document' && spec.hidden ? { hidden: true } : {}),
+        ...(type === 'document' && spec.emoji ? { emoji: spec.emoji } : {}),
       });
       if (type === 'document') documents.push(id);
       if (type === 'link') links.push(id);
@@ -200,6 +221,7 @@ function shape(space: Space) {
         title: node.title,
         slug: node.slug,
         description: page?.description ?? '',
+        emoji: page?.emoji ?? null,
         hidden: page?.hidden ?? false,
         href: node.href ? unId(node.href) : null,
         body: node.type === 'document' ? unId(JSON.stringify(getPageDocument(space.doc, node.id))) : null,

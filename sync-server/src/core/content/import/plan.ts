@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type GitSource, type JsonValue, type NodeJSON, addFile, createPage, createReusableContent } from '@quire/shared/content/index';
+import { type GitSource, type JsonValue, type NodeJSON, addFile, createPages, createReusableContent } from '@quire/shared/content/index';
 import type * as Y from 'yjs';
 
 /** A page an import will create; parents come before their children in a plan. */
@@ -14,6 +14,7 @@ export interface PlannedPage {
   body?: NodeJSON;
   description?: string;
   icon?: string;
+  emoji?: string;
   cover?: { [key: string]: JsonValue } | null;
   hidden?: boolean;
   layout?: { [key: string]: JsonValue };
@@ -77,8 +78,9 @@ export function applyPlan(doc: Y.Doc, plan: ImportPlan) {
       });
     }
     for (const r of plan.reusableContents ?? []) createReusableContent(doc, { id: r.id, title: r.title, document: r.body });
-    for (const p of plan.pages) {
-      createPage(doc, {
+    createPages(
+      doc,
+      plan.pages.map((p) => ({
         id: p.id,
         parent: p.parentId,
         title: p.title,
@@ -90,10 +92,11 @@ export function applyPlan(doc: Y.Doc, plan: ImportPlan) {
         ...(p.body ? { document: p.body } : {}),
         ...(p.description !== undefined ? { description: p.description } : {}),
         ...(p.icon !== undefined ? { icon: p.icon } : {}),
+        ...(p.emoji !== undefined ? { emoji: p.emoji } : {}),
         ...(p.layout !== undefined ? { layout: p.layout } : {}),
         ...(p.git ? { git: p.git } : {}),
-      });
-    }
+      })),
+    );
   });
 }
 

@@ -198,9 +198,10 @@ export async function planRepository(
     for (const item of parsed.unmapped) unmapped.push({ page: p.file, ...item });
     const { body, h1 } = withoutLeadingH1(parsed.doc);
     p.page.title ||= h1 || prettify(posix.basename(p.file));
-    const { description, icon, layout, hidden, cover, coverY } = parsed.frontMatter;
+    const { description, icon, emoji, layout, hidden, cover, coverY } = parsed.frontMatter;
     if (typeof description === 'string') p.page.description = description;
     if (typeof icon === 'string') p.page.icon = icon;
+    if (typeof emoji === 'string') p.page.emoji = emoji;
     if (layout) p.page.layout = layout;
     if (hidden) p.page.hidden = true;
     if (cover === null) p.page.cover = null;

@@ -1,3 +1,5 @@
+import { unescapeText } from '@quire/shared/content/markdown/escape';
+
 /** One entry of a table of contents: a page (from a markdown file), a group, or a link to elsewhere. */
 export interface TocEntry {
   kind: 'page' | 'group' | 'link';
@@ -83,6 +85,5 @@ function unescapeDestination(s: string): string {
 }
 
 function unescape(s: string): string {
-  // a backslash escapes any ASCII punctuation, as in CommonMark
-  return s.replace(/\\([!-/:-@[-`{-~])/g, '$1').trim();
+  return unescapeText(s).trim();
 }
