@@ -315,18 +315,22 @@ export class Room {
       this.rebuildProbe([]);
       return this.persist(batch, true);
     }
-    for (const j of unchanged) j.resolve();
-    if (!row) return;
+    if (!row) {
+      for (const j of unchanged) j.resolve();
+      return;
+    }
+    // An update that changes nothing next to one of this batch is on disk only once the row is.
+    const answered = [...accepted, ...unchanged];
     let seq: number | undefined;
     try {
       seq = await this.host.append(this.docId, row);
     } catch (err) {
       this.host.log.error({ err, docId: this.docId }, 'could not store a sync update');
-      for (const j of accepted) j.reject(new StorageError('storage failed'));
+      for (const j of answered) j.reject(new StorageError('storage failed'));
       this.rebuildProbe([]);
       return;
     }
-    if (seq === undefined) return this.refuseBatch(accepted);
+    if (seq === undefined) return this.refuseBatch(answered);
     // Rows other writers appended before ours come first, so `lastSeq` stays gap-free.
     if (seq > this.lastSeq + 1) await this.catchUp(seq - 1);
     // One sender: relayed to everyone else. Several: to everyone, each sender's own part included (Yjs ignores what it has).
@@ -335,7 +339,7 @@ export class Room {
     if (this.lastSeq === seq - 1) this.lastSeq = seq;
     else this.requestCatchUp();
     this.rowsSinceSnapshot++;
-    for (const j of accepted) j.resolve();
+    for (const j of answered) j.resolve();
     this.host.edited(this);
     if (this.room.kind === 'changeRequest') await this.recordContributors(this.room.changeRequestId, accepted);
   }
