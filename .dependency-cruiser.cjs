@@ -20,6 +20,16 @@ module.exports = {
       to: { path: '^sync-server/src/(core|http|sites|sync|cli)/|^sync-server/src/(config|server|main)\\.ts$' },
     },
     {
+      name: 'http-without-sql',
+      comment:
+        'HTTP handlers parse, call core, present: SQL lives in store/. http/ never reaches a database driver or adapter, nor the query interface and its helpers (store/db.ts): it hands the database handle (core/deps DbHandle) to store/ and core/ functions, which hold the SQL.',
+      severity: 'error',
+      from: { path: '^sync-server/src/http/', pathNot: '\\.test\\.ts$' },
+      to: {
+        path: '^sync-server/src/store/(db|pglite|postgres|open|listener|migrate)\\.ts$|node_modules/(pg|pg-pool|@electric-sql/pglite)/',
+      },
+    },
+    {
       name: 'shared-stands-alone',
       comment: 'shared/ is imported by the server and the desktop app; it imports neither.',
       severity: 'error',

@@ -16,6 +16,7 @@ const SUITES: { name: string; file: string; fn: string }[] = [
   { name: 'sites', file: 'sites.ts', fn: 'runSitesBench' },
   { name: 'pdf', file: 'pdf.ts', fn: 'runPdfBench' },
   { name: 'desktop', file: 'desktop.ts', fn: 'runDesktopBench' },
+  { name: 'integrations', file: 'integrations.ts', fn: 'runIntegrationsBench' },
 ];
 
 const wanted = process.argv.slice(2);

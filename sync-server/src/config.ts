@@ -19,6 +19,8 @@ export interface Config {
   /** Requests a minute per client address (unauthenticated traffic included). */
   rateLimitPerAddress: number;
   maxBodyBytes: number;
+  /** Largest file one upload may carry (`MAX_FILE_BYTES`); JSON bodies keep `maxBodyBytes`. */
+  maxFileBytes: number;
   allowPrivateFetch: boolean;
   logLevel: string;
   /** The `/v1/sync` WebSocket endpoint: limits, quiet period, workers. */
@@ -36,6 +38,8 @@ export interface Config {
   rateLimitSitesPerAddress: number;
   /** Requests a minute per client address to the browser-facing SSO endpoints (`/sso/…`). */
   rateLimitSsoPerAddress: number;
+  /** Webhook deliveries: one attempt's time limit and the first retry's wait (doubled after each failure). */
+  webhooks: { timeoutMs: number; retryBaseMs: number };
   /** The machine translation service translation runs use (LibreTranslate API); none: runs fail and say so. */
   translation: { providerUrl?: string; providerKey?: string };
 }
@@ -62,6 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerToken: int('RATE_LIMIT_PER_TOKEN', 6000),
     rateLimitPerAddress: int('RATE_LIMIT_PER_ADDRESS', 12000),
     maxBodyBytes: int('MAX_BODY_BYTES', 1024 * 1024),
+    maxFileBytes: int('MAX_FILE_BYTES', 25 * 1024 * 1024),
     reservedHostnames: reservedHostnames(env),
     hostnameDnsServers: list(env.HOSTNAME_DNS_SERVERS),
     rateLimitSitesPerAddress: int('RATE_LIMIT_SITES_PER_ADDRESS', 3000),
@@ -70,6 +75,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     sync: loadSyncConfig(int),
     content: loadContentConfig(int),
+    webhooks: {
+      timeoutMs: Math.max(1, int('WEBHOOK_TIMEOUT_MS', 10_000)),
+      retryBaseMs: Math.max(1, int('WEBHOOK_RETRY_BASE_MS', 10_000)),
+    },
     translation: {
       providerUrl: env.TRANSLATION_PROVIDER_URL?.trim() || undefined,
       providerKey: env.TRANSLATION_PROVIDER_KEY?.trim() || undefined,

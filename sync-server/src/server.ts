@@ -6,6 +6,7 @@ import { startJobs } from './core/jobs';
 import { resumeUnfinishedSpecs } from './core/openapi/process';
 import { readModelOf } from './core/readModel';
 import { startTranslationSchedule } from './core/translations/schedule';
+import { WebhookDispatcher } from './core/webhooks/dispatcher';
 import { type App, createApp } from './http/app';
 import { type RateLimiters, rateLimiters } from './http/middleware/rateLimit';
 import { cachedResponses } from './http/responseCache';
@@ -41,6 +42,8 @@ export async function startServer(
   const app = createApp(deps, limiters);
   const stopJobs = startJobs(db, log);
   const stopTranslationSchedule = startTranslationSchedule(deps);
+  // Deliveries left pending by a stopped process go out from here too.
+  const webhooks = await new WebhookDispatcher({ db, log, ...config.webhooks, allowPrivate: config.allowPrivateFetch }).start();
   // Spec processing a stopped process left pending or in progress starts again.
   void resumeUnfinishedSpecs(deps).catch((err) => log.error({ err }, 'resuming OpenAPI processing failed'));
   const sync = await SyncService.start({ db, config, log });
@@ -58,6 +61,7 @@ export async function startServer(
     stop() {
       stopping ??= (async () => {
         stopTranslationSchedule();
+        await webhooks.stop();
         await stopJobs();
         await sync.stop();
         await new Promise<void>((resolve) => server.close(() => resolve()));

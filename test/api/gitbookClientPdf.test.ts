@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import type { GitBookAPI } from '@gitbook/api';
 import { newId } from '@quire/shared';
 import { addFile, createPage, createReusableContent } from '@quire/shared/content/index';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { solidPng } from '../../sync-server/src/core/pdf/testContent';
+import { solidPng } from '../../sync-server/src/testing/pdfContent';
 import { editLive } from '../../sync-server/src/testing/testEdits';
 import { linkSpaceFile, putBlob } from '../../sync-server/src/store/files';
 import { LiveServer } from '../../sync-server/src/testing/syncClients';
@@ -125,6 +126,39 @@ describe('space PDF', () => {
     const tampered = await fetch(local(whole.url).replace(/sig=[^&]+/, 'sig=AAAA'));
     expect(tampered.status).toBe(403);
   }, 120_000);
+
+  it('embeds SVG, GIF and WebP space files and keeps the server network out of reach of web images', async () => {
+    const { data: space } = await api.orgs.createSpace(orgId, { title: 'Gallery' });
+    const svg = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="80" height="40"><rect width="80" height="40" fill="#0b57d0"/></svg>',
+    );
+    const frame = sharp({ create: { width: 40, height: 20, channels: 3, background: '#c82828' } });
+    const files = [
+      { name: 'chart.svg', type: 'image/svg+xml', bytes: svg },
+      { name: 'loop.gif', type: 'image/gif', bytes: await frame.clone().gif().toBuffer() },
+      { name: 'photo.webp', type: 'image/webp', bytes: await frame.clone().webp().toBuffer() },
+    ];
+    const ids: string[] = [];
+    for (const f of files) {
+      const id = newId();
+      await linkSpaceFile(s.db, space.id, id, await putBlob(s.db, f.bytes, f.type));
+      ids.push(id);
+    }
+    await editLive(s.db, { spaceId: space.id }, (doc) => {
+      files.forEach((f, i) => addFile(doc, { id: ids[i] as string, name: f.name, contentType: f.type, size: f.bytes.length }));
+      createPage(doc, {
+        title: 'Pictures',
+        markdown: `${ids.map((id, i) => `![Picture ${i}](file:${id})`).join('\n\n')}\n\n![Internal](http://127.0.0.1:${s.running.port}/healthz)\n`,
+      });
+    });
+    const { data } = await reader.spaces.getSpacePdf(space.id);
+    const pdf = await fetchPdf(data.url);
+    const images = (pdf.raw.match(/\/Subtype \/Image/g) ?? []).length - (pdf.raw.match(/\/SMask \d+ 0 R/g) ?? []).length;
+    expect(images).toBe(3);
+    expect(pdf.text).not.toMatch(/Picture \d \(/);
+    // A web image on the server's own address is refused by the fetch guard: a card says so.
+    expect(pdf.text).toContain('Internal (not reachable, not embedded)');
+  }, 60_000);
 
   it('links a published site to its PDF when the site turns PDF export on', async () => {
     const space = await templatedSpace(api, orgId, 'Published handbook');

@@ -174,7 +174,7 @@ describe('desktop app in the browser mode', { timeout: 90_000 }, () => {
     await pa.getByLabel('Work offline').check({ force: true });
     await expect.poll(() => pa.getByTestId('sync-status').textContent()).toBe('Working offline');
     await typeAtEnd(pa, ' Written on a plane.');
-    await expect.poll(() => pa.getByTestId('sync-detail').textContent(), { timeout: 10_000 }).toBe('Edits waiting to be sent');
+    await expect.poll(() => pa.getByTestId('sync-detail').textContent(), { timeout: 10_000 }).toBe('1 page waiting to be sent');
     await expect.poll(() => pa.getByTestId('save-state').textContent()).toBe('Saved');
     // Comments work offline too: kept here, marked as waiting, sent on reconnect.
     await pa.getByRole('button', { name: 'Comments' }).click();
@@ -298,7 +298,9 @@ describe('desktop app in the browser mode', { timeout: 90_000 }, () => {
     const chooser = pa.waitForEvent('filechooser');
     await pa.getByRole('button', { name: 'Image from a file' }).click();
     await (await chooser).setFiles({ name: 'sync-diagram.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(DIAGRAM) });
-    await expect.poll(() => editor.locator('img[src^="data:image/svg+xml"]').count()).toBe(1);
+    // Kept as a space file: shown from this machine's copy, never as inline data.
+    await expect.poll(() => editor.locator('img[src^="blob:"]').count()).toBe(1);
+    expect(await editor.locator('img[src^="data:"]').count()).toBe(0);
     await expect.poll(() => pa.getByTestId('save-state').textContent()).toBe('Saved');
     await screenshot(pa, '11-writing');
 
@@ -316,11 +318,65 @@ describe('desktop app in the browser mode', { timeout: 90_000 }, () => {
       /^1\. one$/m,
       /^### From a web page$/m,
       /[*_]emphasis[*_] and \[a link\]\(https:\/\/example\.com\/guide\)/,
-      /!\[sync-diagram\]\(data:image\/svg\+xml/,
+      /!\[sync-diagram\]\(file:[A-Za-z0-9_-]{20,}\)/,
     ])
       expect(markdown).toMatch(part);
     expect(markdown).not.toContain('alert');
+    expect(markdown).not.toContain('data:');
     await pa.close();
+  });
+
+  it('an image inserted offline shows at once, and once back online the server serves it under the same id', async () => {
+    const pa = await window(a);
+    await openSpace(pa);
+    await pa.locator('.tree-row', { hasText: 'FAQ' }).click();
+    await expect.poll(() => pa.locator('.page-title').inputValue()).toBe('FAQ');
+    await expect.poll(() => pa.getByTestId('sync-status').textContent(), { timeout: 10_000 }).toBe('Online');
+    await pa.getByLabel('Work offline').check({ force: true });
+    await expect.poll(() => pa.getByTestId('sync-status').textContent()).toBe('Working offline');
+    await typeAtEnd(pa, ' A picture of it:');
+    const chooser = pa.waitForEvent('filechooser');
+    await pa.getByRole('button', { name: 'Image from a file' }).click();
+    await (await chooser).setFiles({ name: 'offline-diagram.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(DIAGRAM) });
+    const editor = pa.locator('.ProseMirror');
+    await expect.poll(() => editor.locator('img[src^="blob:"]').count()).toBe(1);
+    // One page and one file wait, however many keys were typed.
+    await expect.poll(() => pa.getByTestId('sync-detail').textContent(), { timeout: 10_000 }).toBe('1 page and 1 file waiting to be sent');
+    await screenshot(pa, '11b-offline-image');
+    const [local] = await a.node.db.query<{ id: string }>('SELECT id FROM spaces WHERE remote_id = $1', [spaceId]);
+    const markdown = await a.node.withBranch({ spaceId: local?.id ?? '' }, (branch) => {
+      const page = listPages(branch.doc).find((p) => p.title === 'FAQ');
+      return page ? getPageMarkdown(branch.doc, page.id) : '';
+    });
+    const fileId = /!\[offline-diagram\]\(file:([A-Za-z0-9_-]+)\)/.exec(markdown)?.[1] as string;
+    expect(fileId).toBeTruthy();
+    expect((await s.live.t.get(`/v1/spaces/${spaceId}/content/files/${fileId}`, s.token)).status).toBe(404);
+
+    await pa.getByLabel('Work offline').uncheck({ force: true });
+    await allSent(a);
+    await expect.poll(() => pa.getByTestId('sync-detail').textContent(), { timeout: 15_000 }).toBe('All changes synced');
+    let url = '';
+    await eventually(
+      async () => {
+        const file = await s.live.t.get(`/v1/spaces/${spaceId}/content/files/${fileId}`, s.token);
+        url = file.status === 200 ? file.body.downloadURL : '';
+        return !!url;
+      },
+      'the server to serve the file',
+      20_000,
+    );
+    const link = new URL(url);
+    const served = await fetch(`${s.url}${link.pathname}${link.search}`);
+    expect(served.headers.get('content-type')).toBe('image/svg+xml');
+    expect(await served.text()).toBe(DIAGRAM);
+    // The other machine, which never had the file, shows it from the server.
+    const pb = await window(b);
+    await openSpace(pb);
+    await pb.locator('.tree-row', { hasText: 'FAQ' }).click();
+    await expect.poll(() => pb.locator('.ProseMirror img[src^="blob:"]').count(), { timeout: 20_000 }).toBe(1);
+    await screenshot(pb, '11c-image-from-server');
+    await pa.close();
+    await pb.close();
   });
 
   it('a change request is created, edited, reviewed and merged', async () => {

@@ -63,12 +63,16 @@ describe('reviewing in the desktop app', { timeout: 90_000 }, () => {
   it('shows a change request as rendered blocks: edited words, added and removed blocks, images as thumbnails', async () => {
     const cr = await a.node.createChangeRequest(localSpaceId, 'Safer deploys');
     crId = cr.id;
+    const pixel = await a.node.putFile(
+      { spaceId: localSpaceId, changeRequestId: crId },
+      { name: 'dashboard.png', contentType: 'image/png', bytes: new Uint8Array(Buffer.from(PIXEL.split(',')[1] as string, 'base64')) },
+    );
     await a.node.withBranch({ spaceId: localSpaceId, changeRequestId: crId }, async (branch) => {
       const first = listPages(branch.doc)[0]!.id;
       setPageMarkdown(
         branch.doc,
         first,
-        `# Deploy\n\nRun the deploy script with the dry-run flag first.\n\nAsk in the channel.\n\n![Dashboard](${PIXEL})\n`,
+        `# Deploy\n\nRun the deploy script with the dry-run flag first.\n\nAsk in the channel.\n\n![Dashboard](file:${pixel.id})\n`,
       );
       await branch.saved();
     });
@@ -88,6 +92,9 @@ describe('reviewing in the desktop app', { timeout: 90_000 }, () => {
     const thumb = card.locator('.diff-added img');
     expect(await thumb.getAttribute('alt')).toBe('Dashboard');
     expect((await thumb.boundingBox())!.height).toBeLessThanOrEqual(140);
+    // The image is the space file, shown from its bytes: no inline data in the diff.
+    await expect.poll(() => thumb.getAttribute('src')).toMatch(/^blob:/);
+    expect(await card.innerHTML()).not.toMatch(/base64|data:image/);
     // Unchanged blocks next to a change give context; no markdown source anywhere.
     expect(await card.locator('.diff-same h1').textContent()).toBe('Deploy');
     expect(await card.textContent()).not.toContain('![');

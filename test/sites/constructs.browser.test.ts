@@ -69,7 +69,8 @@ function constructs(targetId: string): NodeJSON {
       },
       { type: 'math', attrs: { tex: 'E = mc^2' } },
       p(t_('Inline math '), { type: 'mathInline', attrs: { tex: '\\alpha + \\beta' } }),
-      { type: 'codeBlock', attrs: { language: 'mermaid' }, content: [t_('graph TD\n  A --> B')] },
+      { type: 'codeBlock', attrs: { language: 'mermaid' }, content: [t_('graph TD\n  A[Checkout] --> B[Payment]')] },
+      { type: 'codeBlock', attrs: { language: 'mermaid' }, content: [t_('pie title Pets\n  "Dogs" : 386\n  "Cats" : 85')] },
       {
         type: 'codeBlock',
         attrs: { language: 'js', title: 'app.js', lineNumbers: true },
@@ -80,6 +81,8 @@ function constructs(targetId: string): NodeJSON {
       { type: 'embed', attrs: { url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', caption: 'Intro video' } },
       { type: 'file', attrs: { fileId: 'FileReport', caption: null } },
       { type: 'image', attrs: { src: 'file:FileHero', alt: 'Hero', caption: 'A wide image' } },
+      { type: 'image', attrs: { src: 'file:FileAnim', alt: 'Animation' } },
+      { type: 'image', attrs: { src: 'file:FileChart', alt: 'Chart' } },
       { type: 'openapiOperation', attrs: { spec: 'shop', path: '/orders/{orderId}', method: 'post', src: null } },
       { type: 'mysteryBlock', content: [p(t_('Unknown block content'))] },
       {
@@ -160,6 +163,18 @@ describe.skipIf(!existsSync(CHROMIUM))('real documentation constructs in a brows
       .png()
       .toBuffer();
     await linkSpaceFile(t.db, spaceId, 'FileHero', await putBlob(t.db, new Uint8Array(hero), 'image/png'));
+    const frame = (color: string) =>
+      sharp({ create: { width: 1000, height: 500, channels: 3, background: color } })
+        .png()
+        .toBuffer();
+    const anim = await sharp([await frame('#dc2626'), await frame('#2563eb')], { join: { animated: true } })
+      .gif()
+      .toBuffer();
+    await linkSpaceFile(t.db, spaceId, 'FileAnim', await putBlob(t.db, new Uint8Array(anim), 'image/gif'));
+    const chart = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="150"><rect width="300" height="150" fill="#16a34a"/></svg>',
+    );
+    await linkSpaceFile(t.db, spaceId, 'FileChart', await putBlob(t.db, new Uint8Array(chart), 'image/svg+xml'));
     await linkSpaceFile(t.db, spaceId, 'FileReport', await putBlob(t.db, new Uint8Array(Buffer.alloc(2048 * 3)), 'application/pdf'));
 
     spec = shopSpec();
@@ -208,6 +223,8 @@ describe.skipIf(!existsSync(CHROMIUM))('real documentation constructs in a brows
           pages,
           files: {
             FileHero: { id: 'FileHero', name: 'hero.png', contentType: 'image/png', size: hero.length },
+            FileAnim: { id: 'FileAnim', name: 'anim.gif', contentType: 'image/gif', size: anim.length },
+            FileChart: { id: 'FileChart', name: 'chart.svg', contentType: 'image/svg+xml', size: chart.length },
             FileReport: { id: 'FileReport', name: 'report.pdf', contentType: 'application/pdf', size: 6144 },
           },
           body: async (id) =>
@@ -274,7 +291,7 @@ describe.skipIf(!existsSync(CHROMIUM))('real documentation constructs in a brows
     expect(await page.locator('.update time').getAttribute('datetime')).toBe('2024-05-01');
     expect(await page.locator('.math-block math').count()).toBe(1);
     expect(await page.locator('p math').count()).toBe(1);
-    expect(await page.locator('figure.mermaid pre').innerText()).toContain('A --> B');
+    expect(await page.locator('figure.mermaid.drawn img.diagram-light').count()).toBe(1);
     expect(await page.locator('pre.numbered .hljs-keyword').first().innerText()).toBe('const');
     expect(await page.locator('.code-title').first().innerText()).toBe('app.js');
     expect(await page.locator('.hint-warning .hint-icon').count()).toBe(1);
@@ -298,6 +315,13 @@ describe.skipIf(!existsSync(CHROMIUM))('real documentation constructs in a brows
     const variant = await page.request.get(new URL(srcset.split(' ')[0] as string, base).href);
     expect(variant.headers()['content-type']).toBe('image/webp');
     expect((await sharp(await variant.body()).metadata()).width).toBe(480);
+    // An animated GIF keeps every frame in its variants; an SVG gets its size (it needs no variants).
+    const animSet = (await page.locator('img[alt=Animation]').getAttribute('srcset')) ?? '';
+    const animVariant = await page.request.get(new URL(animSet.split(' ')[0] as string, base).href);
+    expect((await sharp(await animVariant.body(), { animated: true }).metadata()).pages).toBe(2);
+    const chartImg = page.locator('img[alt=Chart]');
+    expect([await chartImg.getAttribute('width'), await chartImg.getAttribute('height')]).toEqual(['300', '150']);
+    expect(await chartImg.getAttribute('srcset')).toBeNull();
     // The sidebar: branches outside the current path are closed.
     expect(await page.locator('.tree details[open]').count()).toBe(0);
     await page.screenshot({ path: join(ARTIFACTS, 'constructs-desktop.png'), fullPage: true });
@@ -311,6 +335,37 @@ describe.skipIf(!existsSync(CHROMIUM))('real documentation constructs in a brows
     const box = await deep.locator('.tree a[aria-current=page]').boundingBox();
     expect(box && box.y > 0 && box.y < 900).toBe(true);
     await deep.screenshot({ path: join(ARTIFACTS, 'sidebar-deep.png') });
+  });
+
+  it('draws Mermaid diagrams as SVG images that follow the theme, with the source readable without script', async () => {
+    for (const js of [true, false]) {
+      const page = await open('/', 1280, 900, js);
+      const figure = page.locator('figure.mermaid.drawn');
+      const drawing = figure.locator('img.diagram-light');
+      await drawing.scrollIntoViewIfNeeded();
+      await expect.poll(() => drawing.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(50);
+      expect(await drawing.isVisible()).toBe(true);
+      expect(await figure.locator('img.diagram-dark').isVisible()).toBe(false);
+      const svg = await page.request.get(new URL((await drawing.getAttribute('src')) as string, base).href);
+      expect(svg.headers()['content-type']).toContain('image/svg+xml');
+      const text = await svg.text();
+      expect(text).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+      expect(text).toContain('>Checkout</text>');
+      expect(text).not.toMatch(/var\(|@import|<script/);
+      // The source stays one click away, with or without script.
+      expect(await figure.locator('pre').isVisible()).toBe(false);
+      await figure.locator('summary').click();
+      expect(await figure.locator('pre').innerText()).toContain('A[Checkout] --> B[Payment]');
+      // A kind the server does not draw reads as its source.
+      expect(await page.locator('figure.mermaid:not(.drawn) pre').innerText()).toContain('"Dogs" : 386');
+      await figure.screenshot({ path: join(ARTIFACTS, `diagram-${js ? 'script' : 'no-script'}.png`) });
+    }
+    const dark = await open('/?theme=dark', 1280, 900);
+    const drawing = dark.locator('figure.mermaid.drawn img.diagram-dark');
+    await drawing.scrollIntoViewIfNeeded();
+    await expect.poll(() => drawing.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(50);
+    expect(await dark.locator('figure.mermaid.drawn img.diagram-light').isVisible()).toBe(false);
+    await dark.locator('figure.mermaid.drawn').screenshot({ path: join(ARTIFACTS, 'diagram-dark.png') });
   });
 
   it('reads on a phone: title first, no sideways scrolling, a drawer menu and a search icon that opens search', async () => {

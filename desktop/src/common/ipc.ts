@@ -54,6 +54,10 @@ export const SyncStatus = z.object({
   pending: z.number().int(),
   pendingMutations: z.number().int(),
   unsentEdits: z.number().int(),
+  /** Pages with edits waiting to be sent: each page once, however many keystrokes it holds. */
+  pendingPages: z.number().int(),
+  /** Files inserted here and not yet uploaded (part of `pendingMutations`). */
+  pendingFiles: z.number().int(),
   /** Mutations the server refused; kept until the user retries or discards them. */
   failed: z.number().int(),
   lastError: z.string().optional(),
@@ -168,6 +172,27 @@ export const ReviewPanel = z.object({
 });
 export type ReviewPanel = z.infer<typeof ReviewPanel>;
 
+/** One revision in a page's history, as the history panel lists it. */
+export const PageRevisionView = z.object({
+  revisionId: z.string(),
+  change: z.enum(['added', 'edited', 'removed']),
+  title: z.string(),
+  type: z.string(),
+  createdAt: z.string(),
+  /** The page as it was in this revision is kept on this machine: it can be compared offline. */
+  cached: z.boolean(),
+});
+export type PageRevisionView = z.infer<typeof PageRevisionView>;
+
+export const PageHistoryView = z.object({
+  revisions: z.array(PageRevisionView),
+  /** server: just listed by the server; cache: what this machine kept (offline); local: the space has no server. */
+  source: z.enum(['server', 'cache', 'local']),
+  /** What the writer should know about this list (offline, not published), or null. */
+  notice: z.string().nullable(),
+});
+export type PageHistoryView = z.infer<typeof PageHistoryView>;
+
 export const SearchHit = z.object({ pageId: z.string(), title: z.string(), snippet: z.string(), score: z.number() });
 export type SearchHit = z.infer<typeof SearchHit>;
 
@@ -221,6 +246,35 @@ export const ipcContract = {
     input: z.strictObject({ branch: BranchRef, pageId: Id.optional() }),
     output: z.object({ url: z.string().nullable(), reason: z.string().nullable() }),
   },
+
+  /** Keeps an inserted image or file as a space file (here at once, uploaded by the outbox); the block refers to `file:<id>`. */
+  'files.put': {
+    input: z.strictObject({
+      branch: BranchRef,
+      name: Text(255, 1).refine((s) => !/[/\\]/.test(s), 'must be a file name, without / or \\'),
+      contentType: z.string().regex(/^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i, 'must be a media type'),
+      data: Base64,
+      width: z.number().int().positive().optional(),
+      height: z.number().int().positive().optional(),
+    }),
+    output: z.object({ id: z.string(), name: z.string(), contentType: z.string(), size: z.number().int() }),
+  },
+  /** A file's bytes for display: from this machine, or fetched once from the server; null when neither has it. */
+  'files.read': {
+    input: z.strictObject({ branch: BranchRef, fileId: Id }),
+    output: z.object({ contentType: z.string(), data: Base64 }).nullable(),
+  },
+  /** Moves images a page holds inline (`data:` URLs) into space files; how many moved. */
+  'files.migratePage': { input: z.strictObject({ branch: BranchRef, pageId: Id }), output: z.object({ moved: z.number().int() }) },
+  /** The revisions that changed a page (the space's main content), newest first. */
+  'history.list': { input: z.strictObject({ branch: BranchRef, pageId: Id }), output: PageHistoryView },
+  /** A page as it was in a revision: its title and its body (the content model's JSON). */
+  'history.page': {
+    input: z.strictObject({ branch: BranchRef, pageId: Id, revisionId: Id }),
+    output: z.object({ title: z.string(), body: z.unknown() }),
+  },
+  /** Writes a revision's title and body back into the branch as a new edit, which syncs like any other. */
+  'history.restore': { input: z.strictObject({ branch: BranchRef, pageId: Id, revisionId: Id }), output: z.object({}) },
 
   'changeRequests.list': { input: z.strictObject({ spaceId: Id }), output: z.array(ChangeRequestSummary) },
   'changeRequests.create': { input: z.strictObject({ spaceId: Id, subject: Title }), output: ChangeRequestSummary },

@@ -8,7 +8,8 @@ import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
 import type { ServerClient } from './ServerClient';
 import { type LocalDb } from './store/database';
-import { appendDocUpdate, compactDoc, loadDocParts, markDocSent, unsentCount } from './store/docs';
+import { pagesMap } from '@quire/shared/content/layout';
+import { appendDocUpdate, compactDoc, docLastSeq, loadDocParts, markDocSent, snapshotDoc, unsentCount } from './store/docs';
 
 /** Origin of the updates that load a branch from disk: they are already saved. */
 export const LOAD_ORIGIN = Symbol('load');
@@ -62,6 +63,27 @@ function authenticatedWebSocket(authorization: string, onUnreadable: (err: Error
   return AuthenticatedWebSocket as unknown as typeof globalThis.WebSocket;
 }
 
+/** The pages (ids in the branch's `pages` map) a transaction changed: their fields, bodies, or the page itself. */
+function pagesTouched(tr: Y.Transaction): string[] {
+  const pages = pagesMap(tr.doc);
+  const ids = new Set<string>();
+  for (const [type, keys] of tr.changed) {
+    if ((type as unknown) === pages) {
+      for (const key of keys) if (key) ids.add(key);
+      continue;
+    }
+    let item = type._item;
+    while (item) {
+      if (item.parent === pages) {
+        if (item.parentSub) ids.add(item.parentSub);
+        break;
+      }
+      item = (item.parent as Y.AbstractType<unknown>)._item;
+    }
+  }
+  return [...ids];
+}
+
 /**
  * One open branch (a space's main content or a change request) on this machine: its Y.Doc,
  * its on-disk log, its awareness, and (when a server is known) its WebSocket provider.
@@ -74,7 +96,7 @@ export class BranchDoc extends EventEmitter<BranchEvents> {
   readonly doc = new Y.Doc();
   readonly awareness: Awareness;
   private provider?: WebsocketProvider;
-  private queue: { update: Uint8Array; unsent: boolean }[] = [];
+  private queue: { update: Uint8Array; unsent: boolean; pages: string[] }[] = [];
   private writing?: Promise<void>;
   private lastError?: Error;
   private state: BranchConnection = 'local';
@@ -90,11 +112,6 @@ export class BranchDoc extends EventEmitter<BranchEvents> {
     this.awareness = new Awareness(this.doc);
     // The node itself is no collaborator: only the windows it serves have cursors.
     this.awareness.setLocalState(null);
-    this.doc.on('update', (update: Uint8Array, origin: unknown) => {
-      // Edits that came from the server are not "waiting to be sent"; every other one is, until acknowledged.
-      if (origin !== LOAD_ORIGIN) this.persist(update, origin !== this.provider);
-      this.emit('update', update, origin);
-    });
     this.awareness.on(
       'update',
       ({ added, updated, removed }: { added: number[]; updated: number[]; removed: number[] }, origin: unknown) => {
@@ -110,12 +127,31 @@ export class BranchDoc extends EventEmitter<BranchEvents> {
     const branch = new BranchDoc(db, docId);
     const stored = await loadDocParts(db, docId);
     // Applying the parts one by one is much cheaper than merging them into one update first.
+    // No update listener yet: Yjs would encode the whole loaded state again for it.
     branch.doc.transact(() => {
       for (const part of stored.parts) Y.applyUpdate(branch.doc, part, LOAD_ORIGIN);
     }, LOAD_ORIGIN);
-    if (stored.logLength > COMPACT_AFTER) await compactDoc(db, docId);
+    branch.logged = stored.logLength;
+    branch.lastSeq = stored.lastSeq;
+    branch.doc.on('update', (update: Uint8Array, origin: unknown, _doc: Y.Doc, tr: Y.Transaction) => {
+      // Edits that came from the server are not "waiting to be sent"; every other one is, until acknowledged.
+      if (origin !== LOAD_ORIGIN) {
+        const unsent = origin !== branch.provider;
+        branch.persist(update, unsent, unsent ? pagesTouched(tr) : []);
+      }
+      branch.emit('update', update, origin);
+    });
+    if (stored.logLength > COMPACT_AFTER) {
+      await compactDoc(db, docId);
+      branch.logged = 0;
+    }
     return branch;
   }
+
+  /** Log rows since the snapshot: folded into it on close, so the next open reads one row. */
+  private logged = 0;
+  /** The log position this doc holds everything up to (what it loaded, then what it wrote); NaN once unsure. */
+  private lastSeq = 0;
 
   get connection(): BranchConnection {
     return this.state;
@@ -132,9 +168,9 @@ export class BranchDoc extends EventEmitter<BranchEvents> {
     this.emit('connection', state);
   }
 
-  private persist(update: Uint8Array, unsent: boolean) {
+  private persist(update: Uint8Array, unsent: boolean, pages: string[]) {
     if (unsent) this.hasUnacked = true;
-    this.queue.push({ update, unsent });
+    this.queue.push({ update, unsent, pages });
     if (!this.writing) this.writing = this.drain();
   }
 
@@ -143,12 +179,17 @@ export class BranchDoc extends EventEmitter<BranchEvents> {
       const batch = this.queue.splice(0);
       const update = batch.length === 1 ? (batch[0] as { update: Uint8Array }).update : Y.mergeUpdates(batch.map((b) => b.update));
       try {
-        await appendDocUpdate(
+        const seq = await appendDocUpdate(
           this.db,
           this.docId,
           update,
           batch.some((b) => b.unsent),
+          batch.flatMap((b) => b.pages),
         );
+        // A gap is a row written by something else (a twin folded in): this doc lacks it.
+        if (seq !== this.lastSeq + 1) this.lastSeq = Number.NaN;
+        else this.lastSeq = seq;
+        this.logged++;
       } catch (err) {
         this.lastError = err as Error;
         this.emit('error', this.lastError);
@@ -181,9 +222,10 @@ export class BranchDoc extends EventEmitter<BranchEvents> {
     this.acking = (async () => {
       await this.saved().catch(() => {});
       const waiting = await unsentCount(this.db, this.docId);
+      const upToSeq = await docLastSeq(this.db, this.docId);
       this.hasUnacked = false;
       await this.roundTrip(timeoutMs);
-      if (waiting > 0) await markDocSent(this.db, this.docId, waiting);
+      if (waiting > 0) await markDocSent(this.db, this.docId, waiting, upToSeq);
       this.emit('saved');
     })();
     try {
@@ -317,7 +359,18 @@ export class BranchDoc extends EventEmitter<BranchEvents> {
     clearTimeout(this.ackTimer);
     this.provider?.destroy();
     this.provider = undefined;
-    await this.saved().catch(() => {});
+    const saved = await this.saved().then(
+      () => true,
+      () => false,
+    );
+    // Everything applied is saved: the doc's state becomes the snapshot the next open reads
+    // at once, unless something wrote to the log besides this doc (then the log is merged).
+    if (saved && this.logged > 0) {
+      const state = Y.encodeStateAsUpdate(this.doc);
+      await snapshotDoc(this.db, this.docId, state, this.lastSeq)
+        .then((folded) => (folded ? undefined : compactDoc(this.db, this.docId)))
+        .catch((err: Error) => console.error(`[quire] could not fold the log of ${this.docId}: ${err.message}`));
+    }
     this.awareness.destroy();
     this.doc.destroy();
   }

@@ -14,12 +14,23 @@ import {
   describeZodError,
   ipcContract,
 } from '../common/ipc';
+import type { BranchDoc } from './BranchDoc';
 import { LocalError, type LocalNode } from './LocalNode';
 
 type Parsed<C extends IpcChannel> = z.output<IpcContract[C]['input']>;
 type Handlers = { [C in IpcChannel]: (input: Parsed<C>) => Promise<IpcOutput<C>> };
 
 export type InvokeResult = { ok: true; output: unknown } | { ok: false; error: BridgeErrorBody };
+
+/** An awareness update with nobody in it: a branch just read from disk has no cursors yet. */
+const NO_CURSORS = 'AA==';
+
+/**
+ * How long after answering `doc.open` from disk the node loads the branch for itself:
+ * decoding a large branch blocks this process for a moment, and the answer must be on its
+ * way first (a large message leaves in several writes).
+ */
+const LOAD_AFTER_ANSWER_MS = 150;
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 const fromB64 = (text: string) => new Uint8Array(Buffer.from(text, 'base64'));
@@ -32,6 +43,8 @@ const fromB64 = (text: string) => new Uint8Array(Buffer.from(text, 'base64'));
  */
 export class IpcSession {
   private readonly openBranches = new Map<string, BranchRef>();
+  /** This window's hold on each branch it opened (loading, or loaded). */
+  private readonly held = new Map<string, Promise<BranchDoc>>();
   /** Awareness client ids this window published, per branch: removed when it closes. */
   private readonly clientIds = new Map<string, Set<number>>();
   private readonly unsubscribe: (() => void)[] = [];
@@ -93,10 +106,42 @@ export class IpcSession {
 
   private async branchOf(ref: BranchRef) {
     const key = branchKey(ref);
-    if (!this.openBranches.has(key)) throw new LocalError('Open the branch first.');
-    const branch = this.node.openBranch(ref);
-    if (!branch) throw new LocalError('The branch was closed.');
+    const held = this.held.get(key);
+    if (!held || !this.openBranches.has(key)) throw new LocalError('Open the branch first.');
+    const branch = await held.catch((err: Error) => {
+      throw new LocalError(`The branch could not be loaded: ${err.message}`);
+    });
+    if (this.node.openBranch(ref) !== branch) throw new LocalError('The branch was closed.');
     return branch;
+  }
+
+  /** The branch's whole state and cursors, for a window opening it. */
+  private async openDoc(ref: BranchRef) {
+    const key = branchKey(ref);
+    if (this.held.has(key)) return this.stateOf(await this.branchOf(ref));
+    // Registered first: every change from here on reaches this window, whatever it is sent.
+    this.openBranches.set(key, ref);
+    try {
+      const saved = await this.node.savedBranchState(ref);
+      if (saved !== undefined) {
+        const held = new Promise((r) => setTimeout(r, LOAD_AFTER_ANSWER_MS)).then(() => this.node.acquireBranch(ref));
+        held.catch(() => {});
+        this.held.set(key, held);
+        return { state: saved, awareness: NO_CURSORS };
+      }
+      const held = this.node.acquireBranch(ref);
+      this.held.set(key, held);
+      return this.stateOf(await held);
+    } catch (err) {
+      this.openBranches.delete(key);
+      this.held.delete(key);
+      throw err;
+    }
+  }
+
+  private stateOf(branch: BranchDoc) {
+    const states = [...branch.awareness.getStates().keys()];
+    return { state: b64(Y.encodeStateAsUpdate(branch.doc)), awareness: b64(encodeAwarenessUpdate(branch.awareness, states)) };
   }
 
   private createHandlers(): Handlers {
@@ -113,13 +158,7 @@ export class IpcSession {
       'spaces.create': (input) => node.createSpace(input),
       'spaces.rename': (input) => node.renameSpace(input),
       'spaces.publish': ({ spaceId, organizationId }) => node.publishSpace(spaceId, organizationId),
-      'doc.open': async ({ branch: ref }) => {
-        const key = branchKey(ref);
-        const branch = this.openBranches.has(key) ? await this.branchOf(ref) : await node.acquireBranch(ref);
-        this.openBranches.set(key, ref);
-        const states = [...branch.awareness.getStates().keys()];
-        return { state: b64(Y.encodeStateAsUpdate(branch.doc)), awareness: b64(encodeAwarenessUpdate(branch.awareness, states)) };
-      },
+      'doc.open': ({ branch: ref }) => this.openDoc(ref),
       'doc.update': async ({ branch: ref, update }) => {
         const branch = await this.branchOf(ref);
         try {
@@ -145,6 +184,26 @@ export class IpcSession {
       'search.space': ({ branch, query }) => node.search(branch, query),
       'pages.computed': ({ branch, pageId }) => node.computedPage(branch, pageId),
       'pages.pdf': ({ branch, pageId }) => node.pdfLink(branch, pageId),
+      'files.put': async ({ branch, name, contentType, data, width, height }) => {
+        const file = await node.putFile(branch, {
+          name,
+          contentType,
+          bytes: new Uint8Array(Buffer.from(data, 'base64')),
+          dimensions: width && height ? { width, height } : undefined,
+        });
+        return { id: file.id, name: file.name, contentType: file.contentType, size: file.size };
+      },
+      'files.read': async ({ branch, fileId }) => {
+        const file = await node.readFile(branch, fileId);
+        return file && { contentType: file.contentType, data: Buffer.from(file.bytes).toString('base64') };
+      },
+      'files.migratePage': async ({ branch, pageId }) => ({ moved: await node.migratePageImages(branch, pageId) }),
+      'history.list': ({ branch, pageId }) => node.pageHistory(branch, pageId),
+      'history.page': ({ branch, pageId, revisionId }) => node.pageAtRevision(branch, pageId, revisionId),
+      'history.restore': async ({ branch, pageId, revisionId }) => {
+        await node.restorePageRevision(branch, pageId, revisionId);
+        return {};
+      },
       'changeRequests.list': ({ spaceId }) => node.refreshChangeRequests(spaceId),
       'changeRequests.create': ({ spaceId, subject }) => node.createChangeRequest(spaceId, subject),
       'changeRequests.rename': ({ changeRequestId, subject }) => node.renameChangeRequest(changeRequestId, subject),
@@ -174,10 +233,14 @@ export class IpcSession {
     const key = branchKey(ref);
     if (!this.openBranches.has(key)) return;
     this.openBranches.delete(key);
+    const held = this.held.get(key);
+    this.held.delete(key);
     const ids = this.clientIds.get(key);
     this.clientIds.delete(key);
-    const branch = this.node.openBranch(ref);
-    if (branch && ids) branch.forgetClients([...ids]);
+    // A hold still loading is released once loaded; one that failed holds nothing.
+    const branch = await held?.catch(() => undefined);
+    if (!branch) return;
+    if (ids) branch.forgetClients([...ids]);
     await this.node.releaseBranch(ref);
   }
 

@@ -7,18 +7,22 @@ import type {
   CommentView,
   ComputedPageView,
   OutboxEntryView,
+  PageHistoryView,
   SearchHit,
   SessionState,
   SpaceSummary,
   SyncStatus,
   UserSummary,
 } from '../common/ipc';
+import type { FileInfo } from '@quire/shared/content/files';
 import type { BranchDoc } from './BranchDoc';
 import { MemoryCredentialStore } from './credentials';
 import { Branches } from './node/branches';
 import { Catalog } from './node/catalog';
 import { ChangeRequests } from './node/changeRequests';
 import { Comments } from './node/comments';
+import { Files, type NewFile } from './node/files';
+import { History } from './node/history';
 import type { LocalNodeOptions, NodeContext, NodeEvents } from './node/context';
 import { OutboxQueue } from './node/outbox';
 import { Session } from './node/session';
@@ -26,6 +30,7 @@ import { Outbox } from './Outbox';
 import { createPerformer } from './replay';
 import type { ServerClient } from './ServerClient';
 import { type LocalDb, openLocalDb } from './store/database';
+import type { RevisionPage } from './store/history';
 
 export { LocalError, docIdOf } from './node/context';
 export type { LocalNodeOptions, Notice } from './node/context';
@@ -50,6 +55,8 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     branches: Branches;
     changeRequests: ChangeRequests;
     comments: Comments;
+    files: Files;
+    history: History;
     queue: OutboxQueue;
   };
   private closed = false;
@@ -76,6 +83,8 @@ export class LocalNode extends EventEmitter<NodeEvents> {
       branches: new Branches(ctx),
       changeRequests: new ChangeRequests(ctx),
       comments: new Comments(ctx),
+      files: new Files(ctx),
+      history: new History(ctx),
       queue: new OutboxQueue(ctx),
     };
     Object.assign(ctx, this.parts);
@@ -176,6 +185,10 @@ export class LocalNode extends EventEmitter<NodeEvents> {
   withBranch<T>(ref: BranchRef, fn: (branch: BranchDoc) => Promise<T> | T): Promise<T> {
     return this.parts.branches.with(ref, fn);
   }
+  /** A branch's saved state read from disk (base64), when it is not in memory. */
+  savedBranchState(ref: BranchRef): Promise<string | undefined> {
+    return this.parts.branches.savedState(ref);
+  }
   openBranch(ref: BranchRef): BranchDoc | undefined {
     return this.parts.branches.get(ref);
   }
@@ -236,6 +249,28 @@ export class LocalNode extends EventEmitter<NodeEvents> {
   }
   resolve(commentId: string, resolved: boolean): Promise<CommentView> {
     return this.parts.comments.resolve(commentId, resolved);
+  }
+
+  // files
+  putFile(ref: BranchRef, file: NewFile): Promise<FileInfo> {
+    return this.parts.files.put(ref, file);
+  }
+  readFile(ref: BranchRef, fileId: string): Promise<{ contentType: string; bytes: Uint8Array } | null> {
+    return this.parts.files.read(ref, fileId);
+  }
+  migratePageImages(ref: BranchRef, pageId: string): Promise<number> {
+    return this.parts.files.migratePage(ref, pageId);
+  }
+
+  // page history
+  pageHistory(ref: BranchRef, pageId: string): Promise<PageHistoryView> {
+    return this.parts.history.list(ref, pageId);
+  }
+  pageAtRevision(ref: BranchRef, pageId: string, revisionId: string): Promise<RevisionPage> {
+    return this.parts.history.page(ref, pageId, revisionId);
+  }
+  restorePageRevision(ref: BranchRef, pageId: string, revisionId: string): Promise<void> {
+    return this.parts.history.restore(ref, pageId, revisionId);
   }
 
   // outbox

@@ -35,6 +35,8 @@ export class UnreachableError extends Error {
 
 export interface RequestOptions {
   body?: unknown;
+  /** Bytes sent as they are, with their own type (a file upload), instead of a JSON body. */
+  raw?: { bytes: Uint8Array; contentType: string };
   /** Sent as `Idempotency-Key`: the server then does the work once however often we ask. */
   idempotencyKey?: string;
   timeoutMs?: number;
@@ -68,12 +70,13 @@ export class ServerClient {
   async request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
     const headers: Record<string, string> = { authorization: this.authHeader, accept: 'application/json' };
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
+    if (opts.raw) headers['content-type'] = opts.raw.contentType;
     if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
     const send = () =>
       fetch(`${this.baseUrl}${path}`, {
         method,
         headers,
-        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+        body: opts.raw ? new Uint8Array(opts.raw.bytes) : opts.body === undefined ? undefined : JSON.stringify(opts.body),
         signal: AbortSignal.timeout(opts.timeoutMs ?? 15_000),
       });
     let res: Response;
@@ -82,7 +85,7 @@ export class ServerClient {
     } catch (err) {
       // A kept-alive socket the server just closed fails at once; a request safe to repeat
       // (a read, or a write with an idempotency key) gets one more try on a fresh socket.
-      const repeatable = method === 'GET' || !!opts.idempotencyKey;
+      const repeatable = method === 'GET' || method === 'PUT' || !!opts.idempotencyKey;
       if (!repeatable || (err as Error).name === 'TimeoutError') throw new UnreachableError(err);
       try {
         res = await send();

@@ -7,6 +7,7 @@ import { type SpaceRow, getSpace, setSpaceRemote } from './store/catalog';
 import { type ChangeRequestRow, getChangeRequest, setChangeRequestRemote, updateChangeRequestLocal } from './store/changeRequests';
 import { type CommentRow, getComment, setCommentRemote, setCommentState } from './store/comments';
 import type { LocalDb, Queryable } from './store/database';
+import { getLocalFile, setLocalFileState } from './store/files';
 import type { OutboxRow } from './store/outbox';
 
 /** Tries (with backoff, about a minute in all) before a comment on an unknown page is refused. */
@@ -215,6 +216,19 @@ export function createPerformer(node: ReplayContext): OutboxPerformer {
         await send(entry, 'PUT', `${base}/${remoteId}`, { resolved: p.resolved });
         return nothing;
       }
+      case 'file.upload': {
+        const file = await getLocalFile(db(), p.fileId as string);
+        if (!file) throw new RefusedError('the file was removed from this machine');
+        // A change request's editors may not edit main: its files go up through it while it is on the server.
+        const cr = p.changeRequestId ? await getChangeRequest(db(), p.changeRequestId as string) : undefined;
+        const base = cr?.remoteId ? (await crPath(cr.id)).path : `/v1/spaces/${(await remoteSpace(file.spaceId)).remoteId}`;
+        // No idempotency key: the id is the key, and the same bytes under it are answered alike.
+        await client().request('PUT', `${base}/content/files/${file.id}?name=${encodeURIComponent(file.name)}`, {
+          raw: { bytes: file.bytes, contentType: file.contentType },
+          timeoutMs: 120_000,
+        });
+        return { apply: (tx) => setLocalFileState(tx, file.id, 'uploaded') };
+      }
       default:
         throw new RefusedError(`unknown kind of change “${entry.kind}”`);
     }
@@ -229,6 +243,8 @@ export function createPerformer(node: ReplayContext): OutboxPerformer {
         await tx.query("UPDATE spaces SET sync_state = 'local', org_id = NULL WHERE id = $1 AND remote_id IS NULL", [spaceId]);
         await tx.query("UPDATE comments SET sync_state = 'local' WHERE space_id = $1 AND sync_state = 'pending'", [spaceId]);
         await tx.query("UPDATE change_requests SET sync_state = 'local' WHERE space_id = $1 AND sync_state = 'pending'", [spaceId]);
+        // Their uploads are dropped below: the files wait here for the next publication.
+        await tx.query("UPDATE files SET state = 'local' WHERE space_id = $1 AND state = 'queued'", [spaceId]);
         await tx.query(
           `DELETE FROM outbox WHERE state = 'pending' AND (payload->>'spaceId' = $1
              OR payload->>'commentId' IN (SELECT id FROM comments WHERE space_id = $1)

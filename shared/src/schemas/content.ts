@@ -27,6 +27,29 @@ export const FileSchema = z
   .meta({ id: 'File' });
 export type File = z.infer<typeof FileSchema>;
 
+/**
+ * A file id the uploader chooses (`PUT …/content/files/{fileId}`): random and at least 20
+ * characters like every id, so a client can name a file before the server has seen it and
+ * keep that name everywhere.
+ */
+export const UploadFileIdSchema = z.string().regex(/^[A-Za-z0-9_-]{20,64}$/, 'must be a new random id: 20 to 64 letters, digits, _ or -');
+
+/** The query of a file upload: the name the file is shown and downloaded under. */
+export const FileUploadQuery = z.strictObject({
+  name: text(255, 1)
+    .refine((s) => !/[/\\]/.test(s), 'must be a file name, without / or \\')
+    .meta({ description: 'The file name shown to readers and used for downloads' }),
+});
+
+/** `Content-Type` of an upload: the file's own media type (stored, and served back with it). */
+export const FileUploadHeaders = z.object({
+  'content-type': z
+    .string()
+    .max(255)
+    .regex(/^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*(\s*;.*)?$/i, 'must be a media type such as image/png')
+    .meta({ description: "The file's media type" }),
+});
+
 const PageLayoutSchema = z.record(z.string(), z.unknown());
 
 export interface Page {

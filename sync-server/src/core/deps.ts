@@ -1,6 +1,6 @@
 import type { Config } from '../config';
 import type { Logger } from '../logger';
-import type { Db } from '../store/db';
+import type { Db, Queryable } from '../store/db';
 
 /** What every service and handler can reach: built once at start, shared by all requests. */
 export interface Deps {
@@ -8,3 +8,9 @@ export interface Deps {
   config: Config;
   log: Logger;
 }
+
+/**
+ * A database handle or an open transaction, as http/ names it to hand it on to store/ and
+ * core/ functions: http/ never runs SQL on it (see the layering rules).
+ */
+export type DbHandle = Queryable;

@@ -14,6 +14,11 @@ export interface GuardedFetchOptions {
    * network, or a test's local server); every other private address stays refused.
    */
   trustedAddresses?: readonly string[];
+  /**
+   * A request that sends something (a webhook delivery): its method, body and headers.
+   * Redirects are not followed for it: the receiver's 3xx is its answer.
+   */
+  send?: { method: 'POST'; body: string; headers: Record<string, string> };
 }
 
 export interface GuardedFetchResult {
@@ -48,7 +53,7 @@ export async function guardedFetch(url: string, opts: GuardedFetchOptions): Prom
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     const res = await fetchOnce(current, opts, deadline);
     const location = res.headers.location;
-    if (res.status >= 300 && res.status < 400 && location) {
+    if (!opts.send && res.status >= 300 && res.status < 400 && location) {
       current = new URL(location, current).toString();
       continue;
     }
@@ -75,7 +80,8 @@ function fetchOnce(url: string, opts: GuardedFetchOptions, deadline: number): Pr
     allowIPAddressList: opts.trustedAddresses ? [...opts.trustedAddresses] : [],
     keepAlive: false,
   });
-  const get = parsed.protocol === 'https:' ? https.get : http.get;
+  const request = parsed.protocol === 'https:' ? https.request : http.request;
+  const headers = { 'user-agent': 'Quire', accept: '*/*', ...opts.send?.headers };
   return new Promise((resolve, reject) => {
     let settled = false;
     const fail = (err: FetchError) => {
@@ -86,7 +92,7 @@ function fetchOnce(url: string, opts: GuardedFetchOptions, deadline: number): Pr
       reject(err);
     };
     const timer = setTimeout(() => fail(new FetchError('TIMEOUT', `Fetching ${url} took longer than ${opts.timeoutMs} ms.`)), remaining);
-    const req = get(url, { agent, headers: { 'user-agent': 'Quire', accept: '*/*' } }, (res) => {
+    const req = request(url, { method: opts.send?.method ?? 'GET', agent, headers }, (res) => {
       const declared = Number(res.headers['content-length']);
       if (Number.isFinite(declared) && declared > opts.maxBytes) {
         fail(new FetchError('TOO_LARGE', `The body at ${url} is larger than ${opts.maxBytes} bytes.`));
@@ -117,5 +123,6 @@ function fetchOnce(url: string, opts: GuardedFetchOptions, deadline: number): Pr
         ),
       );
     });
+    req.end(opts.send?.body);
   });
 }

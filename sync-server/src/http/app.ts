@@ -19,6 +19,10 @@ import { keepResponses } from './responseCache';
 import { registerApiRoutes } from './routes';
 import { validationHook } from './validation';
 
+/** File uploads: the body is the file's bytes, not JSON, under their own size limit. */
+const FILE_UPLOAD = /^\/v1\/spaces\/[^/]+(\/change-requests\/[^/]+)?\/content\/files\/[^/]+$/;
+const isFileUpload = (c: Context<AppEnv>) => c.req.method === 'PUT' && FILE_UPLOAD.test(c.req.path);
+
 /** Paths under /v1 that answer without a token. */
 const PUBLIC_PATHS = [/^\/v1\/openapi\.json$/, /^\/v1\/reference(\/.*)?$/];
 
@@ -51,11 +55,12 @@ let scalarScript: string | undefined;
 export function createApp(deps: Deps, limiters: RateLimiters = rateLimiters(deps.config)) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   const { perAddress, perToken } = limiters;
+  // The rest of the body is never read, so the connection cannot carry another request.
+  const tooLarge = () => new ApiError(413, `Request body is larger than ${deps.config.maxBodyBytes} bytes.`, { Connection: 'close' });
   const limitBody = bodyLimit({
     maxSize: deps.config.maxBodyBytes,
-    // The rest of the body is never read, so the connection cannot carry another request.
     onError: () => {
-      throw new ApiError(413, `Request body is larger than ${deps.config.maxBodyBytes} bytes.`, { Connection: 'close' });
+      throw tooLarge();
     },
   });
 
@@ -102,8 +107,27 @@ export function createApp(deps: Deps, limiters: RateLimiters = rateLimiters(deps
     '/v1/*',
     rateLimit(perAddress, (c) => `addr:${clientAddress(c)}`),
   );
-  app.use('/v1/*', (c, next) => (sendsBody(c) ? limitBody(c, next) : next()));
-  app.use('/v1/*', jsonBody());
+  const limitFile = bodyLimit({
+    maxSize: deps.config.maxFileBytes,
+    onError: () => {
+      throw new ApiError(413, `File is larger than ${deps.config.maxFileBytes} bytes (MAX_FILE_BYTES).`, { Connection: 'close' });
+    },
+  });
+  app.use('/v1/*', (c, next) => {
+    if (!sendsBody(c)) return next();
+    const max = isFileUpload(c) ? deps.config.maxFileBytes : deps.config.maxBodyBytes;
+    // A declared length is checked as declared: the stock middleware first reads `body`, which
+    // makes the Node adapter build a streaming Request and lose its direct read of the body.
+    const length = c.req.header('content-length');
+    if (length === undefined || c.req.header('transfer-encoding')) return (isFileUpload(c) ? limitFile : limitBody)(c, next);
+    if (Number(length) > max) {
+      if (isFileUpload(c)) throw new ApiError(413, `File is larger than ${max} bytes (MAX_FILE_BYTES).`, { Connection: 'close' });
+      throw tooLarge();
+    }
+    return next();
+  });
+  const parseJson = jsonBody();
+  app.use('/v1/*', (c, next) => (isFileUpload(c) ? next() : parseJson(c, next)));
   app.use('/v1/*', keepResponses());
   app.use('/v1/*', async (c, next) => {
     if (PUBLIC_PATHS.some((p) => p.test(c.req.path))) return next();

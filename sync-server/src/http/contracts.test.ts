@@ -64,7 +64,13 @@ async function fixture(owner: TestUser, orgId: string, reviewer: TestUser, slug:
     return addFile(d, { id: newId(), name: 'logo.png', contentType: 'image/png', size: 3 }).id;
   });
   ids.pageId = ok(await t.get(`/v1/spaces/${ids.spaceId}/content/pages`, owner.token), 'pages').pages[0].id;
+  ids.revisionId = ok(await t.get(`/v1/spaces/${ids.spaceId}/content`, owner.token), 'content').id;
   const S = `/v1/spaces/${ids.spaceId}`;
+  // Before the comments, so that their events give it deliveries.
+  ids.webhookId = ok(
+    await t.post(`/v1/orgs/${orgId}/webhooks`, owner.token, { url: 'https://93.184.216.34/hook', events: ['comment.created'] }),
+    'webhook',
+  ).id;
   ids.changeRequestId = ok(await t.post(`${S}/change-requests`, owner.token, { subject: 'Edit' }), 'change request').id;
   const CR = `${S}/change-requests/${ids.changeRequestId}`;
   ids.commentId = ok(await t.post(`${S}/comments`, owner.token, { body: { markdown: 'A comment' } }), 'comment').id;
@@ -103,6 +109,7 @@ async function fixture(owner: TestUser, orgId: string, reviewer: TestUser, slug:
     await t.post(`${SITE}/redirects`, owner.token, { source: '/old', destination: { kind: 'url', url: 'https://example.com/' } }),
     'redirect',
   ).id;
+  ids.deliveryId = ok(await t.get(`/v1/orgs/${orgId}/webhooks/${ids.webhookId}/deliveries`, owner.token), 'deliveries').items[0].id;
   return ids;
 }
 

@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import type { OrgAccess } from '../core/access';
 import { atLeast } from '../core/roles';
 import { SSO_REQUIRED_MESSAGE } from '../core/sso/enforcement';
+import { findChangeRequest } from '../store/changeRequests';
 import { type CollectionRow, getCollection } from '../store/collections';
 import { membersAmong } from '../store/members';
 import { orgRow, spaceRow } from '../core/hotRows';
@@ -64,4 +65,13 @@ export async function requireMergeRuleMembers(c: Ctx, orgId: string, rules: Merg
   if (!ids.length) return;
   const found = await membersAmong(c.get('deps').db, orgId, ids);
   if (found.length < ids.length) throw notFound('member');
+}
+
+/** The space and change request, if the caller may see them with `needed` (404 when not at all, 403 below `needed`). */
+export async function requireChangeRequest(c: Context<AppEnv>, spaceId: string, ref: string, needed: Role = 'read') {
+  const found = await requireSpace(c, spaceId, 'read');
+  const cr = await findChangeRequest(c.get('deps').db, found.space.id, ref);
+  if (!cr) throw notFound('change request');
+  if (!atLeast(found.role, needed)) throw forbidden(`This needs the ${needed} role on the space.`);
+  return { ...found, cr };
 }

@@ -4,6 +4,7 @@ import { registerChangeRequestComments } from './changeRequestComments/handlers'
 import { registerCollections } from './collections/handlers';
 import { registerComments } from './comments/handlers';
 import { registerContentApi } from './content/register';
+import { registerMcp } from './mcp/handlers';
 import { registerMembers } from './members/handlers';
 import { registerOpenAPISpecs } from './openapi/handlers';
 import { registerOrganizations } from './organizations/handlers';
@@ -14,6 +15,7 @@ import { registerSync } from './sync/handlers';
 import { registerTeams } from './teams/handlers';
 import { registerTranslations } from './translations/handlers';
 import { registerUser } from './user/handlers';
+import { registerWebhooks } from './webhooks/handlers';
 
 /** Every resource family of /v1; each registers its own routes. */
 export function registerApiRoutes(app: OpenAPIHono<AppEnv>) {
@@ -31,4 +33,6 @@ export function registerApiRoutes(app: OpenAPIHono<AppEnv>) {
   registerChangeRequestComments(app);
   registerTranslations(app);
   registerSites(app);
+  registerMcp(app);
+  registerWebhooks(app);
 }

@@ -11,12 +11,14 @@ import type { Db } from '../store/db';
 import { type PublishedHead, publishedHeadByHostname, publishedHeadByPath, SITE_CHANGES } from '../store/sites';
 import { Lru } from './cache';
 import { clearBodyCache } from './contentSource';
-import { type Mount, SiteRequest } from './context';
+import { flatten, type Mount, SiteRequest } from './context';
+import { diagramInBody, parseDiagramPath } from './diagrams';
 import { FreshLoader } from './freshLoad';
 import { gate } from './gate';
 import { imageVariant } from './images';
 import { forgetSiteHostnames, isSiteHostname } from './hostnames';
-import { loadSiteModel, type SiteModel, siteView } from './model';
+import { loadSiteModel, type SiteModel, visitorView } from './model';
+import { MCP_PATH, serveSiteMcp } from './mcp';
 import { renderNotFound, renderPage, renderSearchPage } from './pages';
 import { ASSETS } from './render/assets';
 import { PLAYER_ORIGINS } from './render/embeds';
@@ -145,6 +147,8 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
   }
   if (!head?.site.published) return bare(c, 404, mount.serverBase);
   const site = head.site;
+  // Machines read the site through MCP; they carry the key or token in the request, never a cookie.
+  if (rest === MCP_PATH) return serveSiteMcp(c, head, mount);
   if (rest === '/robots.txt' && site.visibility !== 'public')
     return text(c, await robotsTxt(undefined, ''), 'text/plain; charset=utf-8', false);
 
@@ -175,8 +179,7 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
     c.header('Allow', 'GET, HEAD');
     return c.body(null, 405);
   }
-  const spaces = new Map(head.revisions.map(([id, revisionId, title]) => [id, { revisionId, title }]));
-  const view = siteView(model, spaces, { visitor: { claims: access.claims } });
+  const view = visitorView(model, head, access.claims);
   const cookieTheme = getCookie(c, 'quire_theme');
   const defaultVariant = view.sections.find((s) => s.isDefault)?.variants.find((v) => v.isDefault);
   const settings = defaultVariant?.settings;
@@ -223,6 +226,21 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
       c.header('Cache-Control', isPrivate ? 'private, max-age=31536000, immutable' : 'public, max-age=31536000, immutable');
       c.header('X-Content-Type-Options', 'nosniff');
       return c.body(new Uint8Array(bytes), 200, { 'Content-Type': 'image/webp' });
+    }
+  }
+
+  const diagram = parseDiagramPath(rest);
+  if (diagram) {
+    const variant = view.sections.flatMap((s) => s.variants).find((v) => v.revisionId === diagram.revisionId);
+    const snapshot = variant ? await req.snapshot(variant) : undefined;
+    const known = snapshot && flatten(snapshot.pages).some((p) => p.id === diagram.pageId && p.type === 'document');
+    const drawn = snapshot && known ? diagramInBody(await snapshot.body(diagram.pageId), diagram.digest, diagram.theme) : undefined;
+    if (drawn) {
+      c.header('Cache-Control', isPrivate ? 'private, max-age=31536000, immutable' : 'public, max-age=31536000, immutable');
+      c.header('X-Content-Type-Options', 'nosniff');
+      // Nothing in the drawing may run or load anything, even if opened on its own.
+      c.header('Content-Security-Policy', "default-src 'none'");
+      return c.body(drawn.svg, 200, { 'Content-Type': 'image/svg+xml; charset=utf-8' });
     }
   }
 

@@ -40,12 +40,6 @@ function without(url: URL, param: string): string {
 export async function gate(c: Context, site: SiteRow, root: string): Promise<GateResult> {
   const url = new URL(c.req.url);
   const secure = url.protocol === 'https:' || c.req.header('x-forwarded-proto') === 'https';
-  const claimsOf = async (token: string | undefined) => {
-    if (!token) return undefined;
-    const verified = await verifyVisitorToken(token, site);
-    return verified.ok ? verifyClaims(verified.claims) : undefined;
-  };
-  const verifyClaims = (payload: Record<string, unknown>) => ({ payload, claims: visitorClaims(payload, site.adaptive_schema) });
 
   if (site.visibility === 'share-link') {
     const given = url.searchParams.get('shareKey');
@@ -57,6 +51,7 @@ export async function gate(c: Context, site: SiteRow, root: string): Promise<Gat
         cookie: cookieHeader(shareCookie(site), given, root, secure, 60 * 60 * 24 * 30),
       };
     }
+    // Before a visitor token is looked at: without the key nothing of the site answers.
     const held = getCookie(c, shareCookie(site));
     if (!held || !sameSecret(held, site.share_key)) return { kind: 'refused', status: 404 };
   }
@@ -74,8 +69,37 @@ export async function gate(c: Context, site: SiteRow, root: string): Promise<Gat
     };
   }
 
-  const visitor =
-    site.visibility === 'visitor-auth' || site.adaptive_content ? await claimsOf(getCookie(c, visitorCookie(site))) : undefined;
-  if (site.visibility === 'visitor-auth' && !visitor) return { kind: 'refused', status: 401 };
-  return { kind: 'open', claims: visitor?.claims ?? {} };
+  return visitorAccess(site, { shareKey: getCookie(c, shareCookie(site)), token: getCookie(c, visitorCookie(site)) });
+}
+
+/**
+ * The gate for machines (the site's MCP endpoint), which hold no cookies: the share key
+ * in `?shareKey=` and the visitor token as `Authorization: Bearer`, checked on every
+ * request by the same rule as the cookies browsers carry.
+ */
+export async function machineGate(c: Context, site: SiteRow): Promise<Exclude<GateResult, { kind: 'redirect' }>> {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1];
+  return visitorAccess(site, { shareKey: c.req.query('shareKey'), token: bearer });
+}
+
+/**
+ * Who may read, given the share key and visitor token a visitor holds: the one decision
+ * browsers (through cookies) and machines (through headers) share. A share-link site
+ * needs its key; a visitor-auth site a valid token; adaptive content takes the token's
+ * claims when it is valid and none otherwise.
+ */
+export async function visitorAccess(
+  site: SiteRow,
+  held: { shareKey?: string; token?: string },
+): Promise<Exclude<GateResult, { kind: 'redirect' }>> {
+  if (site.visibility === 'share-link' && !(held.shareKey && sameSecret(held.shareKey, site.share_key))) {
+    return { kind: 'refused', status: 404 };
+  }
+  let claims: Record<string, unknown> | undefined;
+  if ((site.visibility === 'visitor-auth' || site.adaptive_content) && held.token) {
+    const verified = await verifyVisitorToken(held.token, site);
+    if (verified.ok) claims = visitorClaims(verified.claims, site.adaptive_schema);
+  }
+  if (site.visibility === 'visitor-auth' && !claims) return { kind: 'refused', status: 401 };
+  return { kind: 'open', claims: claims ?? {} };
 }

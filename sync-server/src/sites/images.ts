@@ -10,7 +10,7 @@ import type { ImageSource } from './render/body';
  * (`srcset`) no wider than needed, made once per image content with sharp (prebuilt
  * libvips) and kept in memory, under URLs that name the revision, so they may be cached
  * for good. The original stays the fallback `src`, with width and height set so the page
- * does not jump while it loads.
+ * does not jump while it loads. SVG gets its size only (it is drawn sharp at any width).
  */
 
 /** Widths of the variants: a phone, the content column, and twice it for dense screens. */
@@ -27,7 +27,8 @@ export function isResizable(file: SpaceFile): boolean {
 /** Intrinsic size of a space image: from its record, else read once per content. */
 export async function imageSize(db: Queryable, spaceId: string, file: SpaceFile): Promise<{ width: number; height: number } | undefined> {
   if (file.width && file.height) return { width: file.width, height: file.height };
-  if (!isResizable(file)) return undefined;
+  // SVG needs no variants, but its size keeps the page from jumping as well.
+  if (!isResizable(file) && file.contentType !== 'image/svg+xml') return undefined;
   const hash = (await spaceFileHashes(db, spaceId, [file.id])).get(file.id);
   if (!hash) return undefined;
   let size = dimensions.get(hash);
@@ -68,7 +69,8 @@ export async function imageVariant(db: Queryable, spaceId: string, file: SpaceFi
     out = (async () => {
       const blob = await getBlob(db, hash);
       if (!blob) return undefined;
-      return sharp(blob.content, { animated: false }).rotate().resize({ width, withoutEnlargement: true }).webp({ quality: 80 }).toBuffer();
+      // Every frame: an animated GIF or WebP stays animated at every width.
+      return sharp(blob.content, { animated: true }).rotate().resize({ width, withoutEnlargement: true }).webp({ quality: 80 }).toBuffer();
     })().catch(() => undefined);
     variants.set(key, out);
   }

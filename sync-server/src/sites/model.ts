@@ -3,7 +3,7 @@ import type { SiteCustomizationSettings } from '@quire/shared/schemas/siteCustom
 import { siteSpaceSettings } from '../core/sites/customization';
 import { conditionHolds, type EvalContext } from '../core/sites/expression';
 import type { Queryable } from '../store/db';
-import type { SiteRow } from '../store/sites';
+import type { PublishedHead, SiteRow } from '../store/sites';
 import { type RedirectRow, redirectsOfSite } from '../store/sitesRedirects';
 import {
   byPosition,
@@ -187,4 +187,10 @@ export function siteView(model: SiteModel, spaces: Map<string, SpaceHead>, ctx: 
     .digest('base64url')
     .slice(0, 16);
   return { model, sections, tabs, signature, ctx };
+}
+
+/** What a visitor with `claims` sees of a site at the revisions the request read. */
+export function visitorView(model: SiteModel, head: PublishedHead, claims: Record<string, unknown>): SiteView {
+  const spaces = new Map(head.revisions.map(([id, revisionId, title]) => [id, { revisionId, title }]));
+  return siteView(model, spaces, { visitor: { claims } });
 }

@@ -9,6 +9,7 @@ import { isGroup, type Section, type Variant } from './model';
 import { assetUrls } from './render/assets';
 import type { ElementContent } from 'hast';
 import { fileByPath } from './assetPaths';
+import { diagramResolver } from './diagrams';
 import { loadSpec } from './openapiPages';
 import { type LinkResolver, type OutlineEntry, renderBody, treeToHtml } from './render/body';
 import { apiOperation, apiReference, failedSpec } from './render/openapi';
@@ -240,6 +241,7 @@ export async function renderPage(req: SiteRequest, loc: Located): Promise<Render
       fileInfo: (id) => snapshot.files[id],
       asset: (path) => fileByPath(snapshot.files, path)?.id,
       image: (id) => images.get(id),
+      diagram: diagramResolver(req.mount.root, snapshot.revisionId, page.id),
       externalTarget: variant.settings.externalLinks.target,
     };
     let rendered: { html: string; outline: OutlineEntry[] };

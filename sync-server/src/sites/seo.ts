@@ -11,7 +11,7 @@ import { esc } from './render/html';
  * listed, `noIndex` pages and unlisted sites are kept from search engines.
  */
 
-interface Listed {
+export interface Listed {
   page: PublishedPage;
   url: string;
   markdownUrl: string;
@@ -19,7 +19,8 @@ interface Listed {
   loc: Omit<Located, 'page'>;
 }
 
-async function listed(req: SiteRequest): Promise<Listed[]> {
+/** Every page the visitor may see, in reading order (hidden pages and their children left out). */
+export async function listed(req: SiteRequest): Promise<Listed[]> {
   const out: Listed[] = [];
   for (const section of req.view.sections) {
     for (const variant of section.variants) {
@@ -69,6 +70,11 @@ export async function llmsTxt(req: SiteRequest): Promise<string> {
       );
     lines.push('');
   }
+  lines.push(
+    '## MCP server',
+    '',
+    `- [${req.site.title.replace(/[[\]]/g, '')}](${req.absolute(`${req.mount.root}/~mcp`)}): this site over the Model Context Protocol (Streamable HTTP): search, list and read its pages as markdown`,
+  );
   return `${lines.join('\n').trimEnd()}\n`;
 }
 

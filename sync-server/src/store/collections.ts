@@ -93,3 +93,36 @@ export async function collectionSubtree(db: Queryable, id: string): Promise<stri
   );
   return rows.map((r) => r.id);
 }
+
+/**
+ * Deletes a collection with its sub-collections. Spaces inside go to the trash (restorable
+ * for the retention period) rather than vanish; restored, they land at the root, where
+ * "in-collection" has no audience to mean.
+ */
+export async function trashCollectionTree(tx: Queryable, collectionId: string) {
+  const ids = await collectionSubtree(tx, collectionId);
+  await tx.query(
+    `UPDATE spaces SET deleted_at = COALESCE(deleted_at, now()), parent_id = NULL,
+       visibility = CASE WHEN visibility = 'in-collection' THEN 'private' ELSE visibility END
+     WHERE parent_id = ANY($1)`,
+    [ids],
+  );
+  await tx.query('DELETE FROM grants WHERE resource_id = ANY($1)', [ids]);
+  await tx.query('DELETE FROM collections WHERE id = $1', [collectionId]);
+}
+
+/**
+ * Moves a top-level collection, its sub-collections and their spaces to another
+ * organization, last among its top-level items. Grants name users and teams of the old
+ * organization; they mean nothing in the new one, so they go.
+ */
+export async function moveCollectionTreeToOrg(tx: Queryable, collectionId: string, targetOrgId: string) {
+  const ids = await collectionSubtree(tx, collectionId);
+  const position = keyBetween(await lastPosition(tx, targetOrgId, null), null);
+  await tx.query('DELETE FROM grants WHERE resource_id = ANY($1) OR resource_id IN (SELECT id FROM spaces WHERE parent_id = ANY($1))', [
+    ids,
+  ]);
+  await tx.query('UPDATE spaces SET org_id = $2, updated_at = now() WHERE parent_id = ANY($1)', [ids, targetOrgId]);
+  await tx.query('UPDATE collections SET org_id = $2, updated_at = now() WHERE id = ANY($1)', [ids, targetOrgId]);
+  await tx.query('UPDATE collections SET position = $2 WHERE id = $1', [collectionId, position]);
+}

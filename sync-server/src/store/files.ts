@@ -56,3 +56,17 @@ export async function copySpaceFiles(db: Queryable, fromSpaceId: string, toSpace
     [fromSpaceId, toSpaceId],
   );
 }
+
+/**
+ * Gives a space's file id its bytes, once: the first upload under an id takes it, the same
+ * bytes again change nothing ('same'), other bytes under a taken id are refused ('taken').
+ */
+export async function claimSpaceFile(db: Queryable, spaceId: string, fileId: string, hash: string): Promise<'created' | 'same' | 'taken'> {
+  const inserted = await db.query(
+    'INSERT INTO space_files (space_id, file_id, hash) VALUES ($1, $2, $3) ON CONFLICT (space_id, file_id) DO NOTHING RETURNING file_id',
+    [spaceId, fileId, hash],
+  );
+  if (inserted.length) return 'created';
+  const held = (await spaceFileHashes(db, spaceId, [fileId])).get(fileId);
+  return held === hash ? 'same' : 'taken';
+}

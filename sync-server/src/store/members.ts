@@ -194,3 +194,7 @@ export async function memberIdByRef(db: Queryable, orgId: string, ref: string): 
   );
   return rows[0]?.user_id;
 }
+
+export async function markMemberSeen(db: Queryable, orgId: string, userId: string) {
+  await db.query('UPDATE org_members SET last_seen_at = now() WHERE org_id = $1 AND user_id = $2', [orgId, userId]);
+}

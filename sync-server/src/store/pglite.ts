@@ -1,69 +1,61 @@
-import { type FileHandle, open, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { PGlite, type QueryOptions } from '@electric-sql/pglite';
 import { type Db, DurabilityUnknownError, type Queryable, mayWrite } from './db';
 
 /**
  * PGlite's Postgres runs with fsync off and its file system cannot fsync, so a commit
  * reaches the OS page cache only: enough for a killed process, not for a power cut.
- * After each write we fdatasync the WAL segments being written ourselves; the commit
- * record is in them, and recovery replays the WAL on the next start. Those are the two
- * most recently modified segments (a record may span the switch from one to the next),
- * not the highest-named: a checkpoint renames old segments to future names for reuse.
+ * After each write we fdatasync the WAL segments being written ourselves (and their
+ * directory when the set of segment names changed); the commit record is in them, and recovery replays the WAL on the next start.
+ * Those are the two most recently modified segments (a record may span the switch from one
+ * to the next), not the highest-named: a checkpoint renames old segments to future names
+ * for reuse.
  *
- * The segments stay open between syncs, and the directory is synced only when the set of
- * segment names changed (a segment created, recycled or removed): a name is metadata the
- * file's own fdatasync does not cover, its contents are.
- *
- * The fsync runs off the event loop (a busy disk can take tens of milliseconds, and the
- * sync endpoint keeps relaying meanwhile), and writers finishing while one is under way
- * share the next one: an fsync started after a commit covers it.
+ * The fsync runs off the event loop, in a worker thread (`walSyncWorker.mjs`): a busy disk
+ * can take tens of milliseconds, and the sync endpoint keeps relaying meanwhile. The worker
+ * does the listing, the stats and the fsyncs in one go, so a commit waits for one message
+ * back; done with the loop's file-system callbacks, it waited for a dozen, each queued
+ * behind whatever the loop was busy with (under REST load, every request in flight).
+ * Writers finishing while one is under way share the next one: an fsync started after a
+ * commit covers it.
  */
-function walSyncer(dataDir: string): { sync: () => Promise<void>; close: () => Promise<void> } {
-  const walDir = join(dataDir, 'pg_wal');
-  const handles = new Map<string, FileHandle>();
-  /** The segment names as of the last directory sync. */
-  let synced = '';
-  const closeAll = async () => {
-    const open = [...handles.values()];
-    handles.clear();
-    await Promise.all(open.map((h) => h.close().catch(() => {})));
+function walSyncer(dataDir: string): { sync: () => Promise<void>; stop: () => Promise<void> } {
+  let worker: Worker | undefined;
+  let seq = 0;
+  const pending = new Map<number, { resolve: () => void; reject: (err: Error) => void }>();
+  const failAll = (err: Error) => {
+    for (const p of pending.values()) p.reject(err);
+    pending.clear();
+    worker = undefined;
   };
-  const handleOf = async (name: string) => {
-    let h = handles.get(name);
-    if (!h) {
-      h = await open(join(walDir, name), 'r').catch((err: NodeJS.ErrnoException) => {
-        // A segment removed since the listing was recycled by a checkpoint: nothing in it is needed.
-        if (err.code === 'ENOENT') return undefined;
-        throw err;
-      });
-      if (h) handles.set(name, h);
-    }
-    return h;
+  const started = () => {
+    if (worker) return worker;
+    const w = new Worker(new URL('./walSyncWorker.mjs', import.meta.url), { workerData: { dataDir } });
+    w.on('message', (m: { id: number; error?: { message: string; code?: string } }) => {
+      const p = pending.get(m.id);
+      pending.delete(m.id);
+      // Idle, the worker does not keep the process alive; a sync in flight does.
+      if (pending.size === 0) w.unref();
+      if (!p) return;
+      if (m.error) p.reject(Object.assign(new Error(m.error.message), { code: m.error.code }));
+      else p.resolve();
+    });
+    w.on('error', (err) => failAll(err));
+    w.on('exit', (code) => {
+      if (worker === w) failAll(new Error(`the WAL sync thread stopped (exit code ${code})`));
+    });
+    worker = w;
+    return w;
   };
-  const syncOnce = async () => {
-    const names = (await readdir(walDir)).filter((f) => /^[0-9A-F]{24}$/.test(f)).sort();
-    const set = names.join(',');
-    // A handle kept under a name may be another segment's file now (renamed for reuse).
-    if (set !== synced) await closeAll();
-    const segments = await Promise.all(
-      names.map(async (name) => {
-        const h = await handleOf(name);
-        return { h, modified: h ? (await h.stat()).mtimeMs : 0 };
-      }),
-    );
-    const written = segments.sort((a, b) => b.modified - a.modified).slice(0, 2);
-    for (const { h } of written) await h?.datasync();
-    if (set !== synced) {
-      const dir = await open(walDir, 'r');
-      try {
-        await dir.sync();
-      } finally {
-        await dir.close();
-      }
-      synced = set;
-    }
-  };
+  const ask = (close: boolean) =>
+    new Promise<void>((resolve, reject) => {
+      const w = started();
+      const id = ++seq;
+      pending.set(id, { resolve, reject });
+      w.ref();
+      w.postMessage(close ? { id, close } : id);
+    });
+  const syncOnce = () => ask(false);
   let running: Promise<void> | undefined;
   let next: Promise<void> | undefined;
   /** The first failure, for good: an fsync is never retried after an I/O error. */
@@ -89,7 +81,15 @@ function walSyncer(dataDir: string): { sync: () => Promise<void>; close: () => P
       });
     return next;
   };
-  return { sync, close: closeAll };
+  const stop = async () => {
+    // Commits already acknowledged to the adapter finish their fsync first.
+    await (next ?? running)?.catch(() => {});
+    const w = worker;
+    if (w) await ask(true).catch(() => {});
+    worker = undefined;
+    await w?.terminate();
+  };
+  return { sync, stop };
 }
 
 export { mayWrite };
@@ -113,14 +113,19 @@ export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob
   const pg = new PGlite(dataDir, loadDataDir ? { loadDataDir } : {});
   await pg.waitReady;
   const syncer = dataDir ? walSyncer(dataDir) : undefined;
-  return wrapPglite(pg, syncer?.sync, syncer?.close);
+  const db = wrapPglite(pg, syncer?.sync);
+  if (!syncer) return db;
+  const closeDb = db.close;
+  return {
+    ...db,
+    async close() {
+      await closeDb();
+      await syncer.stop();
+    },
+  };
 }
 
-export function wrapPglite(
-  pg: PGlite,
-  walSync: () => Promise<void> = async () => {},
-  closeWal: () => Promise<void> = async () => {},
-): Db & { raw: PGlite } {
+export function wrapPglite(pg: PGlite, walSync: () => Promise<void> = async () => {}): Db & { raw: PGlite } {
   // Whatever the syncer throws after a commit, the commit happened: never a plain error to retry on.
   const syncWal = () =>
     walSync().catch((err) => {
@@ -160,7 +165,6 @@ export function wrapPglite(
     writes: 0,
     async close() {
       if (!pg.closed) await pg.close();
-      await closeWal();
     },
   };
 }

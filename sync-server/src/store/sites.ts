@@ -211,3 +211,12 @@ export async function publishedHeadByPath(db: Queryable, org: string, basename: 
 export async function publishedHeadByHostname(db: Queryable, hostname: string): Promise<PublishedHead | undefined> {
   return reviveHead(await maybeOne(db, `${HEAD_SELECT} WHERE s.hostname = $1 AND s.hostname_verified_at IS NOT NULL`, [hostname]));
 }
+
+/** Whether the site is published and shows the space. */
+export async function publishedSiteShowsSpace(db: Queryable, siteId: string, spaceId: string): Promise<boolean> {
+  const rows = await db.query(
+    'SELECT 1 FROM sites s JOIN site_spaces ss ON ss.site_id = s.id WHERE s.id = $1 AND s.published AND ss.space_id = $2 LIMIT 1',
+    [siteId, spaceId],
+  );
+  return rows.length > 0;
+}

@@ -255,3 +255,26 @@ export async function takenPaths(
         ]);
   return new Set(rows.map((r) => r.path));
 }
+
+/** Whether the space is already published in this site's section (or its root, for null). */
+export async function spacePublishedIn(db: Queryable, siteId: string, sectionId: string | null, spaceId: string): Promise<boolean> {
+  const rows = await db.query('SELECT 1 FROM site_spaces WHERE site_id = $1 AND section_id IS NOT DISTINCT FROM $2 AND space_id = $3', [
+    siteId,
+    sectionId,
+    spaceId,
+  ]);
+  return rows.length > 0;
+}
+
+/** Drops a site space's own customization; false when it had none (nothing changed). */
+export async function clearSiteSpaceCustomization(db: Queryable, siteId: string, siteSpaceId: string): Promise<boolean> {
+  const rows = await db.query(
+    'UPDATE site_spaces SET customization = NULL WHERE id = $1 AND site_id = $2 AND customization IS NOT NULL RETURNING id',
+    [siteSpaceId, siteId],
+  );
+  return rows.length > 0;
+}
+
+export async function setSectionDefaultSiteSpace(db: Queryable, sectionId: string, siteSpaceId: string) {
+  await db.query('UPDATE site_sections SET default_site_space_id = $2 WHERE id = $1', [sectionId, siteSpaceId]);
+}

@@ -217,3 +217,16 @@ export function placedSpaces(db: Queryable, orgId: string) {
     [orgId],
   );
 }
+
+/** What decides access to each live space directly in a collection. */
+export function placedSpacesIn(db: Queryable, collectionId: string) {
+  return db.query<{ id: string; parent_id: string | null; default_level: Role | null }>(
+    'SELECT id, parent_id, default_level FROM spaces WHERE parent_id = $1 AND deleted_at IS NULL',
+    [collectionId],
+  );
+}
+
+/** Rows of the given spaces, deleted or not, in no particular order. */
+export function spacesById(db: Queryable, ids: string[]) {
+  return ids.length ? db.query<SpaceRow>('SELECT * FROM spaces WHERE id = ANY($1)', [ids]) : Promise.resolve([]);
+}

@@ -42,3 +42,9 @@ export async function userForTokenHash(db: Queryable, hash: string): Promise<{ u
   const { token_id, ...user } = row;
   return { user, tokenId: token_id };
 }
+
+/** The user an API token belongs to, by the token's id (not its secret). */
+export async function tokenOwner(db: Queryable, tokenId: string): Promise<string | undefined> {
+  const rows = await db.query<{ user_id: string }>('SELECT user_id FROM api_tokens WHERE id = $1', [tokenId]);
+  return rows[0]?.user_id;
+}

@@ -19,8 +19,8 @@ export interface Answer<T = any> {
 export interface RequestOptions {
   token?: string;
   body?: unknown;
-  /** Raw body text, sent as is (for malformed input tests). */
-  raw?: string;
+  /** Raw body (text or bytes), sent as is: malformed input, file uploads. */
+  raw?: string | Uint8Array<ArrayBuffer>;
   headers?: Record<string, string>;
 }
 
@@ -52,7 +52,7 @@ export class TestServer {
   async request<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<Answer<T>> {
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-    let body: string | undefined;
+    let body: string | Uint8Array<ArrayBuffer> | undefined;
     if (opts.raw !== undefined) body = opts.raw;
     else if (opts.body !== undefined) {
       body = JSON.stringify(opts.body);

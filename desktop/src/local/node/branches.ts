@@ -6,6 +6,7 @@ import { fetchComputedPage, fetchPdfLink } from '../computedPages';
 import { searchBranch } from '../content';
 import { getSpace } from '../store/catalog';
 import { getChangeRequest } from '../store/changeRequests';
+import { loadDocStateBase64 } from '../store/docs';
 import { LocalError, type NodeContext, docIdOf } from './context';
 
 interface OpenBranch {
@@ -21,6 +22,8 @@ interface OpenBranch {
 export class Branches {
   private readonly open = new Map<string, OpenBranch>();
   private readonly opening = new Map<string, Promise<OpenBranch>>();
+  /** Branches saving their last edits on close: opened again only after, from what they saved. */
+  private readonly closing = new Map<string, Promise<void>>();
   private pushing?: Promise<void>;
   private pushAgain = false;
 
@@ -33,7 +36,7 @@ export class Branches {
     if (!open) {
       let pending = this.opening.get(key);
       if (!pending) {
-        pending = this.load(ref);
+        pending = this.afterClosing(key).then(() => this.open.get(key) ?? this.load(ref));
         this.opening.set(key, pending);
       }
       try {
@@ -54,16 +57,40 @@ export class Branches {
     open.users--;
     if (open.users > 0) return;
     this.open.delete(key);
-    await open.branch.close();
+    const closing = open.branch.close().finally(() => this.closing.delete(key));
+    this.closing.set(key, closing);
+    await closing;
     this.ctx.session.scheduleStatus();
   }
 
-  private async load(ref: BranchRef): Promise<OpenBranch> {
+  private async afterClosing(key: string): Promise<void> {
+    while (this.closing.has(key)) await this.closing.get(key);
+  }
+
+  private async check(ref: BranchRef): Promise<void> {
     await this.ctx.catalog.spaceOrThrow(ref.spaceId);
     if (ref.changeRequestId) {
       const cr = await getChangeRequest(this.ctx.db, ref.changeRequestId);
       if (!cr || cr.spaceId !== ref.spaceId) throw new LocalError('This change request is not on this machine.');
     }
+  }
+
+  /**
+   * The saved state of a branch that is not in memory, as one base64 update read straight
+   * from disk; undefined when it is (or is being) loaded, and the doc itself answers.
+   * Decoding a large branch takes a while: a window shown this can draw before the node has
+   * loaded the branch for itself.
+   */
+  async savedState(ref: BranchRef): Promise<string | undefined> {
+    const key = branchKey(ref);
+    await this.afterClosing(key);
+    if (this.open.has(key) || this.opening.has(key)) return undefined;
+    await this.check(ref);
+    return loadDocStateBase64(this.ctx.db, docIdOf(ref));
+  }
+
+  private async load(ref: BranchRef): Promise<OpenBranch> {
+    await this.check(ref);
     const key = branchKey(ref);
     const branch = await BranchDoc.open(this.ctx.db, docIdOf(ref));
     const open: OpenBranch = { ref, branch, users: 0 };
@@ -79,7 +106,7 @@ export class Branches {
     branch.on('saved', () => session.scheduleStatus());
     branch.on('error', (err) => events.emit('notice', { level: 'error', message: `Could not save an edit: ${err.message}` }));
     this.open.set(key, open);
-    void this.connect(open).catch(() => {});
+    void this.connect(open, true).catch(() => {});
     return open;
   }
 
@@ -93,11 +120,14 @@ export class Branches {
     return changeRequestRoom(space.remoteId, cr.remoteId);
   }
 
-  private async connect(open: OpenBranch) {
+  private async connect(open: OpenBranch, afterUploads = false) {
     const client = this.ctx.session.server;
     if (!client || !this.ctx.session.reachable) return;
     const room = await this.roomOf(open.ref);
-    if (room && this.open.get(branchKey(open.ref)) === open) open.branch.connect(client, room);
+    if (!room) return;
+    // Files inserted offline go up before the pages that show them (bounded: a slow upload never holds back the text).
+    if (afterUploads && !open.branch.isOnline) await this.ctx.files.uploadsSettled(open.ref.spaceId);
+    if (this.open.get(branchKey(open.ref)) === open && this.ctx.session.server === client) open.branch.connect(client, room);
   }
 
   /** Connects a branch that just learnt its room (its space or change request reached the server). */
@@ -107,7 +137,7 @@ export class Branches {
   }
 
   connectAll() {
-    for (const open of this.open.values()) void this.connect(open).catch(() => {});
+    for (const open of this.open.values()) void this.connect(open, true).catch(() => {});
   }
 
   disconnectAll() {
@@ -156,7 +186,7 @@ export class Branches {
       if (!session.server || !session.reachable || this.ctx.closed) return;
       const ref: BranchRef = row.cr_id ? { spaceId: row.space_id, changeRequestId: row.cr_id } : { spaceId: row.space_id };
       await this.with(ref, async (branch) => {
-        await this.connect(this.open.get(branchKey(ref)) as OpenBranch);
+        await this.connect(this.open.get(branchKey(ref)) as OpenBranch, true);
         await branch.flushToServer(15_000);
       }).catch(() => {});
     }
@@ -203,5 +233,6 @@ export class Branches {
   async closeAll(): Promise<void> {
     for (const open of this.open.values()) await open.branch.close();
     this.open.clear();
+    await Promise.all(this.closing.values());
   }
 }

@@ -162,6 +162,7 @@ export class Catalog {
         );
         await this.queueLocalComments(tx, await listComments(tx, space.id, cr.id));
       }
+      await this.ctx.files.queueLocalFiles(tx, space.id);
     });
     this.ctx.queue.afterEnqueue();
     this.ctx.events.emit('catalog');

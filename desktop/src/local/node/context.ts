@@ -6,6 +6,8 @@ import type { Branches } from './branches';
 import type { Catalog } from './catalog';
 import type { ChangeRequests } from './changeRequests';
 import type { Comments } from './comments';
+import type { Files } from './files';
+import type { History } from './history';
 import type { OutboxQueue } from './outbox';
 import type { Session } from './session';
 
@@ -59,6 +61,8 @@ export interface NodeContext {
   readonly branches: Branches;
   readonly changeRequests: ChangeRequests;
   readonly comments: Comments;
+  readonly files: Files;
+  readonly history: History;
   readonly queue: OutboxQueue;
   /** True once the node is closing: timers and background work stop. */
   readonly closed: boolean;

@@ -3,7 +3,7 @@ import type { SessionState, SyncStatus, UserSummary } from '../../common/ipc';
 import type { CredentialStore } from '../credentials';
 import { RemoteError, ServerClient, UnreachableError, normalizeServerUrl } from '../ServerClient';
 import { deleteMeta, getMeta, setMeta } from '../store/catalog';
-import { unsentEdits } from '../store/docs';
+import { pendingPageCount, unsentEdits } from '../store/docs';
 import { countByState } from '../store/outbox';
 import { LocalError, type NodeContext } from './context';
 
@@ -209,6 +209,7 @@ export class Session {
   async status(): Promise<SyncStatus> {
     const counts = await countByState(this.ctx.db);
     const unsent = this.mode === 'server' ? await unsentEdits(this.ctx.db) : 0;
+    const pages = unsent > 0 ? await pendingPageCount(this.ctx.db) : 0;
     let connection: SyncStatus['connection'];
     if (this.mode !== 'server') connection = 'local';
     else if (this.unauthorized) connection = 'unauthorized';
@@ -222,6 +223,8 @@ export class Session {
       pending: counts.pending + unsent,
       pendingMutations: counts.pending,
       unsentEdits: unsent,
+      pendingPages: pages,
+      pendingFiles: counts.files,
       failed: counts.failed,
       lastError: this.lastError,
     };

@@ -13,8 +13,29 @@ export interface StoredDoc {
  * resolves: the row is committed (and the WAL synced) by then, so a crash cannot lose it.
  * `unsent` counts local edits made while not connected, for the sync status.
  */
-export async function appendDocUpdate(db: LocalDb, docId: string, update: Uint8Array, unsent: boolean): Promise<number> {
-  return db.transaction((tx) => appendDocUpdateIn(tx, docId, update, unsent));
+export async function appendDocUpdate(
+  db: LocalDb,
+  docId: string,
+  update: Uint8Array,
+  unsent: boolean,
+  pages: Iterable<string> = [],
+): Promise<number> {
+  return db.transaction(async (tx) => {
+    const seq = await appendDocUpdateIn(tx, docId, update, unsent);
+    if (unsent) await notePendingPages(tx, docId, pages, seq);
+    return seq;
+  });
+}
+
+/** Pages an unsent edit touched, for the count of pages waiting to sync. */
+async function notePendingPages(tx: Queryable, docId: string, pages: Iterable<string>, seq: number) {
+  const ids = [...new Set(pages)];
+  if (!ids.length) return;
+  await tx.query(
+    `INSERT INTO pending_pages (doc_id, page_id, seq) SELECT $1, unnest($2::text[]), $3
+     ON CONFLICT (doc_id, page_id) DO UPDATE SET seq = EXCLUDED.seq`,
+    [docId, ids, seq],
+  );
 }
 
 /** `appendDocUpdate` inside the caller's transaction (a fork writes the new branch with its row). */
@@ -47,7 +68,7 @@ const fromBase64 = (text: string) => u8(Buffer.from(text, 'base64'));
 export async function loadDocParts(db: Queryable, docId: string): Promise<StoredParts> {
   const head = await maybeOne<{ snapshot: string | null; snapshot_seq: number; last_seq: number }>(
     db,
-    "SELECT encode(snapshot, 'base64') AS snapshot, snapshot_seq, last_seq FROM doc_heads WHERE doc_id = $1",
+    "SELECT coalesce(snapshot_text, encode(snapshot, 'base64')) AS snapshot, snapshot_seq, last_seq FROM doc_heads WHERE doc_id = $1",
     [docId],
   );
   if (!head) return { parts: [], lastSeq: 0, logLength: 0 };
@@ -60,6 +81,24 @@ export async function loadDocParts(db: Queryable, docId: string): Promise<Stored
     lastSeq: Number(head.last_seq),
     logLength: rows.length,
   };
+}
+
+/**
+ * The stored state of a branch as one update in base64, read without decoding it: what a
+ * window opening a branch that is not in memory is sent while the node loads it. A log
+ * left since the last compaction (a crash) is merged in; usually the snapshot is all.
+ */
+export async function loadDocStateBase64(db: Queryable, docId: string): Promise<string> {
+  const head = await maybeOne<{ snapshot: string | null; snapshot_seq: number; logged: number }>(
+    db,
+    `SELECT coalesce(snapshot_text, encode(snapshot, 'base64')) AS snapshot, snapshot_seq, last_seq - snapshot_seq AS logged
+       FROM doc_heads WHERE doc_id = $1`,
+    [docId],
+  );
+  // PostgreSQL's base64 breaks lines; the text column has none.
+  if (head?.snapshot && Number(head.logged) === 0) return head.snapshot.includes('\n') ? head.snapshot.replace(/\n/g, '') : head.snapshot;
+  const { update } = await loadDoc(db, docId);
+  return Buffer.from(update ?? Y.encodeStateAsUpdate(new Y.Doc())).toString('base64');
 }
 
 /** The whole stored state of a branch as one update, or null when nothing was ever saved. */
@@ -80,12 +119,32 @@ export async function compactDoc(db: LocalDb, docId: string): Promise<void> {
   await db.transaction(async (tx) => {
     const stored = await loadDoc(tx, docId);
     if (!stored.update || stored.logLength === 0) return;
-    await tx.query('UPDATE doc_heads SET snapshot = $2, snapshot_seq = $3 WHERE doc_id = $1', [
+    await tx.query('UPDATE doc_heads SET snapshot = $2, snapshot_text = NULL, snapshot_seq = $3 WHERE doc_id = $1', [
       docId,
       bytea(stored.update),
       stored.lastSeq,
     ]);
     await tx.query('DELETE FROM doc_updates WHERE doc_id = $1 AND seq <= $2', [docId, stored.lastSeq]);
+  });
+}
+
+/**
+ * Replaces a branch's snapshot and log with `state`, the whole state of its open doc holding
+ * every update up to `seq`. One transaction: a crash leaves the old log or the new snapshot,
+ * and opening it later is one read. False, changing nothing, when the log went past `seq`
+ * (something else appended to it): the doc then does not hold all of it.
+ */
+export async function snapshotDoc(db: LocalDb, docId: string, state: Uint8Array, seq: number): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const head = await maybeOne<{ last_seq: number }>(tx, 'SELECT last_seq FROM doc_heads WHERE doc_id = $1 FOR UPDATE', [docId]);
+    if (!head || Number(head.last_seq) !== seq) return false;
+    await tx.query('UPDATE doc_heads SET snapshot = NULL, snapshot_text = $2, snapshot_seq = $3 WHERE doc_id = $1', [
+      docId,
+      Buffer.from(state.buffer, state.byteOffset, state.byteLength).toString('base64'),
+      seq,
+    ]);
+    await tx.query('DELETE FROM doc_updates WHERE doc_id = $1 AND seq <= $2', [docId, seq]);
+    return true;
   });
 }
 
@@ -117,11 +176,33 @@ export async function unsentCount(db: Queryable, docId: string): Promise<number>
 }
 
 /** The server confirmed `count` waiting edits (the ones counted when it was asked). */
-export async function markDocSent(db: Queryable, docId: string, count: number): Promise<void> {
+export async function markDocSent(db: Queryable, docId: string, count: number, upToSeq = Number.MAX_SAFE_INTEGER): Promise<void> {
   await db.query('UPDATE doc_heads SET unsent = greatest(0, unsent - $2) WHERE doc_id = $1', [docId, count]);
+  await db.query('DELETE FROM pending_pages WHERE doc_id = $1 AND seq <= $2', [docId, upToSeq]);
+}
+
+/**
+ * Pages waiting to reach a server, over every branch bound for one: each page with
+ * unconfirmed edits counts once however many keystrokes it holds; a branch whose waiting
+ * edits touched no page (a new branch's first state) counts as one.
+ */
+export async function pendingPageCount(db: Queryable): Promise<number> {
+  const row = await maybeOne<{ n: number }>(
+    db,
+    `WITH bound AS (
+       SELECT h.doc_id FROM doc_heads h
+        WHERE h.unsent > 0 AND (
+          EXISTS (SELECT 1 FROM spaces s WHERE s.sync_state <> 'local' AND h.doc_id = 'space:' || s.id)
+          OR EXISTS (SELECT 1 FROM change_requests c JOIN spaces s ON s.id = c.space_id
+                      WHERE s.sync_state <> 'local' AND h.doc_id = 'cr:' || c.id)))
+     SELECT (SELECT count(*) FROM pending_pages p JOIN bound b ON b.doc_id = p.doc_id)
+          + (SELECT count(*) FROM bound b WHERE NOT EXISTS (SELECT 1 FROM pending_pages p WHERE p.doc_id = b.doc_id)) AS n`,
+  );
+  return Number(row?.n ?? 0);
 }
 
 export async function deleteDoc(db: Queryable, docId: string): Promise<void> {
+  await db.query('DELETE FROM pending_pages WHERE doc_id = $1', [docId]);
   await db.query('DELETE FROM doc_updates WHERE doc_id = $1', [docId]);
   await db.query('DELETE FROM doc_heads WHERE doc_id = $1', [docId]);
 }

@@ -124,12 +124,17 @@ export async function openEntries(db: Queryable): Promise<OutboxRow[]> {
   return rows.map(toRow);
 }
 
-export async function countByState(db: Queryable): Promise<{ pending: number; failed: number }> {
-  const rows = await db.query<{ state: string; n: number }>(
-    "SELECT state, count(*)::int AS n FROM outbox WHERE state <> 'done' GROUP BY state",
+export async function countByState(db: Queryable): Promise<{ pending: number; failed: number; files: number }> {
+  const rows = await db.query<{ state: string; n: number; files: number }>(
+    `SELECT state, count(*)::int AS n, count(*) FILTER (WHERE kind = 'file.upload')::int AS files
+       FROM outbox WHERE state <> 'done' GROUP BY state`,
   );
-  const by = Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
-  return { pending: by.pending ?? 0, failed: by.failed ?? 0 };
+  const pending = rows.find((r) => r.state === 'pending');
+  return {
+    pending: Number(pending?.n ?? 0),
+    failed: Number(rows.find((r) => r.state === 'failed')?.n ?? 0),
+    files: Number(pending?.files ?? 0),
+  };
 }
 
 /** Done entries are kept a while for diagnosis, then dropped. */

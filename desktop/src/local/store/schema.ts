@@ -115,4 +115,55 @@ CREATE TABLE IF NOT EXISTS outbox (
   result jsonb
 );
 CREATE INDEX IF NOT EXISTS outbox_state ON outbox (state, seq);
+
+-- Files inserted on this machine or fetched for display: the bytes a page's file:<id> means.
+-- Kept here first (so they show offline), uploaded by the outbox under the same id.
+CREATE TABLE IF NOT EXISTS files (
+  id text PRIMARY KEY,
+  space_id text NOT NULL,
+  name text NOT NULL,
+  content_type text NOT NULL,
+  size bigint NOT NULL,
+  bytes bytea NOT NULL,
+  -- local: its space is on no server yet; queued: an upload waits in the outbox;
+  -- uploaded: the server has it; fetched: it came from the server
+  state text NOT NULL DEFAULT 'local',
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+
+-- Pages with local edits a server has not confirmed, per branch: the log position of the
+-- last such edit, so a confirmation clears only what it covered.
+CREATE TABLE IF NOT EXISTS pending_pages (
+  doc_id text NOT NULL,
+  page_id text NOT NULL,
+  seq bigint NOT NULL,
+  PRIMARY KEY (doc_id, page_id)
+);
+-- A page's history as the server last listed it, and the pages of revisions fetched
+-- once: what the history panel shows offline. Revisions never change, so neither do these.
+CREATE TABLE IF NOT EXISTS page_revisions (
+  space_id text NOT NULL,
+  page_id text NOT NULL,
+  revision_id text NOT NULL,
+  change text NOT NULL,
+  title text NOT NULL,
+  type text NOT NULL,
+  created_at timestamptz NOT NULL,
+  PRIMARY KEY (space_id, page_id, revision_id)
+);
+
+CREATE TABLE IF NOT EXISTS revision_pages (
+  space_id text NOT NULL,
+  revision_id text NOT NULL,
+  page_id text NOT NULL,
+  title text NOT NULL,
+  -- JSON as text: jsonb would reorder keys, and a body is compared as written
+  body text NOT NULL,
+  PRIMARY KEY (space_id, revision_id, page_id)
+);
+
+-- A snapshot written as base64 text (null when \`snapshot\` holds it): PGlite hands a large
+-- text to JavaScript far faster than it encodes or decodes a bytea, and a window opening the
+-- branch is sent exactly this text.
+ALTER TABLE doc_heads ADD COLUMN IF NOT EXISTS snapshot_text text;
 `;

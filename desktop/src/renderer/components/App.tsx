@@ -9,6 +9,7 @@ import type { BranchReplica, SaveState } from '../sync/BranchReplica';
 import { Breadcrumbs } from './Breadcrumbs';
 import { BranchSwitcher, ReviewView, StatusBadge, useChangeRequests } from './ChangeRequests';
 import { CommentsPanel } from './CommentsPanel';
+import { HistoryPanel } from './HistoryPanel';
 import { ConnectScreen } from './ConnectScreen';
 import { AccountDialog, NewSpaceDialog, OutboxDialog, PublishDialog } from './Dialogs';
 import { Icon } from './Icons';
@@ -129,7 +130,7 @@ function Workspace({
 }) {
   const catalog = useCatalog(session.mode === 'server');
   const [nav, setNavState] = useState<Nav>(loadNav);
-  const [panel, setPanel] = useState<'comments' | null>(null);
+  const [panel, setPanel] = useState<'comments' | 'history' | null>(null);
   const [dialog, setDialog] = useState<'newSpace' | 'publish' | 'outbox' | 'account' | null>(null);
   const [switcher, setSwitcher] = useState(false);
   const setNav = useCallback((patch: Partial<Nav>) => {
@@ -261,6 +262,17 @@ function Workspace({
               </div>
               <SaveIndicator replica={replica} />
               {branch && <PdfButton branch={branch} />}
+              {nav.view === 'page' && page && !nav.changeRequestId && space.syncState !== 'local' && (
+                <button
+                  type="button"
+                  className={`icon-btn topbar-btn${panel === 'history' ? ' is-on' : ''}`}
+                  aria-label="Page history"
+                  title="Page history"
+                  onClick={() => setPanel((p) => (p === 'history' ? null : 'history'))}
+                >
+                  <Icon name="history" size={18} />
+                </button>
+              )}
               {nav.view === 'page' && page && (
                 <button
                   type="button"
@@ -340,6 +352,16 @@ function Workspace({
       </main>
       {panel === 'comments' && branch && page && nav.view === 'page' && (
         <CommentsPanel branch={branch} pageId={page.id} pageTitle={page.title || 'Untitled'} onClose={() => setPanel(null)} />
+      )}
+      {panel === 'history' && branch && replica && page && nav.view === 'page' && (
+        <HistoryPanel
+          branch={branch}
+          replica={replica}
+          pageId={page.id}
+          pageTitle={page.title || 'Untitled'}
+          editable={editable}
+          onClose={() => setPanel(null)}
+        />
       )}
       {switcher && replica && <PageSwitcher pages={flat} onOpen={openPage} onClose={() => setSwitcher(false)} />}
       {dialog === 'newSpace' && (

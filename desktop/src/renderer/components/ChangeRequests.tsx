@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { ChangeRequestSummary } from '../../common/ipc';
 import { bridge, call } from '../bridge';
 import { PageDiff } from '../review/BlockDiffView';
+import { FilesBranch } from '../files/fileUrls';
 import { ReviewsPanel } from '../review/ReviewsPanel';
 import { useBranchDiff } from '../review/useBranchDiff';
 import type { BranchReplica } from '../sync/BranchReplica';
@@ -196,6 +197,8 @@ export function ReviewView({
   const mainRef = useMemo(() => ({ spaceId: cr.spaceId }), [cr.spaceId]);
   const { replica: main } = useReplica(mainRef);
   const pages = useBranchDiff(main, replica);
+  // Files of both sides live in the space; the change request's branch reaches them all.
+  const filesBranch = useMemo(() => ({ spaceId: cr.spaceId, changeRequestId: cr.id }), [cr.spaceId, cr.id]);
   const [busy, setBusy] = useState(false);
   const merged = cr.mergeState === 'merged' || cr.status === 'merged';
   const run = async (fn: () => Promise<unknown>, done: string) => {
@@ -293,23 +296,27 @@ export function ReviewView({
             {count('added') > 0 && <span className="chip chip-added">{count('added')} added</span>}
             {count('removed') > 0 && <span className="chip chip-removed">{count('removed')} removed</span>}
           </p>
-          {pages.map((p) => (
-            <section key={p.pageId} className="diff-card" data-page-id={p.pageId}>
-              <header>
-                <span className={`chip chip-${p.kind}`}>{p.kind === 'added' ? 'Added' : p.kind === 'removed' ? 'Removed' : 'Edited'}</span>
-                {p.kind === 'removed' ? (
-                  <span className="strike">{p.title}</span>
-                ) : (
-                  <button type="button" className="link-btn" onClick={() => onOpenPage(p.pageId)}>
-                    {p.title || 'Untitled'}
-                  </button>
-                )}
-                {p.previousTitle !== undefined && <span className="muted small">renamed from “{p.previousTitle}”</span>}
-                {p.moved && <span className="muted small">moved</span>}
-              </header>
-              <PageDiff page={p} />
-            </section>
-          ))}
+          <FilesBranch.Provider value={filesBranch}>
+            {pages.map((p) => (
+              <section key={p.pageId} className="diff-card" data-page-id={p.pageId}>
+                <header>
+                  <span className={`chip chip-${p.kind}`}>
+                    {p.kind === 'added' ? 'Added' : p.kind === 'removed' ? 'Removed' : 'Edited'}
+                  </span>
+                  {p.kind === 'removed' ? (
+                    <span className="strike">{p.title}</span>
+                  ) : (
+                    <button type="button" className="link-btn" onClick={() => onOpenPage(p.pageId)}>
+                      {p.title || 'Untitled'}
+                    </button>
+                  )}
+                  {p.previousTitle !== undefined && <span className="muted small">renamed from “{p.previousTitle}”</span>}
+                  {p.moved && <span className="muted small">moved</span>}
+                </header>
+                <PageDiff page={p} />
+              </section>
+            ))}
+          </FilesBranch.Provider>
         </>
       )}
     </div>

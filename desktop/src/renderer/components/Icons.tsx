@@ -203,6 +203,7 @@ const PATHS = {
   ),
   diff: <path d="M12 4v7M8.5 7.5h7M8.5 17h7M5 21h14V3H5z" />,
   arrowLeft: <path d="M19 12H5M11 6l-6 6 6 6" />,
+  history: <path d="M3 12a9 9 0 1 0 3-6.7L3 8M3 3v5h5M12 7v5l3 3" />,
   users: (
     <>
       <circle cx="9" cy="8" r="3.5" />

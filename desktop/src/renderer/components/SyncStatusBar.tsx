@@ -7,15 +7,18 @@ import { Icon } from './Icons';
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
- * What waits to be sent, in the writer's terms: edits (never a count of stored updates,
- * which would tick with every key) and actions such as a comment.
+ * What waits to be sent, in the writer's terms: pages (each page once, never a count of
+ * stored updates, which would tick with every key), files, and actions such as a comment.
  */
-function describeWaiting(status: SyncStatus): string {
+export function describeWaiting(status: SyncStatus): string {
   const parts: string[] = [];
-  if (status.unsentEdits > 0) parts.push('Edits');
-  if (status.pendingMutations > 0) parts.push(plural(status.pendingMutations, 'action'));
+  if (status.pendingPages > 0) parts.push(plural(status.pendingPages, 'page'));
+  else if (status.unsentEdits > 0) parts.push('Edits');
+  if (status.pendingFiles > 0) parts.push(plural(status.pendingFiles, 'file'));
+  const actions = status.pendingMutations - status.pendingFiles;
+  if (actions > 0) parts.push(plural(actions, 'action'));
   if (parts.length === 0) return 'Everything is sent';
-  return `${parts.join(' and ')} waiting to be sent`;
+  return `${parts.join(', ').replace(/, ([^,]*)$/, ' and $1')} waiting to be sent`;
 }
 
 /** What the status line says: the truth about the connection and what waits to be sent. */
@@ -109,7 +112,7 @@ export function SyncStatusBar({ onOpenOutbox }: { onOpenOutbox: () => void }) {
           <Icon name={status.failed > 0 ? 'warning' : 'cloud'} size={14} />
           {status.failed > 0
             ? `${plural(status.failed, 'change')} refused by the server`
-            : `${plural(status.pendingMutations, 'action')} queued`}
+            : `${describeWaiting({ ...status, pendingPages: 0, unsentEdits: 0 }).replace(' waiting to be sent', '')} queued`}
         </button>
       )}
     </footer>

@@ -19,7 +19,9 @@ import { BLOCK_CHOICES } from './blocks';
 import { CodeHighlight } from './highlight';
 import { pickImageFiles } from './images';
 import { nodeViewExtras } from './nodeViews';
-import { PasteHandling, insertImages } from './paste';
+import { PasteHandling, insertFiles } from './paste';
+import { BranchFiles } from '../files/fileUrls';
+import { call } from '../bridge';
 import { schemaExtensions } from './schema';
 import { SlashMenu } from './slashMenu';
 import { addColumn, addRow, deleteColumn, deleteRow, deleteTable, insertTable, tableCellAt } from './tables';
@@ -180,7 +182,7 @@ function Toolbar({ editor, pages }: { editor: TiptapEditor; pages: { id: string;
         onClick={() => chain().toggleNode('codeBlock', 'paragraph').run()}
       />
       <span className="tool-sep" />
-      <ToolButton icon="image" label="Image from a file" onClick={async () => insertImages(editor.view, await pickImageFiles())} />
+      <ToolButton icon="image" label="Image from a file" onClick={async () => insertFiles(editor, await pickImageFiles())} />
       <ToolButton icon="table" label="Table" onClick={() => insertTable(editor)} />
       <div className="tool-menu">
         <button
@@ -288,6 +290,7 @@ export function PageEditor({
         ...schemaExtensions({ ...nodeViewExtras(), ...contractViewExtras() }),
         WritingShortcuts,
         PasteHandling,
+        BranchFiles.configure({ branch: replica.ref }),
         Dropcursor.configure({ color: '#4f46e5', width: 2 }),
         Gapcursor,
         Placeholder.configure({
@@ -310,6 +313,10 @@ export function PageEditor({
     setActiveEditor(editor);
     return () => setActiveEditor(null);
   }, [editor]);
+  useEffect(() => {
+    // Pages written before files were files hold their images inline: move them out, once.
+    if (editable) void call('files.migratePage', { branch: replica.ref, pageId }).catch(() => {});
+  }, [replica, pageId, editable]);
   useEffect(() => {
     // Which page this window is on, for the presence shown in the page tree.
     replica.awareness.setLocalStateField('page', pageId);

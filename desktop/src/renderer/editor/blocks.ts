@@ -1,8 +1,8 @@
 import type { Editor, JSONContent } from '@tiptap/core';
 import type { IconName } from '../components/Icons';
 import { askText } from '../components/Prompt';
-import { pickImageFiles } from './images';
-import { insertImages } from './paste';
+import { pickFiles, pickImageFiles } from './images';
+import { insertFiles } from './paste';
 import { insertTable } from './tables';
 
 /**
@@ -94,7 +94,15 @@ export const BLOCK_CHOICES: BlockChoice[] = [
     label: 'Image',
     keywords: 'picture photo screenshot',
     icon: 'image',
-    run: async (e) => insertImages(e.view, await pickImageFiles()),
+    run: async (e) => insertFiles(e, await pickImageFiles()),
+  },
+  {
+    id: 'file',
+    node: 'file',
+    label: 'File',
+    keywords: 'attachment upload pdf download',
+    icon: 'file',
+    run: async (e) => insertFiles(e, await pickFiles()),
   },
   hint('info', 'Hint: info', 'info'),
   hint('warning', 'Hint: warning', 'warning'),

@@ -3,6 +3,7 @@ import type { NodeViewRendererProps } from '@tiptap/core';
 import type { Node as PMNode } from '@tiptap/pm/model';
 import { NodeViewContent, NodeViewWrapper, type NodeViewProps, ReactNodeViewRenderer } from '@tiptap/react';
 import { useState } from 'react';
+import { editorBranch, fileIdOf, fileUrl, useImageUrl } from '../files/fileUrls';
 import { Icon } from '../components/Icons';
 import { askText } from '../components/Prompt';
 import type { NodeExtras } from './schema';
@@ -173,18 +174,34 @@ function ContentRefView({ node, updateAttributes, selected, editor }: NodeViewPr
   );
 }
 
-function FileView({ node, selected }: NodeViewProps) {
-  const label =
-    (node.attrs.caption as string | null) ?? (node.attrs.src as string | null) ?? (node.attrs.fileId as string | null) ?? 'File';
+function FileView({ node, selected, editor }: NodeViewProps) {
+  const fileId = (node.attrs.fileId as string | null) ?? null;
+  const label = (node.attrs.caption as string | null) ?? (node.attrs.src as string | null) ?? fileId ?? 'File';
+  const branch = editorBranch(editor);
+  const open = async () => {
+    if (!fileId || !branch) return;
+    const url = await fileUrl(branch, fileId);
+    if (url) window.open(url, '_blank', 'noopener');
+  };
   return (
-    <NodeViewWrapper className={`qe-card qe-file${selected ? ' is-selected' : ''}`} data-type="file" data-drag-handle="">
+    <NodeViewWrapper
+      className={`qe-card qe-file${selected ? ' is-selected' : ''}`}
+      data-type="file"
+      data-file-id={fileId ?? undefined}
+      data-drag-handle=""
+    >
       <span className="qe-card-icon">
         <Icon name="file" size={18} />
       </span>
       <span className="qe-card-text">
         <strong>{label}</strong>
-        <small>{node.attrs.fileId ? `File ${String(node.attrs.fileId)}` : 'Attachment'}</small>
+        <small>{fileId ? 'File' : 'Attachment'}</small>
       </span>
+      {fileId && (
+        <button type="button" className="qe-card-action" onClick={() => void open()}>
+          Open
+        </button>
+      )}
     </NodeViewWrapper>
   );
 }
@@ -192,9 +209,9 @@ function FileView({ node, selected }: NodeViewProps) {
 function ImageView({ node, updateAttributes, selected, editor }: NodeViewProps) {
   const src = String(node.attrs.src ?? '');
   const caption = (node.attrs.caption as string | null) ?? '';
-  const shown = /^(https?:|data:image\/)/i.test(src) ? src : '';
+  const shown = useImageUrl(editorBranch(editor), src);
   return (
-    <NodeViewWrapper className={`qe-image${selected ? ' is-selected' : ''}`} data-drag-handle="">
+    <NodeViewWrapper className={`qe-image${selected ? ' is-selected' : ''}`} data-drag-handle="" data-src={src}>
       {shown ? (
         <img
           src={shown}
@@ -205,7 +222,7 @@ function ImageView({ node, updateAttributes, selected, editor }: NodeViewProps) 
       ) : (
         <div className="qe-image-missing">
           <Icon name="image" size={22} />
-          <span>{src || 'No image'}</span>
+          <span>{fileIdOf(src) ? 'Loading image…' : src || 'No image'}</span>
         </div>
       )}
       <input

@@ -1,10 +1,11 @@
 import { markdownToBody } from '@quire/shared/content/markdown/parse';
-import { Extension } from '@tiptap/core';
+import { type Editor, Extension } from '@tiptap/core';
 import { Slice } from '@tiptap/pm/model';
 import { Plugin, PluginKey } from '@tiptap/pm/state';
 import type { EditorView } from '@tiptap/pm/view';
 import { notify } from '../components/Toasts';
-import { imageFileToDataUrl } from './images';
+import { editorBranch, storeFile } from '../files/fileUrls';
+import { prepareImage } from './images';
 
 /** Plain text that is very likely markdown: block syntax at a line start, or inline syntax. */
 export function looksLikeMarkdown(text: string): boolean {
@@ -20,32 +21,50 @@ export function insertMarkdown(view: EditorView, markdown: string): boolean {
   return true;
 }
 
-/** Inserts image files at `pos` (or the selection), each as an image block stored in the page. */
-export async function insertImages(view: EditorView, files: File[], pos?: number): Promise<void> {
-  const type = view.state.schema.nodes.image;
-  if (!type) return;
+/**
+ * Inserts files at `pos` (or the selection): each is kept as a space file of the branch
+ * (on this machine at once, uploaded by the outbox) and the block refers to it by id; an
+ * image becomes an image block, anything else a file block.
+ */
+export async function insertFiles(editor: Editor, files: File[], pos?: number): Promise<void> {
+  const branch = editorBranch(editor);
+  const { image, file: fileType } = editor.schema.nodes;
+  if (!branch || !image || !fileType) return;
+  let at = pos;
   for (const file of files) {
     try {
-      const src = await imageFileToDataUrl(file);
-      const node = type.create({ src, alt: file.name.replace(/\.[a-z0-9]+$/i, '') });
-      const tr = pos === undefined ? view.state.tr.replaceSelectionWith(node) : view.state.tr.insert(pos, node);
-      view.dispatch(tr.scrollIntoView());
+      let node;
+      if (file.type.startsWith('image/')) {
+        const prepared = await prepareImage(file);
+        const dims = prepared.width && prepared.height ? { width: prepared.width, height: prepared.height } : undefined;
+        const stored = await storeFile(branch, prepared.blob, file.name, dims);
+        node = image.create({ src: `file:${stored.id}`, alt: file.name.replace(/\.[a-z0-9]+$/i, '') });
+      } else {
+        const stored = await storeFile(branch, file, file.name);
+        node = fileType.create({ fileId: stored.id, caption: stored.name });
+      }
+      if (editor.isDestroyed) return;
+      const { state } = editor.view;
+      const tr = at === undefined ? state.tr.replaceSelectionWith(node) : state.tr.insert(Math.min(at, state.doc.content.size), node);
+      editor.view.dispatch(tr.scrollIntoView());
+      if (at !== undefined) at += node.nodeSize;
     } catch (err) {
       notify('error', (err as Error).message);
     }
   }
 }
 
-const imageFiles = (list: FileList | null | undefined) => [...(list ?? [])].filter((f) => f.type.startsWith('image/'));
+const filesOf = (list: FileList | null | undefined) => [...(list ?? [])];
 
 /**
- * Paste and drop: image files become image blocks; plain text that reads as markdown is
+ * Paste and drop: files become space files (images as image blocks, others as file blocks); plain text that reads as markdown is
  * parsed as markdown (headings, lists, tables, GitBook blocks); HTML goes through the
  * schema's parse rules (ProseMirror's default).
  */
 export const PasteHandling = Extension.create({
   name: 'pasteHandling',
   addProseMirrorPlugins() {
+    const editor = this.editor;
     return [
       new Plugin({
         key: new PluginKey('quirePaste'),
@@ -53,9 +72,9 @@ export const PasteHandling = Extension.create({
           handlePaste: (view, event) => {
             const data = event.clipboardData;
             if (!data) return false;
-            const images = imageFiles(data.files);
-            if (images.length) {
-              void insertImages(view, images);
+            const files = filesOf(data.files);
+            if (files.length) {
+              void insertFiles(editor, files);
               return true;
             }
             const html = data.getData('text/html');
@@ -66,11 +85,11 @@ export const PasteHandling = Extension.create({
             return insertMarkdown(view, text);
           },
           handleDrop: (view, event) => {
-            const images = imageFiles(event.dataTransfer?.files);
-            if (!images.length) return false;
+            const files = filesOf(event.dataTransfer?.files);
+            if (!files.length) return false;
             const at = view.posAtCoords({ left: event.clientX, top: event.clientY });
             event.preventDefault();
-            void insertImages(view, images, at?.pos);
+            void insertFiles(editor, files, at?.pos);
             return true;
           },
         },

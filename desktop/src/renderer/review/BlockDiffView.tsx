@@ -2,6 +2,7 @@ import type { NodeJSON } from '@quire/shared/content/json';
 import { getSchema } from '@tiptap/core';
 import { DOMSerializer, Node as PMNode, type Schema } from '@tiptap/pm/model';
 import { memo, useLayoutEffect, useRef } from 'react';
+import { fileIdOf, fileUrl, useFilesBranch } from '../files/fileUrls';
 import { sanitizeHtml } from '../editor/contractViews';
 import { schemaExtensions } from '../editor/schema';
 import type { BlockChange, PageChange, WordPart } from './blockDiff';
@@ -12,6 +13,7 @@ const editorSchema = () => (schema ??= getSchema(schemaExtensions()));
 /** A block drawn as the editor draws it (read-only DOM from the same schema); HTML only sanitized. */
 const RenderedBlock = memo(function RenderedBlock({ block }: { block: NodeJSON }) {
   const ref = useRef<HTMLDivElement>(null);
+  const branch = useFilesBranch();
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
@@ -25,7 +27,16 @@ const RenderedBlock = memo(function RenderedBlock({ block }: { block: NodeJSON }
     for (const html of el.querySelectorAll<HTMLElement>('[data-type="htmlBlock"], [data-type="htmlInline"]'))
       html.innerHTML = sanitizeHtml(html.getAttribute('data-html') ?? '');
     for (const link of el.querySelectorAll('a')) link.removeAttribute('href');
-  }, [block]);
+    // Images are space files: shown as thumbnails from the file's bytes, never from inline data.
+    for (const img of el.querySelectorAll<HTMLImageElement>('img')) {
+      const fileId = fileIdOf(img.getAttribute('src'));
+      img.classList.add('diff-thumbnail');
+      if (!fileId) continue;
+      img.removeAttribute('src');
+      img.dataset.fileId = fileId;
+      if (branch) void fileUrl(branch, fileId).then((url) => url && img.setAttribute('src', url));
+    }
+  }, [block, branch]);
   return <div ref={ref} className="diff-rendered prose" />;
 });
 

@@ -15,7 +15,32 @@ import { maybeOne } from '../../store/db';
 import { type RevisionHead, getRevisionHead } from '../../store/revisions';
 import { appendUpdate, updatesSince } from '../../store/ydocs';
 import { type Branch, branchDocId, lockBranch } from './branches';
+import { orgOfSpace } from '../../store/webhooks';
+import { recordWebhookEvent } from '../webhooks/events';
 import { branchHead, commitToBranch, initSpaceContent, insertForkRevision, revisionState } from './revisions';
+
+/**
+ * A change request event for webhooks, in the transaction of the change. On the change
+ * request's own branch (its head) unless the event names main's revision (a merge).
+ */
+export async function recordChangeRequestEvent(
+  tx: Queryable,
+  type: 'change_request.created' | 'change_request.updated' | 'change_request.merged' | 'change_request.closed',
+  cr: ChangeRequestRow,
+  revisionId: string | null,
+  extra: Record<string, unknown> = {},
+) {
+  const orgId = await orgOfSpace(tx, cr.space_id);
+  if (!orgId) return;
+  await recordWebhookEvent(tx, {
+    type,
+    orgId,
+    spaceId: cr.space_id,
+    changeRequest: { id: cr.id, number: cr.number },
+    revisionId,
+    data: () => ({ status: cr.status, subject: cr.subject ?? null, ...extra }),
+  });
+}
 
 /** A change request's branch. */
 export function crBranch(cr: Pick<ChangeRequestRow, 'id' | 'space_id'>): Branch {
@@ -72,9 +97,10 @@ export async function openChangeRequest(
       forkDocSeq,
       forkStateVector: Y.encodeStateVectorFromUpdate(state),
     });
-    if (!fill) return cr;
-    await fill(tx, branch);
-    return (await getChangeRequest(tx, id)) ?? cr;
+    if (fill) await fill(tx, branch);
+    const opened = (fill && (await getChangeRequest(tx, id))) || cr;
+    await recordChangeRequestEvent(tx, 'change_request.created', opened, fork.id, { createdBy: userId });
+    return opened;
   });
 }
 
@@ -186,6 +212,7 @@ export async function mergeChangeRequest(
       : { revision: await mainHead(tx, cr.space_id) };
     if (!result) throw new ApiError(404, 'No matching space found.');
     const merged = await markMerged(tx, cr.id, result.revision.id, userId);
+    await recordChangeRequestEvent(tx, 'change_request.merged', merged, result.revision.id, { mergedBy: userId });
     return { revision: result.revision.id, changeRequest: merged };
   });
 }
@@ -206,6 +233,9 @@ export async function updateFromMain(db: Db, crId: string, userId: string): Prom
       await markUpdated(tx, cr.id, main.id);
     }
     const updated = await lockChangeRequest(tx, cr.id);
+    if (main.id !== cr.revision_merged_ancestor && updated) {
+      await recordChangeRequestEvent(tx, 'change_request.updated', updated, head.id, { changes: ['updatedFromMain'], updatedBy: userId });
+    }
     return { revision: head.id, changeRequest: updated ?? cr };
   });
 }

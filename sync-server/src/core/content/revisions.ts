@@ -14,12 +14,22 @@ import {
   revisionStateSize,
   setSpaceRevision,
 } from '../../store/revisions';
+import { type PageChangeRow, recordPageChanges } from '../../store/revisionPages';
 import { appendUpdate, loadDocUpdate, readDocLog } from '../../store/ydocs';
 import { type Branch, branchDocId, branchOfDocId, inTransaction, lockBranch } from './branches';
 import { Lru } from './lru';
-import { type Materialized, type StoredMaterialized, applyPatch, asStored, emptyMaterialized, rematerialize } from './materialize';
+import {
+  type Materialized,
+  type PageEntry,
+  type StoredMaterialized,
+  applyPatch,
+  asStored,
+  emptyMaterialized,
+  rematerialize,
+} from './materialize';
 import { watchChanges } from './model';
 import { reindexPages } from './searchIndex';
+import { branchPath, recordWebhookEvent } from '../webhooks/events';
 
 /** Revision types: why a revision was cut. */
 export type RevisionType = 'initial' | 'edits' | 'merge' | 'update' | 'import' | 'template' | 'fork';
@@ -115,7 +125,7 @@ export async function cutRevision(db: Db | Queryable, branch: Branch | string, o
 async function cutIn(tx: Queryable, branch: Branch, opts: CutOptions): Promise<CutResult | undefined> {
   const docId = branchDocId(branch);
   await lockBranch(tx, docId);
-  const space = await maybeOne<{ id: string }>(tx, 'SELECT id FROM spaces WHERE id = $1', [branch.spaceId]);
+  const space = await maybeOne<{ id: string; org_id: string }>(tx, 'SELECT id, org_id FROM spaces WHERE id = $1', [branch.spaceId]);
   if (!space) return undefined;
   const head = await latestRevisionHead(tx, docId);
   // Where the log stands and what it holds past the head, in one read: a compaction
@@ -194,11 +204,38 @@ async function cutIn(tx: Queryable, branch: Branch, opts: CutOptions): Promise<C
     await setChangeRequestHead(tx, branch.changeRequestId, revision.id);
   } else {
     await setSpaceRevision(tx, branch.spaceId, revision.id);
+    await recordPageChanges(tx, branch.spaceId, revision.id, revision.seq, pageChangeRows(pageChanges, prev));
     await reindexPages(tx, branch.spaceId, doc, next, prev, head ? [...pageChanges.keys()] : 'all');
   }
+  if (pageChanges.size) await recordContentChange(tx, space.org_id, branch, revision, [...pageChanges.keys()]);
   docs.set(revision.id, doc);
   contents.set(revision.id, next);
   return { revision, changed: true };
+}
+
+/** What a revision did to each page it touched, for the pages' histories. */
+function pageChangeRows(changes: Map<string, PageEntry | null>, prev: Materialized): PageChangeRow[] {
+  return [...changes].map(([pageId, entry]) => ({
+    pageId,
+    change: !entry ? 'removed' : prev.pages[pageId] ? 'edited' : 'added',
+    title: (entry ?? prev.pages[pageId])?.title ?? '',
+  }));
+}
+
+/** One `page.content_changed` event per revision (never per keystroke: live edits are cut after a quiet period). */
+function recordContentChange(tx: Queryable, orgId: string, branch: Branch, revision: RevisionHead, pageIds: string[]) {
+  const path = branchPath(branch.spaceId, branch.changeRequestId);
+  return recordWebhookEvent(tx, {
+    type: 'page.content_changed',
+    orgId,
+    spaceId: branch.spaceId,
+    changeRequest: branch.changeRequestId ? { id: branch.changeRequestId } : null,
+    revisionId: revision.id,
+    data: (base) => ({
+      revisionType: revision.type,
+      pages: pageIds.map((id) => ({ id, url: `${base}${path}/content/page/${id}` })),
+    }),
+  });
 }
 
 /**

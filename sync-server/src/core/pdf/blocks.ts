@@ -1,9 +1,10 @@
+import { inlineText } from '@quire/shared/content/anchors';
 import type { NodeJSON } from '@quire/shared/content/json';
 import { isSafeUrl, parseTarget } from '@quire/shared/content/targets';
 import type { FontRole } from './fonts';
 import { htmlToBlocks, htmlToInlines } from './html';
 import type { LinkTarget, Span } from './inline';
-import { type PdfResources, operationKey } from './model';
+import { type PdfImage, type PdfResources, operationKey } from './model';
 import { COLORS, type Writer } from './writer';
 
 export const pageDest = (pageId: string, anchor?: string | null) => (anchor ? `p/${pageId}#${anchor}` : `p/${pageId}`);
@@ -157,12 +158,16 @@ export function renderBlock(ctx: RenderContext, node: NodeJSON): void {
     case 'orderedList':
     case 'taskList':
       return list(ctx, node);
-    case 'codeBlock':
-      return codeBlock(
-        ctx,
-        plainText(node),
-        a.language === 'mermaid' ? 'Mermaid diagram' : (a.title as string | null) || (a.language as string | null),
-      );
+    case 'codeBlock': {
+      if (a.language !== 'mermaid') return codeBlock(ctx, plainText(node), (a.title as string | null) || (a.language as string | null));
+      // A diagram the server drew prints as its drawing; any other as its source.
+      const drawn = ctx.res.diagrams.get(inlineText(node));
+      if (drawn && drawImage(ctx, drawn)) {
+        w.paragraph([text('Diagram', 9, 'italic', COLORS.muted)], { align: 'center', after: 8 });
+        return;
+      }
+      return codeBlock(ctx, plainText(node), 'Diagram');
+    }
     case 'math':
       return codeBlock(ctx, String(a.tex ?? ''), 'Formula (TeX)');
     case 'blockquote':
@@ -386,30 +391,34 @@ function card(ctx: RenderContext, label: string, body: Span[], note: string | nu
   w.y += pad + 6;
 }
 
+/** Draws an embeddable image centred in the frame; false when pdfkit cannot read it. */
+function drawImage(ctx: RenderContext, found: PdfImage): boolean {
+  const { w } = ctx;
+  if (!('data' in found)) return false;
+  try {
+    // pdfkit parses the image once here; its types leave `openImage` out.
+    const img = (w.doc as unknown as { openImage(src: Buffer): { width: number; height: number } }).openImage(found.data);
+    const maxH = (w.bottom - w.top) * 0.6;
+    // Pixels at 96 dpi, never wider than the frame nor taller than most of a page.
+    let width = Math.min(w.width, (img.width * 0.75) / (found.scale ?? 1));
+    let height = (img.height / img.width) * width;
+    if (height > maxH) {
+      height = maxH;
+      width = (img.width / img.height) * height;
+    }
+    w.ensure(height + 8);
+    if (!w.dry) w.doc.image(img as unknown as Buffer, w.x + (w.width - width) / 2, w.y, { width, height });
+    w.y += height + 6;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function image(ctx: RenderContext, src: string, alt: string | null, caption: string | null): void {
   const { w } = ctx;
   const found = ctx.res.images.get(src);
-  let drawn = false;
-  if (found && 'data' in found) {
-    try {
-      // pdfkit parses the image once here; its types leave `openImage` out.
-      const img = (w.doc as unknown as { openImage(src: Buffer): { width: number; height: number } }).openImage(found.data);
-      const maxH = (w.bottom - w.top) * 0.6;
-      // Pixels at 96 dpi, never wider than the frame nor taller than most of a page.
-      let width = Math.min(w.width, img.width * 0.75);
-      let height = (img.height / img.width) * width;
-      if (height > maxH) {
-        height = maxH;
-        width = (img.width / img.height) * height;
-      }
-      w.ensure(height + 8);
-      if (!w.dry) w.doc.image(img as unknown as Buffer, w.x + (w.width - width) / 2, w.y, { width, height });
-      w.y += height + 6;
-      drawn = true;
-    } catch {
-      drawn = false;
-    }
-  }
+  const drawn = found ? drawImage(ctx, found) : false;
   if (!drawn) {
     const why = found && 'unsupported' in found ? ` (${found.unsupported}, not embedded)` : '';
     const link = /^https?:/i.test(src) ? linkTarget(ctx, src) : undefined;

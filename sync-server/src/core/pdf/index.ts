@@ -1,6 +1,7 @@
 import { AnchorAllocator, inlineText } from '@quire/shared/content/anchors';
 import type { NodeJSON } from '@quire/shared/content/json';
 import { type RenderContext, pageDest, renderBlocks } from './blocks';
+import { pdfDiagrams } from './diagrams';
 import type { Span } from './inline';
 import { type PdfInput, type PdfPage, emptyResources } from './model';
 import { COLORS, PAGE, Writer } from './writer';
@@ -156,6 +157,7 @@ export async function renderPdf(input: PdfInput): Promise<Buffer> {
   });
   try {
     const res = { ...emptyResources(), ...input.resources };
+    res.diagrams = await pdfDiagrams([...input.pages.map((p) => p.body), ...res.reusable.values(), ...res.operations.values()]);
     const { anchors, dests } = prescan(input.pages);
     w.x = PAGE.margin;
     w.width = 595.28 - 2 * PAGE.margin;

@@ -9,8 +9,11 @@ export interface PdfPage {
   body: NodeJSON;
 }
 
-/** An image ready to embed, or why it cannot be. */
-export type PdfImage = { data: Buffer } | { unsupported: string };
+/**
+ * An image ready to embed (PNG or JPEG; `scale` pixels per CSS pixel when it was drawn
+ * larger than its size, as SVG is), or why it cannot be.
+ */
+export type PdfImage = { data: Buffer; scale?: number } | { unsupported: string };
 
 /**
  * What the body refers to outside itself, looked up before drawing starts (drawing is
@@ -25,6 +28,8 @@ export interface PdfResources {
   reusable: Map<string, NodeJSON>;
   /** Body of an `openapiOperation` block, keyed by `spec|src method path`. */
   operations: Map<string, NodeJSON>;
+  /** Mermaid diagrams drawn as images, by source (see diagrams.ts). */
+  diagrams: Map<string, PdfImage>;
 }
 
 export interface PdfInput {
@@ -41,5 +46,5 @@ export function operationKey(attrs: Record<string, unknown> | undefined): string
 }
 
 export function emptyResources(): PdfResources {
-  return { images: new Map(), files: new Map(), reusable: new Map(), operations: new Map() };
+  return { images: new Map(), files: new Map(), reusable: new Map(), operations: new Map(), diagrams: new Map() };
 }

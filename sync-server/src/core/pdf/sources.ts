@@ -9,10 +9,9 @@ import { readPageBody } from '../content/model';
 import { contentAtRevision, docAtRevision } from '../content/revisions';
 import { flatPages } from '../content/tree';
 import { type OpenAPIDocument, computedPageBody, renderOpenAPIOperations } from '../openapi/index';
+import { type RemoteImageLimits, inBatches, printableImage, remoteImage } from './images';
 import { type PdfImage, type PdfPage, type PdfResources, emptyResources, operationKey } from './model';
 
-/** Raster formats pdfkit embeds; anything else is named in place of the picture. */
-const EMBEDDABLE = /^image\/(png|jpeg)$/;
 const DATA_URL = /^data:(image\/[a-z+.-]+);base64,(.*)$/is;
 
 /** What to put in a PDF of a revision: all its pages, one page, or one page and those under it. */
@@ -24,6 +23,8 @@ export interface PdfScope {
   only?: boolean;
   /** Where signed file links point (the server's public address). */
   baseUrl: string;
+  /** Images on other sites are fetched within these limits; without them they print as cards. */
+  remoteImages?: RemoteImageLimits;
 }
 
 /** Undefined when `page` is not a page of the revision. */
@@ -94,8 +95,8 @@ async function operationBody(db: Queryable, orgId: string, attrs: Record<string,
 /**
  * Everything the pages refer to, fetched before drawing: space files (image bytes and
  * signed download links), images given as `data:` URLs, reusable content and OpenAPI
- * operations. Images on other sites are not fetched: a PDF export never makes the
- * server call out.
+ * operations. Images are made printable (images.ts); those on other sites are fetched
+ * through the fetch guard when the scope gives limits for it.
  */
 export async function pdfResources(db: Queryable, scope: PdfScope, doc: Y.Doc, pages: PdfPage[]): Promise<PdfResources> {
   const res = emptyResources();
@@ -111,7 +112,7 @@ export async function pdfResources(db: Queryable, scope: PdfScope, doc: Y.Doc, p
     if (n.type === 'reusableContent' && typeof a.reusableContentId === 'string') reusable.add(a.reusableContentId);
     // Images inside HTML kept as written, when they name a space file or carry their bytes.
     if ((n.type === 'htmlBlock' || n.type === 'htmlInline') && typeof a.html === 'string') {
-      for (const m of a.html.matchAll(/\ssrc\s*=\s*["']((?:file:|data:image\/)[^"']+)["']/gi)) imageSrcs.add(m[1] as string);
+      for (const m of a.html.matchAll(/\ssrc\s*=\s*["']((?:file:|data:image\/|https?:)[^"']+)["']/gi)) imageSrcs.add(m[1] as string);
     }
     for (const m of n.marks ?? []) {
       const href = m.attrs?.href;
@@ -134,20 +135,26 @@ export async function pdfResources(db: Queryable, scope: PdfScope, doc: Y.Doc, p
     if (!info || !hashes.has(id)) continue;
     res.files.set(id, { url: await signedFileUrl(db, scope.baseUrl, scope.spaceId, id, info.name), name: info.name });
   }
+  const remote: string[] = [];
   for (const src of imageSrcs) {
     let image: PdfImage | undefined;
     if (src.startsWith('file:')) {
       const hash = hashes.get(src.slice(5));
       const blob = hash ? await getBlob(db, hash) : undefined;
-      if (blob) image = EMBEDDABLE.test(blob.content_type) ? { data: Buffer.from(blob.content) } : { unsupported: blob.content_type };
+      if (blob) image = await printableImage(Buffer.from(blob.content), blob.content_type);
+    } else if (/^https?:\/\//i.test(src)) {
+      remote.push(src);
     } else {
       const m = DATA_URL.exec(src);
-      if (m)
-        image = EMBEDDABLE.test((m[1] as string).toLowerCase())
-          ? { data: Buffer.from(m[2] as string, 'base64') }
-          : { unsupported: m[1] as string };
+      if (m) image = await printableImage(Buffer.from(m[2] as string, 'base64'), m[1] as string);
     }
     if (image) res.images.set(src, image);
+  }
+  const limits = scope.remoteImages;
+  if (limits) {
+    await inBatches(remote.slice(0, limits.maxImages), 4, async (src) => {
+      res.images.set(src, await remoteImage(src, limits));
+    });
   }
   for (const a of operations) {
     const key = operationKey(a);

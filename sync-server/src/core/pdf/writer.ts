@@ -1,6 +1,7 @@
 import PDFDocument from 'pdfkit';
 import { fileBytes } from './fonts';
-import { type Line, type Span, drawText, layoutParagraph } from './inline';
+import { drawInReadingOrder } from './bidiText';
+import { type Line, type Piece, type Span, drawText, layoutParagraph } from './inline';
 
 export const PAGE = { size: 'A4' as const, margin: 56, header: 30, footer: 34 };
 
@@ -127,14 +128,14 @@ export class Writer {
         else this.doc.goTo(open.x, top, open.w, h, open.link.dest);
         open = null;
       };
+      // Right-to-left pieces are drawn glyph by glyph with the text they stand for (see drawInReadingOrder).
+      const texts: { piece: Piece; x: number }[] = [];
       for (const p of line.pieces) {
         const s = p.span;
         if (s.code) {
           this.doc.roundedRect(x - 1, baseline - s.size * 0.95, p.width + 2, s.size * 1.3, 2).fill(COLORS.codeBg);
         }
-        this.useFont(p.file, s.size);
-        this.doc.fillColor(s.link ? COLORS.link : s.color);
-        this.doc.text(drawText(p), x, baseline, { lineBreak: false, baseline: 'alphabetic' });
+        texts.push({ piece: p, x });
         if (s.strike) {
           this.doc
             .moveTo(x, baseline - s.size * 0.3)
@@ -155,6 +156,12 @@ export class Writer {
           else open = { x, link: s.link, w: p.width };
         }
         x += p.width;
+      }
+      for (const { piece: p, x: px } of texts) {
+        this.useFont(p.file, p.span.size);
+        this.doc.fillColor(p.span.link ? COLORS.link : p.span.color);
+        if (p.level % 2 === 1) drawInReadingOrder(this.doc, p, px, baseline);
+        else this.doc.text(drawText(p), px, baseline, { lineBreak: false, baseline: 'alphabetic' });
       }
       closeLink();
       this.y += line.height;

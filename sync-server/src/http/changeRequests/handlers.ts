@@ -1,12 +1,25 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { newId } from '@quire/shared';
 import type { z } from 'zod';
-import type { CreateReviewBody, OrgChangeRequestListQuery } from '@quire/shared/schemas/changeRequest';
+import type {
+  ChangeRequestListQuery,
+  CreateChangeRequestBody,
+  CreateReviewBody,
+  OrgChangeRequestListQuery,
+} from '@quire/shared/schemas/changeRequest';
+import type { Context } from 'hono';
 import { BodyError, storedBody } from '../../core/comments/bodies';
 import type { Branch } from '../../core/content/branches';
 import { templatePages, writeTemplate } from '../../core/content/templates';
-import type { Queryable } from '../../store/db';
-import { crBranch, isActive, mergeChangeRequest, openChangeRequest, updateFromMain } from '../../core/content/changeRequests';
+import type { DbHandle } from '../../core/deps';
+import {
+  crBranch,
+  isActive,
+  mergeChangeRequest,
+  openChangeRequest,
+  recordChangeRequestEvent,
+  updateFromMain,
+} from '../../core/content/changeRequests';
 import { signedPdfUrl } from '../../core/content/exports';
 import { contentAtRevision } from '../../core/content/revisions';
 import { branchHead } from '../../core/content/revisions';
@@ -18,14 +31,16 @@ import type { SpaceRow } from '../../store/spaces';
 import { orgSpaces } from '../../store/search';
 import { badRequest, conflict, forbidden, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
-import { requireOrg, requireSpace } from '../guards';
+import { requireChangeRequest, requireOrg, requireSpace } from '../guards';
 import { envelope } from '../listing';
 import { guestVisibleSpaceIds } from '../organizations/handlers';
 import { baseUrl } from '../urls';
-import { presentChangeRequest, presentChangeRequests, presentRequestedReviewers, presentReviews, requireChangeRequest } from './present';
+import { presentChangeRequest, presentChangeRequests, presentRequestedReviewers, presentReviews } from '../presenters/changeRequest';
 import * as r from './routes';
 
-type OrgListQuery = z.infer<typeof OrgChangeRequestListQuery>;
+type Ctx = Context<AppEnv>;
+type OrgListQuery = z.output<typeof OrgChangeRequestListQuery>;
+type SpaceListQuery = z.output<typeof ChangeRequestListQuery>;
 
 /** A review's comment as markdown: a comment body, or a bare Document as earlier clients sent it. */
 function reviewComment(input: NonNullable<CreateReviewBody['comment']>): string {
@@ -38,28 +53,14 @@ function reviewComment(input: NonNullable<CreateReviewBody['comment']>): string 
 }
 
 export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
-  app.openapi(r.listChangeRequests, async (c) => {
-    const { db } = c.get('deps');
-    const { space, access } = await requireSpace(c, c.req.valid('param').spaceId);
-    const q = c.req.valid('query');
-    const page = await store.listChangeRequests(db, { ...q, spaceIds: [space.id], none: !!q.topic }, q);
-    const items = await presentChangeRequests(db, page.rows, new Map([[space.id, space]]), access, baseUrl(c));
-    return c.json(
-      envelope({ ...page, rows: items }, (x) => x),
-      200,
-    );
-  });
+  app.openapi(r.listChangeRequests, async (c) =>
+    c.json(await spaceChangeRequests(c, c.req.valid('param').spaceId, c.req.valid('query')), 200),
+  );
 
   app.openapi(r.createChangeRequest, async (c) => {
     const { db } = c.get('deps');
     const { space, access } = await requireSpace(c, c.req.valid('param').spaceId, 'edit');
-    const { template, ...fields } = c.req.valid('json');
-    const me = c.get('caller').user.id;
-    // Checked before anything is opened: a bad template opens no change request.
-    const pages = template && (await templatePages(db, space.org_id, template.id, template.params?.contentRefs ?? {}, 'template.'));
-    const fill = pages ? (tx: Queryable, branch: Branch) => writeTemplate(tx, branch, pages, me) : undefined;
-    const cr = await openChangeRequest(db, space.id, me, fields, fill);
-    if (pages) await store.addContributor(db, cr.id, me);
+    const cr = await openChangeRequestAs(c, space, c.req.valid('json'));
     const fresh = (await getSpace(db, space.id)) ?? space;
     return c.json(await presentChangeRequest(db, cr, fresh, access, baseUrl(c)), 200);
   });
@@ -79,17 +80,20 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
       const locked = await store.lockChangeRequest(tx, cr.id);
       if (!locked) throw notFound('change request');
       if (b.status && locked.status === 'merged') throw conflict('The change request is merged: its status cannot change any more.');
-      return store.updateChangeRequest(tx, cr.id, b);
+      const after = await store.updateChangeRequest(tx, cr.id, b);
+      const closed = after.status === 'archived' && locked.status !== 'archived';
+      await recordChangeRequestEvent(tx, closed ? 'change_request.closed' : 'change_request.updated', after, after.revision_id, {
+        changes: Object.keys(b),
+        updatedBy: c.get('caller').user.id,
+      });
+      return after;
     });
     return c.json(await presentChangeRequest(db, updated, space, access, baseUrl(c)), 200);
   });
 
   app.openapi(r.mergeChangeRequest, async (c) => {
-    const { db } = c.get('deps');
     const { spaceId, changeRequestId } = c.req.valid('param');
-    const { cr } = await requireChangeRequest(c, spaceId, changeRequestId, 'review');
-    const { revision } = await mergeChangeRequest(db, cr.id, c.get('caller').user.id);
-    return c.json({ revision, result: 'merge' as const }, 200);
+    return c.json(await mergeChangeRequestAs(c, spaceId, changeRequestId), 200);
   });
 
   app.openapi(r.updateChangeRequestFromMain, async (c) => {
@@ -134,30 +138,10 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(r.createReview, async (c) => {
-    const { db } = c.get('deps');
     const { spaceId, changeRequestId } = c.req.valid('param');
-    const { cr, role } = await requireChangeRequest(c, spaceId, changeRequestId);
-    const me = c.get('caller').user.id;
-    const requested = await store.isRequestedReviewer(db, cr.id, me);
-    if (!requested && !atLeast(role, 'review')) throw forbidden('This needs the review role on the space, or a review request.');
-    if (!isActive(cr)) throw conflict(`The change request is ${cr.status}: it cannot be reviewed any more.`);
-    const b = c.req.valid('json');
-    const review = await db.transaction(async (tx) => {
-      const head = await branchHead(tx, crBranch(cr));
-      if (!head) throw notFound('change request');
-      return store.insertReview(tx, {
-        id: newId(),
-        changeRequestId: cr.id,
-        reviewerId: me,
-        status: b.status,
-        revisionId: head.id,
-        comment: b.comment && { markdown: reviewComment(b.comment) },
-      });
-    });
-    const fresh = (await store.getChangeRequest(db, cr.id)) ?? cr;
-    const [shown] = await presentReviews(db, [review], fresh, baseUrl(c));
-    c.header('Location', shown?.urls.location ?? '');
-    return c.json(shown as NonNullable<typeof shown>, 201);
+    const shown = await reviewChangeRequest(c, spaceId, changeRequestId, c.req.valid('json'));
+    c.header('Location', shown.urls.location);
+    return c.json(shown, 201);
   });
 
   app.openapi(r.getReview, async (c) => {
@@ -226,28 +210,83 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
     return c.body(null, 204);
   });
 
-  app.openapi(r.listOrgChangeRequests, async (c) => {
-    const { db } = c.get('deps');
-    const { org, access } = await requireOrg(c, c.req.valid('param').organizationId);
-    const q: OrgListQuery = c.req.valid('query');
-    const visible = await orgSpaces(db, org.id);
-    const guestIds = access.orgRole === null ? new Set(await guestVisibleSpaceIds(c, org.id)) : undefined;
-    let spaces = visible.filter((s) => access.roleOn(s) && (!guestIds || guestIds.has(s.id)));
-    if (q.space) spaces = spaces.filter((s) => s.id === q.space);
-    if (q.site) {
-      const inSite = new Set(await store.spaceIdsOfSite(db, org.id, q.site));
-      spaces = spaces.filter((s) => inSite.has(s.id));
-    }
-    const page = await store.listChangeRequests(
-      db,
-      // No change request here comes from a style guide run, a site finding or a topic.
-      { ...q, spaceIds: spaces.map((s) => s.id), none: !!(q.styleguideRun || (q.finding && q.finding !== 'none') || q.topic) },
-      q,
-    );
-    const items = await presentChangeRequests(db, page.rows, new Map(spaces.map((s) => [s.id, s])), access, baseUrl(c));
-    return c.json(
-      envelope({ ...page, rows: items }, (x) => x),
-      200,
-    );
+  app.openapi(r.listOrgChangeRequests, async (c) =>
+    c.json(await orgChangeRequests(c, c.req.valid('param').organizationId, c.req.valid('query')), 200),
+  );
+}
+
+/** A space's change requests (`GET /v1/spaces/{id}/change-requests`). */
+export async function spaceChangeRequests(c: Ctx, spaceId: string, q: SpaceListQuery) {
+  const { db } = c.get('deps');
+  const { space, access } = await requireSpace(c, spaceId);
+  const page = await store.listChangeRequests(db, { ...q, spaceIds: [space.id], none: !!q.topic }, q);
+  const items = await presentChangeRequests(db, page.rows, new Map([[space.id, space]]), access, baseUrl(c));
+  return envelope({ ...page, rows: items }, (x) => x);
+}
+
+/** Opens a change request on a space the caller may edit (checked by the caller of this function). */
+export async function openChangeRequestAs(c: Ctx, space: SpaceRow, body: z.output<typeof CreateChangeRequestBody>) {
+  const { db } = c.get('deps');
+  const { template, ...fields } = body;
+  const me = c.get('caller').user.id;
+  // Checked before anything is opened: a bad template opens no change request.
+  const pages = template && (await templatePages(db, space.org_id, template.id, template.params?.contentRefs ?? {}, 'template.'));
+  const fill = pages ? (tx: DbHandle, branch: Branch) => writeTemplate(tx, branch, pages, me) : undefined;
+  const cr = await openChangeRequest(db, space.id, me, fields, fill);
+  if (pages) await store.addContributor(db, cr.id, me);
+  return cr;
+}
+
+/** Merges a change request as the caller, who needs the review role (`POST .../merge`). */
+export async function mergeChangeRequestAs(c: Ctx, spaceId: string, changeRequestId: string) {
+  const { cr } = await requireChangeRequest(c, spaceId, changeRequestId, 'review');
+  const { revision } = await mergeChangeRequest(c.get('deps').db, cr.id, c.get('caller').user.id);
+  return { revision, result: 'merge' as const };
+}
+
+/** Reviews a change request as the caller: a reviewer or someone asked to review (`POST .../reviews`). */
+export async function reviewChangeRequest(c: Ctx, spaceId: string, changeRequestId: string, b: CreateReviewBody) {
+  const { db } = c.get('deps');
+  const { cr, role } = await requireChangeRequest(c, spaceId, changeRequestId);
+  const me = c.get('caller').user.id;
+  const requested = await store.isRequestedReviewer(db, cr.id, me);
+  if (!requested && !atLeast(role, 'review')) throw forbidden('This needs the review role on the space, or a review request.');
+  if (!isActive(cr)) throw conflict(`The change request is ${cr.status}: it cannot be reviewed any more.`);
+  const review = await db.transaction(async (tx) => {
+    const head = await branchHead(tx, crBranch(cr));
+    if (!head) throw notFound('change request');
+    return store.insertReview(tx, {
+      id: newId(),
+      changeRequestId: cr.id,
+      reviewerId: me,
+      status: b.status,
+      revisionId: head.id,
+      comment: b.comment && { markdown: reviewComment(b.comment) },
+    });
   });
+  const fresh = (await store.getChangeRequest(db, cr.id)) ?? cr;
+  const [shown] = await presentReviews(db, [review], fresh, baseUrl(c));
+  return shown as NonNullable<typeof shown>;
+}
+
+/** Change requests across the spaces of an organization the caller may see (`GET /v1/orgs/{id}/change-requests`). */
+export async function orgChangeRequests(c: Ctx, organizationId: string, q: OrgListQuery) {
+  const { db } = c.get('deps');
+  const { org, access } = await requireOrg(c, organizationId);
+  const visible = await orgSpaces(db, org.id);
+  const guestIds = access.orgRole === null ? new Set(await guestVisibleSpaceIds(c, org.id)) : undefined;
+  let spaces = visible.filter((s) => access.roleOn(s) && (!guestIds || guestIds.has(s.id)));
+  if (q.space) spaces = spaces.filter((s) => s.id === q.space);
+  if (q.site) {
+    const inSite = new Set(await store.spaceIdsOfSite(db, org.id, q.site));
+    spaces = spaces.filter((s) => inSite.has(s.id));
+  }
+  const page = await store.listChangeRequests(
+    db,
+    // No change request here comes from a style guide run, a site finding or a topic.
+    { ...q, spaceIds: spaces.map((s) => s.id), none: !!(q.styleguideRun || (q.finding && q.finding !== 'none') || q.topic) },
+    q,
+  );
+  const items = await presentChangeRequests(db, page.rows, new Map(spaces.map((s) => [s.id, s])), access, baseUrl(c));
+  return envelope({ ...page, rows: items }, (x) => x);
 }

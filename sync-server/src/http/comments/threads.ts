@@ -13,12 +13,14 @@ import type { OrgAccess } from '../../core/access';
 import { BodyError, presentBody, storedBody } from '../../core/comments/bodies';
 import { BranchView } from '../../core/comments/targets';
 import { atLeast } from '../../core/roles';
+import { recordWebhookEvent } from '../../core/webhooks/events';
+import type { DbHandle } from '../../core/deps';
 import * as store from '../../store/comments';
 import type { CommentRow, ReactionRow, ReplyRow, Thread } from '../../store/comments';
 import type { PageRequest } from '../../store/paginate';
 import type { SpaceRow } from '../../store/spaces';
 import type { UserRow } from '../../store/users';
-import { requireChangeRequest } from '../changeRequests/present';
+import { requireChangeRequest } from '../guards';
 import { badRequest, forbidden, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { requireSpace } from '../guards';
@@ -241,6 +243,32 @@ async function oneReply(c: Ctx, scope: Scope, comment: CommentRow, id: string, f
   return (await presentReplies(c, scope, comment, [row], format))[0] as CommentReply;
 }
 
+/** A webhook event about a comment (or a reply in its thread), in the transaction that writes it. */
+function recordCommentEvent(
+  tx: DbHandle,
+  scope: Scope,
+  type: 'comment.created' | 'comment.resolved',
+  commentId: string,
+  pageId: string | null,
+  replyId?: string,
+) {
+  return recordWebhookEvent(tx, {
+    type,
+    orgId: scope.space.org_id,
+    spaceId: scope.space.id,
+    changeRequest: scope.thread.changeRequestId ? { id: scope.thread.changeRequestId } : null,
+    data: (base) => {
+      const url = `${base}${scope.path}/comments/${commentId}`;
+      return {
+        comment: { id: commentId, url },
+        ...(replyId ? { reply: { id: replyId, url: `${url}/replies/${replyId}` } } : {}),
+        page: pageId ? { id: pageId, url: `${base}${scope.path}/content/page/${pageId}` } : null,
+        actor: { id: scope.userId },
+      };
+    },
+  });
+}
+
 // --- operations ---
 
 export async function listComments(c: Ctx, scope: Scope, q: ListCommentsQuery) {
@@ -268,15 +296,19 @@ export async function createComment(c: Ctx, scope: Scope, b: CreateCommentBody) 
   const view = await BranchView.open(db, scope.thread);
   if (b.page && !view.hasPage(b.page)) throw notFound('page');
   const nodes = b.page && b.node ? await view.nodes(b.page) : undefined;
-  const id = await store.insertComment(db, scope.thread, {
-    pageId: b.page ?? null,
-    nodeId: b.node ?? null,
-    nodePreview: b.node ? (nodes?.get(b.node) ?? null) : null,
-    tableRecord: b.tableCell?.record ?? null,
-    tableDefinition: b.tableCell?.definition ?? null,
-    revisionId: view.revisionId ?? null,
-    postedBy: scope.userId,
-    body,
+  const id = await db.transaction(async (tx) => {
+    const created = await store.insertComment(tx, scope.thread, {
+      pageId: b.page ?? null,
+      nodeId: b.node ?? null,
+      nodePreview: b.node ? (nodes?.get(b.node) ?? null) : null,
+      tableRecord: b.tableCell?.record ?? null,
+      tableDefinition: b.tableCell?.definition ?? null,
+      revisionId: view.revisionId ?? null,
+      postedBy: scope.userId,
+      body,
+    });
+    await recordCommentEvent(tx, scope, 'comment.created', created, b.page ?? null);
+    return created;
   });
   return oneComment(c, scope, id, undefined, view);
 }
@@ -297,6 +329,7 @@ export async function updateComment(c: Ctx, scope: Scope, id: string, b: UpdateC
   await db.transaction(async (tx) => {
     if (body !== undefined) await store.setCommentBody(tx, row.id, body);
     if (b.resolved !== undefined) await store.setResolved(tx, row.id, b.resolved, scope.userId);
+    if (b.resolved && row.status !== 'resolved') await recordCommentEvent(tx, scope, 'comment.resolved', row.id, row.page_id);
     await store.react(tx, row.id, scope.userId, b.addedReactions ?? [], b.removedReactions ?? []);
   });
   return oneComment(c, scope, row.id);
@@ -333,7 +366,12 @@ export async function createReply(
 ) {
   const comment = await requireComment(c, scope, commentId);
   need(scope, COMMENT, 'reply');
-  const id = await store.insertReply(c.get('deps').db, comment.id, scope.userId, bodyOf(b.body));
+  const body = bodyOf(b.body);
+  const id = await c.get('deps').db.transaction(async (tx) => {
+    const created = await store.insertReply(tx, comment.id, scope.userId, body);
+    await recordCommentEvent(tx, scope, 'comment.created', comment.id, comment.page_id, created);
+    return created;
+  });
   return oneReply(c, scope, comment, id, format);
 }
 

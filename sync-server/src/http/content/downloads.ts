@@ -1,17 +1,17 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { Access } from '../../core/access';
-import { filePayload, type LinkHolder, type PdfTarget, pdfPayload, verify, withLinkHolder } from '../../core/content/exports';
+import { filePayload, type PdfTarget, pdfPayload, withLinkHolder } from '../../core/content/exports';
+import { checkLink } from '../../core/content/linkHolders';
 import { Lru } from '../../core/content/lru';
 import { renderPdf } from '../../core/pdf/index';
+import { REMOTE_IMAGE_LIMITS } from '../../core/pdf/images';
 import { pdfPagesOf, pdfResources } from '../../core/pdf/sources';
 import { getChangeRequest } from '../../store/changeRequests';
-import { type Queryable, maybeOne } from '../../store/db';
 import { getBlob, spaceFileHashes } from '../../store/files';
 import { getOrg } from '../../store/organizations';
 import { getRevisionHead } from '../../store/revisions';
 import { getSpace } from '../../store/spaces';
-import { ApiError, notFound } from '@quire/shared/apiErrors';
+import { notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { baseUrl } from '../urls';
 
@@ -20,38 +20,6 @@ const building = new Map<string, Promise<Buffer>>();
 
 /** Types a browser may show in place; anything else downloads, so no uploaded page runs on this origin. */
 const INLINE_TYPES = /^(image\/(png|jpeg|gif|webp|avif)|application\/pdf|text\/plain|video\/|audio\/)/;
-
-const forbiddenLink = () => new ApiError(403, 'This link is not valid: it was not issued by this server or was altered.');
-const expiredLink = () => new ApiError(403, 'This link has expired: read the file or the page again (API or site) for a fresh link.');
-
-/**
- * Whether whoever a link was handed to may still read the space: the API token still
- * exists and opens it (its organization's rules of today, SSO included), or the site is
- * still published and still shows it.
- */
-async function holderReaches(db: Queryable, holder: LinkHolder, spaceId: string): Promise<boolean> {
-  const space = await getSpace(db, spaceId);
-  if (!space || space.deleted_at) return false;
-  const id = holder.slice(2);
-  if (holder.startsWith('t.')) {
-    const token = await maybeOne<{ user_id: string }>(db, 'SELECT user_id FROM api_tokens WHERE id = $1', [id]);
-    return !!token && !!(await new Access(db, token.user_id, id).org(space.org_id)).roleOn(space);
-  }
-  const shown = await db.query(
-    'SELECT 1 FROM sites s JOIN site_spaces ss ON ss.site_id = s.id WHERE s.id = $1 AND s.published AND ss.space_id = $2 LIMIT 1',
-    [id, spaceId],
-  );
-  return shown.length > 0;
-}
-
-/** The link's holder when it is genuine, current and still has access to the space; otherwise the refusal. */
-async function checkLink(db: Queryable, payload: string, spaceId: string, q: Record<string, string>): Promise<LinkHolder> {
-  const checked = await verify(db, payload, q);
-  if (!checked.ok) throw checked.reason === 'expired' ? expiredLink() : forbiddenLink();
-  // Lost access looks like a file that is not there, as it would through the API.
-  if (!(await holderReaches(db, checked.holder, spaceId))) throw notFound('file');
-  return checked.holder;
-}
 
 /** Builds (or takes from the cache) the PDF a verified link names; the revision is immutable, so the bytes are too. */
 async function servePdf(c: Context<AppEnv>, target: PdfTarget, filename: string) {
@@ -79,7 +47,7 @@ async function servePdf(c: Context<AppEnv>, target: PdfTarget, filename: string)
 
 /** The PDF of a revision (or a page of it), drawn from what the revision and its space hold. */
 async function buildPdf(c: Context<AppEnv>, target: PdfTarget): Promise<Buffer> {
-  const { db } = c.get('deps');
+  const { db, config } = c.get('deps');
   const [space, head, cr] = await Promise.all([
     getSpace(db, target.spaceId),
     getRevisionHead(db, target.revisionId),
@@ -88,7 +56,8 @@ async function buildPdf(c: Context<AppEnv>, target: PdfTarget): Promise<Buffer> 
   if (!space || !head || head.space_id !== target.spaceId || (target.changeRequestId && !cr)) {
     throw notFound(target.changeRequestId ? 'change request' : 'space');
   }
-  const scope = { ...target, orgId: space.org_id, baseUrl: baseUrl(c) };
+  const remoteImages = { ...REMOTE_IMAGE_LIMITS, allowPrivate: config.allowPrivateFetch };
+  const scope = { ...target, orgId: space.org_id, baseUrl: baseUrl(c), remoteImages };
   const found = await pdfPagesOf(db, scope);
   if (!found) throw notFound('page');
   const resources = await pdfResources(db, scope, found.doc, found.pages);

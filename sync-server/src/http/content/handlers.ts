@@ -1,7 +1,9 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Role } from '@quire/shared';
 import { bodyToGitbookDocument, markdownToBody } from '@quire/shared/content/index';
+import type { PageQuery } from '@quire/shared/schemas/content';
 import type { Context } from 'hono';
+import type { z } from 'zod';
 import { crBranch, isActive } from '../../core/content/changeRequests';
 import { ARCHIVE_TYPES, exportRevisionArchive } from '../../core/content/export';
 import { importIntoBranch } from '../../core/content/import';
@@ -9,6 +11,8 @@ import { readBody } from '../../core/content/read';
 import { signedPdfUrl } from '../../core/content/exports';
 import { branchHead, contentAtRevision, initSpaceContent } from '../../core/content/revisions';
 import { applyTemplate } from '../../core/content/templates';
+import { storeSpaceFile } from '../../core/content/uploads';
+import { signedFileUrl } from '../../core/content/exports';
 import { pagePaths } from '../../core/content/tree';
 import { registerContentCopyStep } from '../../core/content/spaceCopyStep';
 import { computedSpecRef, renderSpecOperations } from '../../core/openapi';
@@ -20,7 +24,7 @@ import { getSpace } from '../../store/spaces';
 import { badRequest, conflict, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { requireSpace } from '../guards';
-import { requireChangeRequest } from '../changeRequests/present';
+import { requireChangeRequest } from '../guards';
 import { presentOrg } from '../presenters/organization';
 import { presentSpace } from '../presenters/space';
 import { baseUrl } from '../urls';
@@ -82,13 +86,7 @@ function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof
     return c.json(await presentRevision(db, baseUrl(c), head, content, { metadata: c.req.valid('query').metadata !== false }), 200);
   });
 
-  app.openapi(routes.listPages, async (c) => {
-    const { db } = c.get('deps');
-    const ctx = await branchContext(c, c.req.valid('param'));
-    const content = await contentAtRevision(db, ctx.revisionId);
-    const app = appBase(baseUrl(c), ctx.space.id, ctx.cr?.id);
-    return c.json({ pages: presentPageTree(content, app, c.req.valid('query').metadata !== false) }, 200);
-  });
+  app.openapi(routes.listPages, async (c) => c.json(await pageTree(c, c.req.valid('param'), c.req.valid('query')), 200));
 
   app.openapi(routes.listFiles, async (c) => {
     const { db } = c.get('deps');
@@ -122,27 +120,7 @@ function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof
     );
   });
 
-  app.openapi(routes.getPage, async (c) => {
-    const { db } = c.get('deps');
-    const p = c.req.valid('param');
-    const q = c.req.valid('query');
-    const ctx = await branchContext(c, p);
-    const content = await contentAtRevision(db, ctx.revisionId);
-    const entry = content.pages[p.pageId];
-    if (!entry) throw notFound('page');
-    const format = q.format ?? 'document';
-    const evaluated = q.evaluated === 'true' || q.evaluated === 'deterministic-only';
-    const refs = q['format.markdown.refs'] === 'relative' ? 'relative' : 'stable';
-    let body = await readBody(db, ctx.revisionId, p.pageId, { format, evaluated, refs });
-    const spec = computedSpecRef(entry.computed);
-    if (spec && q.computed !== false) {
-      const rendered = await renderSpecOperations(db, ctx.space.org_id, spec);
-      if (rendered) body = format === 'markdown' ? rendered.markdown : bodyToGitbookDocument(markdownToBody(rendered.markdown).doc);
-    }
-    const app = appBase(baseUrl(c), ctx.space.id, ctx.cr?.id);
-    const shown = presentPage({ ...entry, path: pagePaths(content).get(entry.id) ?? entry.slug }, app, false, q.metadata !== false);
-    return c.json(format === 'markdown' ? { ...shown, markdown: body as string } : { ...shown, document: body }, 200);
-  });
+  app.openapi(routes.getPage, async (c) => c.json(await readPage(c, c.req.valid('param'), c.req.valid('query')), 200));
 
   app.openapi(routes.pageLinks, async (c) => {
     const p = c.req.valid('param');
@@ -176,6 +154,20 @@ function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof
     }) as never;
   });
 
+  app.openapi(routes.uploadFile, async (c) => {
+    const { db } = c.get('deps');
+    const p = c.req.valid('param');
+    const ctx = await branchContext(c, p, 'edit');
+    if (ctx.cr && !isActive(ctx.cr)) throw conflict(`The change request is ${ctx.cr.status}: its content cannot change any more.`);
+    const { name } = c.req.valid('query');
+    const contentType = (c.req.valid('header')['content-type'].split(';')[0] ?? '').trim().toLowerCase();
+    const bytes = new Uint8Array(await c.req.arrayBuffer());
+    if (bytes.byteLength === 0) throw badRequest('Invalid body: empty; send the bytes of the file.');
+    const stored = await storeSpaceFile(db, ctx.space.id, p.fileId, bytes, contentType);
+    const downloadURL = await signedFileUrl(db, baseUrl(c), ctx.space.id, p.fileId, name);
+    return c.json({ id: p.fileId, name, contentType, size: stored.size, downloadURL }, stored.created ? 201 : 200);
+  });
+
   app.openapi(routes.importContent, async (c) => {
     const { db, config } = c.get('deps');
     const ctx = await branchContext(c, c.req.valid('param'), 'edit');
@@ -187,6 +179,35 @@ function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof
     if (ctx.cr) await addContributor(db, ctx.cr.id, me);
     return c.json(result, 201);
   });
+}
+
+/** The page tree of main or of a change request (`GET .../content/pages`). */
+export async function pageTree(c: Ctx, p: BranchParams, q: { metadata?: boolean }) {
+  const ctx = await branchContext(c, p);
+  const content = await contentAtRevision(c.get('deps').db, ctx.revisionId);
+  const app = appBase(baseUrl(c), ctx.space.id, ctx.cr?.id);
+  return { pages: presentPageTree(content, app, q.metadata !== false) };
+}
+
+/** A page of main or of a change request, with its body as a document or markdown (`GET .../content/page/{pageId}`). */
+export async function readPage(c: Ctx, p: BranchParams & { pageId: string }, q: z.output<typeof PageQuery>) {
+  const { db } = c.get('deps');
+  const ctx = await branchContext(c, p);
+  const content = await contentAtRevision(db, ctx.revisionId);
+  const entry = content.pages[p.pageId];
+  if (!entry) throw notFound('page');
+  const format = q.format ?? 'document';
+  const evaluated = q.evaluated === 'true' || q.evaluated === 'deterministic-only';
+  const refs = q['format.markdown.refs'] === 'relative' ? 'relative' : 'stable';
+  let body = await readBody(db, ctx.revisionId, p.pageId, { format, evaluated, refs });
+  const spec = computedSpecRef(entry.computed);
+  if (spec && q.computed !== false) {
+    const rendered = await renderSpecOperations(db, ctx.space.org_id, spec);
+    if (rendered) body = format === 'markdown' ? rendered.markdown : bodyToGitbookDocument(markdownToBody(rendered.markdown).doc);
+  }
+  const app = appBase(baseUrl(c), ctx.space.id, ctx.cr?.id);
+  const shown = presentPage({ ...entry, path: pagePaths(content).get(entry.id) ?? entry.slug }, app, false, q.metadata !== false);
+  return format === 'markdown' ? { ...shown, markdown: body as string } : { ...shown, document: body };
 }
 
 export function registerContent(app: OpenAPIHono<AppEnv>) {

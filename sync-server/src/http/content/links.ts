@@ -4,12 +4,12 @@ import type { Materialized } from '../../core/content/materialize';
 import type { Target } from '../../core/content/model';
 import { type LinkStatus, linkStatus } from '../../core/content/read';
 import { pagePaths } from '../../core/content/tree';
-import type { Queryable } from '../../store/db';
+import type { DbHandle } from '../../core/deps';
 import { presentFiles } from '../presenters/content';
 
 /** The organization, space and revision every location of a read is in. */
 export interface LinkScope {
-  db: Queryable;
+  db: DbHandle;
   base: string;
   revisionId: string;
   content: Materialized;

@@ -4,6 +4,8 @@ import {
   BacklinkListSchema,
   ContentQuery,
   FileSchema,
+  FileUploadHeaders,
+  FileUploadQuery,
   FilesQuery,
   ImportBody,
   ImportResultSchema,
@@ -13,6 +15,7 @@ import {
   PagesResultSchema,
   RevisionSchema,
   TemplateBody,
+  UploadFileIdSchema,
 } from '@quire/shared/schemas/content';
 import { z } from 'zod';
 import { apiRoute, body, json } from '../openapi';
@@ -37,6 +40,8 @@ const FileParams = SpaceParams.extend({ fileId: IdSchema });
 const PageParams = SpaceParams.extend({ pageId: IdSchema });
 const CrFileParams = ChangeRequestParams.extend({ fileId: IdSchema });
 const CrPageParams = ChangeRequestParams.extend({ pageId: IdSchema });
+const UploadParams = SpaceParams.extend({ fileId: UploadFileIdSchema });
+const CrUploadParams = ChangeRequestParams.extend({ fileId: UploadFileIdSchema });
 
 const fetchErrors = {
   409: json(ErrorBodySchema, 'The space is locked'),
@@ -122,6 +127,31 @@ function contentRoutes(prefix: string, params: typeof SpaceParams | typeof Chang
             'application/gzip': { schema: { type: 'string', format: 'binary' } },
           },
         },
+      },
+    }),
+    uploadFile: apiRoute({
+      method: 'put',
+      path: `${prefix}/content/files/{fileId}`,
+      tags: t,
+      summary: `Upload a file of ${what}`,
+      description:
+        "An extension beside the specification: the request body is the file's bytes, sent with the file's own `Content-Type`. The client chooses the id (a new random id), so a file can be referenced (`file:<fileId>`) before it is uploaded; sending the same bytes again under the same id answers 200 and changes nothing, other bytes under a taken id are 409. The branch lists the file once its `files` map records it (editors write that record with the content that uses the file). Editors only; the largest file is `MAX_FILE_BYTES` (413 above it).",
+      'x-quire-extension': true,
+      request: {
+        params: prefix === S ? UploadParams : CrUploadParams,
+        query: FileUploadQuery,
+        headers: FileUploadHeaders,
+        body: {
+          content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+          required: true,
+          description: "The file's bytes (any media type: the one in Content-Type is stored)",
+        },
+      },
+      responses: {
+        200: json(FileSchema, 'These bytes were already stored under this id'),
+        201: json(FileSchema, 'Stored'),
+        409: json(ErrorBodySchema, 'The id already holds other bytes, or the branch cannot change'),
+        413: json(ErrorBodySchema, 'The file is larger than MAX_FILE_BYTES'),
       },
     }),
     importContent: apiRoute({

@@ -3,7 +3,8 @@ import type { Role } from '@quire/shared';
 import { loadOrgAccess } from '../../core/access';
 import type { OrgAccess } from '../../core/access';
 import { countAdmins, getMemberView, listMembers, lockMembership, markSsoMember, removeMember, setMemberRole } from '../../store/members';
-import { listSpaces, placedSpaces } from '../../store/spaces';
+import { listSpaces } from '../../store/spaces';
+import { visibleSpaceIds } from '../../core/visibleSpaces';
 import { spaceCounts } from '../../store/spaceCounts';
 import { listTeamsOfUser } from '../../store/teams';
 import { conflict, forbidden, notFound } from '@quire/shared/apiErrors';
@@ -102,11 +103,7 @@ export function registerMembers(app: OpenAPIHono<AppEnv>) {
     if (userId !== c.get('caller').user.id && !access.isAdmin) throw forbidden("Only an admin can list another member's spaces.");
     const target = await loadOrgAccess(db, organizationId, userId);
     if (!target.member) throw notFound('member');
-    let visibleIds: string[] | undefined;
-    if (target.orgRole === null) {
-      const rows = await placedSpaces(db, organizationId);
-      visibleIds = rows.filter((s) => target.roleOn(s)).map((s) => s.id);
-    }
+    const visibleIds = target.orgRole === null ? await visibleSpaceIds(db, target, { orgId: organizationId }) : undefined;
     const q = c.req.valid('query');
     // Newest first by default, as the specification's `order` default says.
     const page = await listSpaces(db, organizationId, { visibleIds, order: q.order ?? 'desc' }, q);

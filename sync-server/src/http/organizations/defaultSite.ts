@@ -2,7 +2,7 @@ import { initSpaceContent } from '../../core/content/revisions';
 import { templatePages, writeTemplate } from '../../core/content/templates';
 import { scheduleSpecProcessing } from '../../core/openapi/process';
 import { addSiteSpace, slugify } from '../../core/sites/structure';
-import type { Queryable } from '../../store/db';
+import type { DbHandle } from '../../core/deps';
 import { insertSpec } from '../../store/openapiSpecs';
 import { type OrgRow, updateOrg } from '../../store/organizations';
 import { createSite, freeBasename } from '../../store/sites';
@@ -19,7 +19,7 @@ const DEFAULT_SPEC_SLUG = 'api';
  * spec: `scheduleDefaultSpec` starts it once the transaction is committed).
  */
 export async function createDefaultSite(
-  tx: Queryable,
+  tx: DbHandle,
   org: OrgRow,
   userId: string,
   openapiUrl?: string,

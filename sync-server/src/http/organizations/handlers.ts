@@ -4,20 +4,30 @@ import { SignJWT } from 'jose';
 import { presentCollectionList, presentSpaceList } from '../listing';
 import { serverSecret } from '../../core/secrets';
 import { getCollection, createCollection, listCollections } from '../../store/collections';
-import { maybeOne } from '../../store/db';
-import { addMember, getMembership } from '../../store/members';
+import { addMember, getMembership, markMemberSeen } from '../../store/members';
 import { allProviders, ssoTokenOrg } from '../../store/saml';
-import { createOrg, getOrg, orgsWithEmailDomain, updateOrg } from '../../store/organizations';
-import { keysetPage } from '../../store/paginate';
-import type { OrgRow } from '../../store/organizations';
+import {
+  createOrg,
+  deleteLinkInvite,
+  getAgentInstructions,
+  getOrg,
+  hostnameTakenByOtherOrg,
+  listOrgsOfUser,
+  orgHasSite,
+  orgsWithEmailDomain,
+  putAgentInstructions,
+  updateOrg,
+} from '../../store/organizations';
 import { type SpaceRow, createSpace, getSpace, listSpaces, updateSpace } from '../../store/spaces';
 import { spaceCounts } from '../../store/spaceCounts';
 import { ensureUser } from '../../store/users';
 import { loadOrgAccess } from '../../core/access';
+import { visibleSpaceIds } from '../../core/visibleSpaces';
 import { initSpaceContent } from '../../core/content/revisions';
 import { templatePages, writeTemplate } from '../../core/content/templates';
 import { atLeast } from '../../core/roles';
 import { badRequest, forbidden, notFound } from '@quire/shared/apiErrors';
+import type { ListQuery } from '@quire/shared/schemas/common';
 import type { AppEnv } from '../env';
 import { requireMergeRuleMembers, requireOrg } from '../guards';
 import { presentCollection } from '../presenters/collection';
@@ -33,24 +43,7 @@ import { tags } from '../../core/readModel';
 const EMPTY_DOCUMENT = { object: 'document' as const, data: { schemaVersion: 1 }, nodes: [] };
 
 export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
-  app.openapi(r.listOrganizations, async (c) => {
-    const { db } = c.get('deps');
-    const page = await keysetPage<OrgRow>(
-      db,
-      {
-        columns: 'o.*',
-        // A token from a SAML sign-in lists only the organization it is limited to.
-        from: `FROM organizations o JOIN org_members m ON m.org_id = o.id WHERE m.user_id = $1 AND NOT m.disabled
-          AND NOT EXISTS (SELECT 1 FROM sso_tokens st WHERE st.token_id = $2 AND st.org_id <> o.id)`,
-        params: [c.get('caller').user.id, c.get('caller').tokenId],
-        seq: 'o.seq',
-      },
-      c.req.valid('query'),
-    );
-    const base = baseUrl(c);
-    const items = await Promise.all(page.rows.map(async (o) => presentOrg(o, await c.get('access').org(o.id), base)));
-    return c.json({ items, count: page.count, ...(page.next ? { next: { page: page.next } } : {}) }, 200);
-  });
+  app.openapi(r.listOrganizations, async (c) => c.json(await organizationList(c, c.req.valid('query')), 200));
 
   app.openapi(r.createOrganization, async (c) => {
     const deps = c.get('deps');
@@ -85,16 +78,13 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
     const b = c.req.valid('json');
     if (b.defaultContent) {
       // Default content is a published site of this organization.
-      const hasSites = await maybeOne<{ t: string }>(db, "SELECT to_regclass('sites')::text AS t");
-      const site = hasSites?.t
-        ? await maybeOne(db, 'SELECT id FROM sites WHERE id = $1 AND org_id = $2', [b.defaultContent.site, org.id])
-        : undefined;
-      if (!site) throw badRequest('Invalid body field "defaultContent.site": invalid default content space or collection provided.');
+      if (!(await orgHasSite(db, org.id, b.defaultContent.site)))
+        throw badRequest('Invalid body field "defaultContent.site": invalid default content space or collection provided.');
     }
     await requireMergeRuleMembers(c, org.id, b.mergeRules);
     if (b.hostname) {
-      const taken = await maybeOne(db, 'SELECT id FROM organizations WHERE hostname = $1 AND id <> $2', [b.hostname, org.id]);
-      if (taken) throw badRequest('Invalid body field "hostname": already used by another organization.');
+      if (await hostnameTakenByOtherOrg(db, b.hostname, org.id))
+        throw badRequest('Invalid body field "hostname": already used by another organization.');
     }
     const updated = await updateOrg(db, org.id, { ...b, emailDomains: b.emailDomains?.map((d) => d.toLowerCase()) });
     return c.json(presentOrg(updated, access, baseUrl(c)), 200);
@@ -103,7 +93,7 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.deleteLinkInvite, async (c) => {
     const { organizationId, inviteId } = c.req.valid('param');
     await requireOrg(c, organizationId, 'admin');
-    await c.get('deps').db.query('DELETE FROM link_invites WHERE id = $1 AND org_id = $2', [inviteId, organizationId]);
+    await deleteLinkInvite(c.get('deps').db, organizationId, inviteId);
     return c.body(null, 204);
   });
 
@@ -147,11 +137,7 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(r.getAgentInstructions, async (c) => {
     const { org, access } = await requireOrg(c, c.req.valid('param').organizationId);
-    const row = await maybeOne<{ instructions: unknown; updated_at: Date; updated_by: string | null }>(
-      c.get('deps').db,
-      'SELECT * FROM agent_instructions WHERE org_id = $1',
-      [org.id],
-    );
+    const row = await getAgentInstructions(c.get('deps').db, org.id);
     const base = baseUrl(c);
     return c.json(
       {
@@ -168,19 +154,13 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.putAgentInstructions, async (c) => {
     const { org } = await requireOrg(c, c.req.valid('param').organizationId, 'admin');
     const { instructions } = c.req.valid('json');
-    const row = await maybeOne<{ updated_at: Date; updated_by: string }>(
-      c.get('deps').db,
-      `INSERT INTO agent_instructions (org_id, instructions, updated_by) VALUES ($1, $2, $3)
-       ON CONFLICT (org_id) DO UPDATE SET instructions = EXCLUDED.instructions, updated_by = EXCLUDED.updated_by, updated_at = now()
-       RETURNING updated_at, updated_by`,
-      [org.id, JSON.stringify(instructions), c.get('caller').user.id],
-    );
+    const row = await putAgentInstructions(c.get('deps').db, org.id, instructions, c.get('caller').user.id);
     return c.json(
       {
         object: 'agent-instructions' as const,
         instructions,
-        updatedAt: iso(row?.updated_at),
-        updatedBy: row?.updated_by,
+        updatedAt: iso(row.updated_at),
+        updatedBy: row.updated_by ?? undefined,
         urls: { location: `${baseUrl(c)}/v1/orgs/${org.id}/agent-instructions` },
         permissions: { view: true, edit: true },
       },
@@ -204,7 +184,7 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
     const { db } = c.get('deps');
     const { org } = await requireOrg(c, c.req.valid('param').organizationId);
     const user = c.get('caller').user;
-    await db.query('UPDATE org_members SET last_seen_at = now() WHERE org_id = $1 AND user_id = $2', [org.id, user.id]);
+    await markMemberSeen(db, org.id, user.id);
     const key = await serverSecret(db, 'visitor-claims');
     const platformVisitorClaims = await new SignJWT({ email: user.email, name: user.display_name, organization: org.id })
       .setProtectedHeader({ alg: 'HS256' })
@@ -217,13 +197,7 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
     return c.json({ platformVisitorClaims, gitbookVisitorClaims: platformVisitorClaims }, 200);
   });
 
-  app.openapi(r.listOrgSpaces, async (c) => {
-    const { db } = c.get('deps');
-    const { org, access } = await requireOrg(c, c.req.valid('param').organizationId);
-    const visibleIds = access.orgRole === null ? await guestVisibleSpaceIds(c, org.id) : undefined;
-    const page = await listSpaces(db, org.id, { visibleIds }, c.req.valid('query'));
-    return c.json(await presentSpaceList(c, page, access), 200);
-  });
+  app.openapi(r.listOrgSpaces, async (c) => c.json(await orgSpaceList(c, c.req.valid('param').organizationId, c.req.valid('query')), 200));
 
   app.openapi(r.createOrgSpace, async (c) => {
     const { db } = c.get('deps');
@@ -280,13 +254,27 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
   });
 }
 
+/** The organizations of the caller (`GET /v1/orgs`). */
+export async function organizationList(c: Context<AppEnv>, query: ListQuery) {
+  const { db } = c.get('deps');
+  const page = await listOrgsOfUser(db, c.get('caller').user.id, c.get('caller').tokenId, query);
+  const base = baseUrl(c);
+  const items = await Promise.all(page.rows.map(async (o) => presentOrg(o, await c.get('access').org(o.id), base)));
+  return { items, count: page.count, ...(page.next ? { next: { page: page.next } } : {}) };
+}
+
+/** The spaces of an organization the caller may see (`GET /v1/orgs/{id}/spaces`). */
+export async function orgSpaceList(c: Context<AppEnv>, organizationId: string, query: ListQuery) {
+  const { db } = c.get('deps');
+  const { org, access } = await requireOrg(c, organizationId);
+  const visibleIds = access.orgRole === null ? await guestVisibleSpaceIds(c, org.id) : undefined;
+  const page = await listSpaces(db, org.id, { visibleIds }, query);
+  return presentSpaceList(c, page, access);
+}
+
 /** Spaces a guest can see: those granted to them directly or through a collection. */
 export async function guestVisibleSpaceIds(c: Context<AppEnv>, orgId: string): Promise<string[]> {
   const { db } = c.get('deps');
   const access = await c.get('access').org(orgId);
-  const rows = await db.query<{ id: string; parent_id: string | null; default_level: null }>(
-    'SELECT id, parent_id, default_level FROM spaces WHERE org_id = $1 AND deleted_at IS NULL',
-    [orgId],
-  );
-  return rows.filter((s) => access.roleOn(s)).map((s) => s.id);
+  return visibleSpaceIds(db, access, { orgId });
 }

@@ -4,7 +4,7 @@ import type { Materialized, PageEntry } from '../../core/content/materialize';
 import { signedFileUrl } from '../../core/content/exports';
 import type { EntryTreeNode } from '../../core/content/tree';
 import { pageTreeOf } from '../../core/content/tree';
-import type { Queryable } from '../../store/db';
+import type { DbHandle } from '../../core/deps';
 import { spaceFileHashes } from '../../store/files';
 import type { RevisionHead } from '../../store/revisions';
 import { compact } from './iso';
@@ -67,7 +67,7 @@ export function presentPageTree(content: Materialized, app: string, metadata = t
 }
 
 export async function presentFiles(
-  db: Queryable,
+  db: DbHandle,
   base: string,
   spaceId: string,
   files: Materialized['files'][string][],
@@ -94,7 +94,7 @@ export async function presentFiles(
   );
 }
 
-export async function presentRevision(db: Queryable, base: string, head: RevisionHead, content: Materialized, opts: { metadata: boolean }) {
+export async function presentRevision(db: DbHandle, base: string, head: RevisionHead, content: Materialized, opts: { metadata: boolean }) {
   const app = appBase(base, head.space_id, head.change_request_id);
   const files = Object.values(content.files).sort((a, b) => (a.name === b.name ? (a.id < b.id ? -1 : 1) : a.name < b.name ? -1 : 1));
   return {

@@ -5,7 +5,7 @@ import type { SiteSection, SiteSectionGroup, SiteSpace } from '@quire/shared/sch
 import type { OrgAccess } from '../../core/access';
 import { atLeast } from '../../core/roles';
 import { conditionHolds } from '../../core/sites/expression';
-import type { Queryable } from '../../store/db';
+import type { DbHandle } from '../../core/deps';
 import type { SiteRow } from '../../store/sites';
 import type { RedirectRow } from '../../store/sitesRedirects';
 import {
@@ -18,7 +18,7 @@ import {
   siteSpacesOfSite,
 } from '../../store/sitesStructure';
 import { spaceCounts } from '../../store/spaceCounts';
-import type { SpaceRow } from '../../store/spaces';
+import { spacesById } from '../../store/spaces';
 import { compact, iso } from './iso';
 import { presentSpace } from './space';
 import { SITE_MANAGER_ROLE } from '../sites/guards';
@@ -149,7 +149,7 @@ export class SiteStructure {
    * them from a visitor without claims are left out, conditions are not shown, and the
    * spaces behind it show only what publishing shows (no counters or merge rules).
    */
-  static async load(db: Queryable, site: SiteRow, access: OrgAccess, base: string): Promise<SiteStructure> {
+  static async load(db: DbHandle, site: SiteRow, access: OrgAccess, base: string): Promise<SiteStructure> {
     const [allSections, groups, allSiteSpaces] = await Promise.all([
       sectionsOfSite(db, site.id),
       groupsOfSite(db, site.id),
@@ -162,7 +162,7 @@ export class SiteStructure {
       ? visibleToVisitor(allSiteSpaces).filter((ss) => !ss.section_id || sectionIds.has(ss.section_id))
       : allSiteSpaces;
     const ids = [...new Set(siteSpaces.map((s) => s.space_id))];
-    const rows = ids.length ? await db.query<SpaceRow>('SELECT * FROM spaces WHERE id = ANY($1)', [ids]) : [];
+    const rows = await spacesById(db, ids);
     const counts = await spaceCounts(db, ids);
     const spaces = new Map<string, Space>();
     for (const row of rows) {

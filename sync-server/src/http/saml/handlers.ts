@@ -6,7 +6,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { consumeSamlResponse, SamlRefused } from '../../core/sso/signIn';
 import { REQUEST_MAX_AGE_MS, samlFor, serviceProviderMetadata, serviceUrls } from '../../core/sso/serviceProvider';
 import { normalizeCertificate } from '../../core/sso/x509';
-import type { Queryable } from '../../store/db';
+import type { DbHandle } from '../../core/deps';
 import * as saml from '../../store/saml';
 import type { SamlProviderFields, SamlProviderRow } from '../../store/saml';
 import { getTeam } from '../../store/teams';
@@ -23,7 +23,7 @@ type Ctx = Context<AppEnv>;
 /** Largest SAML response accepted: signed assertions with certificates are a few tens of kB. */
 const MAX_ACS_BODY = 512 * 1024;
 
-async function teamOf(db: Queryable, orgId: string, teamId: string | null) {
+async function teamOf(db: DbHandle, orgId: string, teamId: string | null) {
   return teamId ? getTeam(db, orgId, teamId) : undefined;
 }
 
@@ -33,7 +33,7 @@ async function present(c: Ctx, p: SamlProviderRow) {
 }
 
 /** Checks what zod cannot: the certificate parses, and the team belongs to this organization. */
-async function checkedFields(db: Queryable, orgId: string, f: SamlProviderFields): Promise<SamlProviderFields> {
+async function checkedFields(db: DbHandle, orgId: string, f: SamlProviderFields): Promise<SamlProviderFields> {
   // Not given yet: the provider stays pending until it is.
   const certificate = f.certificate ? normalizeCertificate(f.certificate) : '';
   if (certificate === undefined) throw badRequest('Invalid body field "certificate": must be an X.509 certificate in PEM or base64.');

@@ -1,8 +1,11 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { SearchQuery } from '@quire/shared/schemas/search';
+import type { Context } from 'hono';
+import type { z } from 'zod';
 import { contentAtRevision } from '../../core/content/revisions';
 import { type PageHits, rankKey, searchPages } from '../../core/content/search';
 import { type EntryTreeNode, pageTreeOf } from '../../core/content/tree';
-import type { Queryable } from '../../store/db';
+import type { DbHandle } from '../../core/deps';
 import type { SpaceRow } from '../../store/spaces';
 import { orgSpaces } from '../../store/search';
 import type { AppEnv } from '../env';
@@ -20,7 +23,7 @@ interface PageInfo {
 }
 
 /** Descriptions and ancestor titles of a space's pages, from its current revision. */
-async function pageInfo(db: Queryable, space: SpaceRow): Promise<Map<string, PageInfo>> {
+async function pageInfo(db: DbHandle, space: SpaceRow): Promise<Map<string, PageInfo>> {
   const out = new Map<string, PageInfo>();
   if (!space.revision_id) return out;
   const walk = (nodes: EntryTreeNode[], ancestors: { title: string }[]) => {
@@ -57,50 +60,58 @@ function presentPageHit(p: PageHits, rank: number, info: PageInfo | undefined, b
   };
 }
 
-export function registerSearch(app: OpenAPIHono<AppEnv>) {
-  app.openapi(r.searchSpace, async (c) => {
-    const { db } = c.get('deps');
-    const { space } = await requireSpace(c, c.req.valid('param').spaceId);
-    const q = c.req.valid('query');
-    const hits = await searchPages(db, [space.id], q.query);
-    const page = memoryPage(hits, (h) => rankKey(h.rank, h.pageId), q);
-    const base = baseUrl(c);
-    const info = await pageInfo(db, space);
-    const rankOf = new Map(hits.map((h, i) => [h.pageId, i + 1]));
-    const items = page.rows.map((h) => presentPageHit(h, rankOf.get(h.pageId) ?? 0, info.get(h.pageId), base));
-    return c.json({ items, count: page.count, ...(page.next ? { next: { page: page.next } } : {}) }, 200);
-  });
+type Ctx = Context<AppEnv>;
+type Query = z.output<typeof SearchQuery>;
 
-  app.openapi(r.searchOrganization, async (c) => {
-    const { db } = c.get('deps');
-    const { org, access } = await requireOrg(c, c.req.valid('param').organizationId);
-    const q = c.req.valid('query');
-    const rows = await orgSpaces(db, org.id);
-    const guestIds = access.orgRole === null ? new Set(await guestVisibleSpaceIds(c, org.id)) : undefined;
-    const spaces = new Map(rows.filter((s) => access.roleOn(s) && (!guestIds || guestIds.has(s.id))).map((s) => [s.id, s]));
-    const hits = await searchPages(db, [...spaces.keys()], q.query);
-    const bySpace = new Map<string, { space: SpaceRow; rank: number; pages: PageHits[] }>();
-    for (const h of hits) {
-      const s = bySpace.get(h.spaceId) ?? { space: spaces.get(h.spaceId) as SpaceRow, rank: h.rank, pages: [] };
-      s.rank = Math.max(s.rank, h.rank);
-      s.pages.push(h);
-      bySpace.set(h.spaceId, s);
-    }
-    const page = memoryPage([...bySpace.values()], (s) => rankKey(s.rank, s.space.id), q);
-    const base = baseUrl(c);
-    const items = await Promise.all(
-      page.rows.map(async (s) => {
-        const info = await pageInfo(db, s.space);
-        return {
-          type: 'space' as const,
-          id: s.space.id,
-          title: s.space.title,
-          score: s.rank,
-          pages: s.pages.map((p, i) => presentPageHit(p, i + 1, info.get(p.pageId), base)),
-          urls: { app: `${base}/app/spaces/${s.space.id}` },
-        };
-      }),
-    );
-    return c.json({ items, count: page.count, ...(page.next ? { next: { page: page.next } } : {}) }, 200);
-  });
+/** Pages of one space matching the query (`GET /v1/spaces/{id}/search`). */
+export async function searchSpace(c: Ctx, spaceId: string, q: Query) {
+  const { db } = c.get('deps');
+  const { space } = await requireSpace(c, spaceId);
+  const hits = await searchPages(db, [space.id], q.query);
+  const page = memoryPage(hits, (h) => rankKey(h.rank, h.pageId), q);
+  const base = baseUrl(c);
+  const info = await pageInfo(db, space);
+  const rankOf = new Map(hits.map((h, i) => [h.pageId, i + 1]));
+  const items = page.rows.map((h) => presentPageHit(h, rankOf.get(h.pageId) ?? 0, info.get(h.pageId), base));
+  return { items, count: page.count, ...(page.next ? { next: { page: page.next } } : {}) };
+}
+
+/** Spaces of an organization with their matching pages, as far as the caller may see (`GET /v1/orgs/{id}/search`). */
+export async function searchOrganization(c: Ctx, organizationId: string, q: Query) {
+  const { db } = c.get('deps');
+  const { org, access } = await requireOrg(c, organizationId);
+  const rows = await orgSpaces(db, org.id);
+  const guestIds = access.orgRole === null ? new Set(await guestVisibleSpaceIds(c, org.id)) : undefined;
+  const spaces = new Map(rows.filter((s) => access.roleOn(s) && (!guestIds || guestIds.has(s.id))).map((s) => [s.id, s]));
+  const hits = await searchPages(db, [...spaces.keys()], q.query);
+  const bySpace = new Map<string, { space: SpaceRow; rank: number; pages: PageHits[] }>();
+  for (const h of hits) {
+    const s = bySpace.get(h.spaceId) ?? { space: spaces.get(h.spaceId) as SpaceRow, rank: h.rank, pages: [] };
+    s.rank = Math.max(s.rank, h.rank);
+    s.pages.push(h);
+    bySpace.set(h.spaceId, s);
+  }
+  const page = memoryPage([...bySpace.values()], (s) => rankKey(s.rank, s.space.id), q);
+  const base = baseUrl(c);
+  const items = await Promise.all(
+    page.rows.map(async (s) => {
+      const info = await pageInfo(db, s.space);
+      return {
+        type: 'space' as const,
+        id: s.space.id,
+        title: s.space.title,
+        score: s.rank,
+        pages: s.pages.map((p, i) => presentPageHit(p, i + 1, info.get(p.pageId), base)),
+        urls: { app: `${base}/app/spaces/${s.space.id}` },
+      };
+    }),
+  );
+  return { items, count: page.count, ...(page.next ? { next: { page: page.next } } : {}) };
+}
+
+export function registerSearch(app: OpenAPIHono<AppEnv>) {
+  app.openapi(r.searchSpace, async (c) => c.json(await searchSpace(c, c.req.valid('param').spaceId, c.req.valid('query')), 200));
+  app.openapi(r.searchOrganization, async (c) =>
+    c.json(await searchOrganization(c, c.req.valid('param').organizationId, c.req.valid('query')), 200),
+  );
 }

@@ -8,7 +8,8 @@ import { hostnameProven, isReservedHostname } from '../../core/sites/hostnameOwn
 import { addSiteSpace, slugify } from '../../core/sites/structure';
 import { forgetSiteHostnames } from '../../sites/hostnames';
 import * as sites from '../../store/sites';
-import { getSection, getSiteSpace } from '../../store/sitesStructure';
+import { clearDefaultContentSite } from '../../store/organizations';
+import { getSection, getSiteSpace, setSectionDefaultSiteSpace } from '../../store/sitesStructure';
 import type { SpaceRow } from '../../store/spaces';
 import { memoryPage } from '../content/memoryPage';
 import type { AppEnv } from '../env';
@@ -19,6 +20,7 @@ import { baseUrl } from '../urls';
 import { registerSiteCustomization } from './customization/handlers';
 import { SITE_MANAGER_ROLE, siteForRead, siteForWrite, spaceForSite } from './guards';
 import { presentSite, publishedBase, SiteStructure } from '../presenters/site';
+import { recordWebhookEvent } from '../../core/webhooks/events';
 import { registerSiteRedirects } from './redirects/handlers';
 import * as r from './routes';
 import { registerSiteSectionGroups } from './sectionGroups/handlers';
@@ -102,10 +104,7 @@ export function registerSites(app: OpenAPIHono<AppEnv>) {
     if (!atLeast(access.orgRole, SITE_MANAGER_ROLE)) throw forbidden(`This needs the ${SITE_MANAGER_ROLE} role in the organization.`);
     await db.transaction(async (tx) => {
       // The organization's default content may point at the site: it no longer can.
-      await tx.query(`UPDATE organizations SET default_content = NULL WHERE id = $1 AND default_content->>'site' = $2`, [
-        organizationId,
-        siteId,
-      ]);
+      await clearDefaultContentSite(tx, organizationId, siteId);
       await sites.deleteSite(tx, organizationId, siteId);
     });
     forgetSiteHostnames();
@@ -136,7 +135,7 @@ export function registerSites(app: OpenAPIHono<AppEnv>) {
     const updated = await db.transaction(async (tx) => {
       if (b.hostname && proven) await sites.releaseHostname(tx, b.hostname, site.id);
       if (siteSpace?.section_id) {
-        await tx.query('UPDATE site_sections SET default_site_space_id = $2 WHERE id = $1', [siteSpace.section_id, siteSpace.id]);
+        await setSectionDefaultSiteSpace(tx, siteSpace.section_id, siteSpace.id);
       }
       const changed = await sites.updateSite(tx, site.id, {
         title: b.title,
@@ -218,7 +217,20 @@ export function registerSites(app: OpenAPIHono<AppEnv>) {
     const { db } = c.get('deps');
     const { organizationId, siteId } = c.req.valid('param');
     const { site } = await siteForWrite(c, organizationId, siteId);
-    const updated = site.published ? site : await sites.updateSite(db, site.id, { published: true });
+    const updated = site.published
+      ? site
+      : await db.transaction(async (tx) => {
+          const row = await sites.updateSite(tx, site.id, { published: true });
+          await recordWebhookEvent(tx, {
+            type: 'site.published',
+            orgId: site.org_id,
+            data: (base) => ({
+              site: { id: site.id, url: `${base}/v1/orgs/${site.org_id}/sites/${site.id}`, published: `${publishedBase(base, row)}/` },
+              actor: { id: c.get('caller').user.id },
+            }),
+          });
+          return row;
+        });
     return c.json(await respondSite(c, updated, true), 200);
   });
 

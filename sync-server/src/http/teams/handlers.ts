@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { Queryable } from '../../store/db';
+import type { DbHandle } from '../../core/deps';
 import { getMemberView, memberIdByRef } from '../../store/members';
 import * as teams from '../../store/teams';
 import { forbidden, notFound } from '@quire/shared/apiErrors';
@@ -15,7 +15,7 @@ import * as r from './routes';
 type Ctx = Context<AppEnv>;
 
 /** A member id or email of this organization → user id; anything else is 404, like a foreign id. */
-async function resolveMember(db: Queryable, orgId: string, ref: string): Promise<string> {
+async function resolveMember(db: DbHandle, orgId: string, ref: string): Promise<string> {
   const userId = await memberIdByRef(db, orgId, ref);
   if (!userId) throw notFound('member');
   return userId;

@@ -5,6 +5,7 @@ import type { Context } from 'hono';
 import type { OrgAccess, Placed } from '../../core/access';
 import { atLeast } from '../../core/roles';
 import { scheduleTranslationRun } from '../../core/translations/run';
+import { visibleSpaceIds } from '../../core/visibleSpaces';
 import { getSpace } from '../../store/spaces';
 import * as store from '../../store/translations';
 import type { TranslationRow } from '../../store/translations';
@@ -73,13 +74,7 @@ export function registerTranslations(app: OpenAPIHono<AppEnv>) {
     const { db } = c.get('deps');
     const { organizationId } = c.req.valid('param');
     const { access } = await requireOrg(c, organizationId);
-    let visible: string[] | undefined;
-    if (!access.isAdmin) {
-      const spaces = await db.query<Placed>('SELECT id, parent_id, default_level FROM spaces WHERE org_id = $1 AND deleted_at IS NULL', [
-        organizationId,
-      ]);
-      visible = spaces.filter((s) => access.roleOn(s)).map((s) => s.id);
-    }
+    const visible = access.isAdmin ? undefined : await visibleSpaceIds(db, access, { orgId: organizationId });
     const page = await store.listTranslations(db, organizationId, visible, c.req.valid('query'));
     const base = baseUrl(c);
     return c.json(

@@ -53,6 +53,8 @@ export interface LinkResolver {
   asset?(path: string): string | undefined;
   /** An OpenAPI operation block, already rendered, or undefined when its spec is unknown. */
   openapi?(attrs: Record<string, unknown>): ElementContent[] | undefined;
+  /** URLs of a Mermaid diagram drawn on the server (one per theme) and its size, or undefined when it cannot be drawn. */
+  diagram?(source: string): { light: string; dark: string; width: number; height: number } | undefined;
   /** Links to other hosts open in a new tab when the site says so. */
   externalTarget: 'self' | 'blank';
 }
@@ -363,11 +365,25 @@ export function bodyTree(body: NodeJSON, links: LinkResolver, taken = new Set<st
       case 'codeBlock': {
         const code = inlineText(n);
         if (a.language === 'mermaid') {
-          // A diagram's source reads as a numbered outline of its nodes and arrows.
+          const source = el('pre', { className: ['diagram-source'] }, [el('code', {}, [txt(code)])]);
+          const drawn = links.diagram?.(code);
+          // A kind of diagram the server cannot draw reads as its source: nodes and arrows in order.
+          if (!drawn) return [el('figure', { className: ['diagram', 'mermaid'] }, [el('figcaption', {}, [txt('Diagram')]), source])];
+          const img = (theme: 'light' | 'dark') =>
+            el('img', {
+              className: [`diagram-${theme}`],
+              src: drawn[theme],
+              alt: 'Diagram (its source follows)',
+              width: drawn.width,
+              height: drawn.height,
+              loading: 'lazy',
+              decoding: 'async',
+            });
           return [
-            el('figure', { className: ['diagram', 'mermaid'] }, [
+            el('figure', { className: ['diagram', 'mermaid', 'drawn'] }, [
               el('figcaption', {}, [txt('Diagram')]),
-              el('pre', { className: ['diagram-source'] }, [el('code', {}, [txt(code)])]),
+              el('div', { className: ['diagram-drawing'] }, [img('light'), img('dark')]),
+              el('details', { className: ['diagram-details'] }, [el('summary', {}, [txt('Source')]), source]),
             ]),
           ];
         }

@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { customizationInput, patchOverrides, siteSettings, siteSpaceSettings } from '../../../core/sites/customization';
 import { getSite, touchSite, updateSite } from '../../../store/sites';
-import { updateSiteSpace } from '../../../store/sitesStructure';
+import { clearSiteSpaceCustomization, updateSiteSpace } from '../../../store/sitesStructure';
 import type { AppEnv } from '../../env';
 import { badRequest } from '@quire/shared/apiErrors';
 import { siteForRead, siteForWrite } from '../guards';
@@ -38,11 +38,7 @@ export function registerSiteCustomization(app: OpenAPIHono<AppEnv>) {
     const access = await c.get('access').org(organizationId);
     if (!access.isMember || !(await getSite(db, organizationId, siteId))) return c.body(null, 204);
     const { site } = await siteForWrite(c, organizationId, siteId);
-    const rows = await db.query(
-      'UPDATE site_spaces SET customization = NULL WHERE id = $1 AND site_id = $2 AND customization IS NOT NULL RETURNING id',
-      [siteSpaceId, site.id],
-    );
-    if (rows.length) await touchSite(db, site.id);
+    if (await clearSiteSpaceCustomization(db, site.id, siteSpaceId)) await touchSite(db, site.id);
     return c.body(null, 204);
   });
 

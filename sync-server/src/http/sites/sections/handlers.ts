@@ -5,7 +5,7 @@ import { conditionError } from '../../../core/sites/expression';
 import { checkedTemplate, createSiteContentSpace, newSpaceTitle, type SiteSpaceTemplate } from '../../../core/sites/newSpace';
 import { positionAmong, positionAtEnd } from '../../../core/sites/placement';
 import { createSection, moveIntoGroup, removeSection, requireGroup, requireSection } from '../../../core/sites/structure';
-import type { Queryable } from '../../../store/db';
+import type { DbHandle } from '../../../core/deps';
 import type { SiteRow } from '../../../store/sites';
 import { getSite, touchSite } from '../../../store/sites';
 import * as store from '../../../store/sitesStructure';
@@ -49,7 +49,7 @@ export async function spaceForNewContent(
   orgId: string,
   access: OrgAccess,
   b: { spaceId: string | null; template?: SiteSpaceTemplate },
-): Promise<{ existing: SpaceRow | undefined; make: (tx: Queryable, title: string) => Promise<SpaceRow> }> {
+): Promise<{ existing: SpaceRow | undefined; make: (tx: DbHandle, title: string) => Promise<SpaceRow> }> {
   if (b.spaceId !== null) {
     if (b.template) throw badRequest('Invalid body field "template": a template fills a new space, so it needs "spaceId": null.');
     const space = await spaceForSite(c, orgId, b.spaceId, access);

@@ -63,12 +63,7 @@ export function registerSiteSpaces(app: OpenAPIHono<AppEnv>) {
     if (b.sectionId) sectionId = (await requireSection(db, site.id, b.sectionId)).id;
     else if (site.default_section_id) sectionId = site.default_section_id;
     if (source.existing) {
-      const dup = await db.query('SELECT 1 FROM site_spaces WHERE site_id = $1 AND section_id IS NOT DISTINCT FROM $2 AND space_id = $3', [
-        site.id,
-        sectionId,
-        source.existing.id,
-      ]);
-      if (dup.length)
+      if (await store.spacePublishedIn(db, site.id, sectionId, source.existing.id))
         throw badRequest(`Invalid body field "spaceId": the space is already published in this ${sectionId ? 'section' : 'site'}.`);
     }
     const ss = await db.transaction(async (tx) => {

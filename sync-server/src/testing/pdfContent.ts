@@ -27,6 +27,11 @@ export function solidPng(width: number, height: number, rgb: [number, number, nu
   ]);
 }
 
+/** A small SVG image (a blue card with a white dot). */
+export const SVG = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60" viewBox="0 0 120 60"><rect width="120" height="60" fill="#0b57d0"/><circle cx="30" cy="30" r="20" fill="#fff"/></svg>',
+);
+
 /** Markdown with every construct the importer and the editor produce, in several scripts. */
 export const SHOWCASE_MARKDOWN = `Acme is a **fast** and *reliable* tool with \`inline code\`, ~~old~~ text and a [website link](https://example.com/docs).
 

@@ -1,7 +1,6 @@
 import type { Role } from '@quire/shared';
 import type { ChangeRequest, ChangeRequestReview, RequestedReviewer } from '@quire/shared/schemas/changeRequest';
 import type { CommentFormat } from '@quire/shared/schemas/comment';
-import type { Context } from 'hono';
 import { presentBody, storedBody } from '../../core/comments/bodies';
 import { isActive, isOutdated } from '../../core/content/changeRequests';
 import { atLeast } from '../../core/roles';
@@ -11,31 +10,18 @@ import {
   type ReviewRow,
   type ReviewerRow,
   changeRequestCommentCounts,
-  findChangeRequest,
   requesters,
   usersByIds,
 } from '../../store/changeRequests';
-import type { Queryable } from '../../store/db';
+import type { DbHandle } from '../../core/deps';
 import type { SpaceRow } from '../../store/spaces';
 import type { UserRow } from '../../store/users';
-import { forbidden, notFound } from '@quire/shared/apiErrors';
-import type { AppEnv } from '../env';
-import { requireSpace } from '../guards';
-import { compact, iso } from '../presenters/iso';
-import { presentUser } from '../presenters/user';
+import { compact, iso } from './iso';
+import { presentUser } from './user';
 
 /** Someone deleted since: the user shown in place of a missing creator or reviewer. */
 function ghost(id: string | null): UserRow {
   return { id: id ?? 'deleted', email: '', display_name: 'Deleted user', photo_url: null, email_verified: false, created_at: new Date(0) };
-}
-
-/** The space and change request, if the caller may see them with `needed` (404 when not at all, 403 below `needed`). */
-export async function requireChangeRequest(c: Context<AppEnv>, spaceId: string, ref: string, needed: Role = 'read') {
-  const found = await requireSpace(c, spaceId, 'read');
-  const cr = await findChangeRequest(c.get('deps').db, found.space.id, ref);
-  if (!cr) throw notFound('change request');
-  if (!atLeast(found.role, needed)) throw forbidden(`This needs the ${needed} role on the space.`);
-  return { ...found, cr };
 }
 
 export function changeRequestPermissions(cr: ChangeRequestRow, space: SpaceRow, role: Role | null) {
@@ -51,7 +37,7 @@ export function changeRequestPermissions(cr: ChangeRequestRow, space: SpaceRow, 
 
 /** Change requests with their creators and comment counts loaded in one go. */
 export async function presentChangeRequests(
-  db: Queryable,
+  db: DbHandle,
   rows: ChangeRequestRow[],
   spaces: Map<string, SpaceRow>,
   access: OrgAccess,
@@ -98,7 +84,7 @@ export async function presentChangeRequests(
   });
 }
 
-export async function presentChangeRequest(db: Queryable, cr: ChangeRequestRow, space: SpaceRow, access: OrgAccess, base: string) {
+export async function presentChangeRequest(db: DbHandle, cr: ChangeRequestRow, space: SpaceRow, access: OrgAccess, base: string) {
   const [one] = await presentChangeRequests(db, [cr], new Map([[space.id, space]]), access, base);
   return one as ChangeRequest;
 }
@@ -117,7 +103,7 @@ function reviewMarkdown(comment: ReviewRow['comment']): string | undefined {
   }
 }
 
-export async function presentReviews(db: Queryable, rows: ReviewRow[], cr: ChangeRequestRow, base: string, format?: CommentFormat) {
+export async function presentReviews(db: DbHandle, rows: ReviewRow[], cr: ChangeRequestRow, base: string, format?: CommentFormat) {
   const requestedBy = await requesters(db, cr.id);
   const users = await usersByIds(db, [...rows.map((r) => r.reviewer_id), ...requestedBy.values()]);
   const user = (id: string) => presentUser(users.get(id) ?? ghost(id), base);
@@ -161,7 +147,7 @@ export async function presentReviews(db: Queryable, rows: ReviewRow[], cr: Chang
 }
 
 export async function presentRequestedReviewers(
-  db: Queryable,
+  db: DbHandle,
   rows: ReviewerRow[],
   cr: ChangeRequestRow,
   latest: Map<string, ReviewRow>,

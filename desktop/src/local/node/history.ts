@@ -1,0 +1,105 @@
+import { setPageDocument } from '@quire/shared/content/body';
+import type { NodeJSON } from '@quire/shared/content/json';
+import { getPage, updatePage } from '@quire/shared/content/pages';
+import type { PageRevisionList, RevisionPage as RemoteRevisionPage } from '@quire/shared/schemas/pageHistory';
+import type { BranchRef, PageHistoryView } from '../../common/ipc';
+import { RemoteError, UnreachableError } from '../ServerClient';
+import type { SpaceRow } from '../store/catalog';
+import { type RevisionPage, loadPageRevisions, loadRevisionPage, savePageRevisions, saveRevisionPage } from '../store/history';
+import { LocalError, type NodeContext } from './context';
+
+/** Revisions listed at most, newest first: a page edited for years still answers at once. */
+const MAX_LISTED = 500;
+const PAGE_SIZE = 100;
+
+const OFFLINE = 'Offline: this is the history kept on this machine. The rest needs a connection to the server.';
+
+/**
+ * A page's history: the server keeps the revisions, this machine keeps what it was shown
+ * of them (the list and each revision's page once fetched), so the panel still works
+ * offline with what it has. Restoring writes the old title and body into the branch as a
+ * new edit, through the same local-first path as typing: saved here, then synced.
+ */
+export class History {
+  constructor(private readonly ctx: NodeContext) {}
+
+  async list(ref: BranchRef, pageId: string): Promise<PageHistoryView> {
+    const space = await this.ctx.catalog.spaceOrThrow(ref.spaceId);
+    if (!space.remoteId || space.syncState !== 'remote') {
+      return { revisions: [], source: 'local', notice: 'History is kept by the server: publish this space to keep its revisions.' };
+    }
+    const db = this.ctx.db;
+    const fresh = await this.fetchList(space, pageId);
+    if (fresh === 'unknown') {
+      return {
+        revisions: [],
+        source: 'server',
+        notice: 'The server has no revision of this page yet: it is cut a few seconds after edits stop.',
+      };
+    }
+    if (fresh) {
+      await savePageRevisions(db, space.id, pageId, fresh);
+      const kept = new Map((await loadPageRevisions(db, space.id, pageId)).map((r) => [r.revisionId, r.cached]));
+      return { revisions: fresh.map((r) => ({ ...r, cached: kept.get(r.revisionId) ?? false })), source: 'server', notice: null };
+    }
+    return { revisions: await loadPageRevisions(db, space.id, pageId), source: 'cache', notice: OFFLINE };
+  }
+
+  /** The server's list, `undefined` when it cannot be asked now, `unknown` when it does not know the page. */
+  private async fetchList(space: SpaceRow, pageId: string) {
+    const client = this.ctx.session.server;
+    if (!client || this.ctx.session.reachable === false) return undefined;
+    const path = `/v1/spaces/${encodeURIComponent(space.remoteId as string)}/content/page/${encodeURIComponent(pageId)}/revisions`;
+    try {
+      const items: PageRevisionList['items'] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.get<PageRevisionList>(`${path}?limit=${PAGE_SIZE}${cursor ? `&page=${encodeURIComponent(cursor)}` : ''}`);
+        items.push(...page.items);
+        cursor = page.next?.page;
+      } while (cursor && items.length < MAX_LISTED);
+      return items.map((r) => ({ revisionId: r.revision, change: r.change, title: r.title, type: r.type, createdAt: r.createdAt }));
+    } catch (err) {
+      if (err instanceof RemoteError && err.status === 404) return 'unknown' as const;
+      if (err instanceof UnreachableError) this.ctx.session.setReachable(false);
+      return undefined;
+    }
+  }
+
+  /** A page as it was in a revision: from this machine when fetched before, else from the server (and kept). */
+  async page(ref: BranchRef, pageId: string, revisionId: string): Promise<RevisionPage> {
+    const space = await this.ctx.catalog.spaceOrThrow(ref.spaceId);
+    const kept = await loadRevisionPage(this.ctx.db, space.id, revisionId, pageId);
+    if (kept) return kept;
+    const client = this.ctx.session.server;
+    if (!client || !space.remoteId) throw new LocalError('This version is not on this machine yet: comparing it needs a connection.');
+    let remote: RemoteRevisionPage;
+    try {
+      remote = await client.get<RemoteRevisionPage>(
+        `/v1/spaces/${encodeURIComponent(space.remoteId)}/revisions/${encodeURIComponent(revisionId)}/page/${encodeURIComponent(pageId)}?format=body`,
+      );
+    } catch (err) {
+      if (err instanceof UnreachableError) {
+        this.ctx.session.setReachable(false);
+        throw new LocalError('This version is not on this machine yet: comparing it needs a connection.');
+      }
+      throw new LocalError(`The server could not give this version: ${(err as Error).message}`);
+    }
+    const page: RevisionPage = { title: remote.page.title, body: remote.body as NodeJSON };
+    await saveRevisionPage(this.ctx.db, space.id, revisionId, pageId, page);
+    return page;
+  }
+
+  /** Makes the page read as it did in the revision again: one new edit, saved here first, then synced. */
+  async restore(ref: BranchRef, pageId: string, revisionId: string): Promise<void> {
+    const old = await this.page(ref, pageId, revisionId);
+    await this.ctx.branches.with(ref, async (branch) => {
+      if (!getPage(branch.doc, pageId)) throw new LocalError('This page was deleted here: there is nothing to restore into.');
+      branch.doc.transact(() => {
+        setPageDocument(branch.doc, pageId, old.body);
+        updatePage(branch.doc, pageId, { title: old.title });
+      });
+      await branch.saved();
+    });
+  }
+}

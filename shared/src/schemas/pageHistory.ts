@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { Timestamp, listOf } from './common';
+import { PageSchema } from './content';
+
+/**
+ * A page's history (an extension beside the specification): the revisions of a space's
+ * main content that added, edited or removed one page, newest first.
+ */
+export const PAGE_CHANGES = ['added', 'edited', 'removed'] as const;
+
+export const PageRevisionSchema = z
+  .object({
+    object: z.literal('page-revision'),
+    /** The revision's id: `GET /v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}` reads the page in it. */
+    revision: z.string(),
+    /** What the revision did to the page. */
+    change: z.enum(PAGE_CHANGES),
+    /** The page's title in that revision. */
+    title: z.string(),
+    /** Why the revision was cut (`edits`, `merge`, `import`, …). */
+    type: z.string(),
+    /** The user whose server-side write cut it; absent for live edits. */
+    createdBy: z.string().optional(),
+    createdAt: Timestamp,
+    /** `page`: the page as it was in this revision. */
+    urls: z.object({ page: z.string() }),
+    /** A revision is an immutable snapshot: whoever reads it may only view it. */
+    permissions: z.object({ view: z.boolean() }),
+  })
+  .meta({ id: 'PageRevision' });
+export type PageRevision = z.infer<typeof PageRevisionSchema>;
+
+export const PageRevisionListSchema = listOf(PageRevisionSchema);
+export type PageRevisionList = z.infer<typeof PageRevisionListSchema>;
+
+/**
+ * `document` and `markdown` as the page reads answer them; `body` is the content model's
+ * own node JSON (the y-prosemirror layout), exact, for a client that restores it.
+ */
+export const REVISION_PAGE_FORMATS = ['document', 'markdown', 'body'] as const;
+
+export const RevisionPageQuery = z.object({ format: z.enum(REVISION_PAGE_FORMATS).optional() });
+
+export const RevisionPageSchema = z
+  .object({
+    object: z.literal('revision-page'),
+    revision: z.string(),
+    /** The page as it was in the revision (`markdown` or `document` set by `format`). */
+    page: PageSchema,
+    /** With `format=body`. */
+    body: z.unknown().optional(),
+    urls: z.object({ location: z.string() }),
+    permissions: z.object({ view: z.boolean() }),
+  })
+  .meta({ id: 'RevisionPage' });
+export type RevisionPage = z.infer<typeof RevisionPageSchema>;

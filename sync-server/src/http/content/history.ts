@@ -1,0 +1,115 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { IdSchema, ListQuerySchema } from '@quire/shared';
+import { notFound } from '@quire/shared/apiErrors';
+import { PageRevisionListSchema, RevisionPageQuery, RevisionPageSchema } from '@quire/shared/schemas/pageHistory';
+import { pageBodyAt } from '../../core/content/history';
+import { readBody } from '../../core/content/read';
+import { contentAtRevision } from '../../core/content/revisions';
+import { pagePaths } from '../../core/content/tree';
+import { listPageRevisions, pageHasHistory } from '../../store/revisionPages';
+import { getRevisionHead } from '../../store/revisions';
+import type { AppEnv } from '../env';
+import { requireSpace } from '../guards';
+import { envelope } from '../listing';
+import { apiRoute, json } from '../openapi';
+import { SpaceParams } from '../params';
+import { appBase, presentPage } from '../presenters/content';
+import { iso } from '../presenters/iso';
+import { baseUrl } from '../urls';
+
+/**
+ * A page's history, an extension beside the specification: the revisions of a space's
+ * main content that changed a page, and the page as it was in any revision.
+ */
+
+const S = '/v1/spaces/{spaceId}';
+const tags = ['Space content'];
+const PageParams = SpaceParams.extend({ pageId: IdSchema });
+const RevisionPageParams = SpaceParams.extend({ revisionId: IdSchema, pageId: IdSchema });
+
+export const history = {
+  listPageRevisions: apiRoute({
+    method: 'get',
+    path: `${S}/content/page/{pageId}/revisions`,
+    tags,
+    summary: 'Revisions that changed a page, newest first',
+    description:
+      'An extension beside the specification: every revision of the main content that added, edited or removed the page. A page removed since is still listed while it has history.',
+    'x-quire-extension': true,
+    request: { params: PageParams, query: ListQuerySchema },
+    responses: { 200: json(PageRevisionListSchema) },
+  }),
+  getRevisionPage: apiRoute({
+    method: 'get',
+    path: `${S}/revisions/{revisionId}/page/{pageId}`,
+    tags,
+    summary: 'A page as it was in a revision',
+    description:
+      'An extension beside the specification. `format=body` gives the body in the content model’s own node JSON, which restores exactly.',
+    'x-quire-extension': true,
+    request: { params: RevisionPageParams, query: RevisionPageQuery },
+    responses: { 200: json(RevisionPageSchema) },
+  }),
+};
+
+export function registerPageHistory(app: OpenAPIHono<AppEnv>) {
+  app.openapi(history.listPageRevisions, async (c) => {
+    const { db } = c.get('deps');
+    const p = c.req.valid('param');
+    const { space } = await requireSpace(c, p.spaceId);
+    const current = space.revision_id ? (await contentAtRevision(db, space.revision_id)).pages[p.pageId] : undefined;
+    if (!current && !(await pageHasHistory(db, space.id, p.pageId))) throw notFound('page');
+    const page = await listPageRevisions(db, space.id, p.pageId, c.req.valid('query'));
+    const base = `${baseUrl(c)}/v1/spaces/${space.id}/revisions`;
+    return c.json(
+      envelope(page, (r) => ({
+        object: 'page-revision' as const,
+        revision: r.revision_id,
+        change: r.change,
+        title: r.title,
+        type: r.type,
+        ...(r.created_by ? { createdBy: r.created_by } : {}),
+        createdAt: iso(r.created_at) as string,
+        urls: { page: `${base}/${r.revision_id}/page/${p.pageId}` },
+        permissions: { view: true },
+      })),
+      200,
+    );
+  });
+
+  app.openapi(history.getRevisionPage, async (c) => {
+    const { db } = c.get('deps');
+    const p = c.req.valid('param');
+    const format = c.req.valid('query').format ?? 'document';
+    const { space } = await requireSpace(c, p.spaceId);
+    const head = await getRevisionHead(db, p.revisionId);
+    if (!head || head.space_id !== space.id) throw notFound('revision');
+    const content = await contentAtRevision(db, head.id);
+    const entry = content.pages[p.pageId];
+    if (!entry) throw notFound('page');
+    const shown = presentPage(
+      { ...entry, path: pagePaths(content).get(entry.id) ?? entry.slug },
+      appBase(baseUrl(c), space.id, head.change_request_id),
+      false,
+    );
+    let page = shown;
+    let body: unknown;
+    if (format === 'body') body = await pageBodyAt(db, head.id, p.pageId);
+    else {
+      const read = await readBody(db, head.id, p.pageId, { format, evaluated: false, refs: 'stable' });
+      page = format === 'markdown' ? { ...shown, markdown: read as string } : { ...shown, document: read };
+    }
+    const location = `${baseUrl(c)}/v1/spaces/${space.id}/revisions/${head.id}/page/${p.pageId}${format === 'document' ? '' : `?format=${format}`}`;
+    return c.json(
+      {
+        object: 'revision-page' as const,
+        revision: head.id,
+        page,
+        ...(body !== undefined ? { body } : {}),
+        urls: { location },
+        permissions: { view: true },
+      },
+      200,
+    );
+  });
+}

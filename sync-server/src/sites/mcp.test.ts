@@ -1,0 +1,207 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestServer, type TestUser } from '../testing/harness';
+import { call, listen, mcpClient } from '../testing/mcpClients';
+import { writePages } from '../testing/testContent';
+
+let t: TestServer;
+let http: Awaited<ReturnType<typeof listen>>;
+let orgId: string;
+let admin: TestUser;
+let guides: string;
+let guidesV2: string;
+let api: string;
+const clients: Client[] = [];
+
+interface PublishedSite {
+  id: string;
+  root: string;
+  shareKey: string;
+  key: Uint8Array;
+}
+
+async function open(url: string, headers: Record<string, string> = {}) {
+  const client = await mcpClient(url, headers);
+  clients.push(client);
+  return client;
+}
+
+/** A published site of the guides (v1 and v2 as variants) and a "Pro API" section only `plan: pro` visitors see. */
+async function publishSite(title: string, visibility: string): Promise<PublishedSite> {
+  const created = await t.post(`/v1/orgs/${orgId}/sites`, admin.token, { title, spaces: [guides], visibility });
+  const base = `/v1/orgs/${orgId}/sites/${created.body.id}`;
+  await t.post(`${base}/site-spaces`, admin.token, { spaceId: guidesV2 });
+  const ss = (await t.get(`${base}/site-spaces`, admin.token)).body.items;
+  const v2 = ss.find((x: { space: { id: string } }) => x.space.id === guidesV2).id;
+  await t.patch(`${base}/site-spaces/${v2}`, admin.token, { path: 'v2' });
+  const pro = await t.post(`${base}/sections`, admin.token, { spaceId: api, title: 'Pro API' });
+  await t.patch(`${base}/sections/${pro.body.id}`, admin.token, { condition: 'visitor.claims.plan == "pro"' });
+  await t.patch(base, admin.token, { adaptiveContent: { enabled: true } });
+  await t.put(`${base}/adaptive-schema`, admin.token, { jsonSchema: { type: 'object', properties: { plan: { type: 'string' } } } });
+  await t.post(`${base}/publish`, admin.token);
+  const site = (await t.get(base, admin.token)).body;
+  return {
+    id: site.id,
+    root: `/s/${orgId}/${site.basename}`,
+    shareKey: site.shareKey,
+    key: new TextEncoder().encode(site.visitorAuth.signingKey),
+  };
+}
+
+const visitorToken = (site: PublishedSite, claims: Record<string, unknown>, opts: { exp?: number; key?: Uint8Array } = {}) =>
+  new SignJWT(claims)
+    .setProtectedHeader({ alg: 'HS256' })
+    .setAudience(site.id)
+    .setExpirationTime(opts.exp ?? '1h')
+    .sign(opts.key ?? site.key);
+
+const bearer = async (site: PublishedSite, claims: Record<string, unknown>) => ({
+  authorization: `Bearer ${await visitorToken(site, claims)}`,
+});
+
+const sectionTitles = async (client: Client) =>
+  (await call(client, 'list_pages')).json.sections.map((s: { title: string }) => s.title) as string[];
+
+let publicSite: PublishedSite;
+
+beforeAll(async () => {
+  t = await TestServer.start();
+  http = await listen(t.app.fetch);
+  const org = await t.org();
+  orgId = org.orgId;
+  admin = org.admin;
+  const space = async (title: string) => (await t.post(`/v1/orgs/${orgId}/spaces`, admin.token, { title })).body.id as string;
+  guides = await space('Guides v1');
+  guidesV2 = await space('Guides v2');
+  api = await space('API');
+  await writePages(t.db, guides, [
+    { title: 'Welcome', description: 'Start here', markdown: 'Quire keeps the zeppelin docs.\n\n## Install\n\nRun `npm install quire`.\n' },
+    { title: 'Install guide', markdown: 'Download the zeppelin package.\n' },
+    { title: 'Secret plans', hidden: true, markdown: 'hidden text\n' },
+  ]);
+  await writePages(t.db, guidesV2, [{ title: 'Welcome', markdown: 'Version two of the zeppelin guide.\n' }]);
+  await writePages(t.db, api, [{ title: 'API overview', markdown: 'Send a bearer token.\n' }]);
+  publicSite = await publishSite('Open docs', 'public');
+});
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await http?.close();
+  await t?.close();
+});
+
+describe('site MCP server (<site base>/~mcp)', () => {
+  it('offers read-only tools to search, list and read', async () => {
+    const client = await open(`${http.base}${publicSite.root}/~mcp`);
+    const { tools } = await client.listTools();
+    expect(tools.map((x) => x.name).sort()).toEqual(['list_pages', 'read_page', 'search_site']);
+    expect(tools.every((x) => x.annotations?.readOnlyHint === true)).toBe(true);
+    expect(client.getInstructions()).toContain('"Open docs"');
+    expect((await fetch(`${http.base}${publicSite.root}/~mcp`)).status).toBe(405);
+    const post = (body: string) =>
+      fetch(`${http.base}${publicSite.root}/~mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body,
+      });
+    const malformed = await post('{not json');
+    expect(malformed.status).toBe(400);
+    expect((await malformed.json()).error.code).toBe(-32700);
+    expect((await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(70_000) } }))).status).toBe(413);
+  });
+
+  it('lists sections, variants and pages as the site shows them, and reads pages as the site serves them', async () => {
+    const client = await open(`${http.base}${publicSite.root}/~mcp`);
+    const list = (await call(client, 'list_pages')).json;
+    expect(list.site).toBe('Open docs');
+    expect(list.sections.map((s: { title: string }) => s.title)).toEqual(['Open docs']);
+    const [v1, v2] = list.sections[0].variants;
+    expect([v1.title, v2.title]).toEqual(['Guides v1', 'Guides v2']);
+    expect(v1.pages.map((p: { title: string }) => p.title)).toEqual(['Welcome', 'Install guide']);
+    expect(v1.pages[0]).toMatchObject({ description: 'Start here', markdownUrl: expect.stringMatching(/\/welcome\.md$/) });
+    expect(v2.url).toMatch(new RegExp(`${publicSite.root}/v2/$`));
+
+    const served = (await t.get(`${publicSite.root}/install-guide.md`)).body as string;
+    for (const page of [
+      v1.pages[1].url,
+      v1.pages[1].markdownUrl,
+      '/install-guide',
+      'install-guide.md',
+      `${publicSite.root}/install-guide`,
+    ]) {
+      expect((await call(client, 'read_page', { page })).text, page).toBe(served);
+    }
+    expect((await call(client, 'read_page', { page: v2.url })).text).toContain('Version two');
+    expect((await call(client, 'read_page', { page: '/' })).text).toContain('# Welcome');
+    expect(await call(client, 'read_page', { page: '/no-such-page' })).toMatchObject({ isError: true, text: 'No matching page found.' });
+    expect(await call(client, 'read_page', {})).toMatchObject({ isError: true, text: 'Missing argument field "page".' });
+  });
+
+  it('searches the site and serves its pages as resources', async () => {
+    const client = await open(`${http.base}${publicSite.root}/~mcp`);
+    const found = (await call(client, 'search_site', { query: 'zeppelin package' })).json;
+    expect(found.results[0]).toMatchObject({ title: 'Install guide', url: expect.stringMatching(/^http.*\/install-guide$/) });
+    expect((await call(client, 'search_site', { query: 'hidden' })).json.results).toEqual([]);
+
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.name)).toEqual(['Welcome', 'Install guide', 'Welcome']);
+    const install = resources[1]!;
+    expect(install.mimeType).toBe('text/markdown');
+    const read = await client.readResource({ uri: install.uri });
+    expect(read.contents[0]).toMatchObject({ uri: install.uri, text: (await t.get(`${publicSite.root}/install-guide.md`)).body });
+    await expect(client.readResource({ uri: `${install.uri}x` })).rejects.toThrow(/No resource/);
+  });
+
+  it('evaluates adaptive content with the claims of the visitor token sent as Bearer', async () => {
+    const anonymous = await open(`${http.base}${publicSite.root}/~mcp`);
+    expect(await sectionTitles(anonymous)).toEqual(['Open docs']);
+    expect((await call(anonymous, 'search_site', { query: 'bearer' })).json.results).toEqual([]);
+    expect((await call(anonymous, 'read_page', { page: '/pro-api/' })).text).toBe('No matching page found.');
+
+    const pro = await open(`${http.base}${publicSite.root}/~mcp`, await bearer(publicSite, { plan: 'pro' }));
+    expect(await sectionTitles(pro)).toEqual(['Open docs', 'Pro API']);
+    expect((await call(pro, 'read_page', { page: '/pro-api/' })).text).toContain('Send a bearer token.');
+    expect((await call(pro, 'search_site', { query: 'bearer' })).json.results[0].section).toBe('Pro API');
+    const free = await open(`${http.base}${publicSite.root}/~mcp`, await bearer(publicSite, { plan: 'free' }));
+    expect(await sectionTitles(free)).toEqual(['Open docs']);
+  });
+
+  it('names the endpoint in llms.txt', async () => {
+    const llms = (await t.get(`${publicSite.root}/llms.txt`)).body as string;
+    expect(llms).toContain(`http://quire.test${publicSite.root}/~mcp`);
+  });
+
+  it('opens a share-link site only with its key', async () => {
+    const site = await publishSite('Partner docs', 'share-link');
+    const url = `${http.base}${site.root}/~mcp`;
+    await expect(open(url)).rejects.toThrow(/404/);
+    await expect(open(`${url}?shareKey=wrong`)).rejects.toThrow(/404/);
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(await res.text()).not.toContain('Partner');
+    const client = await open(`${url}?shareKey=${site.shareKey}`);
+    expect(await sectionTitles(client)).toEqual(['Partner docs']);
+  });
+
+  it('opens a visitor-auth site only with a valid visitor token', async () => {
+    const site = await publishSite('Customer portal', 'visitor-auth');
+    const url = `${http.base}${site.root}/~mcp`;
+    await expect(open(url)).rejects.toThrow(/401/);
+    const expired = await visitorToken(site, { plan: 'pro' }, { exp: Math.floor(Date.now() / 1000) - 60 });
+    await expect(open(url, { authorization: `Bearer ${expired}` })).rejects.toThrow(/401/);
+    const forged = await visitorToken(site, { plan: 'pro' }, { key: new TextEncoder().encode('not-the-site-key-at-all-0123456789') });
+    await expect(open(url, { authorization: `Bearer ${forged}` })).rejects.toThrow(/401/);
+    // Another site's token is for another audience.
+    await expect(open(url, await bearer(publicSite, { plan: 'pro' }))).rejects.toThrow(/401/);
+
+    const free = await open(url, await bearer(site, { plan: 'free' }));
+    expect(await sectionTitles(free)).toEqual(['Customer portal']);
+    const pro = await open(url, await bearer(site, { plan: 'pro' }));
+    expect(await sectionTitles(pro)).toEqual(['Customer portal', 'Pro API']);
+  });
+
+  it('answers nothing for a site that keeps agents out', async () => {
+    const site = await publishSite('Private notes', 'public');
+    await t.patch(`/v1/orgs/${orgId}/sites/${site.id}`, admin.token, { agentsContext: 'excluded' });
+    await expect(open(`${http.base}${site.root}/~mcp`)).rejects.toThrow(/404/);
+  });
+});

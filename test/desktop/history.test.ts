@@ -1,0 +1,164 @@
+import { setPageMarkdown } from '@quire/shared/content/body';
+import { listPages } from '@quire/shared/content/pages';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Machine, ensureRendererBuilt, launchChromium, openWindow, screenshot, startMachine } from './helpers/browser';
+import { type QuireTestServer, eventually, startQuireServer } from './helpers/server';
+
+/**
+ * A page's history in the browser mode against a real server: the revisions the server
+ * cut, what changed since one of them (the review's block diff), restoring it as a new
+ * edit that reaches the server, and what the panel still shows offline.
+ */
+
+const FIRST = '# Deploy\n\nRun the deploy script.\n\nCheck the dashboard.\n';
+const SECOND = '# Deploy\n\nRun the deploy script with the dry-run flag first.\n\n- Ask in the channel.\n';
+
+let s: QuireTestServer;
+let a: Machine;
+let browser: Browser;
+let localSpaceId: string;
+let remoteSpaceId: string;
+let pageId: string;
+/** The server's revision holding FIRST, and the one holding SECOND. */
+let firstRevision: string;
+let secondRevision: string;
+const errors: string[] = [];
+
+async function window(): Promise<Page> {
+  const w = await openWindow(browser, a);
+  w.page.on('pageerror', (e) => errors.push(e.message));
+  return w.page;
+}
+
+async function serverMarkdown(revision?: string): Promise<string> {
+  const path = revision
+    ? `/v1/spaces/${remoteSpaceId}/revisions/${revision}/page/${pageId}?format=markdown`
+    : `/v1/spaces/${remoteSpaceId}/content/page/${pageId}?format=markdown`;
+  const res = await s.live.t.get(path, s.token);
+  return res.status === 200 ? ((revision ? res.body.page.markdown : res.body.markdown) as string) : '';
+}
+
+/** Writes `markdown` on the machine and waits for the revision the server cuts holding it. */
+async function writeAndWaitForRevision(markdown: string, marker: string): Promise<string> {
+  await a.node.withBranch({ spaceId: localSpaceId }, async (branch) => {
+    setPageMarkdown(branch.doc, pageId, markdown);
+    await branch.saved();
+  });
+  // Written with no window open: sent the way edits of a closed branch are.
+  await a.node.pushWaitingBranches();
+  let found = '';
+  await eventually(
+    async () => {
+      const res = await s.live.t.get(`/v1/spaces/${remoteSpaceId}/content/page/${pageId}/revisions`, s.token);
+      const newest = res.status === 200 ? (res.body.items[0]?.revision as string | undefined) : undefined;
+      if (newest && (await serverMarkdown(newest)).includes(marker)) found = newest;
+      return !!found;
+    },
+    `a revision holding “${marker}”`,
+    30_000,
+  );
+  return found;
+}
+
+beforeAll(async () => {
+  await ensureRendererBuilt();
+  s = await startQuireServer();
+  a = await startMachine();
+  await a.node.connect(s.url, s.token);
+  const space = await a.node.createSpace({ title: 'Runbook', organizationId: s.orgId });
+  localSpaceId = space.id;
+  pageId = await a.node.withBranch({ spaceId: localSpaceId }, (branch) => listPages(branch.doc)[0]!.id);
+  await eventually(async () => (await a.node.status()).pending === 0, 'the space on the server', 30_000);
+  remoteSpaceId = (await a.node.db.query<{ remote_id: string }>('SELECT remote_id FROM spaces WHERE id = $1', [localSpaceId]))[0]!
+    .remote_id;
+  firstRevision = await writeAndWaitForRevision(FIRST, 'Check the dashboard.');
+  secondRevision = await writeAndWaitForRevision(SECOND, 'dry-run flag');
+  browser = await launchChromium();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await a?.close();
+  await s?.close();
+});
+
+describe('page history in the desktop app', { timeout: 90_000 }, () => {
+  it('lists the page’s revisions and shows what changed since one, block by block', async () => {
+    const page = await window();
+    await page.locator('.space-row', { hasText: 'Runbook' }).click();
+    await page.locator('.ProseMirror', { hasText: 'dry-run flag' }).waitFor();
+    await page.getByRole('button', { name: 'Page history' }).click();
+    const panel = page.getByRole('complementary', { name: 'Page history' });
+    await panel.locator(`[data-revision="${secondRevision}"]`).waitFor({ timeout: 20_000 });
+    const listed = await panel.locator('.history-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-revision')));
+    // Newest first: the revision holding the page as it is now comes before the older one.
+    expect(listed.indexOf(secondRevision)).toBeLessThan(listed.indexOf(firstRevision));
+
+    await panel.locator(`[data-revision="${firstRevision}"]`).click();
+    const compare = panel.getByRole('region', { name: 'Changes since this version' });
+    await compare.locator('.block-diff').waitFor({ timeout: 20_000 });
+    await expect.poll(() => compare.locator('.diff-changed ins').allTextContents()).toEqual([expect.stringContaining('dry-run flag')]);
+    expect(await compare.locator('.diff-removed').textContent()).toContain('Check the dashboard.');
+    expect(await compare.locator('.diff-added').textContent()).toContain('Ask in the channel.');
+    // The newest revision reads as the page does now.
+    await panel.locator(`[data-revision="${secondRevision}"]`).click();
+    await compare.getByText('The page reads the same as in this version.').waitFor();
+    await screenshot(page, 'history-01-diff');
+    await page.close();
+  });
+
+  it('restores a version as a new edit: the editor shows it at once and the server gets it', async () => {
+    const page = await window();
+    await page.locator('.space-row', { hasText: 'Runbook' }).click();
+    await page.locator('.ProseMirror', { hasText: 'dry-run flag' }).waitFor();
+    await page.getByRole('button', { name: 'Page history' }).click();
+    const panel = page.getByRole('complementary', { name: 'Page history' });
+    await panel.locator(`[data-revision="${firstRevision}"]`).click();
+    await panel.getByRole('button', { name: 'Restore this version' }).click();
+    await page.locator('.ProseMirror', { hasText: 'Check the dashboard.' }).waitFor();
+    expect(await page.locator('.ProseMirror').textContent()).not.toContain('dry-run flag');
+    // Nothing lost: the replaced text is still a revision, and the restore syncs like any edit.
+    await eventually(async () => (await serverMarkdown()).includes('Check the dashboard.'), 'the restored page on the server', 30_000);
+    expect(await serverMarkdown()).not.toContain('dry-run flag');
+    expect(await serverMarkdown(secondRevision)).toContain('dry-run flag');
+    await eventually(
+      async () => {
+        const res = await s.live.t.get(`/v1/spaces/${remoteSpaceId}/content/page/${pageId}/revisions`, s.token);
+        return res.body.items[0]?.revision !== secondRevision;
+      },
+      'a revision of the restore',
+      30_000,
+    );
+    await page.close();
+  });
+
+  it('offline: shows the history kept on this machine and says the rest needs a connection', async () => {
+    await a.node.setWorkOffline(true);
+    const page = await window();
+    await page.locator('.space-row', { hasText: 'Runbook' }).click();
+    await page.locator('.ProseMirror', { hasText: 'Check the dashboard.' }).waitFor();
+    await page.getByRole('button', { name: 'Page history' }).click();
+    const panel = page.getByRole('complementary', { name: 'Page history' });
+    await expect.poll(() => panel.getByRole('status').textContent()).toMatch(/Offline.*needs a connection/);
+    // Revisions compared before still open; any other says it needs the server.
+    const first = panel.locator(`[data-revision="${firstRevision}"]`);
+    await first.waitFor();
+    expect(await first.isDisabled()).toBe(false);
+    expect(await panel.locator(`[data-revision="${secondRevision}"]`).isDisabled()).toBe(false);
+    for (const item of await panel.locator('.history-item:disabled').all())
+      expect(await item.textContent()).toContain('Needs a connection');
+    await first.click();
+    await panel
+      .getByRole('region', { name: 'Changes since this version' })
+      .getByText('The page reads the same as in this version.')
+      .waitFor();
+    await screenshot(page, 'history-02-offline');
+    await page.close();
+    await a.node.setWorkOffline(false);
+  });
+
+  it('no page error in any window', () => {
+    expect(errors).toEqual([]);
+  });
+});

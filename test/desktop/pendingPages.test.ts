@@ -1,0 +1,51 @@
+import { setPageMarkdown } from '@quire/shared/content/body';
+import { createPage } from '@quire/shared/content/pages';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalNode } from '../../desktop/src/local/LocalNode';
+import { MemoryCredentialStore } from '../../desktop/src/local/credentials';
+import { type QuireTestServer, eventually, startQuireServer } from './helpers/server';
+
+let s: QuireTestServer;
+beforeAll(async () => {
+  s = await startQuireServer();
+});
+afterAll(async () => s?.close());
+
+describe('sync status', () => {
+  it('counts pages waiting to be sent, not keystrokes, and clears them once the server confirms', { timeout: 60_000 }, async () => {
+    const created = await s.live.t.post(`/v1/orgs/${s.orgId}/spaces`, s.token, { title: 'Counted' });
+    const spaceId = created.body.id as string;
+    const n = await LocalNode.open({ credentials: new MemoryCredentialStore(), probeIntervalMs: 100 });
+    try {
+      await n.connect(s.url, s.token);
+      await n.refreshCatalog();
+      await n.acquireBranch({ spaceId });
+      await n.setWorkOffline(true);
+      const [intro, faq] = await n.withBranch({ spaceId }, (branch) => [
+        createPage(branch.doc, { title: 'Intro' }),
+        createPage(branch.doc, { title: 'FAQ' }),
+      ]);
+      // Forty separate edits (one per keystroke, as a window sends them) over two pages.
+      for (let i = 1; i <= 20; i++) {
+        await n.withBranch({ spaceId }, async (branch) => {
+          setPageMarkdown(branch.doc, intro as string, `Intro ${'x'.repeat(i)}`);
+          await branch.saved();
+        });
+        await n.withBranch({ spaceId }, async (branch) => {
+          setPageMarkdown(branch.doc, faq as string, `FAQ ${'y'.repeat(i)}`);
+          await branch.saved();
+        });
+      }
+      await eventually(async () => (await n.status()).pendingPages === 2, 'two pages waiting');
+      const st = await n.status();
+      expect(st.unsentEdits).toBeGreaterThan(2);
+      expect(st.pendingFiles).toBe(0);
+
+      await n.setWorkOffline(false);
+      await eventually(async () => (await n.status()).pending === 0, 'the pages to be sent', 30_000);
+      expect((await n.status()).pendingPages).toBe(0);
+    } finally {
+      await n.close();
+    }
+  });
+});
