@@ -17,5 +17,7 @@ export interface AppEnv {
     tokenHash: string;
     /** Set by a handler whose answer may be kept as bytes (see responseCache). */
     cacheTags: string[];
+    /** The read model's generation when the request began, before anything was read. */
+    readSince: number;
   };
 }

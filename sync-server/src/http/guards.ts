@@ -1,11 +1,10 @@
-import type { MergeRules, Role } from '@quire/shared';
+import type { Role } from '@quire/shared';
 import type { Context } from 'hono';
 import type { OrgAccess } from '../core/access';
 import { atLeast } from '../core/roles';
 import { SSO_REQUIRED_MESSAGE } from '../core/sso/enforcement';
 import { findChangeRequest } from '../store/changeRequests';
 import { type CollectionRow, getCollection } from '../store/collections';
-import { membersAmong } from '../store/members';
 import { orgRow, spaceRow } from '../core/hotRows';
 import type { OrgRow } from '../store/organizations';
 import type { SpaceRow } from '../store/spaces';
@@ -59,14 +58,6 @@ export async function requireCollection(
 }
 
 /** User ids named in merge rules: each must be a member of the organization, or it is 404 like any unknown id. */
-export async function requireMergeRuleMembers(c: Ctx, orgId: string, rules: MergeRules | undefined) {
-  if (rules?.type !== 'rules') return;
-  const ids = [...new Set(rules.rules.flatMap((r) => r.users))];
-  if (!ids.length) return;
-  const found = await membersAmong(c.get('deps').db, orgId, ids);
-  if (found.length < ids.length) throw notFound('member');
-}
-
 /** The space and change request, if the caller may see them with `needed` (404 when not at all, 403 below `needed`). */
 export async function requireChangeRequest(c: Context<AppEnv>, spaceId: string, ref: string, needed: Role = 'read') {
   const found = await requireSpace(c, spaceId, 'read');

@@ -33,8 +33,10 @@ export function keepResponses(): MiddlewareHandler<AppEnv> {
     const model = readModelOf(c.get('deps').db);
     // Read your writes across instances: notifications of writes acknowledged before this
     // request arrived are heard before anything is read (a no-op on PGlite).
-    await model.fence();
+    const fenced = await model.fence();
     const since = model.begin();
+    // Kept MCP answers are looked up inside the app, so only once the fence held.
+    if (fenced) c.set('readSince', since);
     await next();
     const answerTags = c.get('cacheTags');
     const caller = c.get('caller');

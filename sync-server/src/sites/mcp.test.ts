@@ -3,7 +3,8 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestServer, type TestUser } from '../testing/harness';
 import { call, listen, mcpClient } from '../testing/mcpClients';
-import { writePages } from '../testing/testContent';
+import { rewritePage, writePages } from '../testing/testContent';
+import { siteAnswerStats } from './mcp';
 
 let t: TestServer;
 let http: Awaited<ReturnType<typeof listen>>;
@@ -203,5 +204,75 @@ describe('site MCP server (<site base>/~mcp)', () => {
     const site = await publishSite('Private notes', 'public');
     await t.patch(`/v1/orgs/${orgId}/sites/${site.id}`, admin.token, { agentsContext: 'excluded' });
     await expect(open(`${http.base}${site.root}/~mcp`)).rejects.toThrow(/404/);
+  });
+});
+
+describe('kept answers of site tools', () => {
+  const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  /** One `tools/call` POSTed as a stateless client sends it: status and exact text of the answer. */
+  async function toolCall(url: string, id: number, name: string, args: Record<string, unknown>, headers: Record<string, string> = {}) {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { ...HEADERS, ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }),
+    });
+    const text = await res.text();
+    return { status: res.status, text, answer: res.status === 200 ? (JSON.parse(text).result.content[0].text as string) : undefined };
+  }
+  async function hits(run: () => Promise<unknown>): Promise<number> {
+    const before = siteAnswerStats.hits;
+    await run();
+    return siteAnswerStats.hits - before;
+  }
+
+  it('answers a repeated call from kept bytes, the same as the SDK gave but for the id', async () => {
+    const url = `${http.base}${publicSite.root}/~mcp`;
+    const first = await toolCall(url, 1, 'read_page', { page: '/install-guide' });
+    expect(first.answer).toBe((await t.get(`${publicSite.root}/install-guide.md`)).body);
+    let again!: Awaited<ReturnType<typeof toolCall>>;
+    expect(await hits(async () => (again = await toolCall(url, 22, 'read_page', { page: '/install-guide' })))).toBe(1);
+    expect(again.text).toBe(first.text.replace(/"id":1}$/, '"id":22}'));
+  });
+
+  it('keeps apart what visitors with other claims or share keys see', async () => {
+    const url = `${http.base}${publicSite.root}/~mcp`;
+    const pro = await bearer(publicSite, { plan: 'pro' });
+    expect((await toolCall(url, 1, 'read_page', { page: '/pro-api/' }, pro)).answer).toContain('Send a bearer token.');
+    expect(await hits(() => toolCall(url, 2, 'read_page', { page: '/pro-api/' }, pro))).toBe(1);
+    // Neither another plan nor no token at all gets the pro visitor's answer.
+    for (const headers of [await bearer(publicSite, { plan: 'free' }), {}]) {
+      let other!: Awaited<ReturnType<typeof toolCall>>;
+      expect(await hits(async () => (other = await toolCall(url, 3, 'read_page', { page: '/pro-api/' }, headers)))).toBe(0);
+      expect(JSON.parse(other.text).result).toMatchObject({ isError: true, content: [{ text: 'No matching page found.' }] });
+    }
+
+    const shared = await publishSite('Kept partner docs', 'share-link');
+    const sharedUrl = `${http.base}${shared.root}/~mcp`;
+    expect((await toolCall(`${sharedUrl}?shareKey=${shared.shareKey}`, 1, 'list_pages', {})).status).toBe(200);
+    expect(await hits(() => toolCall(`${sharedUrl}?shareKey=${shared.shareKey}`, 2, 'list_pages', {}))).toBe(1);
+    expect((await toolCall(sharedUrl, 3, 'list_pages', {})).status).toBe(404);
+    expect((await toolCall(`${sharedUrl}?shareKey=wrong`, 4, 'list_pages', {})).status).toBe(404);
+
+    const portal = await publishSite('Kept portal', 'visitor-auth');
+    const portalUrl = `${http.base}${portal.root}/~mcp`;
+    const visitor = await bearer(portal, { plan: 'free' });
+    await toolCall(portalUrl, 1, 'list_pages', {}, visitor);
+    expect(await hits(() => toolCall(portalUrl, 2, 'list_pages', {}, visitor))).toBe(1);
+    const expired = await visitorToken(portal, { plan: 'free' }, { exp: Math.floor(Date.now() / 1000) - 60 });
+    expect((await toolCall(portalUrl, 3, 'list_pages', {}, { authorization: `Bearer ${expired}` })).status).toBe(401);
+  });
+
+  it('answers with what is published now: a new version shows on the next call', async () => {
+    const site = await publishSite('Kept changing docs', 'public');
+    const url = `${http.base}${site.root}/~mcp`;
+    await toolCall(url, 1, 'read_page', { page: '/install-guide' });
+    expect(await hits(() => toolCall(url, 2, 'read_page', { page: '/install-guide' }))).toBe(1);
+    const pages = (await t.get(`/v1/spaces/${guides}/content/pages`, admin.token)).body.pages as { id: string; title: string }[];
+    const install = pages.find((p) => p.title === 'Install guide')?.id as string;
+    await rewritePage(t.db, guides, install, 'Download the airship package.\n');
+    await t.post(`/v1/orgs/${orgId}/sites/${site.id}/publish`, admin.token);
+    expect((await toolCall(url, 3, 'read_page', { page: '/install-guide' })).answer).toContain('airship');
+    await t.patch(`/v1/orgs/${orgId}/sites/${site.id}`, admin.token, { agentsContext: 'excluded' });
+    expect((await toolCall(url, 4, 'read_page', { page: '/install-guide' })).status).toBe(404);
   });
 });

@@ -1,7 +1,10 @@
 import { ApiError, notFound } from '@quire/shared/apiErrors';
 import { NoArgs, SitePageArgs, SiteSearchArgs } from '@quire/shared/schemas/mcp';
 import type { Context } from 'hono';
+import { LRUCache } from 'lru-cache';
+import { linkWindow } from '../core/content/exports';
 import type { AppEnv } from '../http/env';
+import type { KeptAnswer, ToolAnswers } from '../http/mcp/keptAnswers';
 import { answerMcp, type McpEndpoint, tool } from '../http/mcp/server';
 import type { PublishedHead } from '../store/sites';
 import { type Located, type Mount, SiteRequest } from './context';
@@ -90,6 +93,7 @@ const SITE: McpEndpoint<SiteRequest> = {
       description: 'Full-text search over the pages of this site; each hit names the page, the heading it was found under and its URL.',
       input: SiteSearchArgs,
       readOnly: true,
+      kept: true,
       run: async (req, { query }) => {
         const hits = await searchSite(req, query);
         return { query, results: hits.map((h) => ({ ...h, url: req.absolute(h.url) })) };
@@ -101,6 +105,7 @@ const SITE: McpEndpoint<SiteRequest> = {
       description: 'The sections of this site, the variants of each (versions, languages) and their pages in reading order, with URLs.',
       input: NoArgs,
       readOnly: true,
+      kept: true,
       run: (req) => pageList(req),
     }),
     tool({
@@ -110,6 +115,7 @@ const SITE: McpEndpoint<SiteRequest> = {
         'One page as markdown. `page` is its URL (as list_pages or search_site give it, with or without `.md`) or its path below the site root; `/` is the first page.',
       input: SitePageArgs,
       readOnly: true,
+      kept: true,
       run: async (req, { page }) => pageMarkdown(req, await locatePage(req, page)),
     }),
   ],
@@ -162,6 +168,37 @@ async function declaredBody(c: Context<AppEnv>): Promise<unknown> {
   }
 }
 
+/**
+ * Kept answers of the sites' tools. A published version never changes, so an answer is
+ * keyed by what it was computed from rather than dropped: the site's version, the view the
+ * visitor was given (sections and variants for their claims), the visitor's claims and share
+ * key themselves, where the site is mounted (its URLs), and the window of the download links
+ * it embeds, as the rendered pages are.
+ */
+const siteAnswers = new LRUCache<string, KeptAnswer>({
+  max: 5_000,
+  maxSize: 32 * 1024 * 1024,
+  sizeCalculation: (a) => a.head.byteLength + 256,
+});
+
+/** Calls answered from kept answers, and those that looked and found none (for tests and benchmarks). */
+export const siteAnswerStats = { hits: 0, misses: 0 };
+
+function keptSiteAnswers(c: Context<AppEnv>, req: SiteRequest, claims: Record<string, unknown>): ToolAnswers {
+  const { site, mount, view } = req;
+  const visitor = JSON.stringify([c.req.query('shareKey') ?? '', claims]);
+  const scope = `${site.id}\n${site.version}\n${view.signature}\n${visitor}\n${mount.root}\n${mount.origin}\n${linkWindow()}\n`;
+  return {
+    get(key) {
+      const hit = siteAnswers.get(scope + key);
+      if (hit) siteAnswerStats.hits++;
+      else siteAnswerStats.misses++;
+      return hit;
+    },
+    keep: (key, answer) => void siteAnswers.set(scope + key, answer),
+  };
+}
+
 /** Answers `<site base>/~mcp` for a published site. */
 export async function serveSiteMcp(c: Context<AppEnv>, head: PublishedHead, mount: Mount): Promise<Response> {
   const { db, log } = c.get('deps');
@@ -174,5 +211,10 @@ export async function serveSiteMcp(c: Context<AppEnv>, head: PublishedHead, moun
   const req = new SiteRequest(db, head, visitorView(model, head, access.claims), mount, 'light');
   c.header('Cache-Control', 'private, no-store');
   c.header('X-Robots-Tag', 'noindex');
-  return answerMcp(c, SITE, req, { log, maxBodyBytes: MAX_BODY_BYTES, parsedBody: await declaredBody(c) });
+  return answerMcp(c, SITE, req, {
+    log,
+    maxBodyBytes: MAX_BODY_BYTES,
+    parsedBody: await declaredBody(c),
+    answers: keptSiteAnswers(c, req, access.claims),
+  });
 }

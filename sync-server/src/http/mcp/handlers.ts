@@ -22,6 +22,9 @@ import { organizationList, orgSpaceList } from '../organizations/handlers';
 import { OrgParams, SpaceParams } from '../params';
 import { searchOrganization, searchSpace } from '../search/handlers';
 import { baseUrl } from '../urls';
+import { cacheable } from '../responseCache';
+import { tags } from '../../core/readModel';
+import { organizationAnswers } from './organizationAnswers';
 import { answerMcp, type McpEndpoint, tool } from './server';
 
 /**
@@ -44,6 +47,16 @@ const LIST_TEXT = ['limit'] as const;
 /** The comments of main, or of a change request when one is named. */
 function commentScope(c: Ctx, a: { spaceId: string; changeRequestId?: string }) {
   return a.changeRequestId ? comments.changeRequestScope(c, a.spaceId, a.changeRequestId) : comments.spaceScope(c, a.spaceId);
+}
+
+/**
+ * Says the answer just computed from a space's content (of main or of a change request) may
+ * be kept: the revision read is named by the space's or the change request's row (both tag
+ * `s:<space>`), and the caller's right to read it by the organization's access rows.
+ */
+async function keepRead(c: Ctx, spaceId: string) {
+  const { space } = await requireSpace(c, spaceId);
+  cacheable(c, [tags.space(space.id), tags.org(space.org_id), tags.access(space.org_id)]);
 }
 
 async function proposeEdit(c: Ctx, a: ProposeEditArgs) {
@@ -134,7 +147,12 @@ export const ORGANIZATION: McpEndpoint<Ctx> = {
       input: args(SpaceParams.shape, { ...OptionalChangeRequest, ...ContentQuery.pick({ metadata: true }).shape }),
       textFields: ['metadata'],
       readOnly: true,
-      run: (c, { spaceId, changeRequestId, ...q }) => pageTree(c, { spaceId, changeRequestId }, q),
+      kept: true,
+      run: async (c, { spaceId, changeRequestId, ...q }) => {
+        const tree = await pageTree(c, { spaceId, changeRequestId }, q);
+        await keepRead(c, spaceId);
+        return tree;
+      },
     }),
     tool({
       name: 'read_page',
@@ -147,8 +165,11 @@ export const ORGANIZATION: McpEndpoint<Ctx> = {
       ),
       textFields: ['evaluated'],
       readOnly: true,
+      kept: true,
       run: async (c, { spaceId, pageId, changeRequestId, ...q }) => {
         const page = await readPage(c, { spaceId, pageId, changeRequestId }, { ...q, format: 'markdown' });
+        // A computed page shows an OpenAPI specification, whose rows the read model does not track.
+        if (!page.computed) await keepRead(c, spaceId);
         return (page as { markdown: string }).markdown;
       },
     }),
@@ -234,6 +255,6 @@ export function registerMcp(app: OpenAPIHono<AppEnv>) {
     const { log, config } = c.get('deps');
     // jsonBody has read and checked the body; the transport takes the parsed value.
     const parsedBody = c.req.method === 'POST' ? await c.req.json().catch(() => undefined) : undefined;
-    return answerMcp(c, ORGANIZATION, c, { log, parsedBody, maxBodyBytes: config.maxBodyBytes });
+    return answerMcp(c, ORGANIZATION, c, { log, parsedBody, maxBodyBytes: config.maxBodyBytes, answers: organizationAnswers(c) });
   });
 }

@@ -18,6 +18,7 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import type { Logger } from '../../logger';
 import { describeIssue } from '../validation';
+import { answerFor, keepable, plainToolCall, type ToolAnswers } from './keptAnswers';
 
 /**
  * The Model Context Protocol over Streamable HTTP, stateless: every POST is answered on
@@ -40,6 +41,11 @@ export interface McpTool<Ctx> {
   textFields?: readonly string[];
   /** Changes nothing (the `readOnlyHint` clients show). */
   readOnly: boolean;
+  /**
+   * Its answer may be given again from kept bytes while what it was computed from is
+   * unchanged (see keptAnswers): the endpoint's answer store decides what that is.
+   */
+  kept?: boolean;
   run(ctx: Ctx, args: Record<string, unknown>): Promise<unknown>;
 }
 
@@ -71,6 +77,17 @@ const VERSION = '1.0.0';
  */
 const jsonSchemaValidator = new AjvJsonSchemaValidator();
 const listings = new WeakMap<McpEndpoint<never>, Tool[]>();
+const keptTools = new WeakMap<McpEndpoint<never>, ReadonlySet<string>>();
+
+/** The tools whose answers may be kept: read-only ones that say so. */
+function keptToolNames<Ctx>(endpoint: McpEndpoint<Ctx>): ReadonlySet<string> {
+  let names = keptTools.get(endpoint as McpEndpoint<never>);
+  if (!names) {
+    names = new Set(endpoint.tools.filter((t) => t.kept && t.readOnly).map((t) => t.name));
+    keptTools.set(endpoint as McpEndpoint<never>, names);
+  }
+  return names;
+}
 
 /** The tool list, computed once per endpoint: JSON Schema of what each tool accepts. */
 function toolList<Ctx>(endpoint: McpEndpoint<Ctx>): Tool[] {
@@ -161,11 +178,19 @@ export async function answerMcp<Ctx>(
   c: Context,
   endpoint: McpEndpoint<Ctx>,
   ctx: Ctx,
-  opts: { log: Logger; parsedBody?: unknown; maxBodyBytes: number },
+  opts: { log: Logger; parsedBody?: unknown; maxBodyBytes: number; answers?: ToolAnswers },
 ): Promise<Response> {
   if (c.req.method !== 'POST') {
     c.header('Allow', 'POST');
     return c.json({ error: { code: 405, message: 'This MCP endpoint is stateless: send JSON-RPC messages with POST.' } }, 405);
+  }
+  const call = opts.answers && plainToolCall(c, opts.parsedBody, keptToolNames(endpoint));
+  if (call) {
+    const hit = opts.answers?.get(call.key);
+    if (hit) {
+      for (const [name, value] of hit.headers) c.header(name, value);
+      return c.body(answerFor(hit, call.id) as Uint8Array<ArrayBuffer>, 200);
+    }
   }
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
@@ -182,5 +207,7 @@ export async function answerMcp<Ctx>(
   // pipes (profiled: more than half of a tool call's cost).
   const body = res.body ? await res.text() : null;
   res.headers.forEach((value, name) => c.header(name, value));
+  const kept = call && keepable(call, res.status, res.headers, body);
+  if (call && kept) opts.answers?.keep(call.key, kept);
   return c.body(body as string, res.status as 200);
 }

@@ -29,7 +29,8 @@ import { atLeast } from '../../core/roles';
 import { badRequest, forbidden, notFound } from '@quire/shared/apiErrors';
 import type { ListQuery } from '@quire/shared/schemas/common';
 import type { AppEnv } from '../env';
-import { requireMergeRuleMembers, requireOrg } from '../guards';
+import { requireOrg } from '../guards';
+import { requireMergeRuleMembers } from '../../core/spaces';
 import { presentCollection } from '../presenters/collection';
 import { iso } from '../presenters/iso';
 import { presentOrg } from '../presenters/organization';
@@ -81,7 +82,7 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
       if (!(await orgHasSite(db, org.id, b.defaultContent.site)))
         throw badRequest('Invalid body field "defaultContent.site": invalid default content space or collection provided.');
     }
-    await requireMergeRuleMembers(c, org.id, b.mergeRules);
+    await requireMergeRuleMembers(c.get('deps').db, org.id, b.mergeRules);
     if (b.hostname) {
       if (await hostnameTakenByOtherOrg(db, b.hostname, org.id))
         throw badRequest('Invalid body field "hostname": already used by another organization.');

@@ -1,17 +1,13 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { sameSecret } from '../../sites/gate';
-import { keyBetween } from '@quire/shared';
 import type { Context } from 'hono';
-import { IN_COLLECTION, moveItem } from '../../core/placement';
-import { atLeast } from '../../core/roles';
-import { runSpaceCopySteps } from '../../core/spaceCopy';
-import { copyGrants, deleteGrantsOn } from '../../store/grants';
-import { lastPosition } from '../../store/collections';
 import { spaceCountsOf, spaceRow } from '../../core/hotRows';
 import * as spaces from '../../store/spaces';
-import { badRequest, forbidden, notFound } from '@quire/shared/apiErrors';
+import { notFound } from '@quire/shared/apiErrors';
+import { moveItem } from '../../core/placement';
+import { duplicateSpace, roleToUpdateSpace, transferSpace, updateSpaceSettings } from '../../core/spaces';
 import type { AppEnv } from '../env';
-import { requireMergeRuleMembers, requireSpace } from '../guards';
+import { requireSpace } from '../guards';
 import { presentSpace } from '../presenters/space';
 import { baseUrl } from '../urls';
 import * as r from './routes';
@@ -29,9 +25,6 @@ async function respond(c: Context<AppEnv>, spaceId: string, access: OrgAccess) {
 async function present(c: Context<AppEnv>, space: spaces.SpaceRow, access: OrgAccess) {
   return presentSpace(space, access, baseUrl(c), await spaceCountsOf(c.get('deps').db, space.id));
 }
-
-/** Fields any editor may change (`icon` can only be cleared); the rest shape access and workflow and take an admin. */
-const EDITOR_FIELDS = new Set(['title', 'emoji', 'icon', 'language']);
 
 export function registerSpaces(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.getSpace, async (c) => {
@@ -65,38 +58,16 @@ export function registerSpaces(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(r.updateSpace, async (c) => {
-    const { db } = c.get('deps');
-    const b = c.req.valid('json');
-    const adminOnly = Object.keys(b).some((k) => !EDITOR_FIELDS.has(k));
-    const { space, access, role } = await requireSpace(c, c.req.valid('param').spaceId, adminOnly ? 'admin' : 'edit');
-    if (space.edit_mode === 'locked' && !atLeast(role, 'admin')) throw forbidden('The space is locked: only an admin can change it.');
-    if (b.visibility === IN_COLLECTION && !space.parent_id) {
-      throw badRequest('Invalid body field "visibility": "in-collection" is only for spaces in a collection.');
-    }
-    await requireMergeRuleMembers(c, space.org_id, b.mergeRules);
-    await spaces.updateSpace(db, space.id, b);
+    const fields = c.req.valid('json');
+    const { space, role } = await requireSpace(c, c.req.valid('param').spaceId, roleToUpdateSpace(fields));
+    await updateSpaceSettings(c.get('deps').db, space, role, fields);
     c.get('access').reset(space.org_id);
     return c.json(await respond(c, space.id, await c.get('access').org(space.org_id)), 200);
   });
 
   app.openapi(r.duplicateSpace, async (c) => {
-    const { db } = c.get('deps');
     const { space, access } = await requireSpace(c, c.req.valid('param').spaceId, 'read');
-    const parent = space.parent_id ? access.collection(space.parent_id) : undefined;
-    const canCreate = parent ? access.can(parent, 'create') : atLeast(access.orgRole, 'create');
-    if (!canCreate) throw forbidden('This needs the create role where the copy goes.');
-    const copyId = await db.transaction(async (tx) => {
-      const copy = await spaces.createSpace(tx, space.org_id, {
-        title: `${space.title} (copy)`.slice(0, 256),
-        emoji: space.emoji,
-        parentId: space.parent_id,
-        language: space.language,
-      });
-      await spaces.copySpaceSettings(tx, copy.id, space);
-      await copyGrants(tx, space.id, copy.id);
-      await runSpaceCopySteps(tx, space.id, copy.id);
-      return copy.id;
-    });
+    const copyId = await duplicateSpace(c.get('deps').db, space, access);
     // The copy carries the original's grants, the caller's included.
     c.get('access').reset(space.org_id);
     return c.json(await respond(c, copyId, await c.get('access').org(space.org_id)), 200);
@@ -117,23 +88,9 @@ export function registerSpaces(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(r.transferSpace, async (c) => {
-    const { db } = c.get('deps');
     const { space } = await requireSpace(c, c.req.valid('param').spaceId, 'admin');
     const target = c.req.valid('json').organization;
-    const targetAccess = await c.get('access').org(target);
-    if (!targetAccess.isMember) throw notFound('organization');
-    if (target === space.org_id)
-      throw badRequest('The transfer would not result in any update: the space is already in this organization.');
-    if (!atLeast(targetAccess.orgRole, 'create')) throw forbidden('This needs the create role in the target organization.');
-    if (space.visibility === IN_COLLECTION) {
-      // It lands at the root of the target, where there is no collection to take its audience from.
-      throw badRequest('The space cannot be moved: it is visible "in-collection"; change its visibility first.');
-    }
-    await db.transaction(async (tx) => {
-      const position = keyBetween(await lastPosition(tx, target, null), null);
-      await deleteGrantsOn(tx, space.id);
-      await spaces.moveSpaceToOrg(tx, space.id, target, position);
-    });
+    await transferSpace(c.get('deps').db, space, target, await c.get('access').org(target));
     // Grants were dropped on the way: the caller's standing in the target is read afresh.
     c.get('access').reset();
     return c.json(await respond(c, space.id, await c.get('access').org(target)), 200);

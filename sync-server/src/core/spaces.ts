@@ -1,0 +1,89 @@
+import { keyBetween, type MergeRules, type Role } from '@quire/shared';
+import { badRequest, forbidden, notFound } from '@quire/shared/apiErrors';
+import type { OrgAccess } from './access';
+import { IN_COLLECTION } from './placement';
+import { atLeast } from './roles';
+import { runSpaceCopySteps } from './spaceCopy';
+import { lastPosition } from '../store/collections';
+import type { Db, Queryable } from '../store/db';
+import { copyGrants, deleteGrantsOn } from '../store/grants';
+import { membersAmong } from '../store/members';
+import * as spaces from '../store/spaces';
+
+/** Fields any editor may change (`icon` can only be cleared); the rest shape access and workflow and take an admin. */
+const EDITOR_FIELDS = new Set(['title', 'emoji', 'icon', 'language']);
+
+/** The role a change of these space fields needs. */
+export function roleToUpdateSpace(fields: object): Role {
+  return Object.keys(fields).some((k) => !EDITOR_FIELDS.has(k)) ? 'admin' : 'edit';
+}
+
+/**
+ * Changes a space's settings for a caller who holds `role` on it: a locked space takes an
+ * admin, `in-collection` is only for a space in a collection, and merge rules may name
+ * only the organization's members. Every check runs before anything is written.
+ */
+export async function updateSpaceSettings(
+  db: Db,
+  space: spaces.SpaceRow,
+  role: Role | null,
+  fields: Record<string, unknown> & { visibility?: string; mergeRules?: MergeRules },
+): Promise<void> {
+  if (space.edit_mode === 'locked' && !atLeast(role, 'admin')) throw forbidden('The space is locked: only an admin can change it.');
+  if (fields.visibility === IN_COLLECTION && !space.parent_id) {
+    throw badRequest('Invalid body field "visibility": "in-collection" is only for spaces in a collection.');
+  }
+  await requireMergeRuleMembers(db, space.org_id, fields.mergeRules);
+  await spaces.updateSpace(db, space.id, fields);
+}
+
+/** Merge rules name users: each must be a member of the organization (404 when one is not). */
+export async function requireMergeRuleMembers(db: Queryable, orgId: string, rules: MergeRules | undefined): Promise<void> {
+  if (rules?.type !== 'rules') return;
+  const ids = [...new Set(rules.rules.flatMap((r) => r.users))];
+  if (!ids.length) return;
+  const found = await membersAmong(db, orgId, ids);
+  if (found.length < ids.length) throw notFound('member');
+}
+
+/**
+ * Copies a space beside the original (its content, settings and grants), for a caller who
+ * may create there; returns the copy's id.
+ */
+export async function duplicateSpace(db: Db, space: spaces.SpaceRow, access: OrgAccess): Promise<string> {
+  const parent = space.parent_id ? access.collection(space.parent_id) : undefined;
+  const canCreate = parent ? access.can(parent, 'create') : atLeast(access.orgRole, 'create');
+  if (!canCreate) throw forbidden('This needs the create role where the copy goes.');
+  return db.transaction(async (tx) => {
+    const copy = await spaces.createSpace(tx, space.org_id, {
+      title: `${space.title} (copy)`.slice(0, 256),
+      emoji: space.emoji,
+      parentId: space.parent_id,
+      language: space.language,
+    });
+    await spaces.copySpaceSettings(tx, copy.id, space);
+    await copyGrants(tx, space.id, copy.id);
+    await runSpaceCopySteps(tx, space.id, copy.id);
+    return copy.id;
+  });
+}
+
+/**
+ * Moves a space to the root of another organization, where the caller needs the create
+ * role; its grants stay behind. Every check runs first: a refused transfer changes nothing.
+ */
+export async function transferSpace(db: Db, space: spaces.SpaceRow, targetOrgId: string, targetAccess: OrgAccess): Promise<void> {
+  if (!targetAccess.isMember) throw notFound('organization');
+  if (targetOrgId === space.org_id)
+    throw badRequest('The transfer would not result in any update: the space is already in this organization.');
+  if (!atLeast(targetAccess.orgRole, 'create')) throw forbidden('This needs the create role in the target organization.');
+  if (space.visibility === IN_COLLECTION) {
+    // It lands at the root of the target, where there is no collection to take its audience from.
+    throw badRequest('The space cannot be moved: it is visible "in-collection"; change its visibility first.');
+  }
+  await db.transaction(async (tx) => {
+    const position = keyBetween(await lastPosition(tx, targetOrgId, null), null);
+    await deleteGrantsOn(tx, space.id);
+    await spaces.moveSpaceToOrg(tx, space.id, targetOrgId, position);
+  });
+}
