@@ -18,7 +18,7 @@
  * `npm run bench -- sync`, or `node --import tsx bench/sync.ts`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -58,6 +58,8 @@ const KINDS: ServerKind[] = ['quire', ...(POSTGRES_URL ? (['quire-pg'] as const)
 /** `SYNC_BENCH_SERVERS=quire,relay` and `SYNC_BENCH_SCENARIOS=1` narrow a run (while working on one of them). */
 const ONLY_SERVERS = process.env.SYNC_BENCH_SERVERS?.split(',') as ServerKind[] | undefined;
 const ONLY_SCENARIOS = process.env.SYNC_BENCH_SCENARIOS?.split(',').map(Number);
+/** `SYNC_BENCH_PROFILE=<dir>` writes each Quire server's CPU profile of the measured window there (it slows the server down). */
+const PROFILE_DIR = process.env.SYNC_BENCH_PROFILE;
 const LABEL: Record<ServerKind, string> = {
   quire: 'quire (durable log)',
   'quire-pg': 'quire on PostgreSQL',
@@ -136,8 +138,28 @@ class ServerUnderTest {
    * database's WebAssembly memory; the live heap is what the connections and rooms hold.
    */
   async liveHeapKib(): Promise<number> {
+    const heap = (await this.inspect(async (call) => {
+      await call('HeapProfiler.collectGarbage');
+      return call('Runtime.getHeapUsage');
+    })) as { usedSize: number } | undefined;
+    return heap ? heap.usedSize / 1024 : Number.NaN;
+  }
+
+  /** Records the server's CPU profile for `ms` and writes it to `file` (open it in Chrome's DevTools). */
+  async cpuProfile(ms: number, file: string): Promise<void> {
+    const profile = await this.inspect(async (call) => {
+      await call('Profiler.enable');
+      await call('Profiler.start');
+      await sleep(ms);
+      return ((await call('Profiler.stop')) as { profile: unknown }).profile;
+    });
+    if (profile) writeFileSync(file, JSON.stringify(profile));
+  }
+
+  /** Runs `use` with a session on the server's inspector. */
+  private async inspect<T>(use: (call: (method: string) => Promise<any>) => Promise<T>): Promise<T | undefined> {
     const url = await this.inspector;
-    if (!url) return Number.NaN;
+    if (!url) return undefined;
     const ws = new WebSocket(url);
     await new Promise((resolve, reject) => {
       ws.once('open', resolve);
@@ -155,10 +177,11 @@ class ServerUnderTest {
         replies.set(id, resolve);
         ws.send(JSON.stringify({ id, method }));
       });
-    await call('HeapProfiler.collectGarbage');
-    const heap = (await call('Runtime.getHeapUsage')) as { usedSize: number };
-    ws.close();
-    return heap.usedSize / 1024;
+    try {
+      return await use(call);
+    } finally {
+      ws.close();
+    }
   }
 
   private databaseUrl = '';
@@ -261,7 +284,15 @@ class ServerUnderTest {
     const doc = new Y.Doc();
     const url = `ws://127.0.0.1:${this.port}`;
     if (this.kind === 'hocuspocus') {
-      const p = new HocuspocusProvider({ url, name: room, document: doc, WebSocketPolyfill: WebSocket } as never);
+      // A socket still connecting when its provider is destroyed (after the SIGKILL) reports
+      // an error nobody listens to; unheard, it would end the benchmark.
+      const Quiet = class extends WebSocket {
+        constructor(u: string, protocols?: string | string[]) {
+          super(u, protocols);
+          this.on('error', () => {});
+        }
+      };
+      const p = new HocuspocusProvider({ url, name: room, document: doc, WebSocketPolyfill: Quiet } as never);
       return { doc, synced: () => p.isSynced, destroy: () => p.destroy() };
     }
     const serverUrl = this.isQuire ? `${url}/v1/sync` : url;
@@ -416,7 +447,12 @@ async function runOne(kind: ServerKind, s: Scenario): Promise<Result> {
     measuring = true;
     const deliveredBefore = delivered;
     const started = performance.now();
+    const profiling =
+      PROFILE_DIR && server.isQuire
+        ? server.cpuProfile(s.seconds * 1000, join(PROFILE_DIR, `${kind}-${s.clients}x${s.docs}.cpuprofile`))
+        : undefined;
     await sleep(s.seconds * 1000);
+    await profiling;
     measuring = false;
     const elapsed = (performance.now() - started) / 1000;
     const cpuAfter = cpuSeconds(server.pid);

@@ -1,12 +1,12 @@
 import { Worker } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type QueryOptions } from '@electric-sql/pglite';
 import { type Db, DurabilityUnknownError, type Queryable, mayWrite } from './db';
 
 /**
  * PGlite's Postgres runs with fsync off and its file system cannot fsync, so a commit
  * reaches the OS page cache only: enough for a killed process, not for a power cut.
- * After each write we fsync the WAL segments being written (and their directory)
- * ourselves; the commit record is in them, and recovery replays the WAL on the next start.
+ * After each write we fdatasync the WAL segments being written ourselves (and their
+ * directory when the set of segment names changed); the commit record is in them, and recovery replays the WAL on the next start.
  * Those are the two most recently modified segments (a record may span the switch from one
  * to the next), not the highest-named: a checkpoint renames old segments to future names
  * for reuse.
@@ -47,14 +47,15 @@ function walSyncer(dataDir: string): { sync: () => Promise<void>; stop: () => Pr
     worker = w;
     return w;
   };
-  const syncOnce = () =>
+  const ask = (close: boolean) =>
     new Promise<void>((resolve, reject) => {
       const w = started();
       const id = ++seq;
       pending.set(id, { resolve, reject });
       w.ref();
-      w.postMessage(id);
+      w.postMessage(close ? { id, close } : id);
     });
+  const syncOnce = () => ask(false);
   let running: Promise<void> | undefined;
   let next: Promise<void> | undefined;
   /** The first failure, for good: an fsync is never retried after an I/O error. */
@@ -84,6 +85,7 @@ function walSyncer(dataDir: string): { sync: () => Promise<void>; stop: () => Pr
     // Commits already acknowledged to the adapter finish their fsync first.
     await (next ?? running)?.catch(() => {});
     const w = worker;
+    if (w) await ask(true).catch(() => {});
     worker = undefined;
     await w?.terminate();
   };
@@ -91,6 +93,17 @@ function walSyncer(dataDir: string): { sync: () => Promise<void>; stop: () => Pr
 }
 
 export { mayWrite };
+
+const BYTEA = 17;
+/**
+ * `bytea` both ways without per-byte JavaScript: a parameter goes as its bytes (PGlite
+ * sends a value its serializer leaves binary in binary format), a column comes back
+ * decoded from hex natively. PGlite's own pair walks the bytes one at a time.
+ */
+const BINARY: QueryOptions = {
+  serializers: { [BYTEA]: (v: Uint8Array | string) => v as string },
+  parsers: { [BYTEA]: (v: string) => new Uint8Array(Buffer.from(v.slice(2), 'hex')) },
+};
 
 /**
  * The embedded adapter. PGlite is one connection, so a transaction holds it and other
@@ -120,7 +133,7 @@ export function wrapPglite(pg: PGlite, walSync: () => Promise<void> = async () =
     });
   const wrap = (q: Pick<PGlite, 'query'>, inTransaction: boolean): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
-      const res = await q.query<T>(sql, params);
+      const res = await q.query<T>(sql, params, BINARY);
       if (!inTransaction && mayWrite(sql)) await syncWal();
       return res.rows;
     },

@@ -64,11 +64,18 @@ export interface GroupedAppend {
 }
 
 /**
- * Appends one update to each of several documents' logs in two statements, inside the
- * caller's transaction: the same rows and the same notifications as `appendUpdate` (seq
- * bumped under the document row's lock, the row, a NOTIFY `<docId>\t<seq>\t<origin>` sent
- * on commit), at a cost that does not grow with the number of documents in round trips.
- * Each document appears at most once. Returns the seq of each entry, in the order given.
+ * Appends one update to each of several documents' logs in one statement, inside the
+ * caller's transaction or as one on its own: the same rows as `appendUpdate` (seq bumped
+ * under the document row's lock, the document row created on first use), at a cost that
+ * does not grow with the number of documents in round trips. Each document appears at
+ * most once. Returns the seq of each entry, in the order given.
+ *
+ * With `notify`, the statement also sends one NOTIFY for the whole group listing its rows
+ * (`logNotice`), for the other instances sharing the database; an embedded database has
+ * no other listener, and the rooms of this process apply their own rows without one.
+ *
+ * The updates travel as one binary parameter (their bytes end to end, cut apart by offset
+ * in SQL): no text encoding on the way to `bytea`, and the statement text never changes.
  *
  * The branch's write policy is checked in the same statement, on its row read with a share
  * lock: an entry whose space is locked or deleted, or whose change request is merged or
@@ -78,14 +85,25 @@ export interface GroupedAppend {
  * Rows are locked in id order (branch rows, then documents), as every writer takes them,
  * so concurrent groups never deadlock.
  */
-export async function appendGrouped(tx: Queryable, entries: GroupedAppend[], origin: string): Promise<(number | undefined)[]> {
+export async function appendGrouped(
+  db: Queryable,
+  entries: GroupedAppend[],
+  origin: string,
+  opts: { notify: boolean },
+): Promise<(number | undefined)[]> {
   const ids = entries.map((e) => e.docId);
-  const sorted = [...ids].sort();
   const spaceIds = ids.filter((id) => id.startsWith('space:')).map((id) => id.slice('space:'.length));
   const crIds = ids.filter((id) => id.startsWith('cr:')).map((id) => id.slice('cr:'.length));
-  await tx.query('INSERT INTO ydocs (id) SELECT unnest($1::text[]) ON CONFLICT (id) DO NOTHING', [sorted]);
-  // One statement for the rest: on the embedded database each statement costs more than the rows it writes.
-  const written = await tx.query<{ id: string; seq: number }>(
+  const starts: number[] = [];
+  const lengths: number[] = [];
+  let at = 0;
+  for (const e of entries) {
+    starts.push(at + 1);
+    lengths.push(e.update.byteLength);
+    at += e.update.byteLength;
+  }
+  const bytes = Buffer.concat(entries.map((e) => e.update));
+  const written = await db.query<{ id: string; seq: number }>(
     `WITH branch_spaces AS MATERIALIZED (
        SELECT id, edit_mode, deleted_at FROM spaces WHERE id = ANY($5::text[]) ORDER BY id FOR SHARE
      ),
@@ -93,7 +111,7 @@ export async function appendGrouped(tx: Queryable, entries: GroupedAppend[], ori
        SELECT id, status FROM change_requests WHERE id = ANY($6::text[]) ORDER BY id FOR SHARE
      ),
      writable AS MATERIALIZED (
-       SELECT t.d AS id, t.u FROM unnest($1::text[], $2::text[]) AS t(d, u)
+       SELECT t.d AS id, t.s, t.n FROM unnest($1::text[], $2::int[], $3::int[]) AS t(d, s, n)
         WHERE CASE
           WHEN t.d LIKE 'space:%' THEN EXISTS (
             SELECT 1 FROM branch_spaces s WHERE s.id = substr(t.d, 7) AND s.deleted_at IS NULL AND s.edit_mode = 'live')
@@ -102,26 +120,23 @@ export async function appendGrouped(tx: Queryable, entries: GroupedAppend[], ori
           ELSE true
         END
      ),
-     locked AS (SELECT id FROM ydocs WHERE id IN (SELECT id FROM writable) ORDER BY id FOR UPDATE),
      bumped AS (
-       UPDATE ydocs d SET last_seq = d.last_seq + 1, updated_at = now() FROM locked WHERE d.id = locked.id
+       INSERT INTO ydocs AS d (id, last_seq) SELECT id, 1 FROM writable ORDER BY id
+       ON CONFLICT (id) DO UPDATE SET last_seq = d.last_seq + 1, updated_at = now()
        RETURNING d.id, d.last_seq
      ),
      inserted AS (
        INSERT INTO ydoc_updates (doc_id, seq, update, origin)
-       SELECT b.id, b.last_seq, decode(w.u, 'base64'), $3::text
+       SELECT b.id, b.last_seq, substring($4::bytea FROM w.s FOR w.n), $7::text
          FROM bumped b JOIN writable w ON w.id = b.id
        RETURNING doc_id, seq
+     ),
+     notice AS (
+       SELECT pg_notify($8::text, $7::text || string_agg(chr(10) || doc_id || chr(9) || seq, ''))
+         FROM inserted WHERE $9::boolean HAVING count(*) > 0
      )
-     SELECT doc_id AS id, seq, pg_notify($4::text, doc_id || chr(9) || seq || chr(9) || $3::text) FROM inserted`,
-    [
-      ids,
-      entries.map((e) => Buffer.from(e.update.buffer, e.update.byteOffset, e.update.byteLength).toString('base64')),
-      origin,
-      YDOC_CHANNEL,
-      spaceIds,
-      crIds,
-    ],
+     SELECT doc_id AS id, seq FROM inserted LEFT JOIN notice ON true`,
+    [ids, starts, lengths, bytes, spaceIds, crIds, origin, YDOC_CHANNEL, opts.notify],
   );
   const seqOf = new Map(written.map((r) => [r.id, Number(r.seq)]));
   return ids.map((id) => seqOf.get(id));

@@ -2,8 +2,28 @@ import * as Y from 'yjs';
 import type { Queryable } from './db';
 import { maybeOne } from './db';
 
-/** NOTIFY channel announcing a new update: payload `<docId>\t<seq>\t<origin>`. */
+/**
+ * NOTIFY channel announcing new log rows: one notice per statement that appended rows,
+ * payload `<origin>` then `\n<docId>\t<seq>` per row (`logNotice`).
+ */
 export const YDOC_CHANNEL = 'quire_ydoc_updates';
+
+/** The payload announcing `rows`, appended by `origin` (an instance id, or empty for REST writes). */
+export function logNotice(origin: string | null, rows: { docId: string; seq: number }[]): string {
+  return (origin ?? '') + rows.map((r) => `\n${r.docId}\t${r.seq}`).join('');
+}
+
+export function parseLogNotice(payload: string): { origin: string; rows: { docId: string; seq: number }[] } {
+  const [origin = '', ...lines] = payload.split('\n');
+  const rows = lines.map((line) => {
+    const [docId = '', seq] = line.split('\t');
+    return { docId, seq: Number(seq) };
+  });
+  return { origin, rows: rows.filter((r) => r.docId) };
+}
+
+/** Bytes a row adds to a notice, at most (the seq's digits included): groups stay under PostgreSQL's 8000-byte payload. */
+export const noticeBytesOf = (docId: string) => Buffer.byteLength(docId) + 22;
 
 export interface StoredDoc {
   snapshot: Uint8Array | null;
@@ -34,7 +54,7 @@ export async function appendUpdate(db: Queryable, docId: string, update: Uint8Ar
     [docId, bytes(update), origin],
   );
   const seq = Number(row?.seq);
-  await db.query('SELECT pg_notify($1, $2)', [YDOC_CHANNEL, `${docId}\t${seq}\t${origin ?? ''}`]);
+  await db.query('SELECT pg_notify($1, $2)', [YDOC_CHANNEL, logNotice(origin, [{ docId, seq }])]);
   return seq;
 }
 
@@ -106,24 +126,27 @@ export async function loadYDoc(db: Queryable, docId: string): Promise<{ doc: Y.D
 }
 
 /**
- * Folds the log into the snapshot. The fold happens under the doc row's lock, so an
- * update appended meanwhile either lands before (and is folded) or after (and stays).
+ * Folds the log into the snapshot. The merge, the costly part, runs before any lock: it
+ * reads the snapshot and the rows after it in one statement (rows below `last_seq` never
+ * change), then a short transaction locks the document row, checks that no other fold
+ * moved the snapshot meanwhile, and stores the merge in place of the rows it holds. An
+ * update appended meanwhile has a higher seq and stays in the log.
  */
-export async function compactDoc(db: { transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> }, docId: string): Promise<number> {
+export async function compactDoc(
+  db: { transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> } & Queryable,
+  docId: string,
+): Promise<number> {
+  const stored = await readDocLog(db, docId, -1);
+  if (!stored || stored.updates.length === 0) return 0;
+  const merged = Y.mergeUpdates([...(stored.snapshot ? [stored.snapshot] : []), ...stored.updates.map((u) => u.update)]);
+  const upTo = stored.updates.at(-1)?.seq ?? 0;
   return db.transaction(async (tx) => {
-    const head = await maybeOne<{ snapshot: Uint8Array | null; snapshot_seq: number }>(
-      tx,
-      'SELECT snapshot, snapshot_seq FROM ydocs WHERE id = $1 FOR UPDATE',
-      [docId],
-    );
-    if (!head) return 0;
-    const updates = await updatesSince(tx, docId, Number(head.snapshot_seq));
-    if (updates.length === 0) return 0;
-    const merged = Y.mergeUpdates([...(head.snapshot ? [u8(head.snapshot)] : []), ...updates.map((u) => u.update)]);
-    const upTo = updates.at(-1)?.seq ?? 0;
+    const head = await maybeOne<{ snapshot_seq: number }>(tx, 'SELECT snapshot_seq FROM ydocs WHERE id = $1 FOR UPDATE', [docId]);
+    // Gone, or folded by someone else since the read: what was merged no longer matches.
+    if (!head || Number(head.snapshot_seq) !== stored.snapshotSeq) return 0;
     await tx.query('UPDATE ydocs SET snapshot = $2, snapshot_seq = $3 WHERE id = $1', [docId, bytes(merged), upTo]);
     await tx.query('DELETE FROM ydoc_updates WHERE doc_id = $1 AND seq <= $2', [docId, upTo]);
-    return updates.length;
+    return stored.updates.length;
   });
 }
 

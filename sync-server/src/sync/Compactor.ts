@@ -4,8 +4,10 @@ import { compactDoc } from '../store/ydocs';
 
 /**
  * Folds a document's log into its snapshot in the background, one run per document at a
- * time. Safe while the room takes edits: the fold happens under the document row's lock
- * (`compactDoc`), and readers get the snapshot and the rows after it in one statement.
+ * time. Safe while the room takes edits: the merge is built from one read of the snapshot
+ * and the rows after it, and stored under the document row's lock only if no other fold
+ * moved the snapshot meanwhile (`compactDoc`); appends never wait for the merge. Readers
+ * get the snapshot and the rows after it in one statement.
  */
 export class Compactor {
   private running = new Map<string, Promise<void>>();

@@ -3,7 +3,9 @@ import * as Y from 'yjs';
 import { createLogger } from '../logger';
 import { type Db, DurabilityUnknownError, type Queryable } from '../store/db';
 import { pgliteOf, wrapPglite } from '../store/pglite';
+import { YDOC_CHANNEL, parseLogNotice } from '../store/ydocs';
 import { freshTestDb } from '../testing/databases';
+import { waitFor } from '../testing/syncClients';
 import { LogWriter } from './LogWriter';
 
 let db: Db;
@@ -74,5 +76,32 @@ describe('the log writer after a failed fsync', () => {
     const rows = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM ydoc_updates WHERE doc_id = 'doc:fine'");
     expect(rows[0]?.n).toBe(1);
     expect(fatal).toEqual([]);
+  });
+});
+
+describe('the log writer announcing rows', () => {
+  it('sends one notice per group listing its rows on PostgreSQL, and none on the embedded database', async () => {
+    const heard: string[] = [];
+    const unlisten = await db.listen(YDOC_CHANNEL, (payload) => heard.push(payload));
+    try {
+      const writer = new LogWriter(db, 'notice-instance', createLogger('silent'), () => {});
+      const docs = ['doc:notice-a', 'doc:notice-b', 'doc:notice-c'];
+      // Handed in within one turn of the event loop: one group.
+      const seqs = await Promise.all(docs.map((d) => writer.append(d, update(d))));
+      expect(seqs).toEqual([1, 1, 1]);
+      // A notification sent by a committed statement has reached a listener once a later one has.
+      await db.notify(YDOC_CHANNEL, 'fence');
+      await waitFor(() => heard.includes('fence'), 'the fence notice');
+      const notices = heard.filter((p) => p !== 'fence').map(parseLogNotice);
+      if (db.kind === 'pglite') {
+        expect(notices).toEqual([]);
+        return;
+      }
+      expect(notices).toHaveLength(1);
+      expect(notices[0]?.origin).toBe('notice-instance');
+      expect(notices[0]?.rows.map((r) => `${r.docId}@${r.seq}`).sort()).toEqual(docs.map((d) => `${d}@1`));
+    } finally {
+      await unlisten();
+    }
   });
 });

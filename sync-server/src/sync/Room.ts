@@ -15,6 +15,17 @@ import { type DeleteSet, assertMergeable, pendingOf } from './updates';
 /** Transaction origins in a room's doc and awareness, so nothing echoes back to where it came from. */
 export const FROM_LOG = Symbol('from-log');
 export const FROM_REMOTE = Symbol('from-remote-instance');
+/** Updates of several connections applied as one row: relayed to every member. */
+const FROM_BATCH = Symbol('from-batch');
+
+/** The row storing `updates`: the update itself when alone, else their merge. Throws when Yjs cannot merge one. */
+function rowOf(updates: Uint8Array[]): Uint8Array | undefined {
+  if (updates.length === 0) return undefined;
+  if (updates.length > 1) return Y.mergeUpdates(updates);
+  const only = updates[0] as Uint8Array;
+  assertMergeable(only);
+  return only;
+}
 
 /** The part of a connection a room talks to. */
 export interface RoomMember {
@@ -262,17 +273,26 @@ export class Room {
     })();
   }
 
-  /** Validate on the probe, store as one row, then apply and relay. */
-  private async persist(batch: UpdateJob[]) {
+  /**
+   * Validate on the probe, store as one row, then apply and relay that row as one update.
+   * Each update is read twice on the way (tried on the probe, merged into the row) and the
+   * row once more (applied to the document, which relays it as one message). Whether Yjs
+   * can merge an update is known from the merge itself; only when a merge throws is the
+   * batch taken again carefully, each update checked on its own before the probe sees it.
+   */
+  private async persist(batch: UpdateJob[], careful = false): Promise<void> {
     const accepted: UpdateJob[] = [];
+    const unchanged: UpdateJob[] = [];
     for (const job of batch) {
       const pendingBefore = pendingOf(this.probe);
       this.probeChanged = false;
-      try {
-        assertMergeable(job.update);
-      } catch (err) {
-        job.reject(new BadUpdateError((err as Error).message));
-        continue;
+      if (careful) {
+        try {
+          assertMergeable(job.update);
+        } catch (err) {
+          job.reject(new BadUpdateError((err as Error).message));
+          continue;
+        }
       }
       try {
         Y.applyUpdate(this.probe, job.update);
@@ -283,32 +303,43 @@ export class Room {
       }
       const pendingChanged = pendingOf(this.probe).some((p, i) => p !== pendingBefore[i]);
       // An update that changes nothing (a reconnecting client's delete set) is not stored again.
-      if (!this.probeChanged && !pendingChanged) {
-        job.resolve();
-        continue;
-      }
-      accepted.push(job);
+      if (!this.probeChanged && !pendingChanged) unchanged.push(job);
+      else accepted.push(job);
     }
-    if (accepted.length === 0) return;
-    const updates = accepted.map((j) => j.update);
-    const row = updates.length === 1 ? (updates[0] as Uint8Array) : Y.mergeUpdates(updates);
+    let row: Uint8Array | undefined;
+    try {
+      row = rowOf(accepted.map((j) => j.update));
+    } catch (err) {
+      if (careful) throw err;
+      // An update Yjs applies but cannot merge: find it, with nothing of the batch answered yet.
+      this.rebuildProbe([]);
+      return this.persist(batch, true);
+    }
+    if (!row) {
+      for (const j of unchanged) j.resolve();
+      return;
+    }
+    // An update that changes nothing next to one of this batch is on disk only once the row is.
+    const answered = [...accepted, ...unchanged];
     let seq: number | undefined;
     try {
       seq = await this.host.append(this.docId, row);
     } catch (err) {
       this.host.log.error({ err, docId: this.docId }, 'could not store a sync update');
-      for (const j of accepted) j.reject(new StorageError('storage failed'));
+      for (const j of answered) j.reject(new StorageError('storage failed'));
       this.rebuildProbe([]);
       return;
     }
-    if (seq === undefined) return this.refuseBatch(accepted);
+    if (seq === undefined) return this.refuseBatch(answered);
     // Rows other writers appended before ours come first, so `lastSeq` stays gap-free.
     if (seq > this.lastSeq + 1) await this.catchUp(seq - 1);
-    for (const j of accepted) Y.applyUpdate(this.doc, j.update, j.from);
+    // One sender: relayed to everyone else. Several: to everyone, each sender's own part included (Yjs ignores what it has).
+    const senders = new Set(accepted.map((j) => j.from));
+    Y.applyUpdate(this.doc, row, senders.size === 1 ? accepted[0]?.from : FROM_BATCH);
     if (this.lastSeq === seq - 1) this.lastSeq = seq;
     else this.requestCatchUp();
     this.rowsSinceSnapshot++;
-    for (const j of accepted) j.resolve();
+    for (const j of answered) j.resolve();
     this.host.edited(this);
     if (this.room.kind === 'changeRequest') await this.recordContributors(this.room.changeRequestId, accepted);
   }

@@ -8,7 +8,7 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { Db } from '../store/db';
 import { docsAheadOfRevisions, lastSeqs } from '../store/syncRooms';
-import { YDOC_CHANNEL } from '../store/ydocs';
+import { YDOC_CHANNEL, parseLogNotice } from '../store/ydocs';
 import { type Credentials, SyncRefused, authenticate, roleInRoom } from './access';
 import { AwarenessRelay } from './AwarenessRelay';
 import { Compactor } from './Compactor';
@@ -249,9 +249,9 @@ export class SyncService {
   }
 
   private onLogNotice(payload: string) {
-    const [docId, , origin] = payload.split('\t');
-    if (!docId || origin === this.instanceId) return;
-    this.rooms.get(docId)?.requestCatchUp();
+    const { origin, rows } = parseLogNotice(payload);
+    if (origin === this.instanceId) return;
+    for (const { docId } of rows) this.rooms.get(docId)?.requestCatchUp();
   }
 
   /** Catches up rooms whose log moved without a notification reaching us (a dropped LISTEN connection). */

@@ -58,6 +58,34 @@ function beforeQuery<Q extends Queryable>(q: Q, when: (sql: string, params: unkn
 }
 
 describe('the log read against compaction', () => {
+  it('a compaction takes no lock while it merges: an edit appended meanwhile is stored at once and kept', async () => {
+    const { docId } = await fixture();
+    for (const k of ['c1', 'c2', 'c3']) await appendUpdate(s.db, docId, keyUpdate(k), 'elsewhere');
+    let merging!: () => void;
+    const started = new Promise<void>((resolve) => (merging = resolve));
+    // Compaction's read of the log is where it starts merging: it is held there a while.
+    const slowRead = <Q extends Queryable>(q: Q) =>
+      beforeQuery(
+        q,
+        (sql) => /SELECT/.test(sql) && /ydoc_updates/.test(sql),
+        async () => {
+          merging();
+          await new Promise((r) => setTimeout(r, 500));
+        },
+      );
+    const slow: Db = Object.create(slowRead(s.db), {
+      transaction: { value: <T>(fn: (tx: Queryable) => Promise<T>) => s.db.transaction((tx) => fn(slowRead(tx))) },
+    }) as Db;
+    let compactedAt = 0;
+    const compacting = compactDoc(slow, docId).then(() => (compactedAt = Date.now()));
+    await started;
+    await appendUpdate(s.db, docId, keyUpdate('c4'), 'elsewhere');
+    const appendedAt = Date.now();
+    await compacting;
+    expect(appendedAt).toBeLessThan(compactedAt);
+    expect([...(await storedDoc(docId)).getMap('m').keys()].sort()).toEqual(['c1', 'c2', 'c3', 'c4']);
+  });
+
   it.runIf(process.env.DATABASE_URL)(
     'a revision cut holds every logged edit even when compaction folds the log in the middle of the cut',
     async () => {
@@ -122,7 +150,7 @@ describe('the log read against compaction', () => {
       // the room has to read the store again.
       await s.db.transaction(async (tx) => {
         for (const k of ['k1', 'k2', 'k3']) await appendUpdate(tx, docId, keyUpdate(k), 'elsewhere');
-        await compactDoc({ transaction: (fn) => fn(tx) }, docId);
+        await compactDoc({ query: (sql, params) => tx.query(sql, params), transaction: (fn) => fn(tx) }, docId);
         const [row] = await tx.query<{ snapshot_seq: number }>('SELECT snapshot_seq FROM ydocs WHERE id = $1', [docId]);
         watched = Number(row?.snapshot_seq);
         await appendUpdate(tx, docId, keyUpdate('k4'), 'elsewhere');

@@ -1,8 +1,10 @@
 import { SyncClose, SyncCloseReason, SyncRefusal, changeRequestRoom, spaceRoom } from '@quire/shared/sync';
 import * as encoding from 'lib0/encoding';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as decoding from 'lib0/decoding';
 import * as Y from 'yjs';
 import { appendUpdate, loadDocUpdate } from '../store/ydocs';
+import { encodeUpdate } from './protocol';
 import { issueTicket } from './tickets';
 import { LiveServer, acknowledged, nextClose, rawClient, refusals, synced, waitFor } from '../testing/syncClients';
 
@@ -297,7 +299,34 @@ describe('sync endpoint', () => {
     p.destroy();
   });
 
+  it('relays a burst of edits stored together as one message, not one per edit', async () => {
+    const { admin, room, spaceId } = await fixture();
+    const receiver = await rawClient(`${s.wsUrl}/${room}`, admin.token);
+    const sender = await rawClient(`${s.wsUrl}/${room}`, admin.token);
+    const typed = new Y.Doc();
+    const updates: Uint8Array[] = [];
+    typed.on('update', (u: Uint8Array) => updates.push(u));
+    for (const ch of 'burst of keys') typed.getText('t').insert(typed.getText('t').length, ch);
+    await waitFor(() => receiver.messages.length > 0 && sender.messages.length > 0, 'both joined');
+    const before = receiver.messages.length;
+    for (const u of updates) sender.ws.send(encodeUpdate(u));
+    const relayed = () => receiver.messages.slice(before).filter((m) => m[0] === 0 && m[1] === 2);
+    const receivedText = () => {
+      const received = new Y.Doc();
+      for (const m of relayed()) Y.applyUpdate(received, decoding.readVarUint8Array(decoding.createDecoder(m.subarray(2))));
+      return text(received);
+    };
+    await waitFor(() => receivedText() === 'burst of keys', 'the burst to be relayed');
+    expect(await storedText(spaceId)).toBe('burst of keys');
+    // The first edit may go out on its own; the rest arrived while it was being stored.
+    expect(relayed().length).toBeLessThanOrEqual(3);
+    sender.ws.close();
+    receiver.ws.close();
+  });
+
   it('fans out between two instances on one database', async () => {
+    // The embedded database serves one process: no other instance to hear of its rows.
+    if (s.db.kind === 'pglite') return;
     const { admin, members, room } = await fixture(['edit']);
     const other = await LiveServer.start({}, s.db);
     try {
@@ -323,9 +352,14 @@ describe('sync endpoint', () => {
   it('relays nothing it could not store: the sender is closed (1011), and its edit arrives once it is stored', async () => {
     const { admin, members, room, spaceId } = await fixture(['edit']);
     let failing = false;
+    // Log appends run in a transaction on PostgreSQL, as one statement on the embedded database.
     const flaky = Object.create(s.db, {
       transaction: {
         value: (fn: Parameters<typeof s.db.transaction>[0]) => (failing ? Promise.reject(new Error('disk full')) : s.db.transaction(fn)),
+      },
+      query: {
+        value: (sql: string, params?: unknown[]) =>
+          failing && /INSERT INTO ydoc_updates/.test(sql) ? Promise.reject(new Error('disk full')) : s.db.query(sql, params),
       },
     }) as typeof s.db;
     const other = await LiveServer.start({}, flaky);
