@@ -1,7 +1,10 @@
 import { SignJWT } from 'jose';
 import { type HTMLElement, parse } from 'node-html-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { TestDnsServer } from '../testing/dnsServer';
+import { call } from '../testing/mcpClients';
 import { type Answer, TestServer, type TestUser } from '../testing/harness';
 import { rewritePage, writePages, xssDocument } from '../testing/testContent';
 
@@ -323,6 +326,18 @@ describe('published site pages', () => {
     expect(res.body).toContain('<link rel="canonical" href="http://docs.acme-example.com/install-guide">');
     expect((await t.request('GET', '/v1/orgs', { headers: { host: 'docs.acme-example.com' } })).status).toBe(401);
     expect((await t.request('GET', '/install-guide', { headers: { host: 'other.example.com' } })).status).toBe(404);
+
+    // its MCP server answers at the hostname's root too, with the site's own links
+    const client = new Client({ name: 'quire-test', version: '1.0.0' });
+    const viaApp = (url: string | URL, init?: RequestInit) => {
+      const req = new Request(url, init);
+      req.headers.set('host', new URL(req.url).host);
+      return t.app.fetch(req);
+    };
+    await client.connect(new StreamableHTTPClientTransport(new URL('http://docs.acme-example.com/~mcp'), { fetch: viaApp }));
+    const found = (await call(client, 'search_site', { query: 'zeppelin package' })).json;
+    expect(found.results[0]).toMatchObject({ title: 'Install guide', url: 'http://docs.acme-example.com/install-guide' });
+    await client.close();
   });
 });
 
