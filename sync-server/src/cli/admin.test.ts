@@ -98,13 +98,14 @@ describe('npm run admin', () => {
       expect(zip.code, zip.errors).toBe(0);
       expect(zip.out).toEqual([expect.stringMatching(/^Wrote .*handbook\.zip \(\d+ bytes\)\.$/)]);
       const files = unzipSync(readFileSync(zipPath));
-      expect(Object.keys(files).sort()).toEqual(['SUMMARY.md', 'hello.md']);
-      expect(new TextDecoder().decode(files['SUMMARY.md'])).toBe('# Table of contents\n\n* [Hello](hello.md)\n');
-      expect(new TextDecoder().decode(files['hello.md'])).toBe('# Hello\n\nHi **there**, see [more](https://example.com).\n');
+      // the first page is the root README, as git sync writes it
+      expect(Object.keys(files).sort()).toEqual(['README.md', 'SUMMARY.md']);
+      expect(new TextDecoder().decode(files['SUMMARY.md'])).toBe('# Table of contents\n\n* [Hello](README.md)\n');
+      expect(new TextDecoder().decode(files['README.md'])).toBe('# Hello\n\nHi **there**, see [more](https://example.com).\n');
       const tarPath = join(dataDir, 'handbook.tar.gz');
       expect((await admin('export', spaceId, '--out', tarPath)).code).toBe(0);
       const tar = await readTarGz(readFileSync(tarPath), 1 << 20);
-      expect([...tar.keys()].sort()).toEqual(['SUMMARY.md', 'hello.md']);
+      expect([...tar.keys()].sort()).toEqual(['README.md', 'SUMMARY.md']);
       const bad = await admin('export', spaceId, '--out', join(dataDir, 'handbook.rar'));
       expect(bad.code).toBe(2);
       expect(bad.errors).toMatch(/--out must name a \.zip or \.tar\.gz file/);
