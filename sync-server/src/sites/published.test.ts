@@ -329,7 +329,7 @@ describe('published site pages', () => {
 
     // its MCP server answers at the hostname's root too, with the site's own links
     const client = new Client({ name: 'quire-test', version: '1.0.0' });
-    const viaApp = (url: string | URL, init?: RequestInit) => {
+    const viaApp = async (url: string | URL, init?: RequestInit) => {
       const req = new Request(url, init);
       req.headers.set('host', new URL(req.url).host);
       return t.app.fetch(req);
