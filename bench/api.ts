@@ -26,7 +26,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import WebSocket from 'ws';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
@@ -39,6 +38,7 @@ import type { Db } from '../sync-server/src/store/db';
 import { createOrg } from '../sync-server/src/store/organizations';
 import { createToken } from '../sync-server/src/store/tokens';
 import { ensureUser } from '../sync-server/src/store/users';
+import { scratchDatabase } from './scratchDatabase';
 
 const CONNECTIONS = 50;
 const SECONDS = Number(process.env.API_BENCH_SECONDS ?? 5);
@@ -144,24 +144,6 @@ function report(name: string, quire: Figures, bare: Figures) {
   console.log(`  ratio      ${(quire.rps / bare.rps).toFixed(3)} of the bare server's requests/s`);
 }
 
-/** A fresh database on the PostgreSQL server of `url`, and how to drop it. */
-async function scratchDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `quire_api_bench_${process.pid}_${Date.now()}`;
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return { url: u.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
-
 /**
  * 90% reads, 10% title changes, over `spaceIds`, in one rotation every connection walks:
  * every space is written once per rotation (the writes go round them all), so the cached
@@ -254,7 +236,7 @@ async function syncLatency(port: number, spaceId: string, token: string, seconds
 
 export async function runApiBench(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'quire-api-bench-'));
-  const scratch = process.env.DATABASE_URL ? await scratchDatabase(process.env.DATABASE_URL) : undefined;
+  const scratch = process.env.DATABASE_URL ? await scratchDatabase(process.env.DATABASE_URL, 'quire_api_bench') : undefined;
   const config = {
     ...loadConfig({}),
     port: 0,

@@ -11,7 +11,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import pg from 'pg';
 import { createPage } from '@quire/shared/content/pages';
 import { loadConfig } from '../../sync-server/src/config';
 import { editBranch } from '../../sync-server/src/core/content/revisions';
@@ -21,29 +20,13 @@ import { createOrg } from '../../sync-server/src/store/organizations';
 import { createToken } from '../../sync-server/src/store/tokens';
 import { ensureUser } from '../../sync-server/src/store/users';
 import { WebhookReceiver } from '../../sync-server/src/testing/webhookReceiver';
+import { scratchDatabase } from '../scratchDatabase';
 
 export interface WebhookLatencyOptions {
   /** Merges measured, one after the other (default 50). */
   merges?: number;
   /** A PostgreSQL server to run on (a scratch database is made and dropped); default `DATABASE_URL`, else the embedded database. */
   databaseUrl?: string;
-}
-
-async function scratchDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `quire_hooks_bench_${process.pid}_${Date.now()}`;
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return { url: u.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -63,7 +46,7 @@ export async function webhookLatency(opts: WebhookLatencyOptions = {}): Promise<
   const merges = opts.merges ?? 50;
   const dataDir = mkdtempSync(join(tmpdir(), 'quire-hooks-bench-'));
   const pgUrl = opts.databaseUrl ?? process.env.DATABASE_URL;
-  const scratch = pgUrl ? await scratchDatabase(pgUrl) : undefined;
+  const scratch = pgUrl ? await scratchDatabase(pgUrl, 'quire_hooks_bench') : undefined;
   const receiver = await WebhookReceiver.start();
   let server: RunningServer | undefined;
   try {
