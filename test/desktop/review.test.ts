@@ -202,6 +202,10 @@ describe('reviewing in the desktop app', { timeout: 90_000 }, () => {
     await page.locator('.space-row', { hasText: 'Runbook' }).click();
     await page.locator('.ProseMirror').waitFor();
     await expect.poll(() => page.getByTestId('sync-status').textContent(), { timeout: 15_000 }).toBe('Online');
+    // The LocalNode loads the branch a moment after the window opens it and connects it then;
+    // on a busy machine that lands after the first "Online": observe from a settled status.
+    await page.waitForTimeout(2_000);
+    await expect.poll(() => page.getByTestId('sync-status').textContent(), { timeout: 15_000 }).toBe('Online');
     await page.evaluate(() => {
       const w = globalThis as unknown as { __sidebarMutations: number; __what: string[] };
       w.__sidebarMutations = 0;
