@@ -19,7 +19,9 @@
  *
  * `npm run bench -- api`, or `node --import tsx bench/api.ts`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -44,6 +46,11 @@ const CONNECTIONS = 50;
 const SECONDS = Number(process.env.API_BENCH_SECONDS ?? 5);
 /** `API_BENCH_ONLY=mixed` or `API_BENCH_ONLY=sync` runs one part (while working on it). */
 const ONLY = process.env.API_BENCH_ONLY;
+/**
+ * `API_BENCH_PROFILE=<dir>` writes the CPU profile of this process (server and sync
+ * clients) over the sync run under REST load to `<dir>/sync-under-load.cpuprofile`.
+ */
+const PROFILE_DIR = process.env.API_BENCH_PROFILE;
 const MEMBERS = 10_000;
 const PAGE_SIZE = 1000;
 
@@ -309,13 +316,34 @@ export async function runApiBench(): Promise<void> {
     await getBytes(base, spacePath, token);
 
     if (ONLY === 'mixed') return;
+    const quietLag = monitorEventLoopDelay({ resolution: 1 });
+    quietLag.enable();
     const quiet = await syncLatency(real.port, spaceId, token, SECONDS);
+    quietLag.disable();
+    const session = PROFILE_DIR ? new Session() : undefined;
+    if (session) {
+      session.connect();
+      await session.post('Profiler.enable');
+      await session.post('Profiler.start');
+    }
+    const loadedLag = monitorEventLoopDelay({ resolution: 1 });
+    loadedLag.enable();
     const [loaded] = await Promise.all([syncLatency(real.port, spaceId, token, SECONDS), load(base, [spacePath], token)]);
+    loadedLag.disable();
+    if (session && PROFILE_DIR) {
+      const { profile } = await session.post('Profiler.stop');
+      mkdirSync(PROFILE_DIR, { recursive: true });
+      writeFileSync(join(PROFILE_DIR, 'sync-under-load.cpuprofile'), JSON.stringify(profile));
+      session.disconnect();
+    }
     await getBytes(base, spacePath, token);
     console.log(`\nsync: 20 clients on one document, p99 of an update reaching the others`);
     console.log(`  alone              p99 ${quiet.p99.toFixed(1).padStart(7)} ms   (${quiet.samples} deliveries)`);
     console.log(`  under REST load    p99 ${loaded.p99.toFixed(1).padStart(7)} ms   (${loaded.samples} deliveries)`);
     console.log(`  ratio      ${(loaded.p99 / quiet.p99).toFixed(2)}× the p99 without REST load`);
+    const lag = (h: ReturnType<typeof monitorEventLoopDelay>) =>
+      `p50 ${(h.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(h.percentile(99) / 1e6).toFixed(1)} ms, max ${(h.max / 1e6).toFixed(1)} ms`;
+    console.log(`  event loop delay alone: ${lag(quietLag)}; under REST load: ${lag(loadedLag)}`);
   } finally {
     if (baseline) await new Promise<void>((resolve) => baseline?.close(() => resolve()));
     await real?.stop();

@@ -17,6 +17,7 @@ import { envelope } from '../../listing';
 import { baseUrl } from '../../urls';
 import { siteForRead, siteForWrite, spaceForSite } from '../guards';
 import { SiteStructure } from '../../presenters/site';
+import { readSiteStructure } from '../../../core/sites/structureRead';
 import * as r from './routes';
 
 type Ctx = Context<AppEnv>;
@@ -24,7 +25,7 @@ type Ctx = Context<AppEnv>;
 async function respond(c: Ctx, orgId: string, siteId: string, access: OrgAccess, sectionId: string) {
   const { db } = c.get('deps');
   const site = (await getSite(db, orgId, siteId)) as SiteRow;
-  const structure = await SiteStructure.load(db, site, access, baseUrl(c));
+  const structure = new SiteStructure(await readSiteStructure(db, site, access), access, baseUrl(c));
   const section = structure.sections.find((s) => s.id === sectionId);
   if (!section) throw notFound('site section');
   return structure.section(section);
@@ -66,7 +67,7 @@ export function registerSiteSections(app: OpenAPIHono<AppEnv>) {
     const q = c.req.valid('query');
     const { site, access } = await siteForRead(c, organizationId, siteId, q.shareKey);
     const page = await store.listSections(db, site.id, q);
-    const structure = await SiteStructure.load(db, site, access, baseUrl(c));
+    const structure = new SiteStructure(await readSiteStructure(db, site, access), access, baseUrl(c));
     return c.json(
       envelope(page, (s) => structure.section(structure.sections.find((x) => x.id === s.id) ?? s)),
       200,
