@@ -1,12 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { newId } from '@quire/shared';
 import type { z } from 'zod';
-import type {
-  ChangeRequestListQuery,
-  CreateChangeRequestBody,
-  CreateReviewBody,
-  OrgChangeRequestListQuery,
-} from '@quire/shared/schemas/changeRequest';
+import type { ChangeRequestListQuery, CreateReviewBody, OrgChangeRequestListQuery } from '@quire/shared/schemas/changeRequest';
 import type { Context } from 'hono';
 import { BodyError, storedBody } from '../../core/comments/bodies';
 import { crBranch, mergeChangeRequest, updateFromMain } from '../../core/content/changeRequests';
@@ -25,7 +19,7 @@ import { contentAtRevision } from '../../core/content/revisions';
 import { branchHead } from '../../core/content/revisions';
 import { atLeast } from '../../core/roles';
 import * as store from '../../store/changeRequests';
-import { badRequest, conflict, forbidden, notFound } from '@quire/shared/apiErrors';
+import { badRequest, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { requireChangeRequest, requireOrg, requireSpace } from '../guards';
 import { envelope } from '../listing';

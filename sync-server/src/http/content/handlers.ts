@@ -19,7 +19,6 @@ import { registerContentCopyStep } from '../../core/content/spaceCopyStep';
 import { computedSpecRef, renderSpecOperations } from '../../core/openapi';
 import { addContributor } from '../../store/changeRequests';
 import { getOrg } from '../../store/organizations';
-import { getRevisionHead } from '../../store/revisions';
 import { spaceCounts } from '../../store/spaceCounts';
 import { getSpace } from '../../store/spaces';
 import { badRequest, conflict, notFound } from '@quire/shared/apiErrors';
