@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -15,6 +16,8 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../..');
  * databases, so one run finishing never pulls the template from under another.
  */
 const TEMPLATE_ENV = 'QUIRE_TEST_TEMPLATE';
+/** A migrated PGlite data directory on disk, copied into the DATA_DIR of servers that tests start as processes. */
+const DATA_DIR_TEMPLATE_ENV = 'QUIRE_TEST_DATA_DIR_TEMPLATE';
 const TEMPLATE_FILE = join(ROOT, '.test-data', 'pglite-template.tar');
 
 function runTemplate(): string {
@@ -68,7 +71,16 @@ export async function prepareTestDatabases(): Promise<() => Promise<void>> {
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   process.env[TEMPLATE_ENV] = file;
   await db.close();
-  return async () => rmSync(file, { force: true });
+  const dataDirTemplate = join(dirname(TEMPLATE_FILE), `pgdata-${process.pid}`);
+  rmSync(dataDirTemplate, { recursive: true, force: true });
+  const onDisk = new PGlite(dataDirTemplate, { loadDataDir: dump });
+  await onDisk.waitReady;
+  await onDisk.close();
+  process.env[DATA_DIR_TEMPLATE_ENV] = dataDirTemplate;
+  return async () => {
+    rmSync(file, { force: true });
+    rmSync(dataDirTemplate, { recursive: true, force: true });
+  };
 }
 
 /** A fresh, migrated database for one test file. */
@@ -130,4 +142,17 @@ export async function freshPostgresUrl(): Promise<{ url: string; drop: () => Pro
       await c.end();
     },
   };
+}
+
+/**
+ * A new DATA_DIR for a server that a test starts as a process. On PGlite it already holds
+ * the migrated database, copied from the run's template: creating one from nothing runs
+ * initdb and every migration, seconds per start. Tests of a first start on an empty
+ * directory make their own.
+ */
+export function preparedDataDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const template = process.env[DATA_DIR_TEMPLATE_ENV];
+  if (testAdapter() === 'pglite' && template && existsSync(template)) cpSync(template, join(dir, 'pgdata'), { recursive: true });
+  return dir;
 }
