@@ -1,9 +1,12 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Db } from '../store/db';
+import { Journal } from '../store/journal/Journal';
+import { journaledDb } from '../store/journal/journaledDb';
 import { migrate } from '../store/migrate';
 import { openPglite, wrapPglite } from '../store/pglite';
 import { openPostgres } from '../store/postgres';
@@ -97,7 +100,19 @@ export async function freshTestDb(): Promise<Db> {
   if (!existsSync(file)) throw new Error('test database template missing: run tests through vitest (globalSetup)');
   const db = await openPglite(undefined, new Blob([readFileSync(file)]));
   await migrate(db);
-  return db;
+  if (process.env.SYNC_JOURNAL === 'off') return db;
+  // The journal path, as a server on a data directory runs it: sync tests cover it on PGlite.
+  const dir = mkdtempSync(join(tmpdir(), 'quire-journal-'));
+  const log = { warn: () => {}, error: (obj: object, msg: string) => console.error(msg, obj) };
+  const journal = await Journal.open(dir, db, log, (err) => console.error('sync journal failed', err));
+  const journaled = journaledDb(db, journal);
+  return {
+    ...journaled,
+    async close() {
+      await journaled.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** The PostgreSQL server of the PGlite run (CI has one for its second run): the same default as `.ci/run`. */
