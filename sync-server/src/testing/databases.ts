@@ -74,8 +74,12 @@ export async function prepareTestDatabases(): Promise<() => Promise<void>> {
   return async () => rmSync(file, { force: true });
 }
 
-/** A fresh, migrated database for one test file. */
-export async function freshTestDb(): Promise<Db> {
+/**
+ * A fresh, migrated database for one test file. On PGlite it goes through the sync
+ * journal (in a temporary directory), as a server on a data directory does, unless
+ * `journal` is false or `SYNC_JOURNAL=off`.
+ */
+export async function freshTestDb(opts: { journal?: boolean } = {}): Promise<Db> {
   const url = process.env.DATABASE_URL;
   if (url) {
     const template = runTemplate();
@@ -100,7 +104,7 @@ export async function freshTestDb(): Promise<Db> {
   if (!existsSync(file)) throw new Error('test database template missing: run tests through vitest (globalSetup)');
   const db = await openPglite(undefined, new Blob([readFileSync(file)]));
   await migrate(db);
-  if (process.env.SYNC_JOURNAL === 'off') return db;
+  if (process.env.SYNC_JOURNAL === 'off' || opts.journal === false) return db;
   // The journal path, as a server on a data directory runs it: sync tests cover it on PGlite.
   const dir = mkdtempSync(join(tmpdir(), 'quire-journal-'));
   const log = { warn: () => {}, error: (obj: object, msg: string) => console.error(msg, obj) };
