@@ -60,6 +60,8 @@ export class Journal {
   private drainRetry?: NodeJS.Timeout;
   /** Files no longer written, deleted once the checkpoint is past them. */
   private retired: number[] = [];
+  /** Handles of files no longer written whose last records the next sync covers. */
+  private retiring: number[] = [];
   private closed = false;
 
   private constructor(
@@ -68,6 +70,7 @@ export class Journal {
     private log: JournalLog,
     private onFatal: (err: Error) => void,
     gen: number,
+    private rotateBytes: number,
   ) {
     this.gen = gen;
     this.fd = this.createFile(gen);
@@ -78,7 +81,13 @@ export class Journal {
    * or corrupt record ends its file's replay: it and what follows are ignored, with a
    * warning), then starts a new file. Resolves once the database holds every record.
    */
-  static async open(dir: string, db: Queryable, log: JournalLog, onFatal: (err: Error) => void): Promise<Journal> {
+  static async open(
+    dir: string,
+    db: Queryable,
+    log: JournalLog,
+    onFatal: (err: Error) => void,
+    opts: { rotateBytes?: number } = {},
+  ): Promise<Journal> {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const checkpoint = await readCheckpoint(db);
     const gens = readdirSync(dir)
@@ -91,7 +100,7 @@ export class Journal {
       await replayFile(join(dir, fileName(gen)), gen, from, db, log);
     }
     const next = Math.max(checkpoint?.gen ?? 0, ...gens) + 1;
-    const journal = new Journal(dir, db, log, onFatal, next);
+    const journal = new Journal(dir, db, log, onFatal, next, opts.rotateBytes ?? ROTATE_BYTES);
     // The database holds every record of the older files now: they are no longer needed.
     await writeCheckpoint(db, { gen: next, pos: 0 });
     for (const gen of gens) unlinkSync(join(dir, fileName(gen)));
@@ -118,9 +127,7 @@ export class Journal {
     if (this.fatal) return Promise.reject(this.fatal);
     if (this.closed) return Promise.reject(new Error('the journal is closed'));
     const frame = encodeRecord(record);
-    if (this.writePos > 0 && this.writePos + frame.length > ROTATE_BYTES && !this.syncing && this.durableLsn === this.lsn) {
-      this.rotate();
-    }
+    if (this.writePos > 0 && this.writePos + frame.length > this.rotateBytes) this.rotate();
     try {
       let done = 0;
       while (done < frame.length) done += writeSync(this.fd, frame, done, frame.length - done, this.writePos + done);
@@ -137,10 +144,11 @@ export class Journal {
     return durable;
   }
 
+  /** Starts a new file; the old one is synced one last time by the next sync, then closed. */
   private rotate() {
     try {
       this.retired.push(this.gen);
-      closeSync(this.fd);
+      this.retiring.push(this.fd);
       this.gen++;
       this.fd = this.createFile(this.gen);
       this.writePos = 0;
@@ -154,9 +162,11 @@ export class Journal {
     if (this.syncing || this.fatal || this.durableLsn === this.lsn) return;
     this.syncing = true;
     const target = this.lsn;
-    fdatasync(this.fd, (err) => {
+    const fds = [...this.retiring.splice(0), this.fd];
+    syncAll(fds, (err) => {
       this.syncing = false;
       if (err) return this.die(err);
+      for (const fd of fds.slice(0, -1)) closeSync(fd);
       this.durableLsn = target;
       const waiting = this.durableWaiters;
       this.durableWaiters = [];
@@ -175,7 +185,12 @@ export class Journal {
     const group: Written[] = [];
     let bytes = 0;
     for (const r of this.pending) {
-      if (r.lsn > this.durableLsn || group.length >= MAX_DRAIN_RECORDS || (group.length > 0 && bytes + r.update.byteLength > MAX_DRAIN_BYTES)) break;
+      if (
+        r.lsn > this.durableLsn ||
+        group.length >= MAX_DRAIN_RECORDS ||
+        (group.length > 0 && bytes + r.update.byteLength > MAX_DRAIN_BYTES)
+      )
+        break;
       group.push(r);
       bytes += r.update.byteLength;
     }
@@ -254,6 +269,13 @@ export class Journal {
       // already closed
     }
   }
+}
+
+/** fdatasync of each handle in turn; the first error ends it. */
+function syncAll(fds: number[], done: (err: Error | null) => void) {
+  const [fd, ...rest] = fds;
+  if (fd === undefined) return done(null);
+  fdatasync(fd, (err) => (err ? done(err) : syncAll(rest, done)));
 }
 
 /**

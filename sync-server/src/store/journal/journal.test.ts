@@ -122,6 +122,25 @@ describe('the sync journal on start', () => {
     await journal.close();
   });
 
+  it('starts new files as it grows and deletes the ones the database holds', async () => {
+    const journal = await Journal.open(dir, db, log, fatal, { rotateBytes: 300 });
+    const keys = Array.from({ length: 30 }, (_, i) => `k${i}`);
+    await Promise.all(
+      keys.map((k, i) => {
+        const doc = new Y.Doc();
+        doc.getMap('m').set(k, true);
+        return journal.append({ docId: 'space:a', seq: i + 1, update: Y.encodeStateAsUpdate(doc) });
+      }),
+    );
+    await journal.flush();
+    // Deleted once drained: the one being written, and at most the one the checkpoint stands in.
+    expect(readdirSync(dir).length).toBeLessThanOrEqual(2);
+    await journal.close();
+    await (await Journal.open(dir, db, log, fatal)).close();
+    expect(await storedMap('space:a')).toEqual([...keys].sort());
+    expect((await loadDocUpdate(db, 'space:a')).seq).toBe(30);
+  });
+
   it('stops at the first failed write: the caller is told, nothing later is accepted', async () => {
     const failures: Error[] = [];
     const journal = await Journal.open(dir, db, log, (err) => failures.push(err));
