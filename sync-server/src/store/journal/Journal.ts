@@ -127,7 +127,10 @@ export class Journal {
     if (this.fatal) return Promise.reject(this.fatal);
     if (this.closed) return Promise.reject(new Error('the journal is closed'));
     const frame = encodeRecord(record);
-    if (this.writePos > 0 && this.writePos + frame.length > this.rotateBytes) this.rotate();
+    if (this.writePos > 0 && this.writePos + frame.length > this.rotateBytes) {
+      this.rotate();
+      if (this.fatal) return Promise.reject(this.fatal);
+    }
     try {
       let done = 0;
       while (done < frame.length) done += writeSync(this.fd, frame, done, frame.length - done, this.writePos + done);
