@@ -112,10 +112,10 @@ export class Room {
   private policyNow?: RoomPolicy | SyncRefused;
   /**
    * With the journal: whether `policyNow` is known current (set by the end of every section
-   * that may have written, or by a read no section overlapped); whether rows another
-   * writer appended may be in the log past `lastSeq` (the next seq must come after them).
+   * that may have written, or by a read no section overlapped).
    */
   private policyFresh = false;
+  /** With the journal: rows another writer appended may be in the log past `lastSeq` (the next seq must come after them). */
   stale = false;
   private deleteSetCache?: DeleteSet;
   /** Users already recorded as contributors of this change request room. */
