@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Db } from '../store/db';
+import { Journal } from '../store/journal/Journal';
+import { journaledDb } from '../store/journal/journaledDb';
 import { migrate } from '../store/migrate';
 import { openPglite, wrapPglite } from '../store/pglite';
 import { openPostgres } from '../store/postgres';
@@ -83,8 +85,12 @@ export async function prepareTestDatabases(): Promise<() => Promise<void>> {
   };
 }
 
-/** A fresh, migrated database for one test file. */
-export async function freshTestDb(): Promise<Db> {
+/**
+ * A fresh, migrated database for one test file. On PGlite it goes through the sync
+ * journal (in a temporary directory), as a server on a data directory does, unless
+ * `journal` is false or `SYNC_JOURNAL=off`.
+ */
+export async function freshTestDb(opts: { journal?: boolean } = {}): Promise<Db> {
   const url = process.env.DATABASE_URL;
   if (url) {
     const template = runTemplate();
@@ -109,7 +115,19 @@ export async function freshTestDb(): Promise<Db> {
   if (!existsSync(file)) throw new Error('test database template missing: run tests through vitest (globalSetup)');
   const db = await openPglite(undefined, new Blob([readFileSync(file)]));
   await migrate(db);
-  return db;
+  if (process.env.SYNC_JOURNAL === 'off' || opts.journal === false) return db;
+  // The journal path, as a server on a data directory runs it: sync tests cover it on PGlite.
+  const dir = mkdtempSync(join(tmpdir(), 'quire-journal-'));
+  const log = { warn: () => {}, error: (obj: object, msg: string) => console.error(msg, obj) };
+  const journal = await Journal.open(dir, db, log, (err) => console.error('sync journal failed', err));
+  const journaled = journaledDb(db, journal);
+  return {
+    ...journaled,
+    async close() {
+      await journaled.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** The PostgreSQL server of the PGlite run (CI has one for its second run): the same default as `.ci/run`. */
