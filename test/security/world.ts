@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import type { Role } from '@quire/shared';
@@ -67,9 +67,8 @@ export class World {
       drop = fresh.drop;
       serverEnv.DATABASE_URL = fresh.url;
     } else {
-      const template = process.env.QUIRE_TEST_TEMPLATE;
-      const blob = template && existsSync(template) ? new Blob([readFileSync(template)]) : undefined;
-      db = await openPglite(join(dataDir, 'pgdata'), blob);
+      // The prepared directory holds the migrated database already.
+      db = await openPglite(join(dataDir, 'pgdata'));
       const { migrate } = await import('../../sync-server/src/store/migrate');
       await migrate(db);
     }

@@ -41,10 +41,7 @@ export class Rechecks {
     for (const room of rooms) {
       const sr = room.room;
       try {
-        room.setPolicy(
-          policyOf(sr, spaces.get(sr.spaceId), sr.kind === 'changeRequest' ? crs.get(sr.changeRequestId) : undefined),
-          epoch,
-        );
+        room.setPolicy(policyOf(sr, spaces.get(sr.spaceId), sr.kind === 'changeRequest' ? crs.get(sr.changeRequestId) : undefined), epoch);
       } catch (err) {
         if (!(err instanceof SyncRefused)) throw err;
         room.setPolicy(err, epoch);

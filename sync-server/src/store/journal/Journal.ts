@@ -71,6 +71,7 @@ export class Journal {
     private onFatal: (err: Error) => void,
     gen: number,
     private rotateBytes: number,
+    private datasync: DataSync,
   ) {
     this.gen = gen;
     this.fd = this.createFile(gen);
@@ -86,7 +87,7 @@ export class Journal {
     db: Queryable,
     log: JournalLog,
     onFatal: (err: Error) => void,
-    opts: { rotateBytes?: number } = {},
+    opts: { rotateBytes?: number; datasync?: DataSync } = {},
   ): Promise<Journal> {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const checkpoint = await readCheckpoint(db);
@@ -100,7 +101,7 @@ export class Journal {
       await replayFile(join(dir, fileName(gen)), gen, from, db, log);
     }
     const next = Math.max(checkpoint?.gen ?? 0, ...gens) + 1;
-    const journal = new Journal(dir, db, log, onFatal, next, opts.rotateBytes ?? ROTATE_BYTES);
+    const journal = new Journal(dir, db, log, onFatal, next, opts.rotateBytes ?? ROTATE_BYTES, opts.datasync ?? fdatasync);
     // The database holds every record of the older files now: they are no longer needed.
     await writeCheckpoint(db, { gen: next, pos: 0 });
     for (const gen of gens) unlinkSync(join(dir, fileName(gen)));
@@ -166,7 +167,7 @@ export class Journal {
     this.syncing = true;
     const target = this.lsn;
     const fds = [...this.retiring.splice(0), this.fd];
-    syncAll(fds, (err) => {
+    syncAll(this.datasync, fds, (err) => {
       this.syncing = false;
       if (err) return this.die(err);
       for (const fd of fds.slice(0, -1)) closeSync(fd);
@@ -274,11 +275,14 @@ export class Journal {
   }
 }
 
+/** `fs.fdatasync`, or a disk that fails on purpose in tests. */
+export type DataSync = (fd: number, callback: (err: NodeJS.ErrnoException | null) => void) => void;
+
 /** fdatasync of each handle in turn; the first error ends it. */
-function syncAll(fds: number[], done: (err: Error | null) => void) {
+function syncAll(datasync: DataSync, fds: number[], done: (err: Error | null) => void) {
   const [fd, ...rest] = fds;
   if (fd === undefined) return done(null);
-  fdatasync(fd, (err) => (err ? done(err) : syncAll(rest, done)));
+  datasync(fd, (err) => (err ? done(err) : syncAll(datasync, rest, done)));
 }
 
 /**

@@ -1,24 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { fdatasync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshTestDb } from '../../testing/databases';
 import type { Db } from '../db';
-import { Journal } from './Journal';
+import { type DataSync, Journal } from './Journal';
 
 /** fdatasync answers an I/O error while `failing` is set, and counts its calls. */
-const disk = vi.hoisted(() => ({ failing: false, syncs: 0 }));
-vi.mock('node:fs', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs')>();
-  return {
-    ...fs,
-    fdatasync: (fd: number, cb: (err: NodeJS.ErrnoException | null) => void) => {
-      disk.syncs++;
-      if (disk.failing) return setImmediate(() => cb(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' })));
-      return fs.fdatasync(fd, cb);
-    },
-  };
-});
+const disk = { failing: false, syncs: 0 };
+const datasync: DataSync = (fd, cb) => {
+  disk.syncs++;
+  if (disk.failing) return setImmediate(() => cb(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' })));
+  return fdatasync(fd, cb);
+};
 
 let db: Db;
 let dir: string;
@@ -34,7 +28,7 @@ afterAll(async () => {
 describe('the sync journal when fdatasync fails', () => {
   it('refuses what was waiting, stops the process once, and never syncs again', async () => {
     const fatal: Error[] = [];
-    const journal = await Journal.open(dir, db, { warn: () => {}, error: () => {} }, (err) => fatal.push(err));
+    const journal = await Journal.open(dir, db, { warn: () => {}, error: () => {} }, (err) => fatal.push(err), { datasync });
     await journal.append({ docId: 'space:a', seq: 1, update: new Uint8Array([0]) });
     disk.failing = true;
     const before = disk.syncs;

@@ -56,14 +56,17 @@ export function journaledDb(raw: Db, journal: Journal): JournaledDb {
     if (!wrote) return;
     await Promise.allSettled([...listeners].map((l) => l()));
   };
-  const section = <T>(body: () => Promise<T>, wrote: () => boolean) =>
-    gate.run(flush, body, () => after(wrote()));
+  const section = <T>(body: () => Promise<T>, wrote: () => boolean) => gate.run(flush, body, () => after(wrote()));
   return {
     ...raw,
     journal: sync,
     async query<T>(sql: string, params?: unknown[]) {
       if (gate.inSection) return raw.query<T>(sql, params);
-      if (mayWrite(sql)) return section(() => raw.query<T>(sql, params), () => true);
+      if (mayWrite(sql))
+        return section(
+          () => raw.query<T>(sql, params),
+          () => true,
+        );
       if (TOUCHES_LOG.test(sql)) await journal.flush();
       return raw.query<T>(sql, params);
     },
@@ -85,7 +88,10 @@ export function journaledDb(raw: Db, journal: Journal): JournaledDb {
     },
     async exec(sql) {
       if (gate.inSection) return raw.exec(sql);
-      return section(() => raw.exec(sql), () => true);
+      return section(
+        () => raw.exec(sql),
+        () => true,
+      );
     },
     async close() {
       await journal.close();
