@@ -4,6 +4,7 @@ import { type BranchRef, branchKey } from '../../common/ipc';
 import { bridge } from '../bridge';
 import { onBackendBack } from '../bridge/backend';
 import type { BranchView } from '../../common/branchView';
+import { applyState, stateVectorOf } from '../../common/docState';
 import { fromBase64, toBase64 } from './base64';
 
 /**
@@ -35,6 +36,8 @@ export class BranchReplica {
   private readonly offs: (() => void)[] = [];
   private readonly saveListeners = new Set<() => void>();
   private closed = false;
+  /** The window drew the branch's saved view before decoding its state. */
+  openedFromView = false;
 
   private constructor(readonly ref: BranchRef) {
     this.key = branchKey(ref);
@@ -60,12 +63,13 @@ export class BranchReplica {
         if (branch === replica.key && loaded) applyAwarenessUpdate(replica.awareness, fromBase64(update), REMOTE);
       }),
     );
-    const { state, awareness, view } = await bridge.invoke('doc.open', { branch: ref });
+    const { state, format, awareness, view } = await bridge.invoke('doc.open', { branch: ref });
     if (view && onView && state.length >= DRAW_VIEW_ABOVE) {
       onView(JSON.parse(view) as BranchView);
+      replica.openedFromView = true;
       await afterNextPaint();
     }
-    Y.applyUpdate(replica.doc, fromBase64(state), REMOTE);
+    applyState(replica.doc, fromBase64(state), format, REMOTE);
     for (const u of early) Y.applyUpdate(replica.doc, u, REMOTE);
     applyAwarenessUpdate(replica.awareness, fromBase64(awareness), REMOTE);
     loaded = true;
@@ -94,10 +98,10 @@ export class BranchReplica {
   private async reattach() {
     if (this.closed) return;
     try {
-      const { state } = await bridge.invoke('doc.open', { branch: this.ref });
+      const { state, format } = await bridge.invoke('doc.open', { branch: this.ref });
       const theirs = fromBase64(state);
-      Y.applyUpdate(this.doc, theirs, REMOTE);
-      const missing = Y.encodeStateAsUpdate(this.doc, Y.encodeStateVectorFromUpdate(theirs));
+      applyState(this.doc, theirs, format, REMOTE);
+      const missing = Y.encodeStateAsUpdate(this.doc, stateVectorOf(theirs, format));
       this.failed = undefined;
       // An empty update is two zero bytes: nothing to send.
       if (missing.length > 2) this.send(missing);
