@@ -255,7 +255,11 @@ export const ipcContract = {
     output: z.object({ url: z.string().nullable(), reason: z.string().nullable() }),
   },
 
-  /** Keeps an inserted image or file as a space file (here at once, uploaded by the outbox); the block refers to `file:<id>`. */
+  /**
+   * Keeps an inserted image or file as a space file (here at once, uploaded by the outbox).
+   * The block refers to it by `src` (`upload:<id>`), which the LocalNode points at
+   * `file:<id>` once the server has the bytes.
+   */
   'files.put': {
     input: z.strictObject({
       branch: BranchRef,
@@ -265,7 +269,7 @@ export const ipcContract = {
       width: z.number().int().positive().optional(),
       height: z.number().int().positive().optional(),
     }),
-    output: z.object({ id: z.string(), name: z.string(), contentType: z.string(), size: z.number().int() }),
+    output: z.object({ id: z.string(), name: z.string(), contentType: z.string(), size: z.number().int(), src: z.string() }),
   },
   /** A file's bytes for display: from this machine, or fetched once from the server; null when neither has it. */
   'files.read': {

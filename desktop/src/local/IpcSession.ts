@@ -229,7 +229,7 @@ export class IpcSession {
           bytes: new Uint8Array(Buffer.from(data, 'base64')),
           dimensions: width && height ? { width, height } : undefined,
         });
-        return { id: file.id, name: file.name, contentType: file.contentType, size: file.size };
+        return { id: file.id, name: file.name, contentType: file.contentType, size: file.size, src: file.src };
       },
       'files.read': async ({ branch, fileId }) => {
         const file = await node.readFile(branch, fileId);
