@@ -5,6 +5,7 @@ import type { BranchRef, SessionState } from '../../common/ipc';
 import { bridge, call } from '../bridge';
 import { ComputedPage, isComputedPage } from '../editor/ComputedPage';
 import { PageEditor } from '../editor/Editor';
+import type { PlacedCaret } from '../editor/placedCaret';
 import { SavedPage } from '../editor/SavedPage';
 import type { BranchReplica, SaveState } from '../sync/BranchReplica';
 import { Breadcrumbs } from './Breadcrumbs';
@@ -151,6 +152,8 @@ function Workspace({
     [space?.id, nav.changeRequestId],
   );
   const { replica, view } = useReplica(branch);
+  // A click on the saved page, before it could be edited: the live editor takes it over once.
+  const [placedCaret, setPlacedCaret] = useState<{ pageId: string; caret: PlacedCaret } | null>(null);
   const tree = usePageTree(replica, view);
   const presence = usePresence(replica);
   const flat = useMemo(() => flattenPageTree(tree), [tree]);
@@ -319,6 +322,8 @@ function Workspace({
                       user={user}
                       editable={editable}
                       pages={flat}
+                      placedCaret={placedCaret?.pageId === page.id ? placedCaret.caret : null}
+                      onCaretPlaced={() => setPlacedCaret(null)}
                     />
                   )}
                 </article>
@@ -326,7 +331,12 @@ function Workspace({
             ) : !replica && page && view?.first?.id === page.id ? (
               <div className="page-scroll">
                 <article className="page">
-                  <SavedPage key={`saved:${page.id}`} title={page.title} body={view.first.body} />
+                  <SavedPage
+                    key={`saved:${page.id}`}
+                    title={page.title}
+                    body={view.first.body}
+                    onPlaceCaret={(caret) => setPlacedCaret({ pageId: page.id, caret })}
+                  />
                 </article>
               </div>
             ) : replica && flat.length === 0 ? (
