@@ -267,7 +267,7 @@ function Workspace({
               </div>
               <SaveIndicator replica={replica} />
               {branch && <PdfButton branch={branch} />}
-              {nav.view === 'page' && page && !nav.changeRequestId && space.syncState !== 'local' && (
+              {nav.view === 'page' && page && space.syncState !== 'local' && (
                 <button
                   type="button"
                   className={`icon-btn topbar-btn${panel === 'history' ? ' is-on' : ''}`}
