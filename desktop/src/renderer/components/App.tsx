@@ -7,7 +7,7 @@ import { ComputedPage, isComputedPage } from '../editor/ComputedPage';
 import { PageEditor } from '../editor/Editor';
 import type { PlacedCaret } from '../editor/placedCaret';
 import { SavedPage } from '../editor/SavedPage';
-import type { BranchReplica, SaveState } from '../sync/BranchReplica';
+import { BranchReplica, type SaveState } from '../sync/BranchReplica';
 import { Breadcrumbs } from './Breadcrumbs';
 import { BranchSwitcher, ReviewView, StatusBadge, useChangeRequests } from './ChangeRequests';
 import { CommentsPanel } from './CommentsPanel';
@@ -177,7 +177,14 @@ function Workspace({
   );
 
   // Stable callbacks: the memoized sidebar re-renders only when what it shows changes.
-  const openSpace = useCallback((spaceId: string) => setNav({ spaceId, changeRequestId: null, pageId: null, view: 'page' }), [setNav]);
+  const openSpace = useCallback(
+    (spaceId: string) => {
+      // Asked for before this click renders: the LocalNode reads the space meanwhile.
+      BranchReplica.prefetch({ spaceId });
+      setNav({ spaceId, changeRequestId: null, pageId: null, view: 'page' });
+    },
+    [setNav],
+  );
   const openPage = useCallback((pageId: string) => setNav({ pageId, view: 'page' }), [setNav]);
   const onNewSpace = useCallback(() => setDialog('newSpace'), []);
   const onPublish = useCallback(() => setDialog('publish'), []);
