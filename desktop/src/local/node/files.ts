@@ -77,6 +77,8 @@ export class Files {
   /** The server acknowledged a file's bytes: the branch it was inserted in may now show it as `file:<id>`. */
   async uploaded(ref: BranchRef): Promise<void> {
     await this.ctx.branches.with(ref, (branch) => this.settleUploads(branch));
+    // A branch nobody has open closed again before its sync connection sent the new reference.
+    void this.ctx.branches.pushWaiting().catch(() => {});
   }
 
   /** The bytes of a file for display: from this machine, or fetched once from the server. */
