@@ -7,6 +7,7 @@ import { listPages } from '@quire/shared/content/pages';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
+import { type StateFormat, applyState } from '../../desktop/src/common/docState';
 import type { SpaceSummary } from '../../desktop/src/common/ipc';
 import { MemoryCredentialStore } from '../../desktop/src/local/credentials';
 import { Supervisor } from '../../desktop/src/supervisor/Supervisor';
@@ -47,7 +48,8 @@ async function stored(spaceId: string): Promise<string> {
     const opened = await session.invoke('doc.open', { branch: { spaceId } });
     if (!opened.ok) throw new Error(opened.error.message);
     const doc = new Y.Doc();
-    Y.applyUpdate(doc, new Uint8Array(Buffer.from((opened.output as { state: string }).state, 'base64')));
+    const { state, format } = opened.output as { state: string; format: StateFormat };
+    applyState(doc, new Uint8Array(Buffer.from(state, 'base64')), format);
     const [page] = listPages(doc);
     return page ? getPageMarkdown(doc, page.id) : '';
   } finally {

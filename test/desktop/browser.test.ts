@@ -318,7 +318,8 @@ describe('desktop app in the browser mode', { timeout: 90_000 }, () => {
       /^1\. one$/m,
       /^### From a web page$/m,
       /[*_]emphasis[*_] and \[a link\]\(https:\/\/example\.com\/guide\)/,
-      /!\[sync-diagram\]\(file:[A-Za-z0-9_-]{20,}\)/,
+      // A space file by id: `upload:` until the server acknowledged its bytes, `file:` after.
+      /!\[sync-diagram\]\((?:upload|file):[A-Za-z0-9_-]{20,}\)/,
     ])
       expect(markdown).toMatch(part);
     expect(markdown).not.toContain('alert');
@@ -348,12 +349,24 @@ describe('desktop app in the browser mode', { timeout: 90_000 }, () => {
       const page = listPages(branch.doc).find((p) => p.title === 'FAQ');
       return page ? getPageMarkdown(branch.doc, page.id) : '';
     });
-    const fileId = /!\[offline-diagram\]\(file:([A-Za-z0-9_-]+)\)/.exec(markdown)?.[1] as string;
+    // Referred to as uploading: the page may reach the server before the file, never pointing at it.
+    const fileId = /!\[offline-diagram\]\(upload:([A-Za-z0-9_-]+)\)/.exec(markdown)?.[1] as string;
     expect(fileId).toBeTruthy();
     expect((await s.live.t.get(`/v1/spaces/${spaceId}/content/files/${fileId}`, s.token)).status).toBe(404);
+    await editor.getByText('Waiting for upload').waitFor();
 
     await pa.getByLabel('Work offline').uncheck({ force: true });
     await allSent(a);
+    await eventually(
+      () =>
+        a.node.withBranch({ spaceId: local?.id ?? '' }, (branch) => {
+          const page = listPages(branch.doc).find((p) => p.title === 'FAQ');
+          return !!page && getPageMarkdown(branch.doc, page.id).includes(`(file:${fileId})`);
+        }),
+      'the page to point at the uploaded file',
+      20_000,
+    );
+    await expect.poll(() => editor.getByText('Waiting for upload').count()).toBe(0);
     await expect.poll(() => pa.getByTestId('sync-detail').textContent(), { timeout: 15_000 }).toBe('All changes synced');
     let url = '';
     await eventually(

@@ -1,6 +1,6 @@
 import { getPageMarkdown, setPageMarkdown } from '@quire/shared/content/body';
 import { getFile } from '@quire/shared/content/files';
-import { createPage } from '@quire/shared/content/pages';
+import { createPage, getPage, listPages } from '@quire/shared/content/pages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalNode } from '../../desktop/src/local/LocalNode';
 import { MemoryCredentialStore } from '../../desktop/src/local/credentials';
@@ -53,10 +53,11 @@ describe('files', () => {
       await n.setWorkOffline(true);
       const pageId = await n.withBranch({ spaceId }, (branch) => createPage(branch.doc, { title: 'Diagram' }));
       const file = await n.putFile({ spaceId }, { name: 'diagram.png', contentType: 'image/png', bytes: PNG });
+      expect(file.src).toBe(`upload:${file.id}`);
       await n.withBranch({ spaceId }, (branch) => {
-        setPageMarkdown(branch.doc, pageId, `![Diagram](file:${file.id})\n`);
-        // The branch records the file, so the page refers to it, not to its bytes.
-        expect(getFile(branch.doc, file.id)).toMatchObject({ name: 'diagram.png', contentType: 'image/png', size: PNG.byteLength });
+        setPageMarkdown(branch.doc, pageId, `![Diagram](${file.src})\n`);
+        // The page refers to the file, not to its bytes; the branch records it once the server has them.
+        expect(getFile(branch.doc, file.id)).toBeNull();
         expect(getPageMarkdown(branch.doc, pageId)).not.toMatch(/base64/);
       });
 
@@ -87,6 +88,10 @@ describe('files', () => {
       expect((await serverBytes(spaceId, file.id)).equals(Buffer.from(PNG))).toBe(true);
       await eventually(async () => (await n.status()).pending === 0, 'the page to be sent', 20_000);
       expect(await n.status()).toMatchObject({ pendingPages: 0, pendingFiles: 0 });
+      await n.withBranch({ spaceId }, (branch) => {
+        expect(getPageMarkdown(branch.doc, pageId)).toContain(`file:${file.id}`);
+        expect(getFile(branch.doc, file.id)).toMatchObject({ name: 'diagram.png', contentType: 'image/png', size: PNG.byteLength });
+      });
     } finally {
       await n.close();
       await proxy.close();
@@ -106,15 +111,14 @@ describe('files', () => {
         // A window has the space open: its edits go to the server live.
         await a.acquireBranch({ spaceId });
         const file = await a.putFile({ spaceId }, { name: 'shot.png', contentType: 'image/png', bytes: PNG });
-        // Answered only once uploaded: the outbox holds nothing more.
-        expect(await a.outboxEntries()).toEqual([]);
+        await a.withBranch({ spaceId }, (branch) => createPage(branch.doc, { title: 'Shot', markdown: `![Shot](${file.src})\n` }));
+        await eventually(async () => (await a.outboxEntries()).length === 0, 'the upload', 30_000);
         const raw = await fetch(`${s.url}/v1/spaces/${spaceId}/content/files/${file.id}?name=x.png`, {
           method: 'PUT',
           headers: { authorization: `Bearer ${s.token}`, 'content-type': 'image/png' },
           body: PNG,
         });
         expect(raw.status).toBe(200);
-        await a.withBranch({ spaceId }, (branch) => createPage(branch.doc, { title: 'Shot', markdown: `![Shot](file:${file.id})\n` }));
 
         await b.connect(s.url, s.otherToken);
         await b.refreshCatalog();
@@ -135,45 +139,111 @@ describe('files', () => {
     },
   );
 
-  it('coming back online, a branch sends its pages only after the uploads of the files they show', { timeout: 60_000 }, async () => {
-    const spaceId = await serverSpace('Ordered');
-    const proxy = await KillingProxy.start(s.url);
-    const n = await LocalNode.open({ credentials: new MemoryCredentialStore(), probeIntervalMs: 100 });
-    let release = () => {};
-    try {
-      await n.connect(proxy.url, s.token);
-      await n.refreshCatalog();
-      const branch = await n.acquireBranch({ spaceId });
-      await eventually(() => branch.connection === 'online', 'the branch online');
-      await n.setWorkOffline(true);
-      const file = await n.putFile({ spaceId }, { name: 'late.png', contentType: 'image/png', bytes: PNG });
-      createPage(branch.doc, { title: 'Shows a file', markdown: `![Late](file:${file.id})\n` });
-      await branch.saved();
+  it(
+    'a page showing a file whose upload outlasts ten seconds never reaches the server pointing at it first, and other pages go on',
+    { timeout: 90_000 },
+    async () => {
+      const spaceId = await serverSpace('Slow upload');
+      const proxy = await KillingProxy.start(s.url);
+      const writer = await LocalNode.open({ credentials: new MemoryCredentialStore(), probeIntervalMs: 100 });
+      const reader = await LocalNode.open({ credentials: new MemoryCredentialStore(), probeIntervalMs: 100 });
+      let release = () => {};
+      try {
+        await writer.connect(proxy.url, s.token);
+        await writer.refreshCatalog();
+        const branch = await writer.acquireBranch({ spaceId });
+        await eventually(() => branch.connection === 'online', 'the branch online');
+        // Another machine, straight to the server: it sees what the server's room holds.
+        await reader.connect(s.url, s.otherToken);
+        await reader.refreshCatalog();
+        const seen = await reader.acquireBranch({ spaceId });
+        await eventually(() => seen.connection === 'online', 'the reader online');
 
-      // The upload is slow: its answer is held back until we let it go.
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let uploading = false;
-      proxy.onAnswered = async (req) => {
-        if (req.method !== 'PUT') return false;
-        uploading = true;
-        await held;
-        return false;
-      };
-      await n.setWorkOffline(false);
-      await eventually(() => uploading, 'the upload to start', 20_000);
-      await new Promise((r) => setTimeout(r, 1000));
-      expect(branch.connection).not.toBe('online');
-      release();
-      await eventually(() => branch.connection === 'online', 'the branch to sync after the upload', 20_000);
-      expect((await serverBytes(spaceId, file.id)).equals(Buffer.from(PNG))).toBe(true);
-    } finally {
-      release();
-      await n.close();
-      await proxy.close();
-    }
-  });
+        // The upload's bytes are held back on the way until we let them go.
+        const held = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        let uploading = false;
+        proxy.beforeForward = async (req) => {
+          if (req.method !== 'PUT') return;
+          uploading = true;
+          await held;
+        };
+        const file = await writer.putFile({ spaceId }, { name: 'late.png', contentType: 'image/png', bytes: PNG });
+        const shows = createPage(branch.doc, { title: 'Shows a late file', markdown: `Intro.\n\n![Late](${file.src})\n` });
+        createPage(branch.doc, { title: 'Text only', markdown: 'Nothing to wait for.\n' });
+        await branch.saved();
+        await eventually(() => uploading, 'the upload to start', 20_000);
+
+        // Longer than the ten seconds an insert used to wait: the text goes on, the file reference does not.
+        await new Promise((r) => setTimeout(r, 11_000));
+        await eventually(() => listPages(seen.doc).some((p) => p.title === 'Text only'), 'the other page to reach the server', 20_000);
+        await eventually(() => getPage(seen.doc, shows) !== null, 'the page that shows the file to reach the server', 20_000);
+        expect(getPageMarkdown(seen.doc, shows)).toContain('Intro.');
+        expect(getPageMarkdown(seen.doc, shows)).not.toContain(`file:${file.id}`);
+        expect(getFile(seen.doc, file.id)).toBeNull();
+        expect((await writer.status()).pendingFiles).toBe(1);
+
+        release();
+        await eventually(
+          () => getPageMarkdown(seen.doc, shows).includes(`file:${file.id}`),
+          'the page to point at the uploaded file',
+          30_000,
+        );
+        expect(getFile(seen.doc, file.id)).toMatchObject({ name: 'late.png', size: PNG.byteLength });
+        expect((await serverBytes(spaceId, file.id)).equals(Buffer.from(PNG))).toBe(true);
+      } finally {
+        release();
+        await writer.close();
+        await reader.close();
+        await proxy.close();
+      }
+    },
+  );
+
+  it(
+    'coming back online, a branch sends its pages at once, and points them at a file once its upload is acknowledged',
+    { timeout: 60_000 },
+    async () => {
+      const spaceId = await serverSpace('Ordered');
+      const proxy = await KillingProxy.start(s.url);
+      const n = await LocalNode.open({ credentials: new MemoryCredentialStore(), probeIntervalMs: 100 });
+      let release = () => {};
+      try {
+        await n.connect(proxy.url, s.token);
+        await n.refreshCatalog();
+        const branch = await n.acquireBranch({ spaceId });
+        await eventually(() => branch.connection === 'online', 'the branch online');
+        await n.setWorkOffline(true);
+        const file = await n.putFile({ spaceId }, { name: 'late.png', contentType: 'image/png', bytes: PNG });
+        const pageId = createPage(branch.doc, { title: 'Shows a file', markdown: `![Late](${file.src})\n` });
+        await branch.saved();
+
+        // The upload is slow: its answer is held back until we let it go.
+        const held = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        let uploading = false;
+        proxy.onAnswered = async (req) => {
+          if (req.method !== 'PUT') return false;
+          uploading = true;
+          await held;
+          return false;
+        };
+        await n.setWorkOffline(false);
+        await eventually(() => uploading, 'the upload to start', 20_000);
+        await eventually(() => branch.connection === 'online', 'the branch to sync without waiting for the upload', 20_000);
+        expect(getPageMarkdown(branch.doc, pageId)).toContain(`upload:${file.id}`);
+        release();
+        await eventually(() => getPageMarkdown(branch.doc, pageId).includes(`file:${file.id}`), 'the page to point at the file', 20_000);
+        expect((await serverBytes(spaceId, file.id)).equals(Buffer.from(PNG))).toBe(true);
+      } finally {
+        release();
+        await n.close();
+        await proxy.close();
+      }
+    },
+  );
 
   it('moves images a page holds as data URLs into files when the page is opened, once, losing nothing', { timeout: 60_000 }, async () => {
     const spaceId = await serverSpace('Legacy');
@@ -192,7 +262,8 @@ describe('files', () => {
       expect(await n.migratePageImages({ spaceId }, pageId)).toBe(2);
       const markdown = await n.withBranch({ spaceId }, (branch) => getPageMarkdown(branch.doc, pageId));
       expect(markdown).not.toMatch(/data:/);
-      const ids = [...markdown.matchAll(/file:([A-Za-z0-9_-]+)/g)].map((m) => m[1] as string);
+      // Referred to as uploading until the server has the bytes.
+      const ids = [...markdown.matchAll(/upload:([A-Za-z0-9_-]+)/g)].map((m) => m[1] as string);
       // The same picture twice is one file; the text around it is untouched.
       expect(ids).toHaveLength(2);
       expect(new Set(ids).size).toBe(1);
@@ -205,6 +276,7 @@ describe('files', () => {
       expect(await n.migratePageImages({ spaceId }, pageId)).toBe(0);
       await eventually(async () => (await n.status()).pendingMutations === 0, 'the upload', 30_000);
       expect((await serverBytes(spaceId, fileId)).equals(Buffer.from(PNG))).toBe(true);
+      expect(await n.withBranch({ spaceId }, (branch) => getPageMarkdown(branch.doc, pageId))).toContain(`file:${fileId}`);
     } finally {
       await n.close();
     }
@@ -216,9 +288,7 @@ describe('files', () => {
       await n.connect(s.url, s.token);
       const space = await n.createSpace({ title: 'Local first' });
       const file = await n.putFile({ spaceId: space.id }, { name: 'local.png', contentType: 'image/png', bytes: PNG });
-      await n.withBranch({ spaceId: space.id }, (branch) =>
-        createPage(branch.doc, { title: 'Pic', markdown: `![Pic](file:${file.id})\n` }),
-      );
+      await n.withBranch({ spaceId: space.id }, (branch) => createPage(branch.doc, { title: 'Pic', markdown: `![Pic](${file.src})\n` }));
       expect(await n.outboxEntries()).toEqual([]);
       const published = await n.publishSpace(space.id, s.orgId);
       await eventually(async () => (await n.status()).pendingMutations === 0, 'the publication and upload', 30_000);

@@ -1,4 +1,4 @@
-import { setPageMarkdown } from '@quire/shared/content/body';
+import { getPageMarkdown, setPageMarkdown } from '@quire/shared/content/body';
 import { listPages } from '@quire/shared/content/pages';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -156,6 +156,47 @@ describe('page history in the desktop app', { timeout: 90_000 }, () => {
     await screenshot(page, 'history-02-offline');
     await page.close();
     await a.node.setWorkOffline(false);
+  });
+
+  it('on a change request: the main branch’s versions up to its opening, said so, compared with the request and restored into it', async () => {
+    const cr = await a.node.createChangeRequest(localSpaceId, 'Rework the runbook');
+    const ref = { spaceId: localSpaceId, changeRequestId: cr.id };
+    await a.node.withBranch(ref, async (branch) => {
+      setPageMarkdown(branch.doc, pageId, `${FIRST}\nOnly in the request.\n`);
+      await branch.saved();
+    });
+    await eventually(async () => (await a.node.status()).pending === 0, 'the change request on the server', 30_000);
+    // Main moves on after the request was opened: not part of the request's history.
+    const later = await writeAndWaitForRevision(`${FIRST}\nAfter the fork.\n`, 'After the fork.');
+
+    const page = await window();
+    await page.evaluate(
+      ({ spaceId, changeRequestId }) =>
+        localStorage.setItem('quire.nav', JSON.stringify({ spaceId, changeRequestId, pageId: null, view: 'page' })),
+      { spaceId: localSpaceId, changeRequestId: cr.id },
+    );
+    await page.reload();
+    await page.locator('.ProseMirror', { hasText: 'Only in the request.' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Page history' }).click();
+    const panel = page.getByRole('complementary', { name: 'Page history' });
+    await expect.poll(() => panel.getByRole('status').textContent()).toMatch(/main branch.*up to when this change request was opened/);
+    await panel.locator(`[data-revision="${firstRevision}"]`).waitFor({ timeout: 20_000 });
+    expect(await panel.locator(`[data-revision="${secondRevision}"]`).count()).toBe(1);
+    expect(await panel.locator(`[data-revision="${later}"]`).count()).toBe(0);
+
+    await panel.locator(`[data-revision="${secondRevision}"]`).click();
+    const compare = panel.getByRole('region', { name: 'Changes since this version' });
+    await compare.locator('.block-diff').waitFor({ timeout: 20_000 });
+    await expect
+      .poll(() => compare.locator('.diff-added').allTextContents())
+      .toEqual(expect.arrayContaining([expect.stringContaining('Only in the request.')]));
+    await panel.getByRole('button', { name: 'Restore this version' }).click();
+    await page.locator('.ProseMirror', { hasText: 'dry-run flag' }).waitFor();
+    // Restored into the request only: main keeps what it has.
+    expect(await a.node.withBranch(ref, (b) => getPageMarkdown(b.doc, pageId))).toContain('dry-run flag');
+    expect(await a.node.withBranch({ spaceId: localSpaceId }, (b) => getPageMarkdown(b.doc, pageId))).toContain('After the fork.');
+    await screenshot(page, 'history-03-change-request');
+    await page.close();
   });
 
   it('no page error in any window', () => {

@@ -96,4 +96,47 @@ describe('a 1,000-page space in the desktop app', { timeout: 120_000 }, () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('carries a click on the saved first page into the live editor: focused, the caret where it was placed', async () => {
+    await eventually(() => a.node.openBranch({ spaceId }) === undefined, 'the branch closed', 30_000);
+    const { page, errors } = await openWindow(browser, a);
+    // Clicks the saved page the moment it is drawn (before the space is decoded), just before " handbook".
+    await page.evaluate((marker) => {
+      const w = window as unknown as { __clickedSaved: boolean };
+      w.__clickedSaved = false;
+      const observer = new MutationObserver(() => {
+        const saved = document.querySelector('.editor.is-opening .ProseMirror');
+        if (!saved?.textContent?.includes(marker) || w.__clickedSaved) return;
+        const walker = document.createTreeWalker(saved, NodeFilter.SHOW_TEXT);
+        let text: Text | null = null;
+        while (walker.nextNode()) if ((walker.currentNode as Text).data.includes(marker)) text = walker.currentNode as Text;
+        if (!text) return;
+        const range = document.createRange();
+        const at = text.data.indexOf(' handbook');
+        range.setStart(text, at);
+        range.setEnd(text, at + 1);
+        const rect = range.getBoundingClientRect();
+        const x = rect.left + 1;
+        const y = rect.top + rect.height / 2;
+        const target = document.elementFromPoint(x, y) ?? saved;
+        for (const type of ['mousedown', 'mouseup', 'click'])
+          target.dispatchEvent(new MouseEvent(type, { bubbles: true, cancelable: true, clientX: x, clientY: y, button: 0 }));
+        w.__clickedSaved = true;
+        observer.disconnect();
+      });
+      observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+    }, MARKER);
+    await page.locator('.space-row', { hasText: 'Handbook' }).click();
+    const live = page.locator('.ProseMirror[contenteditable="true"]', { hasText: MARKER });
+    await live.waitFor({ timeout: 30_000 });
+    expect(await page.evaluate(() => (window as unknown as { __clickedSaved: boolean }).__clickedSaved)).toBe(true);
+    // No click on the live editor: the one on the saved page placed the caret.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.closest('.ProseMirror')?.getAttribute('contenteditable')))
+      .toBe('true');
+    await page.keyboard.type('X');
+    await expect.poll(() => page.locator('.ProseMirror[contenteditable="true"]').textContent()).toContain('Welcome to theX handbook.');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

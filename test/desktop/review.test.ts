@@ -72,7 +72,7 @@ describe('reviewing in the desktop app', { timeout: 90_000 }, () => {
       setPageMarkdown(
         branch.doc,
         first,
-        `# Deploy\n\nRun the deploy script with the dry-run flag first.\n\nAsk in the channel.\n\n![Dashboard](file:${pixel.id})\n`,
+        `# Deploy\n\nRun the deploy script with the dry-run flag first.\n\nAsk in the channel.\n\n![Dashboard](${pixel.src})\n`,
       );
       await branch.saved();
     });

@@ -233,12 +233,14 @@ export const ipcContract = {
   'spaces.publish': { input: z.strictObject({ spaceId: Id, organizationId: Id }), output: SpaceSummary },
 
   /**
-   * The branch's whole state; updates then flow both ways on `doc.update`. A branch read
-   * from disk may come with `view`, a `BranchView` as JSON, to draw before `state` is decoded.
+   * The branch's whole state (a Yjs update, in update format v2 when `format` says so: it
+   * decodes in about half the time); updates then flow both ways on `doc.update`, always v1.
+   * A branch read from disk may come with `view`, a `BranchView` as JSON, to draw before
+   * `state` is decoded.
    */
   'doc.open': {
     input: z.strictObject({ branch: BranchRef }),
-    output: z.object({ state: Base64, awareness: Base64, view: z.string().optional() }),
+    output: z.object({ state: Base64, format: z.enum(['v1', 'v2']), awareness: Base64, view: z.string().optional() }),
   },
   /** Resolves once the update is saved on disk: only then does the window show "Saved". */
   'doc.update': { input: z.strictObject({ branch: BranchRef, update: Base64 }), output: z.object({ saved: z.literal(true) }) },
@@ -253,7 +255,11 @@ export const ipcContract = {
     output: z.object({ url: z.string().nullable(), reason: z.string().nullable() }),
   },
 
-  /** Keeps an inserted image or file as a space file (here at once, uploaded by the outbox); the block refers to `file:<id>`. */
+  /**
+   * Keeps an inserted image or file as a space file (here at once, uploaded by the outbox).
+   * The block refers to it by `src` (`upload:<id>`), which the LocalNode points at
+   * `file:<id>` once the server has the bytes.
+   */
   'files.put': {
     input: z.strictObject({
       branch: BranchRef,
@@ -263,7 +269,7 @@ export const ipcContract = {
       width: z.number().int().positive().optional(),
       height: z.number().int().positive().optional(),
     }),
-    output: z.object({ id: z.string(), name: z.string(), contentType: z.string(), size: z.number().int() }),
+    output: z.object({ id: z.string(), name: z.string(), contentType: z.string(), size: z.number().int(), src: z.string() }),
   },
   /** A file's bytes for display: from this machine, or fetched once from the server; null when neither has it. */
   'files.read': {

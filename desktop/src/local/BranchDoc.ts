@@ -130,7 +130,7 @@ export class BranchDoc extends EventEmitter<BranchEvents> {
     // Applying the parts one by one is much cheaper than merging them into one update first.
     // No update listener yet: Yjs would encode the whole loaded state again for it.
     branch.doc.transact(() => {
-      for (const part of stored.parts) Y.applyUpdate(branch.doc, part, LOAD_ORIGIN);
+      for (const part of stored.parts) (part.v2 ? Y.applyUpdateV2 : Y.applyUpdate)(branch.doc, part.update, LOAD_ORIGIN);
     }, LOAD_ORIGIN);
     branch.logged = stored.logLength;
     branch.lastSeq = stored.lastSeq;
@@ -367,7 +367,7 @@ export class BranchDoc extends EventEmitter<BranchEvents> {
     // Everything applied is saved: the doc's state becomes the snapshot the next open reads
     // at once, unless something wrote to the log besides this doc (then the log is merged).
     if (saved && this.logged > 0) {
-      const state = Y.encodeStateAsUpdate(this.doc);
+      const state = Y.encodeStateAsUpdateV2(this.doc);
       const view = JSON.stringify(branchView(this.doc));
       await snapshotDoc(this.db, this.docId, state, this.lastSeq, view)
         .then((folded) => (folded ? undefined : compactDoc(this.db, this.docId)))

@@ -26,11 +26,42 @@ export type InvokeResult = { ok: true; output: unknown } | { ok: false; error: B
 const NO_CURSORS = 'AA==';
 
 /**
- * How long after answering `doc.open` from disk the node loads the branch for itself:
- * decoding a large branch blocks this process for a moment, and the answer must be on its
- * way first (a large message leaves in several writes).
+ * How long a branch answered from disk may wait before the node loads it for itself when the
+ * window asks nothing of it. Until the window needs it (an edit, its cursor: right after its
+ * editor is bound), decoding it here would only compete for the CPU with the window decoding
+ * the same state.
  */
-const LOAD_AFTER_ANSWER_MS = 150;
+const LOAD_UNNEEDED_AFTER_MS = 1000;
+
+/** This window's hold on a branch: loaded at once, or only when first needed. */
+interface Hold {
+  /** The branch, loading it now if it was waiting. */
+  get(): Promise<BranchDoc>;
+  /** Stops a load that has not started; the load that had, for the caller to release. */
+  cancel(): Promise<BranchDoc> | undefined;
+}
+
+function heldNow(branch: Promise<BranchDoc>): Hold {
+  return { get: () => branch, cancel: () => branch };
+}
+
+function heldWhenNeeded(load: () => Promise<BranchDoc>, afterMs: number): Hold {
+  let loading: Promise<BranchDoc> | undefined;
+  const get = () => {
+    clearTimeout(timer);
+    loading ??= load();
+    return loading;
+  };
+  const timer = setTimeout(() => void get().catch(() => {}), afterMs);
+  timer.unref?.();
+  return {
+    get,
+    cancel: () => {
+      clearTimeout(timer);
+      return loading;
+    },
+  };
+}
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 const fromB64 = (text: string) => new Uint8Array(Buffer.from(text, 'base64'));
@@ -44,7 +75,7 @@ const fromB64 = (text: string) => new Uint8Array(Buffer.from(text, 'base64'));
 export class IpcSession {
   private readonly openBranches = new Map<string, BranchRef>();
   /** This window's hold on each branch it opened (loading, or loaded). */
-  private readonly held = new Map<string, Promise<BranchDoc>>();
+  private readonly held = new Map<string, Hold>();
   /** Awareness client ids this window published, per branch: removed when it closes. */
   private readonly clientIds = new Map<string, Set<number>>();
   private readonly unsubscribe: (() => void)[] = [];
@@ -108,7 +139,7 @@ export class IpcSession {
     const key = branchKey(ref);
     const held = this.held.get(key);
     if (!held || !this.openBranches.has(key)) throw new LocalError('Open the branch first.');
-    const branch = await held.catch((err: Error) => {
+    const branch = await held.get().catch((err: Error) => {
       throw new LocalError(`The branch could not be loaded: ${err.message}`);
     });
     if (this.node.openBranch(ref) !== branch) throw new LocalError('The branch was closed.');
@@ -124,14 +155,16 @@ export class IpcSession {
     try {
       const saved = await this.node.savedBranchState(ref);
       if (saved !== undefined) {
-        const held = new Promise((r) => setTimeout(r, LOAD_AFTER_ANSWER_MS)).then(() => this.node.acquireBranch(ref));
-        held.catch(() => {});
-        this.held.set(key, held);
+        this.held.set(
+          key,
+          heldWhenNeeded(() => this.node.acquireBranch(ref), LOAD_UNNEEDED_AFTER_MS),
+        );
         // The view was written as JSON for this: it is passed on, not parsed here.
-        return { state: saved.state, awareness: NO_CURSORS, ...(saved.view ? { view: saved.view } : {}) };
+        const format = saved.v2 ? ('v2' as const) : ('v1' as const);
+        return { state: saved.state, format, awareness: NO_CURSORS, ...(saved.view ? { view: saved.view } : {}) };
       }
       const held = this.node.acquireBranch(ref);
-      this.held.set(key, held);
+      this.held.set(key, heldNow(held));
       return this.stateOf(await held);
     } catch (err) {
       this.openBranches.delete(key);
@@ -142,7 +175,11 @@ export class IpcSession {
 
   private stateOf(branch: BranchDoc) {
     const states = [...branch.awareness.getStates().keys()];
-    return { state: b64(Y.encodeStateAsUpdate(branch.doc)), awareness: b64(encodeAwarenessUpdate(branch.awareness, states)) };
+    return {
+      state: b64(Y.encodeStateAsUpdateV2(branch.doc)),
+      format: 'v2' as const,
+      awareness: b64(encodeAwarenessUpdate(branch.awareness, states)),
+    };
   }
 
   private createHandlers(): Handlers {
@@ -192,7 +229,7 @@ export class IpcSession {
           bytes: new Uint8Array(Buffer.from(data, 'base64')),
           dimensions: width && height ? { width, height } : undefined,
         });
-        return { id: file.id, name: file.name, contentType: file.contentType, size: file.size };
+        return { id: file.id, name: file.name, contentType: file.contentType, size: file.size, src: file.src };
       },
       'files.read': async ({ branch, fileId }) => {
         const file = await node.readFile(branch, fileId);
@@ -238,8 +275,8 @@ export class IpcSession {
     this.held.delete(key);
     const ids = this.clientIds.get(key);
     this.clientIds.delete(key);
-    // A hold still loading is released once loaded; one that failed holds nothing.
-    const branch = await held?.catch(() => undefined);
+    // A hold still loading is released once loaded; one not started never loads; one that failed holds nothing.
+    const branch = await held?.cancel()?.catch(() => undefined);
     if (!branch) return;
     if (ids) branch.forgetClients([...ids]);
     await this.node.releaseBranch(ref);

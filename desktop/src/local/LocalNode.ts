@@ -121,6 +121,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
       withBranch: <T>(ref: BranchRef, fn: (branch: BranchDoc) => Promise<T> | T) => branches.with(ref, fn),
       reconnectBranch: (ref: BranchRef) => branches.reconnect(ref),
       pushWaitingBranches: () => branches.pushWaiting().catch(() => {}),
+      fileUploaded: (ref: BranchRef) => this.parts.files.uploaded(ref),
       changed: (what: { spaceId?: string; branch?: string; catalog?: boolean }) => {
         if (what.catalog) this.emit('catalog');
         if (what.spaceId) this.emit('changeRequests', what.spaceId);
@@ -253,7 +254,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
   }
 
   // files
-  putFile(ref: BranchRef, file: NewFile): Promise<FileInfo> {
+  putFile(ref: BranchRef, file: NewFile): Promise<FileInfo & { src: string }> {
     return this.parts.files.put(ref, file);
   }
   readFile(ref: BranchRef, fileId: string): Promise<{ contentType: string; bytes: Uint8Array } | null> {

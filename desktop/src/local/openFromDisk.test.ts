@@ -3,6 +3,7 @@ import { createPage, listPages } from '@quire/shared/content/pages';
 import * as Y from 'yjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BranchView } from '../common/branchView';
+import { type StateFormat, applyState } from '../common/docState';
 import { IpcSession } from './IpcSession';
 import { LocalNode } from './LocalNode';
 import { appendDocUpdate } from './store/docs';
@@ -15,11 +16,13 @@ beforeAll(async () => {
 afterAll(async () => node?.close());
 
 const b64 = (u: Uint8Array) => Buffer.from(u).toString('base64');
-const titles = (state: string) => {
+type Opened = { state: string; format: StateFormat; view?: string };
+const decoded = ({ state, format }: Opened) => {
   const doc = new Y.Doc();
-  Y.applyUpdate(doc, new Uint8Array(Buffer.from(state, 'base64')));
-  return listPages(doc).map((p) => p.title);
+  applyState(doc, new Uint8Array(Buffer.from(state, 'base64')), format);
+  return doc;
 };
+const titles = (opened: Opened) => listPages(decoded(opened)).map((p) => p.title);
 
 describe('opening a branch that is not in memory', () => {
   it('answers the saved state from disk at once, and the window’s edits wait for the load and are saved', async () => {
@@ -32,13 +35,12 @@ describe('opening a branch that is not in memory', () => {
     const session = new IpcSession(node, () => {});
     const opened = await session.invoke('doc.open', { branch: ref });
     expect(opened.ok).toBe(true);
-    const { state } = (opened as { output: { state: string } }).output;
-    expect(titles(state)).toContain('Saved before');
+    const { output } = opened as { output: Opened };
+    expect(titles(output)).toContain('Saved before');
     // The node has not decoded the branch for itself yet: the window did not wait for that.
     expect(node.openBranch(ref)).toBeUndefined();
 
-    const window = new Y.Doc();
-    Y.applyUpdate(window, new Uint8Array(Buffer.from(state, 'base64')));
+    const window = decoded(output);
     const edits: Uint8Array[] = [];
     window.on('update', (u: Uint8Array) => edits.push(u));
     createPage(window, { title: 'Typed at once', markdown: 'More.' });
@@ -97,5 +99,31 @@ describe('opening a branch that is not in memory', () => {
     createPage(other, { title: 'Not in the view', markdown: 'Later.' });
     await appendDocUpdate(node.db, `space:${space.id}`, Y.encodeStateAsUpdate(other), false);
     expect(await open()).toBeUndefined();
+  });
+
+  it('sends a closed branch in update format v2, and still opens a snapshot saved in v1 before', async () => {
+    const space = await node.createSpace({ title: 'Formats' });
+    const ref = { spaceId: space.id };
+    await node.withBranch(ref, async (branch) => {
+      createPage(branch.doc, { title: 'Kept in v2', markdown: 'Text.' });
+      await branch.saved();
+    });
+    const open = async () => {
+      const session = new IpcSession(node, () => {});
+      const opened = await session.invoke('doc.open', { branch: ref });
+      await session.close();
+      return (opened as { output: Opened }).output;
+    };
+    const v2 = await open();
+    expect(v2.format).toBe('v2');
+    expect(titles(v2)).toContain('Kept in v2');
+
+    // A snapshot this app wrote before it saved v2: the same text column, in v1.
+    const v1 = Buffer.from(Y.encodeStateAsUpdate(decoded(v2))).toString('base64');
+    await node.db.query('UPDATE doc_heads SET snapshot_text = $2, snapshot_v2 = false WHERE doc_id = $1', [`space:${space.id}`, v1]);
+    const old = await open();
+    expect(old.format).toBe('v1');
+    expect(titles(old)).toContain('Kept in v2');
+    expect(await node.withBranch(ref, (b) => listPages(b.doc).map((p) => p.title))).toContain('Kept in v2');
   });
 });

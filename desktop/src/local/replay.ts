@@ -20,6 +20,8 @@ export interface ReplayContext {
   withBranch<T>(ref: BranchRef, fn: (branch: BranchDoc) => Promise<T> | T): Promise<T>;
   reconnectBranch(ref: BranchRef): Promise<void>;
   pushWaitingBranches(): Promise<void>;
+  /** The server has a file's bytes: the branch it was inserted in points its blocks at it. */
+  fileUploaded(ref: BranchRef): Promise<void>;
   changed(what: { spaceId?: string; branch?: string; catalog?: boolean }): void;
 }
 
@@ -227,7 +229,10 @@ export function createPerformer(node: ReplayContext): OutboxPerformer {
           raw: { bytes: file.bytes, contentType: file.contentType },
           timeoutMs: 120_000,
         });
-        return { apply: (tx) => setLocalFileState(tx, file.id, 'uploaded') };
+        return {
+          apply: (tx) => setLocalFileState(tx, file.id, 'uploaded'),
+          after: () => node.fileUploaded(cr ? { spaceId: file.spaceId, changeRequestId: cr.id } : { spaceId: file.spaceId }),
+        };
       }
       default:
         throw new RefusedError(`unknown kind of change “${entry.kind}”`);

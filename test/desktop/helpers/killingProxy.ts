@@ -12,6 +12,8 @@ export class KillingProxy {
     readonly url: string,
   ) {}
 
+  /** Called with each request before it is passed on: a slow network, held as long as it takes. */
+  beforeForward: (req: IncomingMessage) => void | Promise<void> = () => {};
   /** Called with each request once the server answered; return true to drop the answer. */
   onAnswered: (req: IncomingMessage, status: number) => boolean | Promise<boolean> = () => false;
   readonly seen: { method: string; path: string; status: number; key?: string }[] = [];
@@ -27,6 +29,7 @@ export class KillingProxy {
         if (v === undefined || k === 'host' || k === 'connection' || k === 'content-length') continue;
         headers.set(k, Array.isArray(v) ? v.join(', ') : v);
       }
+      await proxy?.beforeForward(req);
       let answer: Response;
       try {
         answer = await fetch(`${target}${req.url}`, {

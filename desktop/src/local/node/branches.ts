@@ -106,7 +106,10 @@ export class Branches {
     branch.on('saved', () => session.scheduleStatus());
     branch.on('error', (err) => events.emit('notice', { level: 'error', message: `Could not save an edit: ${err.message}` }));
     this.open.set(key, open);
-    void this.connect(open, true).catch(() => {});
+    void this.ctx.files
+      .settleUploads(branch)
+      .catch((err: Error) => console.error(`[quire] could not point ${key} at its uploaded files: ${err.message}`));
+    void this.connect(open).catch(() => {});
     return open;
   }
 
@@ -120,13 +123,12 @@ export class Branches {
     return changeRequestRoom(space.remoteId, cr.remoteId);
   }
 
-  private async connect(open: OpenBranch, afterUploads = false) {
+  private async connect(open: OpenBranch) {
     const client = this.ctx.session.server;
     if (!client || !this.ctx.session.reachable) return;
     const room = await this.roomOf(open.ref);
     if (!room) return;
-    // Files inserted offline go up before the pages that show them (bounded: a slow upload never holds back the text).
-    if (afterUploads && !open.branch.isOnline) await this.ctx.files.uploadsSettled(open.ref.spaceId);
+    // Nothing waits for uploads: a page refers to a file as `upload:<id>` until the server has its bytes.
     if (this.open.get(branchKey(open.ref)) === open && this.ctx.session.server === client) open.branch.connect(client, room);
   }
 
@@ -137,7 +139,7 @@ export class Branches {
   }
 
   connectAll() {
-    for (const open of this.open.values()) void this.connect(open, true).catch(() => {});
+    for (const open of this.open.values()) void this.connect(open).catch(() => {});
   }
 
   disconnectAll() {
@@ -186,7 +188,7 @@ export class Branches {
       if (!session.server || !session.reachable || this.ctx.closed) return;
       const ref: BranchRef = row.cr_id ? { spaceId: row.space_id, changeRequestId: row.cr_id } : { spaceId: row.space_id };
       await this.with(ref, async (branch) => {
-        await this.connect(this.open.get(branchKey(ref)) as OpenBranch, true);
+        await this.connect(this.open.get(branchKey(ref)) as OpenBranch);
         await branch.flushToServer(15_000);
       }).catch(() => {});
     }

@@ -1,21 +1,18 @@
-import { type FileInfo, addFile } from '@quire/shared/content/files';
+import type { FileInfo } from '@quire/shared/content/files';
 import { bodyFragment, findPageMap } from '@quire/shared/content/layout';
 import { newId } from '@quire/shared/ids';
 import * as Y from 'yjs';
+import { uploadingRef } from '../../common/fileRefs';
 import type { BranchRef } from '../../common/ipc';
-import { type LocalFile, getLocalFile, localOnlyFiles, putLocalFile, uploadsWaiting } from '../store/files';
+import type { BranchDoc } from '../BranchDoc';
+import { pointAtUploadedFiles, uploadingFileIds } from '../fileBlocks';
+import { type LocalFile, fileRecords, getLocalFile, localOnlyFiles, putLocalFile } from '../store/files';
 import type { Queryable } from '../store/database';
 import { enqueue } from '../store/outbox';
 import { LocalError, type NodeContext } from './context';
 
 /** The largest file inserted here: the server's default upload limit (`MAX_FILE_BYTES`). */
 export const MAX_FILE_BYTES = 25 * 1024 * 1024;
-
-/** While a server is reachable, an insert waits this long for its upload, so the server has the bytes before the page shows them. */
-const ONLINE_UPLOAD_WAIT_MS = 10_000;
-
-/** How long a branch coming back online waits for the uploads of files inserted offline before it sends the pages that show them. */
-const RECONNECT_UPLOAD_WAIT_MS = 15_000;
 
 export interface NewFile {
   name: string;
@@ -36,8 +33,6 @@ const EXTENSIONS: Record<string, string> = {
   'image/avif': 'avif',
 };
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /**
  * Images and files of a branch as space files: stored on this machine at once (so they show
  * offline), uploaded by the outbox under the same id the page refers to (`file:<id>`), and
@@ -46,20 +41,44 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export class Files {
   constructor(private readonly ctx: NodeContext) {}
 
-  /** Keeps a new file of a branch, queues its upload and records it in the branch's files. */
-  async put(ref: BranchRef, file: NewFile): Promise<FileInfo> {
+  /**
+   * Keeps a new file of a branch and queues its upload; answers at once. The block refers to
+   * it as `upload:<id>` (`src`), which the branch turns into `file:<id>`, recording the file,
+   * once the server acknowledged its bytes: a page never reaches the server pointing at a
+   * file it does not have, and no page waits for an upload.
+   */
+  async put(ref: BranchRef, file: NewFile): Promise<FileInfo & { src: string }> {
     if (file.bytes.byteLength === 0) throw new LocalError(`${file.name} is empty.`);
     if (file.bytes.byteLength > MAX_FILE_BYTES) throw new LocalError(`${file.name} is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB.`);
     const id = newId();
     await this.store(ref, [{ id, ...file }]);
-    if (this.ctx.session.server && this.ctx.session.reachable) await this.uploadsSettled(ref.spaceId, ONLINE_UPLOAD_WAIT_MS);
     const info: FileInfo = { id, name: file.name, contentType: file.contentType, size: file.bytes.byteLength };
     if (file.dimensions) info.dimensions = file.dimensions;
-    await this.ctx.branches.with(ref, async (branch) => {
-      addFile(branch.doc, info);
-      await branch.saved();
-    });
-    return info;
+    return { ...info, src: uploadingRef(id) };
+  }
+
+  /**
+   * Points the branch's `upload:` blocks at the files the server now has (and records those
+   * files in the branch): called when an upload is acknowledged, and when a branch is loaded
+   * (an acknowledgement the app did not live to apply, a block copied from another branch).
+   */
+  async settleUploads(branch: BranchDoc): Promise<void> {
+    const waiting = uploadingFileIds(branch.doc);
+    if (!waiting.length) return;
+    const uploaded = (await fileRecords(this.ctx.db, waiting)).filter((f) => f.state === 'uploaded' || f.state === 'fetched');
+    if (!uploaded.length) return;
+    pointAtUploadedFiles(
+      branch.doc,
+      uploaded.map(({ state: _, ...info }) => info),
+    );
+    await branch.saved();
+  }
+
+  /** The server acknowledged a file's bytes: the branch it was inserted in may now show it as `file:<id>`. */
+  async uploaded(ref: BranchRef): Promise<void> {
+    await this.ctx.branches.with(ref, (branch) => this.settleUploads(branch));
+    // A branch nobody has open closed again before its sync connection sent the new reference.
+    void this.ctx.branches.pushWaiting().catch(() => {});
   }
 
   /** The bytes of a file for display: from this machine, or fetched once from the server. */
@@ -102,12 +121,10 @@ export class Files {
       const now = dataUrlImages(branch.doc, pageId);
       let moved = 0;
       branch.doc.transact(() => {
-        for (const file of byUrl.values())
-          addFile(branch.doc, { id: file.id, name: file.name, contentType: file.contentType, size: file.size });
         for (const { element, attribute, url } of now) {
           const file = byUrl.get(url);
           if (!file) continue;
-          element.setAttribute(attribute, `file:${file.id}`);
+          element.setAttribute(attribute, uploadingRef(file.id));
           moved++;
         }
       });
@@ -121,19 +138,6 @@ export class Files {
     for (const f of await localOnlyFiles(tx, spaceId)) {
       await tx.query("UPDATE files SET state = 'queued' WHERE id = $1", [f.id]);
       await enqueue(tx, 'file.upload', { spaceId, fileId: f.id }, `Upload “${f.name}”`);
-    }
-  }
-
-  /**
-   * Resolves once no upload of the space's files waits in the outbox (or after `timeoutMs`,
-   * or at once while no server is reachable): what a page shows goes up before the page.
-   */
-  async uploadsSettled(spaceId: string, timeoutMs = RECONNECT_UPLOAD_WAIT_MS): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    void this.ctx.outbox.kick();
-    while (await uploadsWaiting(this.ctx.db, spaceId)) {
-      if (Date.now() > deadline || this.ctx.closed || !this.ctx.outbox.active) return;
-      await sleep(50);
     }
   }
 
@@ -151,6 +155,7 @@ export class Files {
           contentType: f.contentType,
           bytes: f.bytes,
           state: queued ? 'queued' : 'local',
+          ...(f.dimensions ? { dimensions: f.dimensions } : {}),
         };
         await putLocalFile(tx, row);
         if (queued) {

@@ -23,7 +23,27 @@ const OFFLINE = 'Offline: this is the history kept on this machine. The rest nee
 export class History {
   constructor(private readonly ctx: NodeContext) {}
 
+  /**
+   * The revisions that changed the page. A change request keeps no revisions of its own (the
+   * server cuts them of the main content only): its list is the main branch's, up to when the
+   * change request was opened, and comparing with one of them shows everything since, the
+   * change request's own edits included. The panel says so.
+   */
   async list(ref: BranchRef, pageId: string): Promise<PageHistoryView> {
+    const main = await this.mainList(ref, pageId);
+    if (!ref.changeRequestId) return main;
+    const cr = await this.ctx.changeRequests.orThrow(ref.changeRequestId);
+    const forked = Date.parse(cr.createdAt);
+    const opened = new Date(forked).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' });
+    const notice = `A change request has no history of its own: these are the main branch's versions of this page up to when this change request was opened (${opened}). Comparing with one shows everything since, this change request's edits included; restoring writes into this change request.`;
+    return {
+      ...main,
+      revisions: main.revisions.filter((r) => Date.parse(r.createdAt) <= forked),
+      notice: main.notice ? `${notice} ${main.notice}` : notice,
+    };
+  }
+
+  private async mainList(ref: BranchRef, pageId: string): Promise<PageHistoryView> {
     const space = await this.ctx.catalog.spaceOrThrow(ref.spaceId);
     if (!space.remoteId || space.syncState !== 'remote') {
       return { revisions: [], source: 'local', notice: 'History is kept by the server: publish this space to keep its revisions.' };

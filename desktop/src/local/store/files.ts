@@ -10,14 +10,25 @@ export interface LocalFile {
   contentType: string;
   bytes: Uint8Array;
   state: LocalFileState;
+  dimensions?: { width: number; height: number };
 }
 
 /** Keeps a file's bytes on this machine (a second save of the same id changes nothing). */
 export async function putLocalFile(db: Queryable, file: LocalFile): Promise<void> {
   await db.query(
-    `INSERT INTO files (id, space_id, name, content_type, size, bytes, state) VALUES ($1, $2, $3, $4, $5, $6, $7)
+    `INSERT INTO files (id, space_id, name, content_type, size, bytes, state, width, height) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
      ON CONFLICT (id) DO NOTHING`,
-    [file.id, file.spaceId, file.name, file.contentType, file.bytes.byteLength, bytea(file.bytes), file.state],
+    [
+      file.id,
+      file.spaceId,
+      file.name,
+      file.contentType,
+      file.bytes.byteLength,
+      bytea(file.bytes),
+      file.state,
+      file.dimensions?.width ?? null,
+      file.dimensions?.height ?? null,
+    ],
   );
 }
 
@@ -59,4 +70,31 @@ export async function uploadsWaiting(db: Queryable, spaceId: string): Promise<bo
     [spaceId],
   );
   return !!row;
+}
+
+/** What a branch records of a file (no bytes), with its state here, for the files among `ids` kept on this machine. */
+export async function fileRecords(
+  db: Queryable,
+  ids: string[],
+): Promise<
+  { id: string; name: string; contentType: string; size: number; state: LocalFileState; dimensions?: { width: number; height: number } }[]
+> {
+  if (!ids.length) return [];
+  const rows = await db.query<{
+    id: string;
+    name: string;
+    content_type: string;
+    size: number;
+    state: LocalFileState;
+    width: number | null;
+    height: number | null;
+  }>('SELECT id, name, content_type, size, state, width, height FROM files WHERE id = ANY($1::text[])', [ids]);
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    contentType: r.content_type,
+    size: Number(r.size),
+    state: r.state,
+    ...(r.width && r.height ? { dimensions: { width: Number(r.width), height: Number(r.height) } } : {}),
+  }));
 }

@@ -5,8 +5,9 @@ import type { BranchRef, SessionState } from '../../common/ipc';
 import { bridge, call } from '../bridge';
 import { ComputedPage, isComputedPage } from '../editor/ComputedPage';
 import { PageEditor } from '../editor/Editor';
+import type { PlacedCaret } from '../editor/placedCaret';
 import { SavedPage } from '../editor/SavedPage';
-import type { BranchReplica, SaveState } from '../sync/BranchReplica';
+import { BranchReplica, type SaveState } from '../sync/BranchReplica';
 import { Breadcrumbs } from './Breadcrumbs';
 import { BranchSwitcher, ReviewView, StatusBadge, useChangeRequests } from './ChangeRequests';
 import { CommentsPanel } from './CommentsPanel';
@@ -151,6 +152,8 @@ function Workspace({
     [space?.id, nav.changeRequestId],
   );
   const { replica, view } = useReplica(branch);
+  // A click on the saved page, before it could be edited: the live editor takes it over once.
+  const [placedCaret, setPlacedCaret] = useState<{ pageId: string; caret: PlacedCaret } | null>(null);
   const tree = usePageTree(replica, view);
   const presence = usePresence(replica);
   const flat = useMemo(() => flattenPageTree(tree), [tree]);
@@ -174,7 +177,14 @@ function Workspace({
   );
 
   // Stable callbacks: the memoized sidebar re-renders only when what it shows changes.
-  const openSpace = useCallback((spaceId: string) => setNav({ spaceId, changeRequestId: null, pageId: null, view: 'page' }), [setNav]);
+  const openSpace = useCallback(
+    (spaceId: string) => {
+      // Asked for before this click renders: the LocalNode reads the space meanwhile.
+      BranchReplica.prefetch({ spaceId });
+      setNav({ spaceId, changeRequestId: null, pageId: null, view: 'page' });
+    },
+    [setNav],
+  );
   const openPage = useCallback((pageId: string) => setNav({ pageId, view: 'page' }), [setNav]);
   const onNewSpace = useCallback(() => setDialog('newSpace'), []);
   const onPublish = useCallback(() => setDialog('publish'), []);
@@ -264,7 +274,7 @@ function Workspace({
               </div>
               <SaveIndicator replica={replica} />
               {branch && <PdfButton branch={branch} />}
-              {nav.view === 'page' && page && !nav.changeRequestId && space.syncState !== 'local' && (
+              {nav.view === 'page' && page && space.syncState !== 'local' && (
                 <button
                   type="button"
                   className={`icon-btn topbar-btn${panel === 'history' ? ' is-on' : ''}`}
@@ -319,6 +329,8 @@ function Workspace({
                       user={user}
                       editable={editable}
                       pages={flat}
+                      placedCaret={placedCaret?.pageId === page.id ? placedCaret.caret : null}
+                      onCaretPlaced={() => setPlacedCaret(null)}
                     />
                   )}
                 </article>
@@ -326,7 +338,12 @@ function Workspace({
             ) : !replica && page && view?.first?.id === page.id ? (
               <div className="page-scroll">
                 <article className="page">
-                  <SavedPage key={`saved:${page.id}`} title={page.title} body={view.first.body} />
+                  <SavedPage
+                    key={`saved:${page.id}`}
+                    title={page.title}
+                    body={view.first.body}
+                    onPlaceCaret={(caret) => setPlacedCaret({ pageId: page.id, caret })}
+                  />
                 </article>
               </div>
             ) : replica && flat.length === 0 ? (

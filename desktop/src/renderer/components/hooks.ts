@@ -1,6 +1,6 @@
 import { pagesMap } from '@quire/shared/content/layout';
 import { buildTreeIndex, type PageTreeNode, pageTree, treeFromIndex } from '@quire/shared/content/tree';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { BranchView } from '../../common/branchView';
 import type { BranchRef, Catalog, SyncStatus } from '../../common/ipc';
 import { bridge, call } from '../bridge';
@@ -85,13 +85,22 @@ const NO_PAGES: PageTreeNode[] = [];
 /**
  * The branch's page tree, recomputed (once a frame at most) whenever pages change; built
  * from the saved view while the replica is still opening. Computed while rendering, so the
- * first frame of a branch (or of its view) already shows its pages.
+ * first frame of a branch (or of its view) already shows its pages. When the replica takes
+ * over from the view, the view's tree is kept for that frame (the view describes the state
+ * the replica decoded) and the doc's own tree follows in the next one: the frame that makes
+ * the page editable does not also walk every page.
  */
 export function usePageTree(replica: BranchReplica | null, view: BranchView | null = null): PageTreeNode[] {
-  const initial = useMemo(
-    () => (replica ? pageTree(replica.doc) : view ? treeFromIndex(buildTreeIndex(new Map(view.pages.map((p) => [p.id, p])))) : NO_PAGES),
-    [replica, view],
-  );
+  const fromView = useRef<PageTreeNode[] | null>(null);
+  const initial = useMemo(() => {
+    if (replica) {
+      const drawn = fromView.current;
+      fromView.current = null;
+      return drawn ?? pageTree(replica.doc);
+    }
+    fromView.current = view ? treeFromIndex(buildTreeIndex(new Map(view.pages.map((p) => [p.id, p])))) : null;
+    return fromView.current ?? NO_PAGES;
+  }, [replica, view]);
   const [latest, setLatest] = useState<{ from: PageTreeNode[]; tree: PageTreeNode[] } | null>(null);
   useEffect(() => {
     if (!replica) return;
@@ -116,6 +125,8 @@ export function usePageTree(replica: BranchReplica | null, view: BranchView | nu
       }
     };
     pages.observeDeep(observer as never);
+    // Taken from the view: an update that arrived while the state was on its way is in the doc only.
+    if (replica.openedFromView) recompute();
     return () => {
       pages.unobserveDeep(observer as never);
       cancelAnimationFrame(frame);

@@ -13,6 +13,7 @@ import { askText } from '../components/Prompt';
 import type { BranchReplica } from '../sync/BranchReplica';
 import { COMMENT_ON_SELECTION } from '../review/commentAnchor';
 import { setActiveEditor } from './activeEditor';
+import { type PlacedCaret, applyPlacedCaret } from './placedCaret';
 import { contractViewExtras } from './contractViews';
 import { WritingShortcuts } from './behaviour';
 import { BLOCK_CHOICES } from './blocks';
@@ -273,12 +274,17 @@ export function PageEditor({
   user,
   editable,
   pages,
+  placedCaret,
+  onCaretPlaced,
 }: {
   replica: BranchReplica;
   pageId: string;
   user: Collaborator;
   editable: boolean;
   pages: { id: string; title: string }[];
+  /** Where the writer clicked on the saved page before this editor existed: taken over, focused. */
+  placedCaret?: PlacedCaret | null;
+  onCaretPlaced?: () => void;
 }) {
   const fragment = useMemo(() => fragmentOf(replica.doc, pageId), [replica, pageId]);
   const pagesRef = useRef(pages);
@@ -309,6 +315,19 @@ export function PageEditor({
   useEffect(() => {
     editor?.setEditable(editable);
   }, [editor, editable]);
+  useEffect(() => {
+    if (!editor || !placedCaret || !editable) return;
+    if (applyPlacedCaret(editor, placedCaret)) return void onCaretPlaced?.();
+    const retry = () => {
+      if (!applyPlacedCaret(editor, placedCaret)) return;
+      editor.off('update', retry);
+      onCaretPlaced?.();
+    };
+    editor.on('update', retry);
+    return () => {
+      editor.off('update', retry);
+    };
+  }, [editor, placedCaret, editable]);
   useEffect(() => {
     setActiveEditor(editor);
     return () => setActiveEditor(null);

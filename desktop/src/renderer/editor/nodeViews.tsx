@@ -3,7 +3,7 @@ import type { NodeViewRendererProps } from '@tiptap/core';
 import type { Node as PMNode } from '@tiptap/pm/model';
 import { NodeViewContent, NodeViewWrapper, type NodeViewProps, ReactNodeViewRenderer } from '@tiptap/react';
 import { useState } from 'react';
-import { editorBranch, fileIdOf, fileUrl, useImageUrl } from '../files/fileUrls';
+import { editorBranch, fileIdOf, fileUrl, uploadingIdOf, useImageUrl } from '../files/fileUrls';
 import { Icon } from '../components/Icons';
 import { askText } from '../components/Prompt';
 import type { NodeExtras } from './schema';
@@ -175,8 +175,9 @@ function ContentRefView({ node, updateAttributes, selected, editor }: NodeViewPr
 }
 
 function FileView({ node, selected, editor }: NodeViewProps) {
-  const fileId = (node.attrs.fileId as string | null) ?? null;
-  const label = (node.attrs.caption as string | null) ?? (node.attrs.src as string | null) ?? fileId ?? 'File';
+  const uploading = uploadingIdOf(node.attrs.src);
+  const fileId = (node.attrs.fileId as string | null) ?? uploading;
+  const label = (node.attrs.caption as string | null) ?? (uploading ? null : (node.attrs.src as string | null)) ?? fileId ?? 'File';
   const branch = editorBranch(editor);
   const open = async () => {
     if (!fileId || !branch) return;
@@ -195,7 +196,7 @@ function FileView({ node, selected, editor }: NodeViewProps) {
       </span>
       <span className="qe-card-text">
         <strong>{label}</strong>
-        <small>{fileId ? 'File' : 'Attachment'}</small>
+        <small>{uploading ? 'Waiting for upload' : fileId ? 'File' : 'Attachment'}</small>
       </span>
       {fileId && (
         <button type="button" className="qe-card-action" onClick={() => void open()}>
@@ -212,6 +213,11 @@ function ImageView({ node, updateAttributes, selected, editor }: NodeViewProps) 
   const shown = useImageUrl(editorBranch(editor), src);
   return (
     <NodeViewWrapper className={`qe-image${selected ? ' is-selected' : ''}`} data-drag-handle="" data-src={src}>
+      {uploadingIdOf(src) && (
+        <span className="qe-image-uploading" role="status" title="Shown from this machine: others see it once the server has it.">
+          Waiting for upload
+        </span>
+      )}
       {shown ? (
         <img
           src={shown}

@@ -38,10 +38,11 @@ export async function insertFiles(editor: Editor, files: File[], pos?: number): 
         const prepared = await prepareImage(file);
         const dims = prepared.width && prepared.height ? { width: prepared.width, height: prepared.height } : undefined;
         const stored = await storeFile(branch, prepared.blob, file.name, dims);
-        node = image.create({ src: `file:${stored.id}`, alt: file.name.replace(/\.[a-z0-9]+$/i, '') });
+        node = image.create({ src: stored.src, alt: file.name.replace(/\.[a-z0-9]+$/i, '') });
       } else {
         const stored = await storeFile(branch, file, file.name);
-        node = fileType.create({ fileId: stored.id, caption: stored.name });
+        // Pointed at `file:<id>` (`fileId`) by the LocalNode once the upload is acknowledged.
+        node = fileType.create({ src: stored.src, caption: stored.name });
       }
       if (editor.isDestroyed) return;
       const { state } = editor.view;

@@ -3,13 +3,10 @@ import type { Editor } from '@tiptap/core';
 import { createContext, useContext, useEffect, useState } from 'react';
 import type { BranchRef } from '../../common/ipc';
 import { call } from '../bridge';
+import { fileIdOf } from '../../common/fileRefs';
 import { fromBase64, toBase64 } from '../sync/base64';
 
-/** A file block's address in a page: `file:<id>`. */
-export function fileIdOf(src: unknown): string | null {
-  const m = typeof src === 'string' ? /^file:([A-Za-z0-9_-]{1,64})$/.exec(src) : null;
-  return m?.[1] ?? null;
-}
+export { fileIdOf, uploadingIdOf } from '../../common/fileRefs';
 
 /** Object URLs of files already read, by file id: a file's bytes never change under its id. */
 const urls = new Map<string, Promise<string | null>>();

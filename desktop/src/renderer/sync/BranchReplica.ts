@@ -1,9 +1,10 @@
 import { Awareness, applyAwarenessUpdate, encodeAwarenessUpdate } from 'y-protocols/awareness';
 import * as Y from 'yjs';
-import { type BranchRef, branchKey } from '../../common/ipc';
+import { type BranchRef, type IpcOutput, branchKey } from '../../common/ipc';
 import { bridge } from '../bridge';
 import { onBackendBack } from '../bridge/backend';
 import type { BranchView } from '../../common/branchView';
+import { applyState, stateVectorOf } from '../../common/docState';
 import { fromBase64, toBase64 } from './base64';
 
 /**
@@ -12,6 +13,21 @@ import { fromBase64, toBase64 } from './base64';
  * window goes straight to the live editor rather than drawing the saved view first.
  */
 const DRAW_VIEW_ABOVE = 64 * 1024;
+
+/** How long a state asked for ahead (`prefetch`) waits to be taken by `open`. */
+const PREFETCH_KEPT_MS = 5000;
+
+interface Started {
+  replica: BranchReplica;
+  /** Updates that arrived before the state. */
+  early: Uint8Array[];
+  answer: Promise<IpcOutput<'doc.open'>>;
+}
+
+/** Branches this window has open or is opening: never asked for twice. */
+const inUse = new Set<string>();
+/** States asked for ahead, by branch key, until `open` takes them. */
+const ahead = new Map<string, { started: Started; expires: ReturnType<typeof setTimeout> }>();
 
 /** Resolves once the browser has painted what was rendered before the call. */
 const afterNextPaint = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
@@ -35,9 +51,53 @@ export class BranchReplica {
   private readonly offs: (() => void)[] = [];
   private readonly saveListeners = new Set<() => void>();
   private closed = false;
+  /** The window drew the branch's saved view before decoding its state. */
+  openedFromView = false;
+  /** The state is applied: updates from the LocalNode go straight into the doc. */
+  private loaded = false;
 
   private constructor(readonly ref: BranchRef) {
     this.key = branchKey(ref);
+  }
+
+  /**
+   * Registers for the branch's updates, then asks for its state: an update that arrives
+   * while the state is on its way is applied after it, harmlessly.
+   */
+  private static start(ref: BranchRef): Started {
+    const replica = new BranchReplica(ref);
+    inUse.add(replica.key);
+    const early: Uint8Array[] = [];
+    replica.offs.push(
+      bridge.on('doc.update', ({ branch, update }) => {
+        if (branch !== replica.key) return;
+        if (replica.loaded) Y.applyUpdate(replica.doc, fromBase64(update), REMOTE);
+        else early.push(fromBase64(update));
+      }),
+      bridge.on('awareness.update', ({ branch, update }) => {
+        if (branch === replica.key && replica.loaded) applyAwarenessUpdate(replica.awareness, fromBase64(update), REMOTE);
+      }),
+    );
+    return { replica, early, answer: bridge.invoke('doc.open', { branch: ref }) };
+  }
+
+  /**
+   * Asks for a branch's state at once, from the click that opens it, so the LocalNode reads
+   * it while the window renders that click; `open` takes the answer over. Nothing is asked
+   * for a branch this window already has (or is opening), and an answer nobody takes is
+   * closed after a while.
+   */
+  static prefetch(ref: BranchRef): void {
+    const key = branchKey(ref);
+    if (inUse.has(key)) return;
+    const started = BranchReplica.start(ref);
+    const expires = setTimeout(() => {
+      if (ahead.get(key)?.started !== started) return;
+      ahead.delete(key);
+      void started.answer.catch(() => {}).finally(() => started.replica.close());
+    }, PREFETCH_KEPT_MS);
+    started.answer.catch(() => {});
+    ahead.set(key, { started, expires });
   }
 
   /**
@@ -46,29 +106,28 @@ export class BranchReplica {
    * after the next frame, once that view is on screen.
    */
   static async open(ref: BranchRef, onView?: (view: BranchView) => void): Promise<BranchReplica> {
-    const replica = new BranchReplica(ref);
-    // Listen first: an update that arrives while the state is on its way is applied after it, harmlessly.
-    const early: Uint8Array[] = [];
-    let loaded = false;
-    replica.offs.push(
-      bridge.on('doc.update', ({ branch, update }) => {
-        if (branch !== replica.key) return;
-        if (loaded) Y.applyUpdate(replica.doc, fromBase64(update), REMOTE);
-        else early.push(fromBase64(update));
-      }),
-      bridge.on('awareness.update', ({ branch, update }) => {
-        if (branch === replica.key && loaded) applyAwarenessUpdate(replica.awareness, fromBase64(update), REMOTE);
-      }),
-    );
-    const { state, awareness, view } = await bridge.invoke('doc.open', { branch: ref });
+    const key = branchKey(ref);
+    const taken = ahead.get(key);
+    ahead.delete(key);
+    if (taken) clearTimeout(taken.expires);
+    const { replica, early, answer } = taken?.started ?? BranchReplica.start(ref);
+    let opened: IpcOutput<'doc.open'>;
+    try {
+      opened = await answer;
+    } catch (err) {
+      await replica.close();
+      throw err;
+    }
+    const { state, format, awareness, view } = opened;
     if (view && onView && state.length >= DRAW_VIEW_ABOVE) {
       onView(JSON.parse(view) as BranchView);
+      replica.openedFromView = true;
       await afterNextPaint();
     }
-    Y.applyUpdate(replica.doc, fromBase64(state), REMOTE);
+    applyState(replica.doc, fromBase64(state), format, REMOTE);
     for (const u of early) Y.applyUpdate(replica.doc, u, REMOTE);
     applyAwarenessUpdate(replica.awareness, fromBase64(awareness), REMOTE);
-    loaded = true;
+    replica.loaded = true;
     replica.doc.on('update', (update: Uint8Array, origin: unknown) => {
       if (origin !== REMOTE) replica.send(update);
     });
@@ -94,10 +153,10 @@ export class BranchReplica {
   private async reattach() {
     if (this.closed) return;
     try {
-      const { state } = await bridge.invoke('doc.open', { branch: this.ref });
+      const { state, format } = await bridge.invoke('doc.open', { branch: this.ref });
       const theirs = fromBase64(state);
-      Y.applyUpdate(this.doc, theirs, REMOTE);
-      const missing = Y.encodeStateAsUpdate(this.doc, Y.encodeStateVectorFromUpdate(theirs));
+      applyState(this.doc, theirs, format, REMOTE);
+      const missing = Y.encodeStateAsUpdate(this.doc, stateVectorOf(theirs, format));
       this.failed = undefined;
       // An empty update is two zero bytes: nothing to send.
       if (missing.length > 2) this.send(missing);
@@ -144,7 +203,9 @@ export class BranchReplica {
   }
 
   async close() {
+    if (this.closed) return;
     this.closed = true;
+    inUse.delete(this.key);
     this.awareness.setLocalState(null);
     for (const off of this.offs) off();
     this.awareness.destroy();
