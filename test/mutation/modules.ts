@@ -46,6 +46,6 @@ export const MUTATION_MODULES: Record<string, MutationModule> = {
   },
   outbox: {
     mutate: ['desktop/src/local/Outbox.ts'],
-    tests: ['test/desktop/outbox.test.ts'],
+    tests: ['desktop/src/local/Outbox.test.ts', 'test/desktop/outbox.test.ts'],
   },
 };
