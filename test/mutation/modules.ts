@@ -34,7 +34,11 @@ export const MUTATION_MODULES: Record<string, MutationModule> = {
   },
   changeRequests: {
     mutate: ['sync-server/src/core/content/changeRequests.ts'],
-    tests: ['sync-server/src/core/content/revisions.test.ts', 'sync-server/src/core/content/compactedBranches.test.ts'],
+    tests: [
+      'sync-server/src/core/content/changeRequestRules.test.ts',
+      'sync-server/src/core/content/revisions.test.ts',
+      'sync-server/src/core/content/compactedBranches.test.ts',
+    ],
   },
   revisions: {
     mutate: ['sync-server/src/core/content/revisions.ts'],
