@@ -10,7 +10,11 @@ export interface MutationModule {
 export const MUTATION_MODULES: Record<string, MutationModule> = {
   access: {
     mutate: ['sync-server/src/core/access.ts', 'sync-server/src/core/roles.ts'],
-    tests: ['sync-server/src/core/access.test.ts', 'sync-server/src/http/permissions.test.ts'],
+    tests: [
+      'sync-server/src/core/access.test.ts',
+      'sync-server/src/core/accessLoading.test.ts',
+      'sync-server/src/http/permissions.test.ts',
+    ],
   },
   fetchGuard: {
     mutate: ['sync-server/src/core/fetchGuard.ts'],
