@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { GrantRow } from '../store/grants';
 import type { MemberRow } from '../store/members';
 import { OrgAccess, type Placed } from './access';
+import { atLeast, isRole, maxRole } from './roles';
 
 const ORG = 'org';
 const ME = 'me';
@@ -136,5 +137,43 @@ describe('OrgAccess.roleOn', () => {
         ?.sort(),
     ).toEqual(['colMid', 'colTop']);
     expect(access({ role: null, grants: [grant('colMid', 'read')] }).visibleCollectionIds()).toEqual(['colMid']);
+  });
+});
+
+describe('roles', () => {
+  it('orders the roles, and no role is below every one', () => {
+    expect(atLeast('edit', 'edit')).toBe(true);
+    expect(atLeast('admin', 'read')).toBe(true);
+    expect(atLeast('read', 'comment')).toBe(false);
+    expect(atLeast(null, 'read')).toBe(false);
+    expect(atLeast(undefined, 'read')).toBe(false);
+  });
+
+  it('takes the stronger of two roles, either missing', () => {
+    expect(maxRole('read', 'edit')).toBe('edit');
+    expect(maxRole('edit', 'read')).toBe('edit');
+    expect(maxRole(null, 'comment')).toBe('comment');
+    expect(maxRole('comment', undefined)).toBe('comment');
+    expect(maxRole(undefined, null)).toBeNull();
+    expect(maxRole(undefined, undefined)).toBeNull();
+  });
+
+  it('knows a role by its name only', () => {
+    for (const r of ROLES) expect(isRole(r)).toBe(true);
+    expect(isRole('owner')).toBe(false);
+    expect(isRole('')).toBe(false);
+    expect(isRole(3)).toBe(false);
+    expect(isRole(['admin'])).toBe(false);
+    expect(isRole(undefined)).toBe(false);
+  });
+});
+
+describe('single sign-on enforcement', () => {
+  it('counts a member kept out by it as no member at all', () => {
+    const a = access({ role: 'edit', grants: [grant('spaceRoot', 'admin')] });
+    a.blockedBySso = true;
+    expect(a).toMatchObject({ isMember: false, orgRole: null, isAdmin: false });
+    expect(a.roleOn(spaceRoot('edit'))).toBeNull();
+    expect(a.can(spaceRoot(), 'read')).toBe(false);
   });
 });
