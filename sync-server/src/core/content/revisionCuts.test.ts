@@ -221,7 +221,7 @@ describe('page histories and events', () => {
     const root = base(onMain.revision.url);
     expect(onMain.changeRequest).toBeNull();
     expect(onMain.data.revisionType).toBe('edits');
-    expect(onMain.data.pages.sort((x, y) => x.id.localeCompare(y.id))).toEqual(
+    expect(onMain.data.pages.sort((x, y) => (x.id < y.id ? -1 : 1))).toEqual(
       [a, b].sort().map((id) => ({ id, url: `${root}/v1/spaces/${spaceId}/content/page/${id}` })),
     );
     const onBranch = events[1]!;
