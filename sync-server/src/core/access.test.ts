@@ -28,7 +28,7 @@ function grant(resource: string, role: Role, principal: 'user' | 'team' = 'user'
  *   colTop (defaultLevel per case) ─ colMid (inherit) ─ spaceDeep (inherit)
  *   spaceRoot (at the organization root)
  */
-function access(opts: { role?: Role | null; disabled?: boolean; member?: boolean; grants?: GrantRow[]; topLevel?: Role | null }) {
+function access(opts: { role?: Role | null; disabled?: boolean; member?: boolean; grants?: GrantRow[]; topLevel?: Role | 'none' | null }) {
   const collections = new Map<string, Placed>([
     ['colTop', { id: 'colTop', parent_id: null, default_level: opts.topLevel ?? null }],
     ['colMid', { id: 'colMid', parent_id: 'colTop', default_level: 'inherit' }],
@@ -37,7 +37,7 @@ function access(opts: { role?: Role | null; disabled?: boolean; member?: boolean
   return new OrgAccess(ORG, ME, m, opts.grants ?? [], collections);
 }
 
-const spaceRoot = (defaultLevel: Role | 'inherit' | null = null): Placed => ({
+const spaceRoot = (defaultLevel: Placed['default_level'] = null): Placed => ({
   id: 'spaceRoot',
   parent_id: null,
   default_level: defaultLevel,
@@ -67,6 +67,10 @@ describe('OrgAccess.roleOn', () => {
     ['read member, default edit inherited from the top collection', { role: 'read', topLevel: 'edit' }, spaceDeep(), 'edit'],
     ['edit member, default read inherited from the top collection', { role: 'edit', topLevel: 'read' }, spaceDeep(), 'read'],
     ['the space default wins over the collection one', { role: 'read', topLevel: 'edit' }, spaceDeep('comment'), 'comment'],
+    // 'none': no default access at all, only what grants give.
+    ['space default none', { role: 'edit' }, spaceRoot('none'), null],
+    ['collection default none, inherited', { role: 'edit', topLevel: 'none' }, spaceDeep(), null],
+    ['space default none, with a grant', { role: 'edit', grants: [grant('spaceRoot', 'comment')] }, spaceRoot('none'), 'comment'],
     [
       'a collection takes its own default',
       { role: 'read', topLevel: 'review' },
