@@ -250,12 +250,14 @@ describe('Outbox waiting and retrying', () => {
     await outbox.idle();
   }
 
-  it.each<[string, Error]>([
-    ['an unreachable server', new UnreachableError(new Error('connect ECONNREFUSED'))],
-    ['a server error', new RemoteError(503, 'Unavailable')],
-    ['a rate limit', new RemoteError(429, 'Slow down')],
-    ['a server not caught up yet', new RetryLaterError('Not yet')],
-  ])('holds the queue on %s and retries the same entry by itself, waiting longer each time up to 15 s', async (_name, error) => {
+  // Each error is made inside its test, where the code under test makes it.
+  it.each<[string, () => Error]>([
+    ['an unreachable server', () => new UnreachableError(new Error('connect ECONNREFUSED'))],
+    ['a server error', () => new RemoteError(503, 'Unavailable')],
+    ['a rate limit', () => new RemoteError(429, 'Slow down')],
+    ['a server not caught up yet', () => new RetryLaterError('Not yet')],
+  ])('holds the queue on %s and retries the same entry by itself, waiting longer each time up to 15 s', async (_name, makeError) => {
+    const error = makeError();
     await queue('a', 'b');
     const server = new ScriptedServer({ a: [error, error, error, error, error, error, error, error, 'ok'] });
     const { outbox, events } = await run(server);
