@@ -238,8 +238,13 @@ describe('compaction', () => {
     expect(textOf(stored!.snapshot!)).toBe('abc');
     expect(Number((await db.query<{ n: number }>('SELECT count(*) AS n FROM ydoc_updates WHERE doc_id = $1', [id]))[0]?.n)).toBe(0);
     expect(await loadDocUpdate(db, id).then((d) => [textOf(d.update), d.seq])).toEqual(['abc', 3]);
-    // Nothing left to fold.
+    // Nothing left to fold: the snapshot stays where it stands.
     expect(await compactDoc(db, id)).toBe(0);
+    expect(await loadStoredDoc(db, id)).toMatchObject({ snapshotSeq: 3, lastSeq: 3 });
+    await appendWords(id, ['d']);
+    const behind = await readDocLog(db, id, 1);
+    expect(behind).toMatchObject({ snapshotSeq: 3, lastSeq: 4 });
+    expect(behind?.updates.map((u) => u.seq)).toEqual([4]);
     expect(await compactDoc(db, 'never-written')).toBe(0);
   });
 

@@ -87,6 +87,14 @@ describe('wouldChange on deletions', () => {
       ],
       false,
     ],
+    [
+      'a range covering it, then a later one',
+      [
+        [0, 5],
+        [7, 1],
+      ],
+      false,
+    ],
     ['a range ending where it starts', [[0, 2]], true],
     ['a range covering its start only', [[0, 3]], true],
     ['a range covering its end only', [[3, 5]], true],
@@ -102,6 +110,14 @@ describe('wouldChange on deletions', () => {
   ])('with %s already deleted', (_name, ranges, expected) => {
     const { server, update } = deletion();
     expect(wouldChange(server, update, known(...ranges))).toBe(expected);
+  });
+
+  it('sees nothing in an update with neither content nor deletions', () => {
+    const doc = new Y.Doc();
+    doc.getText('t').insert(0, 'only inserts');
+    const empty = Y.encodeStateAsUpdate(doc, Y.encodeStateVector(doc));
+    expect(Y.decodeUpdate(empty).ds.clients.size).toBe(0);
+    expect(wouldChange(doc, empty)).toBe(false);
   });
 
   it('sees nothing new in the whole state of a document the server already has', () => {
