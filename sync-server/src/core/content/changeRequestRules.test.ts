@@ -132,7 +132,10 @@ describe('change request states', () => {
       status: 409,
       message: 'The change request is merged: its content cannot change any more.',
     });
-    await expect(attempt({ spaceId, changeRequestId: newId() })).rejects.toMatchObject({ status: 404 });
+    await expect(attempt({ spaceId, changeRequestId: newId() })).rejects.toMatchObject({
+      status: 404,
+      message: 'No matching change request found.',
+    });
   });
 
   it('refuses to merge into a locked space', async () => {
@@ -230,6 +233,8 @@ describe('merging and updating', () => {
     expect(cr).toMatchObject({ subject: 'Filled in', agent_task_id: null, created_by: admin.id, status: 'draft' });
     const plain = await openChangeRequest(t.db, spaceId, admin.id, {});
     expect(plain.subject).toBeNull();
+    const fromTask = await openChangeRequest(t.db, spaceId, admin.id, { subject: 'By a task', agentTaskId: 'task-1' });
+    expect(fromTask.agent_task_id).toBe('task-1');
 
     const count = async () =>
       Number((await t.db.query<{ n: number }>('SELECT count(*) AS n FROM change_requests WHERE space_id = $1', [spaceId]))[0]?.n);
