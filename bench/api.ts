@@ -9,8 +9,10 @@
  * 3. A mixed run over 20 spaces: 90% `GET /v1/spaces/{id}`, 10% `PATCH` of a title; req/s,
  *    p99 and the hit rate of the cached responses.
  * 4. Sync latency of 20 clients typing into one document (p99 of an update reaching the
- *    others), alone and while scenario 1 runs: reads must not stall sync. The clients run
- *    in this process, so their own work is in both figures alike.
+ *    others), alone and while scenario 1 runs: reads must not stall sync. The clients run in a
+ *    worker thread, as the load generator does, so the figure is the server's delay and not
+ *    the clients' own work queued behind REST requests (`API_BENCH_SYNC_CLIENTS=inline` runs
+ *    them on the server's event loop, as this benchmark did at first).
  *
  * Rate limits are off for the run (they would measure the limiter) and logs are at `warn`.
  * The load generator runs in a worker thread, so it does not share the server's event loop.
@@ -19,16 +21,17 @@
  *
  * `npm run bench -- api`, or `node --import tsx bench/api.ts`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import WebSocket from 'ws';
-import { WebsocketProvider } from 'y-websocket';
-import * as Y from 'yjs';
+import { Worker } from 'node:worker_threads';
+import { type SyncFigures, measureSyncLatency } from './apiSyncClients';
 import { readModelOf } from '../sync-server/src/core/readModel';
 import { loadConfig } from '../sync-server/src/config';
 import { runBackgroundJobs } from '../sync-server/src/core/jobs';
@@ -44,6 +47,11 @@ const CONNECTIONS = 50;
 const SECONDS = Number(process.env.API_BENCH_SECONDS ?? 5);
 /** `API_BENCH_ONLY=mixed` or `API_BENCH_ONLY=sync` runs one part (while working on it). */
 const ONLY = process.env.API_BENCH_ONLY;
+/**
+ * `API_BENCH_PROFILE=<dir>` writes the CPU profile of this process (server and sync
+ * clients) over the sync run under REST load to `<dir>/sync-under-load.cpuprofile`.
+ */
+const PROFILE_DIR = process.env.API_BENCH_PROFILE;
 const MEMBERS = 10_000;
 const PAGE_SIZE = 1000;
 
@@ -181,57 +189,26 @@ async function mixed(base: string, spaceIds: string[], token: string, db: Db) {
   );
 }
 
-/** p99 of a keystroke reaching the other clients of one document, over `seconds`. */
-async function syncLatency(port: number, spaceId: string, token: string, seconds: number): Promise<{ p99: number; samples: number }> {
-  const Bearer = class extends WebSocket {
-    constructor(url: string, protocols?: string | string[]) {
-      super(url, protocols, { headers: { authorization: `Bearer ${token}` } });
-    }
-  };
-  const clients = Array.from(
-    { length: 20 },
-    () =>
-      new WebsocketProvider(`ws://127.0.0.1:${port}/v1/sync`, `spaces/${spaceId}`, new Y.Doc(), {
-        WebSocketPolyfill: Bearer as never,
-        disableBc: true,
-      }),
-  );
-  try {
-    const deadline = Date.now() + 60_000;
-    while (!clients.every((c) => c.synced)) {
-      if (Date.now() > deadline) throw new Error('sync clients did not connect');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    const latencies: number[] = [];
-    for (const c of clients) {
-      c.doc.getMap('stamps').observe((event) => {
-        if (event.transaction.local) return;
-        const now = performance.now();
-        for (const key of event.keysChanged) {
-          const at = (event.target as Y.Map<number>).get(key);
-          if (typeof at === 'number') latencies.push(now - at);
-        }
-      });
-    }
-    const end = performance.now() + seconds * 1000;
-    await Promise.all(
-      clients.map(async (c, i) => {
-        await new Promise((r) => setTimeout(r, i * 25));
-        while (performance.now() < end) {
-          c.doc.transact(() => {
-            c.doc.getText('body').insert(0, 'x');
-            c.doc.getMap('stamps').set(String(i), performance.now());
-          });
-          await new Promise((r) => setTimeout(r, 500));
-        }
-      }),
-    );
-    await new Promise((r) => setTimeout(r, 500));
-    latencies.sort((a, b) => a - b);
-    return { p99: latencies[Math.floor(latencies.length * 0.99)] ?? NaN, samples: latencies.length };
-  } finally {
-    for (const c of clients) c.destroy();
-  }
+/**
+ * Sync latency measured by clients in a worker thread of their own (`API_BENCH_SYNC_CLIENTS=inline`
+ * runs them on the server's event loop instead): real clients are elsewhere, so what is
+ * measured is the server's delay, not the clients' work queued behind REST requests.
+ */
+function syncLatency(port: number, spaceId: string, token: string, seconds: number): Promise<SyncFigures> {
+  if (process.env.API_BENCH_SYNC_CLIENTS === 'inline') return measureSyncLatency(port, spaceId, token, seconds);
+  // Loaded through tsx's API: a worker does not inherit this process's TypeScript loader.
+  const entry = new URL('./apiSyncClients.ts', import.meta.url).href;
+  const worker = new Worker(`import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`, {
+    eval: true,
+    workerData: { port, spaceId, token, seconds },
+  });
+  return new Promise((resolve, reject) => {
+    worker.once('message', (figures: SyncFigures) => {
+      resolve(figures);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+  });
 }
 
 export async function runApiBench(): Promise<void> {
@@ -309,13 +286,40 @@ export async function runApiBench(): Promise<void> {
     await getBytes(base, spacePath, token);
 
     if (ONLY === 'mixed') return;
+    const quietLag = monitorEventLoopDelay({ resolution: 1 });
+    quietLag.enable();
     const quiet = await syncLatency(real.port, spaceId, token, SECONDS);
-    const [loaded] = await Promise.all([syncLatency(real.port, spaceId, token, SECONDS), load(base, [spacePath], token)]);
+    quietLag.disable();
+    const session = PROFILE_DIR ? new Session() : undefined;
+    if (session) {
+      session.connect();
+      await session.post('Profiler.enable');
+      await session.post('Profiler.start');
+    }
+    const stats = readModelOf(db).stats;
+    const [hits, misses] = [stats.responseHits, stats.responseMisses];
+    const loadedLag = monitorEventLoopDelay({ resolution: 1 });
+    loadedLag.enable();
+    const [loaded, rest] = await Promise.all([syncLatency(real.port, spaceId, token, SECONDS), load(base, [spacePath], token)]);
+    loadedLag.disable();
+    if (session && PROFILE_DIR) {
+      const { profile } = await session.post('Profiler.stop');
+      mkdirSync(PROFILE_DIR, { recursive: true });
+      writeFileSync(join(PROFILE_DIR, 'sync-under-load.cpuprofile'), JSON.stringify(profile));
+      session.disconnect();
+    }
     await getBytes(base, spacePath, token);
     console.log(`\nsync: 20 clients on one document, p99 of an update reaching the others`);
-    console.log(`  alone              p99 ${quiet.p99.toFixed(1).padStart(7)} ms   (${quiet.samples} deliveries)`);
-    console.log(`  under REST load    p99 ${loaded.p99.toFixed(1).padStart(7)} ms   (${loaded.samples} deliveries)`);
+    const row = (f: typeof quiet) =>
+      `p99 ${f.p99.toFixed(1).padStart(7)} ms   (p50 ${f.p50.toFixed(1)} ms, p90 ${f.p90.toFixed(1)} ms; ${f.samples} deliveries)`;
+    console.log(`  alone              ${row(quiet)}`);
+    console.log(`  under REST load    ${row(loaded)}`);
     console.log(`  ratio      ${(loaded.p99 / quiet.p99).toFixed(2)}× the p99 without REST load`);
+    const [h, m] = [stats.responseHits - hits, stats.responseMisses - misses];
+    console.log(`  the REST load meanwhile: ${rest.rps.toFixed(0)} req/s, p99 ${rest.p99} ms; ${h} of ${h + m} answered from cached bytes`);
+    const lag = (h: ReturnType<typeof monitorEventLoopDelay>) =>
+      `p50 ${(h.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(h.percentile(99) / 1e6).toFixed(1)} ms, max ${(h.max / 1e6).toFixed(1)} ms`;
+    console.log(`  event loop delay alone: ${lag(quietLag)}; under REST load: ${lag(loadedLag)}`);
   } finally {
     if (baseline) await new Promise<void>((resolve) => baseline?.close(() => resolve()));
     await real?.stop();

@@ -10,6 +10,11 @@ export interface Config {
   databaseUrl?: string;
   /** Connections to PostgreSQL per process (`DATABASE_POOL_SIZE`). */
   databasePoolSize: number;
+  /**
+   * Sync updates on the embedded database go through an append-only journal in
+   * `DATA_DIR/journal` (`SYNC_JOURNAL`, on unless `off`); ignored with `DATABASE_URL`.
+   */
+  syncJournal: boolean;
   /** Entries the read model keeps (`READ_MODEL_ENTRIES`; 0 reads everything from the database). */
   readModelEntries: number;
   publicUrl?: string;
@@ -60,6 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(env.INIT_CWD ?? process.cwd(), env.DATA_DIR ?? './data'),
     databaseUrl: env.DATABASE_URL || undefined,
     databasePoolSize: Math.max(1, int('DATABASE_POOL_SIZE', 20)),
+    syncJournal: env.SYNC_JOURNAL !== 'off',
     readModelEntries: int('READ_MODEL_ENTRIES', 50_000),
     publicUrl: env.PUBLIC_URL?.replace(/\/+$/, '') || undefined,
     bootstrapAdminToken: env.BOOTSTRAP_ADMIN_TOKEN || undefined,

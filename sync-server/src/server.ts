@@ -31,7 +31,7 @@ export async function startServer(
   /** An already opened database (tests pass a fresh one); by default the configured one is opened. */
   opts: { store?: OpenedStore } = {},
 ): Promise<RunningServer> {
-  const { db, unlock } = opts.store ?? (await openStore(config));
+  const { db, unlock } = opts.store ?? (await openStore(config, { log }));
   if (config.bootstrapAdminToken && (await bootstrapAdmin(db, config.bootstrapAdminToken))) {
     log.info('created the first organization, its admin user and the bootstrap token');
   }

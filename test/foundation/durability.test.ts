@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freshPostgresUrl, testAdapter } from '../../sync-server/src/testing/databases';
+import { freshPostgresUrl, preparedDataDir, testAdapter } from '../../sync-server/src/testing/databases';
 import { spawnServer } from '../../sync-server/src/testing/processes';
 
 const TOKEN = 'durability-test-token-0123456789';
@@ -16,7 +14,7 @@ afterAll(async () => {
 });
 
 async function databaseEnv(): Promise<Record<string, string>> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'quire-durability-'));
+  const dataDir = preparedDataDir('quire-durability-');
   dirs.push(dataDir);
   if (testAdapter() === 'postgres') {
     const { url, drop } = await freshPostgresUrl();

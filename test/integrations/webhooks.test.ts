@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freshPostgresUrl, testAdapter } from '../../sync-server/src/testing/databases';
+import { freshPostgresUrl, preparedDataDir, testAdapter } from '../../sync-server/src/testing/databases';
 import { type ServerProcess, spawnServer } from '../../sync-server/src/testing/processes';
 import { WebhookReceiver } from '../../sync-server/src/testing/webhookReceiver';
 
@@ -17,7 +15,7 @@ afterAll(async () => {
 });
 
 async function databaseEnv(): Promise<Record<string, string>> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'quire-webhooks-'));
+  const dataDir = preparedDataDir('quire-webhooks-');
   dirs.push(dataDir);
   const base = { DATA_DIR: dataDir, BOOTSTRAP_ADMIN_TOKEN: TOKEN, ALLOW_PRIVATE_FETCH: 'true' };
   if (testAdapter() === 'postgres') {
@@ -155,7 +153,7 @@ describe(`webhook deliveries from a real server on ${testAdapter()}`, () => {
       const env = { ...(await databaseEnv()), WEBHOOK_RETRY_BASE_MS: '200' };
       const hook = await receiver();
       const a = await start(env);
-      const otherDir = mkdtempSync(join(tmpdir(), 'quire-webhooks-b-'));
+      const otherDir = preparedDataDir('quire-webhooks-b-');
       dirs.push(otherDir);
       const b = await start({ ...env, BOOTSTRAP_ADMIN_TOKEN: '', DATA_DIR: otherDir });
       const { spaceId } = await setUp(a, hook, ['comment.created']);

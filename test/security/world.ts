@@ -1,6 +1,5 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Role } from '@quire/shared';
 import type { Db } from '../../sync-server/src/store/db';
@@ -10,7 +9,7 @@ import { openPglite } from '../../sync-server/src/store/pglite';
 import { openPostgres } from '../../sync-server/src/store/postgres';
 import { createToken } from '../../sync-server/src/store/tokens';
 import { ensureUser } from '../../sync-server/src/store/users';
-import { freshPostgresUrl } from '../../sync-server/src/testing/databases';
+import { freshPostgresUrl, preparedDataDir } from '../../sync-server/src/testing/databases';
 import { type ServerProcess, spawnServer } from '../../sync-server/src/testing/processes';
 
 export interface User {
@@ -58,7 +57,7 @@ export class World {
   ) {}
 
   static async start(env: Record<string, string> = {}, prepare?: (dataDir: string) => void): Promise<World> {
-    const dataDir = mkdtempSync(join(tmpdir(), 'quire-security-'));
+    const dataDir = preparedDataDir('quire-security-');
     let db: Db;
     let drop = async () => {};
     const serverEnv: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'error', ...env };
@@ -68,9 +67,8 @@ export class World {
       drop = fresh.drop;
       serverEnv.DATABASE_URL = fresh.url;
     } else {
-      const template = process.env.QUIRE_TEST_TEMPLATE;
-      const blob = template && existsSync(template) ? new Blob([readFileSync(template)]) : undefined;
-      db = await openPglite(join(dataDir, 'pgdata'), blob);
+      // The prepared directory holds the migrated database already.
+      db = await openPglite(join(dataDir, 'pgdata'));
       const { migrate } = await import('../../sync-server/src/store/migrate');
       await migrate(db);
     }

@@ -1,11 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { spaceRoom } from '@quire/shared/sync';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
-import { freshPostgresUrl } from '../../sync-server/src/testing/databases';
+import { freshPostgresUrl, preparedDataDir } from '../../sync-server/src/testing/databases';
 import { acknowledged, synced, waitFor, withBearer } from '../../sync-server/src/testing/syncClients';
 import { ServerProcess } from './serverProcess';
 
@@ -20,7 +18,7 @@ const count = (s: string, ch: string) => s.split(ch).length - 1;
 
 /** Where the killed server keeps its data: a temp DATA_DIR (PGlite), or a fresh PostgreSQL database. */
 async function storage(): Promise<Record<string, string>> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'quire-crash-'));
+  const dataDir = preparedDataDir('quire-crash-');
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   if (!process.env.DATABASE_URL) return { DATA_DIR: dataDir };
   const pg = await freshPostgresUrl();

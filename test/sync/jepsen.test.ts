@@ -1,13 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { spaceRoom } from '@quire/shared/sync';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WebsocketProvider } from 'y-websocket';
 import * as decoding from 'lib0/decoding';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
-import { freshPostgresUrl } from '../../sync-server/src/testing/databases';
+import { freshPostgresUrl, preparedDataDir } from '../../sync-server/src/testing/databases';
 import { acknowledged, synced, waitFor, withBearer } from '../../sync-server/src/testing/syncClients';
 import { ServerProcess } from './serverProcess';
 
@@ -32,7 +30,7 @@ afterAll(async () => {
 });
 
 async function storage(): Promise<Record<string, string>> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'quire-jepsen-'));
+  const dataDir = preparedDataDir('quire-jepsen-');
   // JEPSEN_KEEP keeps the data for a look after a failure.
   if (process.env.JEPSEN_KEEP) console.info(`jepsen data: ${dataDir}`);
   else cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshPostgresUrl, testAdapter } from '../testing/databases';
+import { freshPostgresUrl, preparedDataDir, testAdapter } from '../testing/databases';
 import { spawnServer } from '../testing/processes';
 import { createPage } from '@quire/shared/content/index';
 import { unzipSync } from 'fflate';
@@ -22,7 +22,7 @@ let drop = async () => {};
 const SPAWNING = 300_000;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'quire-admin-'));
+  dataDir = preparedDataDir('quire-admin-');
   env = { DATA_DIR: dataDir };
   if (testAdapter() === 'postgres') {
     const fresh = await freshPostgresUrl();

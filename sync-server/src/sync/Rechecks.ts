@@ -14,10 +14,14 @@ import type { Room } from './Room';
  * A lock or a merge does not wait for these: it is checked as each edit is stored.
  */
 export class Rechecks {
-  constructor(private db: Db) {}
+  constructor(
+    private db: Db,
+    /** The journal gate's epoch now (-1 while a section holds the rooms), so a policy read a section overlapped is dropped. */
+    private epochNow: () => number | undefined = () => undefined,
+  ) {}
 
   /** The rows deciding the loaded rooms' fate, read in a few queries whatever their number. */
-  private async branchRows(rooms: SyncRoom[]) {
+  async branchRows(rooms: SyncRoom[]) {
     const { db } = this;
     const spaceIds = [...new Set(rooms.map((r) => r.spaceId))];
     const crIds = [...new Set(rooms.flatMap((r) => (r.kind === 'changeRequest' ? [r.changeRequestId] : [])))];
@@ -32,14 +36,15 @@ export class Rechecks {
   async policies(loaded: Iterable<Room>) {
     const rooms = [...loaded].filter((r) => !r.destroyed && r.members.size > 0);
     if (rooms.length === 0) return;
+    const epoch = this.epochNow();
     const { spaces, crs } = await this.branchRows(rooms.map((r) => r.room));
     for (const room of rooms) {
       const sr = room.room;
       try {
-        room.setPolicy(policyOf(sr, spaces.get(sr.spaceId), sr.kind === 'changeRequest' ? crs.get(sr.changeRequestId) : undefined));
+        room.setPolicy(policyOf(sr, spaces.get(sr.spaceId), sr.kind === 'changeRequest' ? crs.get(sr.changeRequestId) : undefined), epoch);
       } catch (err) {
         if (!(err instanceof SyncRefused)) throw err;
-        room.setPolicy(err);
+        room.setPolicy(err, epoch);
         room.closeAll(err.code, err.reason);
       }
     }

@@ -5,6 +5,7 @@ import * as awarenessProtocol from 'y-protocols/awareness';
 import * as Y from 'yjs';
 import type { Logger } from '../logger';
 import type { Db } from '../store/db';
+import type { SyncJournal } from '../store/journal/journaledDb';
 import { addContributor } from '../store/changeRequests';
 import { loadStoredDoc, readDocLog } from '../store/ydocs';
 import { type RoomPolicy, SyncRefused, loadRoomPolicy } from './access';
@@ -49,6 +50,11 @@ export interface RoomHost {
    * undefined when the branch takes no edits any more (checked as the row is written).
    */
   append(docId: string, update: Uint8Array): Promise<number | undefined>;
+  /**
+   * The journal batches go to instead of `append` (the embedded database in a data
+   * directory): the room hands out seqs and checks its write policy itself.
+   */
+  journal?: SyncJournal;
   /** A batch of live edits was stored (starts the quiet timer, counts towards compaction). */
   edited(room: Room): void;
   /** Local awareness changed: other instances should hear of it, with the user that set each entry. */
@@ -102,6 +108,15 @@ export class Room {
   private jobs: Job[] = [];
   private working?: Promise<void>;
   private policyValue?: Promise<RoomPolicy>;
+  /** The policy as last known for sure, read synchronously right before a batch is journaled. */
+  private policyNow?: RoomPolicy | SyncRefused;
+  /**
+   * With the journal: whether `policyNow` is known current (set by the end of every section
+   * that may have written, or by a read no section overlapped).
+   */
+  private policyFresh = false;
+  /** With the journal: rows another writer appended may be in the log past `lastSeq` (the next seq must come after them). */
+  stale = false;
   private deleteSetCache?: DeleteSet;
   /** Users already recorded as contributors of this change request room. */
   private contributors = new Set<string>();
@@ -217,11 +232,25 @@ export class Room {
     return this.policyValue;
   }
 
-  /** A fresh policy, or the refusal that the room's branch is gone. */
-  setPolicy(policy: RoomPolicy | SyncRefused) {
+  /**
+   * A fresh policy, or the refusal that the room's branch is gone. `readAtEpoch`: the
+   * journal gate's epoch when the read started (-1 when a section held the rooms then);
+   * a read that a section overlapped may predate a lock and is dropped.
+   */
+  setPolicy(policy: RoomPolicy | SyncRefused, readAtEpoch?: number) {
+    const gate = this.host.journal?.gate;
+    if (gate && readAtEpoch !== undefined && (readAtEpoch !== gate.epoch || gate.closed)) return;
     const value = policy instanceof SyncRefused ? Promise.reject(policy) : Promise.resolve(policy);
     value.catch(() => {});
     this.policyValue = value;
+    this.policyNow = policy;
+    this.policyFresh = true;
+  }
+
+  /** A section may have written: the log and the policy are read again before the next batch is journaled. */
+  markStale() {
+    this.stale = true;
+    this.policyFresh = false;
   }
 
   /** Queues a client update. Resolves once it is stored and applied (relayed). */
@@ -321,6 +350,7 @@ export class Room {
     }
     // An update that changes nothing next to one of this batch is on disk only once the row is.
     const answered = [...accepted, ...unchanged];
+    if (this.host.journal) return this.journalBatch(this.host.journal, row, accepted, answered);
     let seq: number | undefined;
     try {
       seq = await this.host.append(this.docId, row);
@@ -342,6 +372,67 @@ export class Room {
     for (const j of answered) j.resolve();
     this.host.edited(this);
     if (this.room.kind === 'changeRequest') await this.recordContributors(this.room.changeRequestId, accepted);
+  }
+
+  /**
+   * Journals the batch's row under the next seq, then applies and relays it once it is on
+   * disk. Nothing may sit between the last check and the append: a section (a REST write,
+   * a lock, a merge) may start at any await, so the checks run again after each one. A
+   * journaled record is acknowledged and is never refused later, which is why the write
+   * policy is checked here, with no section running, on a value every section that may
+   * have written refreshes before the gate opens.
+   */
+  private async journalBatch(journal: SyncJournal, row: Uint8Array, accepted: UpdateJob[], answered: UpdateJob[]) {
+    const gate = journal.gate;
+    for (;;) {
+      if (this.destroyed) {
+        for (const j of answered) j.reject(new StorageError('room closed'));
+        return;
+      }
+      if (gate.closed) await gate.whenOpen();
+      else if (this.stale) {
+        this.stale = false;
+        await this.catchUp(Number.POSITIVE_INFINITY);
+      } else if (!this.policyFresh || !this.policyNow) await this.readPolicy(gate.epoch);
+      else break;
+    }
+    const policy = this.policyNow;
+    if (policy instanceof SyncRefused) {
+      this.rebuildProbe([]);
+      this.closeAll(policy.code, policy.reason);
+      for (const j of answered) j.reject(policy);
+      return;
+    }
+    if (policy.refusal) return this.refuseBatch(answered);
+    const seq = this.lastSeq + 1;
+    const durable = journal.append({ docId: this.docId, seq, update: row });
+    this.lastSeq = seq;
+    try {
+      await durable;
+    } catch (err) {
+      // The process stops (a journal that failed cannot promise anything more); nothing is relayed or acknowledged.
+      this.host.log.error({ err, docId: this.docId }, 'could not journal a sync update');
+      for (const j of answered) j.reject(new StorageError('storage failed'));
+      return;
+    }
+    const senders = new Set(accepted.map((j) => j.from));
+    Y.applyUpdate(this.doc, row, senders.size === 1 ? accepted[0]?.from : FROM_BATCH);
+    this.rowsSinceSnapshot++;
+    for (const j of answered) j.resolve();
+    this.host.edited(this);
+    if (this.room.kind === 'changeRequest') await this.recordContributors(this.room.changeRequestId, accepted);
+  }
+
+  /** Reads the policy; kept only when no section started meanwhile. */
+  private async readPolicy(epoch: number) {
+    let value: RoomPolicy | SyncRefused;
+    try {
+      value = await loadRoomPolicy(this.host.db, this.room);
+    } catch (err) {
+      if (!(err instanceof SyncRefused)) throw err;
+      value = err;
+    }
+    this.setPolicy(value, epoch);
   }
 
   /**

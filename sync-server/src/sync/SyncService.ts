@@ -7,9 +7,10 @@ import { WebSocket, WebSocketServer } from 'ws';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { Db } from '../store/db';
+import { journalOf } from '../store/journal/journaledDb';
 import { docsAheadOfRevisions, lastSeqs } from '../store/syncRooms';
 import { YDOC_CHANNEL, parseLogNotice } from '../store/ydocs';
-import { type Credentials, SyncRefused, authenticate, roleInRoom } from './access';
+import { type Credentials, SyncRefused, authenticate, policyOf, roleInRoom } from './access';
 import { AwarenessRelay } from './AwarenessRelay';
 import { Compactor } from './Compactor';
 import { Connection } from './Connection';
@@ -92,7 +93,12 @@ export class SyncService {
       if (room) room.rowsSinceSnapshot = 0;
     });
     this.awarenessRelay = new AwarenessRelay(db, this.instanceId, log, (docId) => this.rooms.get(docId));
-    this.rechecks = new Rechecks(db);
+    const journal = journalOf(db);
+    this.rechecks = new Rechecks(db, () => (journal ? (journal.gate.closed ? -1 : journal.gate.epoch) : undefined));
+    if (journal) {
+      const remove = journal.onSectionEnd(() => this.afterSection());
+      this.unlisten.push(async () => void remove());
+    }
     this.quiet = new QuietScheduler(config.sync.quietMs, (docId) => this.onQuiet(docId), log);
     this.host = {
       db,
@@ -100,6 +106,7 @@ export class SyncService {
       config: config.sync,
       instanceId: this.instanceId,
       append: (docId, update) => writer.append(docId, update),
+      journal,
       edited: (room) => {
         this.quiet.touch(room.docId);
         if (room.rowsSinceSnapshot >= config.sync.compactEvery) this.compactor.compact(room.docId);
@@ -107,6 +114,35 @@ export class SyncService {
       awarenessChanged: (room, clients, users) => this.awarenessRelay.changed(room, clients, users),
       emptied: (room) => this.roomEmptied(room),
     };
+  }
+
+  /**
+   * A section (a REST write, a lock, a merge, a compaction) ended on the journaled
+   * database, with the rooms still held: each loaded room learns whether the log moved past
+   * its position and what its policy is now, before it journals anything again. Every room
+   * is marked stale first, so if the reads fail each reads for itself.
+   */
+  private async afterSection() {
+    const rooms = [...this.rooms.values()].filter((r) => !r.destroyed);
+    for (const room of rooms) room.markStale();
+    if (rooms.length === 0) return;
+    const { db } = this.opts;
+    const seqs = await lastSeqs(
+      db,
+      rooms.map((r) => r.docId),
+    );
+    const { spaces, crs } = await this.rechecks.branchRows(rooms.map((r) => r.room));
+    for (const room of rooms) {
+      if ((seqs.get(room.docId) ?? 0) <= room.lastSeq) room.stale = false;
+      const sr = room.room;
+      try {
+        room.setPolicy(policyOf(sr, spaces.get(sr.spaceId), sr.kind === 'changeRequest' ? crs.get(sr.changeRequestId) : undefined));
+      } catch (err) {
+        if (!(err instanceof SyncRefused)) throw err;
+        room.setPolicy(err);
+        room.closeAll(err.code, err.reason);
+      }
+    }
   }
 
   static async start(opts: SyncServiceOptions): Promise<SyncService> {

@@ -1,9 +1,12 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Db } from '../store/db';
+import { Journal } from '../store/journal/Journal';
+import { journaledDb } from '../store/journal/journaledDb';
 import { migrate } from '../store/migrate';
 import { openPglite, wrapPglite } from '../store/pglite';
 import { openPostgres } from '../store/postgres';
@@ -15,6 +18,8 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../..');
  * databases, so one run finishing never pulls the template from under another.
  */
 const TEMPLATE_ENV = 'QUIRE_TEST_TEMPLATE';
+/** A migrated PGlite data directory on disk, copied into the DATA_DIR of servers that tests start as processes. */
+const DATA_DIR_TEMPLATE_ENV = 'QUIRE_TEST_DATA_DIR_TEMPLATE';
 const TEMPLATE_FILE = join(ROOT, '.test-data', 'pglite-template.tar');
 
 function runTemplate(): string {
@@ -68,11 +73,24 @@ export async function prepareTestDatabases(): Promise<() => Promise<void>> {
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   process.env[TEMPLATE_ENV] = file;
   await db.close();
-  return async () => rmSync(file, { force: true });
+  const dataDirTemplate = join(dirname(TEMPLATE_FILE), `pgdata-${process.pid}`);
+  rmSync(dataDirTemplate, { recursive: true, force: true });
+  const onDisk = new PGlite(dataDirTemplate, { loadDataDir: dump });
+  await onDisk.waitReady;
+  await onDisk.close();
+  process.env[DATA_DIR_TEMPLATE_ENV] = dataDirTemplate;
+  return async () => {
+    rmSync(file, { force: true });
+    rmSync(dataDirTemplate, { recursive: true, force: true });
+  };
 }
 
-/** A fresh, migrated database for one test file. */
-export async function freshTestDb(): Promise<Db> {
+/**
+ * A fresh, migrated database for one test file. On PGlite it goes through the sync
+ * journal (in a temporary directory), as a server on a data directory does, unless
+ * `journal` is false or `SYNC_JOURNAL=off`.
+ */
+export async function freshTestDb(opts: { journal?: boolean } = {}): Promise<Db> {
   const url = process.env.DATABASE_URL;
   if (url) {
     const template = runTemplate();
@@ -97,7 +115,19 @@ export async function freshTestDb(): Promise<Db> {
   if (!existsSync(file)) throw new Error('test database template missing: run tests through vitest (globalSetup)');
   const db = await openPglite(undefined, new Blob([readFileSync(file)]));
   await migrate(db);
-  return db;
+  if (process.env.SYNC_JOURNAL === 'off' || opts.journal === false) return db;
+  // The journal path, as a server on a data directory runs it: sync tests cover it on PGlite.
+  const dir = mkdtempSync(join(tmpdir(), 'quire-journal-'));
+  const log = { warn: () => {}, error: (obj: object, msg: string) => console.error(msg, obj) };
+  const journal = await Journal.open(dir, db, log, (err) => console.error('sync journal failed', err));
+  const journaled = journaledDb(db, journal);
+  return {
+    ...journaled,
+    async close() {
+      await journaled.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** The PostgreSQL server of the PGlite run (CI has one for its second run): the same default as `.ci/run`. */
@@ -130,4 +160,17 @@ export async function freshPostgresUrl(): Promise<{ url: string; drop: () => Pro
       await c.end();
     },
   };
+}
+
+/**
+ * A new DATA_DIR for a server that a test starts as a process. On PGlite it already holds
+ * the migrated database, copied from the run's template: creating one from nothing runs
+ * initdb and every migration, seconds per start. Tests of a first start on an empty
+ * directory make their own.
+ */
+export function preparedDataDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const template = process.env[DATA_DIR_TEMPLATE_ENV];
+  if (testAdapter() === 'pglite' && template && existsSync(template)) cpSync(template, join(dir, 'pgdata'), { recursive: true });
+  return dir;
 }

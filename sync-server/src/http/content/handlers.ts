@@ -13,12 +13,12 @@ import { branchHead, contentAtRevision, initSpaceContent } from '../../core/cont
 import { applyTemplate } from '../../core/content/templates';
 import { storeSpaceFile } from '../../core/content/uploads';
 import { signedFileUrl } from '../../core/content/exports';
+import { downloadLinks, readRevision } from '../../core/content/downloadLinks';
 import { pagePaths } from '../../core/content/tree';
 import { registerContentCopyStep } from '../../core/content/spaceCopyStep';
 import { computedSpecRef, renderSpecOperations } from '../../core/openapi';
 import { addContributor } from '../../store/changeRequests';
 import { getOrg } from '../../store/organizations';
-import { getRevisionHead } from '../../store/revisions';
 import { spaceCounts } from '../../store/spaceCounts';
 import { getSpace } from '../../store/spaces';
 import { badRequest, conflict, notFound } from '@quire/shared/apiErrors';
@@ -80,10 +80,9 @@ function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof
   app.openapi(routes.getContent, async (c) => {
     const { db } = c.get('deps');
     const ctx = await branchContext(c, c.req.valid('param'));
-    const head = await getRevisionHead(db, ctx.revisionId);
-    if (!head) throw notFound('revision');
-    const content = await contentAtRevision(db, head.id);
-    return c.json(await presentRevision(db, baseUrl(c), head, content, { metadata: c.req.valid('query').metadata !== false }), 200);
+    const read = await readRevision(db, baseUrl(c), ctx.revisionId);
+    if (!read) throw notFound('revision');
+    return c.json(presentRevision(baseUrl(c), read, { metadata: c.req.valid('query').metadata !== false }), 200);
   });
 
   app.openapi(routes.listPages, async (c) => c.json(await pageTree(c, c.req.valid('param'), c.req.valid('query')), 200));
@@ -94,7 +93,7 @@ function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof
     const content = await contentAtRevision(db, ctx.revisionId);
     const q = c.req.valid('query');
     const page = memoryPage(Object.values(content.files), fileKey, q);
-    const items = await presentFiles(db, baseUrl(c), ctx.space.id, page.rows, q.metadata !== false);
+    const items = presentFiles(page.rows, await downloadLinks(db, baseUrl(c), ctx.space.id, page.rows), q.metadata !== false);
     return c.json({ items, count: page.count, ...(page.next ? { next: { page: page.next } } : {}) }, 200);
   });
 
@@ -104,7 +103,11 @@ function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof
     const ctx = await branchContext(c, p);
     const file = (await contentAtRevision(db, ctx.revisionId)).files[p.fileId];
     if (!file) throw notFound('file');
-    const [shown] = await presentFiles(db, baseUrl(c), ctx.space.id, [file], c.req.valid('query').metadata !== false);
+    const [shown] = presentFiles(
+      [file],
+      await downloadLinks(db, baseUrl(c), ctx.space.id, [file]),
+      c.req.valid('query').metadata !== false,
+    );
     return c.json(shown as NonNullable<typeof shown>, 200);
   });
 

@@ -6,6 +6,7 @@ import { type LinkStatus, linkStatus } from '../../core/content/read';
 import { pagePaths } from '../../core/content/tree';
 import type { DbHandle } from '../../core/deps';
 import { presentFiles } from '../presenters/content';
+import { downloadLinks } from '../../core/content/downloadLinks';
 
 /** The organization, space and revision every location of a read is in. */
 export interface LinkScope {
@@ -102,12 +103,8 @@ export async function linkItems(scope: LinkScope, pageIds: string[]): Promise<Li
   const fileIds = [...byKey.values()].flatMap((l) =>
     l.target.kind === 'file' && scope.content.files[l.target.fileId] ? [l.target.fileId] : [],
   );
-  const presented = await presentFiles(
-    scope.db,
-    scope.base,
-    scope.space.id,
-    fileIds.map((id) => scope.content.files[id] as never),
-  );
+  const linked = fileIds.map((id) => scope.content.files[id] as never);
+  const presented = presentFiles(linked, await downloadLinks(scope.db, scope.base, scope.space.id, linked));
   const files = new Map(presented.map((f) => [f.id, f]));
   const out: LinkFound[] = [];
   for (const [key, l] of byKey) {

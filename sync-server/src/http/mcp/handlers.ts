@@ -14,6 +14,7 @@ import { addContributor, getChangeRequest } from '../../store/changeRequests';
 import { getSpace } from '../../store/spaces';
 import { mergeChangeRequestAs, orgChangeRequests, reviewChangeRequest, spaceChangeRequests } from '../changeRequests/handlers';
 import { presentChangeRequest } from '../presenters/changeRequest';
+import { readChangeRequest } from '../../core/content/changeRequestWrites';
 import * as comments from '../comments/threads';
 import { pageTree, readPage } from '../content/handlers';
 import type { AppEnv } from '../env';
@@ -95,7 +96,7 @@ async function proposeEdit(c: Ctx, a: ProposeEditArgs) {
   await addContributor(db, crId, me);
   const cr = await getChangeRequest(db, crId);
   const fresh = (await getSpace(db, space.id)) ?? space;
-  return { target, ...written, changeRequest: cr && (await presentChangeRequest(db, cr, fresh, access, baseUrl(c))) };
+  return { target, ...written, changeRequest: cr && presentChangeRequest(await readChangeRequest(db, cr, fresh), access, baseUrl(c)) };
 }
 
 export const ORGANIZATION: McpEndpoint<Ctx> = {

@@ -5,15 +5,8 @@ import { presentBody, storedBody } from '../../core/comments/bodies';
 import { isActive, isOutdated } from '../../core/content/changeRequests';
 import { atLeast } from '../../core/roles';
 import type { OrgAccess } from '../../core/access';
-import {
-  type ChangeRequestRow,
-  type ReviewRow,
-  type ReviewerRow,
-  changeRequestCommentCounts,
-  requesters,
-  usersByIds,
-} from '../../store/changeRequests';
-import type { DbHandle } from '../../core/deps';
+import type { ChangeRequestsRead, RequestedReviewersRead, ReviewsRead } from '../../core/content/changeRequestViews';
+import type { ChangeRequestRow, ReviewRow } from '../../store/changeRequests';
 import type { SpaceRow } from '../../store/spaces';
 import type { UserRow } from '../../store/users';
 import { compact, iso } from './iso';
@@ -35,24 +28,12 @@ export function changeRequestPermissions(cr: ChangeRequestRow, space: SpaceRow, 
   };
 }
 
-/** Change requests with their creators and comment counts loaded in one go. */
-export async function presentChangeRequests(
-  db: DbHandle,
-  rows: ChangeRequestRow[],
-  spaces: Map<string, SpaceRow>,
+/** Change requests as read with their people and counters (`readChangeRequests`). */
+export function presentChangeRequests(
+  { rows, spaces, users, comments }: ChangeRequestsRead,
   access: OrgAccess,
   base: string,
-): Promise<ChangeRequest[]> {
-  const [users, comments] = await Promise.all([
-    usersByIds(
-      db,
-      rows.flatMap((r) => [r.created_by, r.merged_by]),
-    ),
-    changeRequestCommentCounts(
-      db,
-      rows.map((r) => r.id),
-    ),
-  ]);
+): ChangeRequest[] {
   return rows.map((cr) => {
     const space = spaces.get(cr.space_id) as SpaceRow;
     const role = access.roleOn(space);
@@ -84,8 +65,9 @@ export async function presentChangeRequests(
   });
 }
 
-export async function presentChangeRequest(db: DbHandle, cr: ChangeRequestRow, space: SpaceRow, access: OrgAccess, base: string) {
-  const [one] = await presentChangeRequests(db, [cr], new Map([[space.id, space]]), access, base);
+/** The first change request read. */
+export function presentChangeRequest(read: ChangeRequestsRead, access: OrgAccess, base: string): ChangeRequest {
+  const [one] = presentChangeRequests(read, access, base);
   return one as ChangeRequest;
 }
 
@@ -103,9 +85,7 @@ function reviewMarkdown(comment: ReviewRow['comment']): string | undefined {
   }
 }
 
-export async function presentReviews(db: DbHandle, rows: ReviewRow[], cr: ChangeRequestRow, base: string, format?: CommentFormat) {
-  const requestedBy = await requesters(db, cr.id);
-  const users = await usersByIds(db, [...rows.map((r) => r.reviewer_id), ...requestedBy.values()]);
+export function presentReviews({ rows, changeRequest: cr, users, requestedBy }: ReviewsRead, base: string, format?: CommentFormat) {
   const user = (id: string) => presentUser(users.get(id) ?? ghost(id), base);
   return rows.map((r): ChangeRequestReview => {
     const location = `${base}/v1/spaces/${cr.space_id}/change-requests/${cr.id}/reviews/${r.id}`;
@@ -146,18 +126,11 @@ export async function presentReviews(db: DbHandle, rows: ReviewRow[], cr: Change
   });
 }
 
-export async function presentRequestedReviewers(
-  db: DbHandle,
-  rows: ReviewerRow[],
-  cr: ChangeRequestRow,
-  latest: Map<string, ReviewRow>,
+export function presentRequestedReviewers(
+  { rows, changeRequest: cr, users, latest }: RequestedReviewersRead,
   canRemove: boolean,
   base: string,
-): Promise<RequestedReviewer[]> {
-  const users = await usersByIds(
-    db,
-    rows.flatMap((r) => [r.user_id, r.requested_by]),
-  );
+): RequestedReviewer[] {
   return rows.map((r) => {
     const requestedAt = iso(r.requested_at) as string;
     return compact({

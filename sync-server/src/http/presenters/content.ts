@@ -1,12 +1,9 @@
 import { parseTarget } from '@quire/shared/content/index';
 import type { File, Page } from '@quire/shared/schemas/content';
 import type { Materialized, PageEntry } from '../../core/content/materialize';
-import { signedFileUrl } from '../../core/content/exports';
+import type { RevisionRead } from '../../core/content/downloadLinks';
 import type { EntryTreeNode } from '../../core/content/tree';
 import { pageTreeOf } from '../../core/content/tree';
-import type { DbHandle } from '../../core/deps';
-import { spaceFileHashes } from '../../store/files';
-import type { RevisionHead } from '../../store/revisions';
 import { compact } from './iso';
 
 /** Where a branch's pages open in the app. */
@@ -66,35 +63,23 @@ export function presentPageTree(content: Materialized, app: string, metadata = t
   return pageTreeOf(content).map((n) => presentPage(n, app, true, metadata));
 }
 
-export async function presentFiles(
-  db: DbHandle,
-  base: string,
-  spaceId: string,
-  files: Materialized['files'][string][],
-  metadata = true,
-): Promise<File[]> {
-  const hashes = await spaceFileHashes(
-    db,
-    spaceId,
-    files.map((f) => f.id),
-  );
-  return Promise.all(
-    files.map(
-      async (f) =>
-        compact({
-          id: f.id,
-          name: f.name,
-          contentType: f.contentType,
-          downloadURL: hashes.has(f.id) ? await signedFileUrl(db, base, spaceId, f.id, f.name) : '',
-          size: f.size,
-          dimensions: f.dimensions,
-          git: metadata ? f.git : undefined,
-        }) as File,
-    ),
+/** Files of a branch, with their download links where their bytes are stored (`downloadLinks`). */
+export function presentFiles(files: Materialized['files'][string][], downloads: Map<string, string>, metadata = true): File[] {
+  return files.map(
+    (f) =>
+      compact({
+        id: f.id,
+        name: f.name,
+        contentType: f.contentType,
+        downloadURL: downloads.get(f.id) ?? '',
+        size: f.size,
+        dimensions: f.dimensions,
+        git: metadata ? f.git : undefined,
+      }) as File,
   );
 }
 
-export async function presentRevision(db: DbHandle, base: string, head: RevisionHead, content: Materialized, opts: { metadata: boolean }) {
+export function presentRevision(base: string, { head, content, downloads }: RevisionRead, opts: { metadata: boolean }) {
   const app = appBase(base, head.space_id, head.change_request_id);
   const files = Object.values(content.files).sort((a, b) => (a.name === b.name ? (a.id < b.id ? -1 : 1) : a.name < b.name ? -1 : 1));
   return {
@@ -102,7 +87,7 @@ export async function presentRevision(db: DbHandle, base: string, head: Revision
     id: head.id,
     parents: head.parents,
     pages: presentPageTree(content, app, opts.metadata),
-    files: await presentFiles(db, base, head.space_id, files, opts.metadata),
+    files: presentFiles(files, downloads, opts.metadata),
     reusableContents: Object.values(content.reusableContents).map((r) => ({ id: r.id, title: r.title })),
     variables: content.variables,
     tags: [],

@@ -3,30 +3,15 @@ import type { Site } from '@quire/shared/schemas/site';
 import type { SiteRedirect } from '@quire/shared/schemas/siteRedirect';
 import type { SiteSection, SiteSectionGroup, SiteSpace } from '@quire/shared/schemas/siteStructure';
 import type { OrgAccess } from '../../core/access';
-import { atLeast } from '../../core/roles';
-import { conditionHolds } from '../../core/sites/expression';
-import type { DbHandle } from '../../core/deps';
 import type { SiteRow } from '../../store/sites';
 import type { RedirectRow } from '../../store/sitesRedirects';
-import {
-  byPosition,
-  groupsOfSite,
-  type SectionGroupRow,
-  type SectionRow,
-  type SiteSpaceRow,
-  sectionsOfSite,
-  siteSpacesOfSite,
-} from '../../store/sitesStructure';
-import { spaceCounts } from '../../store/spaceCounts';
-import { spacesById } from '../../store/spaces';
+import { byPosition, type SectionGroupRow, type SectionRow, type SiteSpaceRow } from '../../store/sitesStructure';
+import type { SiteStructureRead } from '../../core/sites/structureRead';
+import { publishedBase } from '../../core/sites/siteSettings';
 import { compact, iso } from './iso';
 import { presentSpace } from './space';
-import { SITE_MANAGER_ROLE } from '../sites/guards';
 
-/** Where the server publishes a site: `/s/<organization>/<basename>`, no trailing slash. */
-export function publishedBase(base: string, site: Pick<SiteRow, 'org_id' | 'basename'>): string {
-  return `${base}/s/${site.org_id}/${site.basename}`;
-}
+export { publishedBase } from '../../core/sites/siteSettings';
 
 /**
  * `manager`: may change the site (create role or more in its organization); `member`: reads
@@ -107,12 +92,6 @@ export function presentRedirect(
   };
 }
 
-/** What a visitor without claims is shown of conditioned rows: those whose condition holds, without it. */
-function visibleToVisitor<R extends { condition: string | null }>(rows: R[]): R[] {
-  const ctx = { visitor: { claims: {} } };
-  return rows.filter((r) => conditionHolds(r.condition, ctx)).map((r) => ({ ...r, condition: null }));
-}
-
 /** A space as publishing shows it to someone outside its organization: its identity, not its workings. */
 function publishedSpace(s: Space): Space {
   return {
@@ -128,52 +107,36 @@ function publishedSpace(s: Space): Space {
 }
 
 /**
- * Every row of a site's structure plus the spaces it publishes, loaded at once so that
- * presenting sections with their site spaces costs a fixed number of queries.
+ * A site's structure as read for one caller (`readSiteStructure`), presented: the spaces
+ * behind it show what the caller may see of them, and to one of the published site's
+ * audience only what publishing shows (no counters or merge rules).
  */
 export class SiteStructure {
-  private constructor(
-    readonly site: SiteRow,
-    readonly sections: SectionRow[],
-    readonly groups: SectionGroupRow[],
-    readonly siteSpaces: SiteSpaceRow[],
-    private spaces: Map<string, Space>,
-    private base: string,
-    /** The caller may change the site: decides `permissions.edit` of every part. */
-    private manager: boolean,
-  ) {}
+  readonly site: SiteRow;
+  readonly sections: SectionRow[];
+  readonly groups: SectionGroupRow[];
+  readonly siteSpaces: SiteSpaceRow[];
+  private spaces = new Map<string, Space>();
+  /** The caller may change the site: decides `permissions.edit` of every part. */
+  private manager: boolean;
 
-  /**
-   * Members of the site's organization see its whole structure. Anyone else reads it as a
-   * visitor of the published site would: sections and site spaces whose conditions hide
-   * them from a visitor without claims are left out, conditions are not shown, and the
-   * spaces behind it show only what publishing shows (no counters or merge rules).
-   */
-  static async load(db: DbHandle, site: SiteRow, access: OrgAccess, base: string): Promise<SiteStructure> {
-    const [allSections, groups, allSiteSpaces] = await Promise.all([
-      sectionsOfSite(db, site.id),
-      groupsOfSite(db, site.id),
-      siteSpacesOfSite(db, site.id),
-    ]);
-    const visitor = !access.isMember;
-    const sections = visitor ? visibleToVisitor(allSections) : allSections;
-    const sectionIds = new Set(sections.map((s) => s.id));
-    const siteSpaces = visitor
-      ? visibleToVisitor(allSiteSpaces).filter((ss) => !ss.section_id || sectionIds.has(ss.section_id))
-      : allSiteSpaces;
-    const ids = [...new Set(siteSpaces.map((s) => s.space_id))];
-    const rows = await spacesById(db, ids);
-    const counts = await spaceCounts(db, ids);
-    const spaces = new Map<string, Space>();
-    for (const row of rows) {
-      const shown = presentSpace(row, access, base, counts.get(row.id) as never);
+  constructor(
+    read: SiteStructureRead,
+    access: OrgAccess,
+    private base: string,
+  ) {
+    this.site = read.site;
+    this.sections = read.sections;
+    this.groups = read.groups;
+    this.siteSpaces = read.siteSpaces;
+    this.manager = read.manager;
+    for (const row of read.spaces) {
+      const shown = presentSpace(row, access, base, read.counts.get(row.id) as never);
       // Published content is readable by whoever may read the site.
       shown.permissions.view = true;
       shown.permissions.access = true;
-      spaces.set(row.id, visitor ? publishedSpace(shown) : shown);
+      this.spaces.set(row.id, read.visitor ? publishedSpace(shown) : shown);
     }
-    const manager = access.isMember && atLeast(access.orgRole, SITE_MANAGER_ROLE);
-    return new SiteStructure(site, sections, groups, siteSpaces, spaces, base, manager);
   }
 
   private sectionUrl(section: SectionRow | undefined): string {

@@ -18,7 +18,8 @@ export interface SiteReader {
 }
 
 /** Organization roles that manage sites. */
-export const SITE_MANAGER_ROLE = 'create' as const;
+export { SITE_MANAGER_ROLE } from '../../core/sites/structureRead';
+import { SITE_MANAGER_ROLE } from '../../core/sites/structureRead';
 
 /**
  * A site the caller may read. Members of its organization (read role or more) read every

@@ -1,9 +1,16 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { DbHandle } from '../../core/deps';
-import { getMemberView, memberIdByRef } from '../../store/members';
+import {
+  createTeam,
+  deleteTeam,
+  putTeamMember,
+  renameTeam,
+  teamMembers,
+  teamSeenBy,
+  teamsOf,
+  updateTeamMembers,
+} from '../../core/organizations/teams';
 import * as teams from '../../store/teams';
-import { forbidden, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { requireOrg } from '../guards';
 import { envelope } from '../listing';
@@ -14,40 +21,19 @@ import * as r from './routes';
 
 type Ctx = Context<AppEnv>;
 
-/** A member id or email of this organization → user id; anything else is 404, like a foreign id. */
-async function resolveMember(db: DbHandle, orgId: string, ref: string): Promise<string> {
-  const userId = await memberIdByRef(db, orgId, ref);
-  if (!userId) throw notFound('member');
-  return userId;
-}
-
-const GUEST_TEAMS = 'Guests can only see the teams they belong to.';
-
-/**
- * Team and whether the caller may manage it: admins and the team's owners. Guests see only
- * the teams they are in, as the `listTeams` permission of the Organization says.
- */
+/** The team and whether the caller may manage it (see `teamSeenBy`). */
 async function requireTeam(c: Ctx, orgId: string, teamId: string, manage: boolean) {
   const { access } = await requireOrg(c, orgId);
-  const team = await teams.getTeam(c.get('deps').db, orgId, teamId);
-  if (!team) throw notFound('team');
-  const ownRole = await teams.teamRoleOf(c.get('deps').db, teamId, c.get('caller').user.id);
-  const canManage = access.isAdmin || ownRole === 'owner';
-  if (manage && !canManage) throw forbidden('Only an admin or an owner of the team can change it.');
-  if (access.orgRole === null && !ownRole) throw forbidden(GUEST_TEAMS);
-  return { team, access, canManage };
+  const seen = await teamSeenBy(c.get('deps').db, c.get('caller').user.id, access, orgId, teamId, manage);
+  return { ...seen, access };
 }
 
 export function registerTeams(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.listTeams, async (c) => {
-    const { db } = c.get('deps');
     const { organizationId } = c.req.valid('param');
     const { access } = await requireOrg(c, organizationId);
-    if (access.orgRole === null) throw forbidden(GUEST_TEAMS);
     const q = c.req.valid('query');
-    const page = await teams.listTeams(db, organizationId, q, q);
-    const me = c.get('caller').user.id;
-    const owned = new Set(await teams.teamsOwnedBy(db, me));
+    const { page, owned } = await teamsOf(c.get('deps').db, c.get('caller').user.id, access, organizationId, q);
     return c.json(
       envelope(page, (t) => presentTeam(t, access, owned.has(t.id), baseUrl(c))),
       200,
@@ -55,17 +41,11 @@ export function registerTeams(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(r.createTeam, async (c) => {
-    const { db } = c.get('deps');
     const { organizationId } = c.req.valid('param');
     const { access } = await requireOrg(c, organizationId, 'admin');
     const b = c.req.valid('json');
-    const teamId = await db.transaction(async (tx) => {
-      const members = await Promise.all((b.members ?? []).map((m) => resolveMember(tx, organizationId, m)));
-      const id = await teams.createTeam(tx, organizationId, b.title);
-      for (const userId of members) await teams.upsertTeamMember(tx, id, userId, undefined);
-      return id;
-    });
-    return c.json(presentTeam((await teams.getTeam(db, organizationId, teamId)) as teams.TeamRow, access, true, baseUrl(c)), 200);
+    const team = await createTeam(c.get('deps').db, organizationId, b.title, b.members ?? []);
+    return c.json(presentTeam(team, access, true, baseUrl(c)), 200);
   });
 
   app.openapi(r.getTeam, async (c) => {
@@ -77,58 +57,41 @@ export function registerTeams(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.deleteTeam, async (c) => {
     const { organizationId, teamId } = c.req.valid('param');
     await requireOrg(c, organizationId, 'admin');
-    await c.get('deps').db.transaction((tx) => teams.deleteTeam(tx, organizationId, teamId));
+    await deleteTeam(c.get('deps').db, organizationId, teamId);
     return c.body(null, 204);
   });
 
   app.openapi(r.updateTeam, async (c) => {
-    const { db } = c.get('deps');
     const { organizationId, teamId } = c.req.valid('param');
     const { access, canManage } = await requireTeam(c, organizationId, teamId, true);
-    await teams.renameTeam(db, teamId, c.req.valid('json').title);
-    return c.json(presentTeam((await teams.getTeam(db, organizationId, teamId)) as teams.TeamRow, access, canManage, baseUrl(c)), 200);
+    const renamed = await renameTeam(c.get('deps').db, organizationId, teamId, c.req.valid('json').title);
+    return c.json(presentTeam(renamed, access, canManage, baseUrl(c)), 200);
   });
 
   app.openapi(r.listTeamMembers, async (c) => {
-    const { db } = c.get('deps');
     const { organizationId, teamId } = c.req.valid('param');
     const { access } = await requireTeam(c, organizationId, teamId, false);
-    const page = await teams.listTeamMembers(db, teamId, c.req.valid('query'));
+    const { page, members } = await teamMembers(c.get('deps').db, organizationId, teamId, c.req.valid('query'));
     const base = baseUrl(c);
-    const views = await Promise.all(page.rows.map((m) => getMemberView(db, organizationId, m.user_id)));
-    const items = page.rows.flatMap((m, i) => {
-      const v = views[i];
-      return v ? [{ organization: presentMember(v, base, access), team: { role: m.role }, permissions: { view: true } }] : [];
-    });
+    const items = members.map(({ member, view }) => ({
+      organization: presentMember(view, base, access),
+      team: { role: member.role },
+      permissions: { view: true },
+    }));
     return c.json({ items, count: page.count, ...(page.next ? { next: { page: page.next } } : {}) }, 200);
   });
 
   app.openapi(r.updateTeamMembers, async (c) => {
     const { organizationId, teamId } = c.req.valid('param');
     await requireTeam(c, organizationId, teamId, true);
-    const b = c.req.valid('json');
-    await c.get('deps').db.transaction(async (tx) => {
-      const add = await Promise.all((b.add ?? []).map((m) => resolveMember(tx, organizationId, m)));
-      const remove = new Set(await Promise.all((b.remove ?? []).map((m) => resolveMember(tx, organizationId, m))));
-      const roles = new Map<string, 'member' | 'owner'>();
-      for (const [ref, m] of Object.entries(b.memberships ?? {})) roles.set(await resolveMember(tx, organizationId, ref), m.role);
-      // A user both added and removed is removed: removal wins.
-      for (const userId of add) if (!remove.has(userId)) await teams.upsertTeamMember(tx, teamId, userId, roles.get(userId));
-      for (const [userId, role] of roles) {
-        if (remove.has(userId) || add.includes(userId)) continue;
-        await teams.setTeamMemberRole(tx, teamId, userId, role);
-      }
-      for (const userId of remove) await teams.removeTeamMember(tx, teamId, userId);
-    });
+    await updateTeamMembers(c.get('deps').db, organizationId, teamId, c.req.valid('json'));
     return c.body(null, 204);
   });
 
   app.openapi(r.putTeamMember, async (c) => {
-    const { db } = c.get('deps');
     const { organizationId, teamId, userId } = c.req.valid('param');
     await requireTeam(c, organizationId, teamId, true);
-    const member = await resolveMember(db, organizationId, userId);
-    await teams.upsertTeamMember(db, teamId, member, c.req.valid('json').role);
+    await putTeamMember(c.get('deps').db, organizationId, teamId, userId, c.req.valid('json').role);
     return c.body(null, 204);
   });
 

@@ -1,9 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { badRequest, conflict, notFound } from '@quire/shared/apiErrors';
+import { notFound } from '@quire/shared/apiErrors';
 import type { Context } from 'hono';
-import { WEBHOOK_CHANNEL, queueRedelivery } from '../../core/webhooks/events';
-import { newWebhookSecret } from '../../core/webhooks/signing';
-import { refusedTarget } from '../../core/webhooks/targets';
+import { createWebhook, redeliver, updateWebhook } from '../../core/webhooks/subscriptions';
 import * as store from '../../store/webhooks';
 import type { AppEnv } from '../env';
 import { requireOrg } from '../guards';
@@ -21,21 +19,6 @@ async function requireWebhook(c: Ctx, orgId: string, id: string) {
   return hook;
 }
 
-/** A target on the server's own network is refused before it is ever stored (and again, by the fetch guard, on every delivery). */
-async function checkTarget(c: Ctx, url: string) {
-  const refused = await refusedTarget(url, c.get('deps').config.allowPrivateFetch);
-  if (refused) throw badRequest(`Invalid body field "url": ${refused}.`);
-}
-
-/** Space filters name spaces of this organization; any other id is unknown, as everywhere. */
-async function checkSpaces(c: Ctx, orgId: string, ids: string[] | undefined): Promise<string[] | undefined> {
-  if (!ids) return undefined;
-  const unique = [...new Set(ids)];
-  const found = await store.spacesOfOrg(c.get('deps').db, orgId, unique);
-  if (found.length < unique.length) throw notFound('space');
-  return unique;
-}
-
 export function registerWebhooks(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.listWebhooks, async (c) => {
     const { organizationId } = c.req.valid('param');
@@ -51,21 +34,8 @@ export function registerWebhooks(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.createWebhook, async (c) => {
     const { organizationId } = c.req.valid('param');
     await requireOrg(c, organizationId, 'admin');
-    const b = c.req.valid('json');
-    await checkTarget(c, b.url);
-    const spaceIds = (await checkSpaces(c, organizationId, b.spaces)) ?? [];
-    const secret = newWebhookSecret();
-    const hook = await store.insertWebhook(c.get('deps').db, {
-      orgId: organizationId,
-      url: b.url,
-      events: [...new Set(b.events)],
-      spaceIds,
-      secret,
-      description: b.description ?? null,
-      enabled: b.enabled ?? true,
-      apiBase: baseUrl(c),
-      createdBy: c.get('caller').user.id,
-    });
+    const by = { userId: c.get('caller').user.id, apiBase: baseUrl(c) };
+    const { hook, secret } = await createWebhook(c.get('deps'), organizationId, c.req.valid('json'), by);
     return c.json({ ...presentWebhook(hook, baseUrl(c)), secret }, 201);
   });
 
@@ -75,22 +45,9 @@ export function registerWebhooks(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(r.updateWebhook, async (c) => {
-    const { db } = c.get('deps');
     const { organizationId, webhookId } = c.req.valid('param');
     const hook = await requireWebhook(c, organizationId, webhookId);
-    const b = c.req.valid('json');
-    if (b.url !== undefined) await checkTarget(c, b.url);
-    const spaceIds = await checkSpaces(c, organizationId, b.spaces);
-    const updated = await store.updateWebhook(db, hook.id, {
-      url: b.url,
-      events: b.events && [...new Set(b.events)],
-      spaceIds,
-      description: b.description,
-      enabled: b.enabled,
-    });
-    if (!updated) throw notFound('webhook');
-    // Turned back on: what waited is due now.
-    if (b.enabled) await db.notify(WEBHOOK_CHANNEL, '');
+    const updated = await updateWebhook(c.get('deps'), hook, c.req.valid('json'));
     return c.json(presentWebhook(updated, baseUrl(c)), 200);
   });
 
@@ -122,15 +79,8 @@ export function registerWebhooks(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(r.redeliver, async (c) => {
-    const { db } = c.get('deps');
     const { organizationId, webhookId, deliveryId } = c.req.valid('param');
     const hook = await requireWebhook(c, organizationId, webhookId);
-    const d = await store.getDelivery(db, hook.id, deliveryId);
-    if (!d) throw notFound('delivery');
-    if (!hook.enabled) throw conflict('The webhook is turned off: turn it on (enabled: true) before sending deliveries again.');
-    const id = await queueRedelivery(db, d);
-    const fresh = await store.getDelivery(db, hook.id, id);
-    if (!fresh) throw notFound('delivery');
-    return c.json(presentDelivery(fresh, hook, baseUrl(c)), 201);
+    return c.json(presentDelivery(await redeliver(c.get('deps').db, hook, deliveryId), hook, baseUrl(c)), 201);
   });
 }

@@ -11,6 +11,7 @@ import { envelope } from '../../listing';
 import { baseUrl } from '../../urls';
 import { siteForRead, siteForWrite } from '../guards';
 import { SiteStructure } from '../../presenters/site';
+import { readSiteStructure } from '../../../core/sites/structureRead';
 import * as r from './routes';
 
 type Ctx = Context<AppEnv>;
@@ -18,7 +19,7 @@ type Ctx = Context<AppEnv>;
 async function respond(c: Ctx, orgId: string, siteId: string, access: OrgAccess, groupId: string) {
   const { db } = c.get('deps');
   const site = (await getSite(db, orgId, siteId)) as SiteRow;
-  const structure = await SiteStructure.load(db, site, access, baseUrl(c));
+  const structure = new SiteStructure(await readSiteStructure(db, site, access), access, baseUrl(c));
   const group = structure.groups.find((g) => g.id === groupId);
   if (!group) throw notFound('site section group');
   return structure.group(group);
@@ -32,7 +33,7 @@ export function registerSiteSectionGroups(app: OpenAPIHono<AppEnv>) {
     const { organizationId, siteId } = c.req.valid('param');
     const { site, access } = await siteForRead(c, organizationId, siteId);
     const page = await store.listSectionGroups(db, site.id, c.req.valid('query'));
-    const structure = await SiteStructure.load(db, site, access, baseUrl(c));
+    const structure = new SiteStructure(await readSiteStructure(db, site, access), access, baseUrl(c));
     return c.json(
       envelope(page, (g) => structure.group(g)),
       200,

@@ -12,6 +12,7 @@ import { envelope } from '../../listing';
 import { baseUrl } from '../../urls';
 import { siteForRead, siteForWrite, spaceForSite } from '../guards';
 import { SiteStructure } from '../../presenters/site';
+import { readSiteStructure } from '../../../core/sites/structureRead';
 import { checkCondition, spaceForNewContent } from '../sections/handlers';
 import * as r from './routes';
 
@@ -20,7 +21,7 @@ type Ctx = Context<AppEnv>;
 async function respond(c: Ctx, orgId: string, siteId: string, access: OrgAccess, siteSpaceId: string) {
   const { db } = c.get('deps');
   const site = (await getSite(db, orgId, siteId)) as SiteRow;
-  const structure = await SiteStructure.load(db, site, access, baseUrl(c));
+  const structure = new SiteStructure(await readSiteStructure(db, site, access), access, baseUrl(c));
   const ss = structure.siteSpaces.find((s) => s.id === siteSpaceId);
   if (!ss) throw notFound('site space');
   return structure.siteSpace(ss);
@@ -45,7 +46,7 @@ export function registerSiteSpaces(app: OpenAPIHono<AppEnv>) {
     const { organizationId, siteId } = c.req.valid('param');
     const q = c.req.valid('query');
     const { site, access } = await siteForRead(c, organizationId, siteId, q.shareKey);
-    const structure = await SiteStructure.load(db, site, access, baseUrl(c));
+    const structure = new SiteStructure(await readSiteStructure(db, site, access), access, baseUrl(c));
     const page = await store.listSiteSpaces(db, site.id, { defaultOnly: q.default, defaultIds: defaultIds(site, structure.sections) }, q);
     return c.json(
       envelope(page, (ss) => structure.siteSpace(ss)),

@@ -1,13 +1,12 @@
-import { initSpaceContent } from '../../core/content/revisions';
-import { templatePages, writeTemplate } from '../../core/content/templates';
-import { scheduleSpecProcessing } from '../../core/openapi/process';
-import { addSiteSpace, slugify } from '../../core/sites/structure';
-import type { DbHandle } from '../../core/deps';
+import { initSpaceContent } from '../content/revisions';
+import { templatePages, writeTemplate } from '../content/templates';
+import { scheduleSpecProcessing } from '../openapi/process';
+import { addSiteSpace, slugify } from '../sites/structure';
+import type { Deps, DbHandle } from '../deps';
 import { insertSpec } from '../../store/openapiSpecs';
 import { type OrgRow, updateOrg } from '../../store/organizations';
 import { createSite, freeBasename } from '../../store/sites';
 import { createSpace } from '../../store/spaces';
-import type { Deps } from '../env';
 
 /** The slug of the specification a new organization's default site starts with. */
 const DEFAULT_SPEC_SLUG = 'api';

@@ -1,0 +1,63 @@
+import type { OrgAccess } from '../access';
+import { atLeast } from '../roles';
+import { conditionHolds } from './expression';
+import type { Queryable } from '../../store/db';
+import type { SiteRow } from '../../store/sites';
+import {
+  type SectionGroupRow,
+  type SectionRow,
+  type SiteSpaceRow,
+  groupsOfSite,
+  sectionsOfSite,
+  siteSpacesOfSite,
+} from '../../store/sitesStructure';
+import { type SpaceCounts, spaceCounts } from '../../store/spaceCounts';
+import { type SpaceRow, spacesById } from '../../store/spaces';
+
+/** The role in its organization that may change a site. */
+export const SITE_MANAGER_ROLE = 'create' as const;
+
+/** A site's structure as one caller may read it, with the spaces it publishes. */
+export interface SiteStructureRead {
+  site: SiteRow;
+  sections: SectionRow[];
+  groups: SectionGroupRow[];
+  siteSpaces: SiteSpaceRow[];
+  spaces: SpaceRow[];
+  counts: Map<string, SpaceCounts>;
+  /** Reads it as one of the published site's audience rather than as a member of its organization. */
+  visitor: boolean;
+  /** May change the site: decides `permissions.edit` of every part. */
+  manager: boolean;
+}
+
+/** What a visitor without claims is shown of conditioned rows: those whose condition holds, without it. */
+function visibleToVisitor<R extends { condition: string | null }>(rows: R[]): R[] {
+  const ctx = { visitor: { claims: {} } };
+  return rows.filter((r) => conditionHolds(r.condition, ctx)).map((r) => ({ ...r, condition: null }));
+}
+
+/**
+ * Every row of a site's structure plus the spaces it publishes, loaded at once (a fixed
+ * number of queries). Members of the site's organization read its whole structure. Anyone
+ * else reads it as a visitor of the published site would: sections and site spaces whose
+ * conditions hide them from a visitor without claims are left out, without their conditions.
+ */
+export async function readSiteStructure(db: Queryable, site: SiteRow, access: OrgAccess): Promise<SiteStructureRead> {
+  const [allSections, groups, allSiteSpaces] = await Promise.all([
+    sectionsOfSite(db, site.id),
+    groupsOfSite(db, site.id),
+    siteSpacesOfSite(db, site.id),
+  ]);
+  const visitor = !access.isMember;
+  const sections = visitor ? visibleToVisitor(allSections) : allSections;
+  const sectionIds = new Set(sections.map((s) => s.id));
+  const siteSpaces = visitor
+    ? visibleToVisitor(allSiteSpaces).filter((ss) => !ss.section_id || sectionIds.has(ss.section_id))
+    : allSiteSpaces;
+  const ids = [...new Set(siteSpaces.map((s) => s.space_id))];
+  const spaces = await spacesById(db, ids);
+  const counts = await spaceCounts(db, ids);
+  const manager = access.isMember && atLeast(access.orgRole, SITE_MANAGER_ROLE);
+  return { site, sections, groups, siteSpaces, spaces, counts, visitor, manager };
+}

@@ -1,0 +1,322 @@
+import { closeSync, fdatasync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { DurabilityUnknownError, type Queryable } from '../db';
+import { type JournalPosition, drainRecords, readCheckpoint, writeCheckpoint } from './drainSql';
+import { type JournalRecord, decodeRecord, encodeRecord } from './frames';
+
+/** What the journal reports: a record ignored on start, a drain that failed and is retried. */
+export interface JournalLog {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+/** Origin written on the rows the journal drains into the log. */
+export const JOURNAL_ORIGIN = 'journal';
+/** A new file is started once the current one passes this size and everything in it is on disk. */
+const ROTATE_BYTES = 64 * 1024 * 1024;
+/** Records drained in one statement, at most. */
+const MAX_DRAIN_RECORDS = 512;
+const MAX_DRAIN_BYTES = 8 * 1024 * 1024;
+/** Wait before a failed drain is tried again. */
+const DRAIN_RETRY_MS = 1000;
+
+interface Written extends JournalRecord {
+  gen: number;
+  end: number;
+  /** Position of this record's end in the journal's whole history (all files), for comparisons. */
+  lsn: number;
+}
+
+const fileName = (gen: number) => `${String(gen).padStart(12, '0')}.journal`;
+const genOf = (name: string) => (/^\d{12}\.journal$/.test(name) ? Number(name.slice(0, 12)) : undefined);
+
+/**
+ * The append-only journal of sync updates on the embedded database (`DATA_DIR/journal`).
+ *
+ * A room's batch is one record written with one `write()` (`append`); one `fdatasync` in
+ * flight covers every record written before it started, and what is written meanwhile
+ * waits for the next one: the group is whatever arrived during the previous sync, no
+ * timer. A record is acknowledged and relayed only once its sync returned. Records on disk
+ * are drained into the database in the background, one statement per group with the
+ * checkpoint in it (`drainRecords`); files the checkpoint has passed are deleted. On open,
+ * the records past the checkpoint are replayed into the database before anything else
+ * reads it. A failed write or sync stops the process (`onFatal`): after an I/O error a
+ * later fsync may succeed without the lost pages ever reaching disk.
+ */
+export class Journal {
+  private fd: number;
+  private gen: number;
+  private writePos = 0;
+  private lsn = 0;
+  private durableLsn = 0;
+  private drainedLsn = 0;
+  private syncing = false;
+  private fatal?: Error;
+  /** Written, not yet in the database, oldest first. */
+  private pending: Written[] = [];
+  private durableWaiters: { lsn: number; resolve: () => void; reject: (err: Error) => void }[] = [];
+  private drainWaiters: { lsn: number; resolve: () => void; reject: (err: Error) => void }[] = [];
+  private draining = false;
+  private drainRetry?: NodeJS.Timeout;
+  /** Files no longer written, deleted once the checkpoint is past them. */
+  private retired: number[] = [];
+  /** Handles of files no longer written whose last records the next sync covers. */
+  private retiring: number[] = [];
+  private closed = false;
+
+  private constructor(
+    private dir: string,
+    private db: Queryable,
+    private log: JournalLog,
+    private onFatal: (err: Error) => void,
+    gen: number,
+    private rotateBytes: number,
+    private datasync: DataSync,
+  ) {
+    this.gen = gen;
+    this.fd = this.createFile(gen);
+  }
+
+  /**
+   * Opens the journal in `dir`: replays into `db` every record past the checkpoint (a torn
+   * or corrupt record ends its file's replay: it and what follows are ignored, with a
+   * warning), then starts a new file. Resolves once the database holds every record.
+   */
+  static async open(
+    dir: string,
+    db: Queryable,
+    log: JournalLog,
+    onFatal: (err: Error) => void,
+    opts: { rotateBytes?: number; datasync?: DataSync } = {},
+  ): Promise<Journal> {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const checkpoint = await readCheckpoint(db);
+    const gens = readdirSync(dir)
+      .map(genOf)
+      .filter((g): g is number => g !== undefined)
+      .sort((a, b) => a - b);
+    for (const gen of gens) {
+      if (checkpoint && gen < checkpoint.gen) continue;
+      const from = checkpoint && gen === checkpoint.gen ? checkpoint.pos : 0;
+      await replayFile(join(dir, fileName(gen)), gen, from, db, log);
+    }
+    const next = Math.max(checkpoint?.gen ?? 0, ...gens) + 1;
+    const journal = new Journal(dir, db, log, onFatal, next, opts.rotateBytes ?? ROTATE_BYTES, opts.datasync ?? fdatasync);
+    // The database holds every record of the older files now: they are no longer needed.
+    await writeCheckpoint(db, { gen: next, pos: 0 });
+    for (const gen of gens) unlinkSync(join(dir, fileName(gen)));
+    return journal;
+  }
+
+  private createFile(gen: number): number {
+    const fd = openSync(join(this.dir, fileName(gen)), 'wx', 0o600);
+    // The file's name must be on disk before records in it count as on disk.
+    const dirFd = openSync(this.dir, 'r');
+    try {
+      fsyncSync(dirFd);
+    } finally {
+      closeSync(dirFd);
+    }
+    return fd;
+  }
+
+  /**
+   * Writes one record; resolves once it is on disk. Throws at once (and stops the
+   * process) when the write fails: a later record must never follow a torn one.
+   */
+  append(record: JournalRecord): Promise<void> {
+    if (this.fatal) return Promise.reject(this.fatal);
+    if (this.closed) return Promise.reject(new Error('the journal is closed'));
+    const frame = encodeRecord(record);
+    if (this.writePos > 0 && this.writePos + frame.length > this.rotateBytes) {
+      this.rotate();
+      if (this.fatal) return Promise.reject(this.fatal);
+    }
+    try {
+      let done = 0;
+      while (done < frame.length) done += writeSync(this.fd, frame, done, frame.length - done, this.writePos + done);
+    } catch (err) {
+      this.die(err as Error);
+      return Promise.reject(this.fatal);
+    }
+    this.writePos += frame.length;
+    this.lsn += frame.length;
+    const lsn = this.lsn;
+    this.pending.push({ ...record, gen: this.gen, end: this.writePos, lsn });
+    const durable = new Promise<void>((resolve, reject) => this.durableWaiters.push({ lsn, resolve, reject }));
+    this.sync();
+    return durable;
+  }
+
+  /** Starts a new file; the old one is synced one last time by the next sync, then closed. */
+  private rotate() {
+    try {
+      this.retired.push(this.gen);
+      this.retiring.push(this.fd);
+      this.gen++;
+      this.fd = this.createFile(this.gen);
+      this.writePos = 0;
+    } catch (err) {
+      this.die(err as Error);
+    }
+  }
+
+  /** One fdatasync at a time; each covers everything written before it started. */
+  private sync() {
+    if (this.syncing || this.fatal || this.durableLsn === this.lsn) return;
+    this.syncing = true;
+    const target = this.lsn;
+    const fds = [...this.retiring.splice(0), this.fd];
+    syncAll(this.datasync, fds, (err) => {
+      this.syncing = false;
+      if (err) return this.die(err);
+      for (const fd of fds.slice(0, -1)) closeSync(fd);
+      this.durableLsn = target;
+      const waiting = this.durableWaiters;
+      this.durableWaiters = [];
+      for (const w of waiting) {
+        if (w.lsn <= target) w.resolve();
+        else this.durableWaiters.push(w);
+      }
+      this.sync();
+      this.drain();
+    });
+  }
+
+  /** Writes the records on disk into the database, a group per statement, until none is left. */
+  private drain() {
+    if (this.draining || this.fatal || this.drainRetry) return;
+    const group: Written[] = [];
+    let bytes = 0;
+    for (const r of this.pending) {
+      if (
+        r.lsn > this.durableLsn ||
+        group.length >= MAX_DRAIN_RECORDS ||
+        (group.length > 0 && bytes + r.update.byteLength > MAX_DRAIN_BYTES)
+      )
+        break;
+      group.push(r);
+      bytes += r.update.byteLength;
+    }
+    const last = group.at(-1);
+    if (!last) return;
+    this.draining = true;
+    drainRecords(this.db, group, { gen: last.gen, pos: last.end }, JOURNAL_ORIGIN).then(
+      () => {
+        this.draining = false;
+        this.pending.splice(0, group.length);
+        this.drainedLsn = last.lsn;
+        this.trim(last.gen);
+        const waiting = this.drainWaiters;
+        this.drainWaiters = [];
+        for (const w of waiting) {
+          if (w.lsn <= last.lsn) w.resolve();
+          else this.drainWaiters.push(w);
+        }
+        this.drain();
+      },
+      (err: Error) => {
+        this.draining = false;
+        if (err instanceof DurabilityUnknownError) return this.die(err);
+        this.log.error({ err }, 'writing journaled sync updates into the database failed; retrying');
+        this.drainRetry = setTimeout(() => {
+          this.drainRetry = undefined;
+          this.drain();
+        }, DRAIN_RETRY_MS);
+      },
+    );
+  }
+
+  /** Deletes the files the checkpoint has passed. */
+  private trim(checkpointGen: number) {
+    while (this.retired.length > 0 && (this.retired[0] as number) < checkpointGen) {
+      const gen = this.retired.shift() as number;
+      try {
+        unlinkSync(join(this.dir, fileName(gen)));
+      } catch (err) {
+        this.log.warn({ err, gen }, 'could not delete a drained journal file');
+      }
+    }
+  }
+
+  /** Resolves once every record written before the call is in the database. */
+  flush(): Promise<void> {
+    if (this.fatal) return Promise.reject(this.fatal);
+    const target = this.lsn;
+    if (this.drainedLsn >= target) return Promise.resolve();
+    return new Promise((resolve, reject) => this.drainWaiters.push({ lsn: target, resolve, reject }));
+  }
+
+  /** Records written and not yet in the database. */
+  get backlog(): number {
+    return this.pending.length;
+  }
+
+  private die(err: Error) {
+    if (this.fatal) return;
+    this.fatal = err;
+    for (const w of [...this.durableWaiters, ...this.drainWaiters]) w.reject(err);
+    this.durableWaiters = [];
+    this.drainWaiters = [];
+    this.onFatal(err);
+  }
+
+  /** Drains what is written, then closes the file. */
+  async close() {
+    if (this.closed) return;
+    await this.flush().catch(() => {});
+    this.closed = true;
+    clearTimeout(this.drainRetry);
+    try {
+      closeSync(this.fd);
+    } catch {
+      // already closed
+    }
+  }
+}
+
+/** `fs.fdatasync`, or a disk that fails on purpose in tests. */
+export type DataSync = (fd: number, callback: (err: NodeJS.ErrnoException | null) => void) => void;
+
+/** fdatasync of each handle in turn; the first error ends it. */
+function syncAll(datasync: DataSync, fds: number[], done: (err: Error | null) => void) {
+  const [fd, ...rest] = fds;
+  if (fd === undefined) return done(null);
+  datasync(fd, (err) => (err ? done(err) : syncAll(datasync, rest, done)));
+}
+
+/**
+ * Replays the records of one file from `from` into the database, one statement per
+ * group, each moving the checkpoint past its records. Stops at the first record that is
+ * cut short or fails its checksum, says so, and keeps what came before.
+ */
+async function replayFile(path: string, gen: number, from: number, db: Queryable, log: JournalLog) {
+  const buf = readFileSync(path);
+  let at = from;
+  let group: JournalRecord[] = [];
+  let bytes = 0;
+  const flushGroup = async () => {
+    if (group.length === 0) return;
+    await drainRecords(db, group, { gen, pos: at }, JOURNAL_ORIGIN);
+    group = [];
+    bytes = 0;
+  };
+  for (;;) {
+    const next = decodeRecord(buf, at);
+    if (next.kind === 'end') break;
+    if (next.kind !== 'record') {
+      log.warn(
+        { file: path, offset: at, ignoredBytes: buf.length - at, reason: next.reason },
+        `the sync journal has a ${next.kind} record: it and what follows it in this file are ignored`,
+      );
+      break;
+    }
+    group.push(next.record);
+    bytes += next.record.update.byteLength;
+    at = next.end;
+    if (group.length >= MAX_DRAIN_RECORDS || bytes >= MAX_DRAIN_BYTES) await flushGroup();
+  }
+  await flushGroup();
+}
+
+export type { JournalPosition };

@@ -1,0 +1,80 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { spaceRoom } from '@quire/shared/sync';
+import { afterAll, describe, expect, it } from 'vitest';
+import { WebsocketProvider } from 'y-websocket';
+import * as Y from 'yjs';
+import { acknowledged, synced, withBearer } from '../../sync-server/src/testing/syncClients';
+import { ServerProcess } from './serverProcess';
+
+const TOKEN = `qt_journal_${Math.random().toString(36).slice(2)}`;
+const cleanups: (() => Promise<void> | void)[] = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+function client(server: ServerProcess, room: string): WebsocketProvider {
+  const p = new WebsocketProvider(server.wsUrl, room, new Y.Doc(), { WebSocketPolyfill: withBearer(TOKEN) as never, disableBc: true });
+  cleanups.push(() => p.destroy());
+  return p;
+}
+
+/**
+ * The embedded database's journal: an edit is acknowledged once its record is on disk,
+ * before the database has it. A server killed at that moment replays the journal on start.
+ */
+const HOLD_DRAIN = `--import tsx --import ${pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), 'holdJournalDrain.mjs')).href}`;
+
+describe.runIf(!process.env.DATABASE_URL)('a server killed right after acknowledging', () => {
+  it('replays on start what it acknowledged and never drained into the database', { timeout: 240_000 }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'quire-journal-held-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const held = await ServerProcess.create({ DATA_DIR: dataDir, BOOTSTRAP_ADMIN_TOKEN: TOKEN, NODE_OPTIONS: HOLD_DRAIN });
+    cleanups.push(() => held.kill());
+    await held.start();
+    const room = spaceRoom(await held.createSpace(TOKEN));
+    const typist = client(held, room);
+    await synced(typist, 20_000);
+    typist.doc.getText('t').insert(0, 'only in the journal');
+    await acknowledged(typist, 20_000);
+    await held.kill('SIGKILL');
+    typist.destroy();
+
+    const restarted = await ServerProcess.create({ DATA_DIR: dataDir });
+    cleanups.push(() => restarted.kill());
+    await restarted.start();
+    const reader = client(restarted, room);
+    await synced(reader, 20_000);
+    expect(reader.doc.getText('t').toString()).toBe('only in the journal');
+    reader.destroy();
+  });
+
+  it('has every acknowledged edit after the restart', { timeout: 240_000 }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'quire-journal-kill-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const server = await ServerProcess.create({ DATA_DIR: dataDir, BOOTSTRAP_ADMIN_TOKEN: TOKEN });
+    cleanups.push(() => server.kill());
+    await server.start();
+    const room = spaceRoom(await server.createSpace(TOKEN));
+    const expected: string[] = [];
+    for (const round of [1, 2, 3]) {
+      const typist = client(server, room);
+      await synced(typist, 20_000);
+      const words = Array.from({ length: 20 }, (_, i) => `r${round}w${i};`);
+      for (const w of words) typist.doc.getText('t').insert(typist.doc.getText('t').length, w);
+      await acknowledged(typist, 20_000);
+      await server.kill('SIGKILL');
+      typist.destroy();
+      expected.push(...words);
+      expect(readdirSync(join(dataDir, 'journal')).length).toBeGreaterThan(0);
+      await server.start();
+      const reader = client(server, room);
+      await synced(reader, 20_000);
+      const text = reader.doc.getText('t').toString();
+      for (const w of expected) expect(text).toContain(w);
+      reader.destroy();
+    }
+  });
+});
