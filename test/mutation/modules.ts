@@ -1,6 +1,10 @@
 /**
  * The modules where a bug costs users data or safety, each with the source files mutated
  * and the test files that must notice. `npm run test:mutation -- <name...>` runs some.
+ * Every mutant runs the tests that reach it, so the lists name focused files (the module
+ * called directly, one database per file) rather than the end-to-end ones (the HTTP
+ * permission table, the desktop outbox against a live server), which would make one module
+ * take an hour on two cores.
  */
 export interface MutationModule {
   mutate: string[];
@@ -10,7 +14,7 @@ export interface MutationModule {
 export const MUTATION_MODULES: Record<string, MutationModule> = {
   access: {
     mutate: ['sync-server/src/core/access.ts', 'sync-server/src/core/roles.ts'],
-    tests: ['sync-server/src/core/access.test.ts', 'sync-server/src/http/permissions.test.ts'],
+    tests: ['sync-server/src/core/access.test.ts', 'sync-server/src/core/accessLoading.test.ts'],
   },
   fetchGuard: {
     mutate: ['sync-server/src/core/fetchGuard.ts'],
@@ -34,11 +38,19 @@ export const MUTATION_MODULES: Record<string, MutationModule> = {
   },
   changeRequests: {
     mutate: ['sync-server/src/core/content/changeRequests.ts'],
-    tests: ['sync-server/src/core/content/revisions.test.ts', 'sync-server/src/core/content/compactedBranches.test.ts'],
+    tests: [
+      'sync-server/src/core/content/changeRequestRules.test.ts',
+      'sync-server/src/core/content/revisions.test.ts',
+      'sync-server/src/core/content/compactedBranches.test.ts',
+    ],
   },
   revisions: {
     mutate: ['sync-server/src/core/content/revisions.ts'],
-    tests: ['sync-server/src/core/content/revisions.test.ts', 'sync-server/src/core/content/compactedBranches.test.ts'],
+    tests: [
+      'sync-server/src/core/content/revisionCuts.test.ts',
+      'sync-server/src/core/content/revisions.test.ts',
+      'sync-server/src/core/content/compactedBranches.test.ts',
+    ],
   },
   pagination: {
     mutate: ['sync-server/src/store/paginate.ts'],
@@ -46,6 +58,6 @@ export const MUTATION_MODULES: Record<string, MutationModule> = {
   },
   outbox: {
     mutate: ['desktop/src/local/Outbox.ts'],
-    tests: ['test/desktop/outbox.test.ts'],
+    tests: ['desktop/src/local/Outbox.test.ts'],
   },
 };

@@ -6,7 +6,8 @@ export default {
   coverageAnalysis: 'perTest',
   reporters: ['clear-text', 'json', 'progress'],
   jsonReporter: { fileName: process.env.QUIRE_MUTATION_REPORT ?? 'reports/mutation/mutation.json' },
-  concurrency: 2,
+  // Two by default; QUIRE_MUTATION_CONCURRENCY=1 leaves a core to others on a shared machine.
+  concurrency: Number(process.env.QUIRE_MUTATION_CONCURRENCY ?? 2),
   timeoutMS: 60_000,
   ignorePatterns: ['data', '.test-data', 'reports', 'desktop/dist', 'test-artifacts', '**/*.tar', '.stryker-tmp'],
   // The sandbox needs no tsconfig rewrite (vitest transpiles; relative paths stay valid), and

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { GrantRow } from '../store/grants';
 import type { MemberRow } from '../store/members';
 import { OrgAccess, type Placed } from './access';
+import { atLeast, isRole, maxRole } from './roles';
 
 const ORG = 'org';
 const ME = 'me';
@@ -27,7 +28,7 @@ function grant(resource: string, role: Role, principal: 'user' | 'team' = 'user'
  *   colTop (defaultLevel per case) ─ colMid (inherit) ─ spaceDeep (inherit)
  *   spaceRoot (at the organization root)
  */
-function access(opts: { role?: Role | null; disabled?: boolean; member?: boolean; grants?: GrantRow[]; topLevel?: Role | null }) {
+function access(opts: { role?: Role | null; disabled?: boolean; member?: boolean; grants?: GrantRow[]; topLevel?: Role | 'none' | null }) {
   const collections = new Map<string, Placed>([
     ['colTop', { id: 'colTop', parent_id: null, default_level: opts.topLevel ?? null }],
     ['colMid', { id: 'colMid', parent_id: 'colTop', default_level: 'inherit' }],
@@ -36,7 +37,7 @@ function access(opts: { role?: Role | null; disabled?: boolean; member?: boolean
   return new OrgAccess(ORG, ME, m, opts.grants ?? [], collections);
 }
 
-const spaceRoot = (defaultLevel: Role | 'inherit' | null = null): Placed => ({
+const spaceRoot = (defaultLevel: Placed['default_level'] = null): Placed => ({
   id: 'spaceRoot',
   parent_id: null,
   default_level: defaultLevel,
@@ -66,6 +67,10 @@ describe('OrgAccess.roleOn', () => {
     ['read member, default edit inherited from the top collection', { role: 'read', topLevel: 'edit' }, spaceDeep(), 'edit'],
     ['edit member, default read inherited from the top collection', { role: 'edit', topLevel: 'read' }, spaceDeep(), 'read'],
     ['the space default wins over the collection one', { role: 'read', topLevel: 'edit' }, spaceDeep('comment'), 'comment'],
+    // 'none': no default access at all, only what grants give.
+    ['space default none', { role: 'edit' }, spaceRoot('none'), null],
+    ['collection default none, inherited', { role: 'edit', topLevel: 'none' }, spaceDeep(), null],
+    ['space default none, with a grant', { role: 'edit', grants: [grant('spaceRoot', 'comment')] }, spaceRoot('none'), 'comment'],
     [
       'a collection takes its own default',
       { role: 'read', topLevel: 'review' },
@@ -136,5 +141,43 @@ describe('OrgAccess.roleOn', () => {
         ?.sort(),
     ).toEqual(['colMid', 'colTop']);
     expect(access({ role: null, grants: [grant('colMid', 'read')] }).visibleCollectionIds()).toEqual(['colMid']);
+  });
+});
+
+describe('roles', () => {
+  it('orders the roles, and no role is below every one', () => {
+    expect(atLeast('edit', 'edit')).toBe(true);
+    expect(atLeast('admin', 'read')).toBe(true);
+    expect(atLeast('read', 'comment')).toBe(false);
+    expect(atLeast(null, 'read')).toBe(false);
+    expect(atLeast(undefined, 'read')).toBe(false);
+  });
+
+  it('takes the stronger of two roles, either missing', () => {
+    expect(maxRole('read', 'edit')).toBe('edit');
+    expect(maxRole('edit', 'read')).toBe('edit');
+    expect(maxRole(null, 'comment')).toBe('comment');
+    expect(maxRole('comment', undefined)).toBe('comment');
+    expect(maxRole(undefined, null)).toBeNull();
+    expect(maxRole(undefined, undefined)).toBeNull();
+  });
+
+  it('knows a role by its name only', () => {
+    for (const r of ROLES) expect(isRole(r)).toBe(true);
+    expect(isRole('owner')).toBe(false);
+    expect(isRole('')).toBe(false);
+    expect(isRole(3)).toBe(false);
+    expect(isRole(['admin'])).toBe(false);
+    expect(isRole(undefined)).toBe(false);
+  });
+});
+
+describe('single sign-on enforcement', () => {
+  it('counts a member kept out by it as no member at all', () => {
+    const a = access({ role: 'edit', grants: [grant('spaceRoot', 'admin')] });
+    a.blockedBySso = true;
+    expect(a).toMatchObject({ isMember: false, orgRole: null, isAdmin: false });
+    expect(a.roleOn(spaceRoot('edit'))).toBeNull();
+    expect(a.can(spaceRoot(), 'read')).toBe(false);
   });
 });

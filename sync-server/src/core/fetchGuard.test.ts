@@ -29,6 +29,15 @@ beforeAll(async () => {
       const n = Number(url.searchParams.get('n'));
       if (n > 0) res.writeHead(307, { location: `/chain?n=${n - 1}` }).end();
       else res.end('end of chain');
+    } else if (url.pathname === '/echo') {
+      // A webhook receiver: answers with what it got, and a redirect it wants ignored.
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () =>
+        res
+          .writeHead(Number(url.searchParams.get('status') ?? 200), { location: '/headers', 'content-type': 'application/json' })
+          .end(JSON.stringify({ method: req.method, body, signature: req.headers['x-signature'], ua: req.headers['user-agent'] })),
+      );
     } else if (url.pathname === '/headers') {
       res.end(JSON.stringify({ ua: req.headers['user-agent'], accept: req.headers.accept }));
     } else if (url.pathname === '/status') {
@@ -213,5 +222,34 @@ describe('guardedFetch limits', () => {
   it('reaches private addresses when the operator allows it', async () => {
     const res = await guardedFetch(`http://127.0.0.1:${privatePort}/`, { ...opts, allowPrivate: true });
     expect(res.body.toString()).toBe('internal secret');
+  });
+});
+
+describe('guardedFetch sending', () => {
+  const send = { method: 'POST' as const, body: '{"event":"x"}', headers: { 'x-signature': 'sig', 'content-type': 'application/json' } };
+
+  it('sends its method, body and headers', async () => {
+    const res = await guardedFetch(`${publicBase}/echo`, { ...opts, send });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body.toString())).toEqual({ method: 'POST', body: '{"event":"x"}', signature: 'sig', ua: 'Quire' });
+  });
+
+  it("returns the receiver's redirect as its answer instead of following it", async () => {
+    const res = await guardedFetch(`${publicBase}/echo?status=302`, { ...opts, send });
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe('/headers');
+    expect(JSON.parse(res.body.toString()).method).toBe('POST');
+  });
+
+  it('gets with no body when it sends nothing', async () => {
+    const res = await guardedFetch(`${publicBase}/echo`, opts);
+    expect(JSON.parse(res.body.toString())).toMatchObject({ method: 'GET', body: '' });
+  });
+});
+
+describe('guardedFetch trusted addresses', () => {
+  it('refuses a private address nobody trusted', async () => {
+    const { trustedAddresses: _, ...untrusted } = opts;
+    await expect(guardedFetch(`${publicBase}/`, untrusted)).rejects.toMatchObject({ failure: 'REFUSED' });
   });
 });

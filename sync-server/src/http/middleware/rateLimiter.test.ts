@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { clientAddress, RateLimiter, rateLimit } from './rateLimit';
+import { clientAddress, RateLimiter, rateLimit, rateLimiters } from './rateLimit';
 
 /** A caller who used up the budget gets it back when the window ends, not at restart. */
 describe('RateLimiter windows', () => {
@@ -56,6 +56,23 @@ describe('RateLimiter memory', () => {
     limiter.hit('fresh');
     expect(limiter.trackedKeys).toBe(1);
   });
+
+  it('keeps ended windows while it tracks exactly 100,000 keys', () => {
+    let now = 0;
+    const limiter = new RateLimiter(5, () => now);
+    for (let i = 0; i < 99_999; i++) limiter.hit(`old${i}`);
+    now = 60_000;
+    limiter.hit('fresh');
+    expect(limiter.trackedKeys).toBe(100_000);
+  });
+});
+
+describe('rateLimiters', () => {
+  it('makes one limiter per address and one per token, with their own limits', () => {
+    const l = rateLimiters({ rateLimitPerAddress: 300, rateLimitPerToken: 120 });
+    expect([l.perAddress.limitPerMinute, l.perToken.limitPerMinute]).toEqual([300, 120]);
+    expect(l.perAddress).not.toBe(l.perToken);
+  });
 });
 
 describe('rateLimit middleware', () => {
@@ -76,6 +93,15 @@ describe('rateLimit middleware', () => {
     }
   });
 
+  it('lets a request without a key through uncounted, however many come', async () => {
+    const a = app(1, undefined);
+    for (let i = 0; i < 3; i++) {
+      const res = await a.request('/');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-ratelimit-limit')).toBeNull();
+    }
+  });
+
   it('counts requests under their key and refuses past the limit', async () => {
     const a = app(2, 'k');
     expect((await a.request('/')).headers.get('x-ratelimit-remaining')).toBe('1');
@@ -89,5 +115,12 @@ describe('clientAddress', () => {
     const a = new Hono();
     a.get('/', (c) => c.text(clientAddress(c)));
     expect(await (await a.request('/')).text()).toBe('unknown');
+  });
+
+  it("names a socket that lost its address 'unknown', so the request is still counted", async () => {
+    const a = new Hono();
+    a.get('/', (c) => c.text(clientAddress(c)));
+    // A socket already closed by the peer reports no remote address.
+    expect(await (await a.request('/', {}, { incoming: { socket: {} } })).text()).toBe('unknown');
   });
 });

@@ -1,0 +1,320 @@
+import { createPage, deletePage, getPageMarkdown, listPages, setPageMarkdown, updatePage } from '@quire/shared/content/index';
+import * as Y from 'yjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getChangeRequest } from '../../store/changeRequests';
+import { maybeOne } from '../../store/db';
+import { listPageRevisions } from '../../store/revisionPages';
+import { getRevision, latestRevisionHead } from '../../store/revisions';
+import { appendUpdate, loadYDoc } from '../../store/ydocs';
+import { TestServer, type TestUser } from '../../testing/harness';
+import { editLive } from '../../testing/testEdits';
+import { openChangeRequest } from './changeRequests';
+import {
+  branchHead,
+  contentAtRevision,
+  copySpaceContent,
+  cutRevision,
+  docAtRevision,
+  editBranch,
+  insertForkRevision,
+  revisionState,
+} from './revisions';
+
+/**
+ * Cutting revisions, called directly: when a cut makes a revision and when it answers the
+ * head, what each revision records (type, parents, where the log stood, a delta or a whole
+ * state), the page histories and webhook events it leaves, server-side edits, copies and forks.
+ */
+let t: TestServer;
+beforeAll(async () => {
+  t = await TestServer.start();
+});
+afterAll(async () => t?.close());
+
+async function setup() {
+  const { orgId, admin } = await t.org();
+  const spaceId = (await t.post(`/v1/orgs/${orgId}/spaces`, admin.token, { title: 'Cuts' })).body.id as string;
+  return { orgId, admin, spaceId, main: { spaceId }, mainId: `space:${spaceId}` };
+}
+
+const titlesAt = async (revisionId: string) => listPages(await docAtRevision(t.db, revisionId)).map((p) => p.title);
+
+function docOf(update: Uint8Array): Y.Doc {
+  const doc = new Y.Doc();
+  Y.applyUpdate(doc, update);
+  return doc;
+}
+
+async function history(spaceId: string, pageId: string) {
+  const page = await listPageRevisions(t.db, spaceId, pageId, { limit: 50 });
+  return page.rows.map((r) => [r.change, r.title, r.type]);
+}
+
+async function hookOn(orgId: string, admin: TestUser) {
+  const hook = await t.post(`/v1/orgs/${orgId}/webhooks`, admin.token, {
+    url: 'https://93.184.216.34/hook',
+    events: ['page.content_changed'],
+  });
+  expect(hook.status).toBe(201);
+  return async () =>
+    (await t.db.query<{ body: string }>('SELECT body FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY seq', [hook.body.id])).map(
+      (r) =>
+        JSON.parse(r.body) as {
+          changeRequest: { id: string } | null;
+          revision: { id: string; url: string };
+          data: { revisionType: string; pages: { id: string; url: string }[] };
+        },
+    );
+}
+
+describe('cutting a revision', () => {
+  it('cuts only when the log moved past the head, recording type, parents and where the log stood', async () => {
+    const { spaceId, main, mainId } = await setup();
+    const initial = await latestRevisionHead(t.db, mainId);
+    expect(initial).toMatchObject({ type: 'initial', parents: [], doc_seq: 0, state_base: null });
+    expect(await cutRevision(t.db, main)).toEqual({ revision: initial, changed: false });
+
+    await editLive(t.db, main, (doc) => createPage(doc, { title: 'One' }), false);
+    const cut = await cutRevision(t.db, mainId, { createdBy: null });
+    expect(cut?.changed).toBe(true);
+    expect(cut?.revision).toMatchObject({
+      type: 'edits',
+      parents: [initial?.id],
+      branch: mainId,
+      space_id: spaceId,
+      change_request_id: null,
+      created_by: null,
+    });
+    const lastSeq = Number((await maybeOne<{ last_seq: number }>(t.db, 'SELECT last_seq FROM ydocs WHERE id = $1', [mainId]))?.last_seq);
+    expect(cut?.revision.doc_seq).toBe(lastSeq);
+    expect((await maybeOne<{ revision_id: string }>(t.db, 'SELECT revision_id FROM spaces WHERE id = $1', [spaceId]))?.revision_id).toBe(
+      cut?.revision.id,
+    );
+    expect(await titlesAt(cut!.revision.id)).toEqual(['One']);
+    expect(await cutRevision(t.db, mainId)).toEqual({ revision: cut?.revision, changed: false });
+  });
+
+  it('answers nothing for a document that is no branch, or a branch whose space is gone', async () => {
+    expect(await cutRevision(t.db, 'not-a-branch')).toBeUndefined();
+    expect(await cutRevision(t.db, { spaceId: 'no-such-space' })).toBeUndefined();
+  });
+
+  it('moves the head along without a new revision when the log grew with nothing new', async () => {
+    const { main, mainId } = await setup();
+    await editLive(t.db, main, (doc) => createPage(doc, { title: 'One' }));
+    const head = await latestRevisionHead(t.db, mainId);
+    // A reconnecting client re-sends what the document already holds.
+    const { doc } = await loadYDoc(t.db, mainId);
+    const seq = await appendUpdate(t.db, mainId, Y.encodeStateAsUpdate(doc));
+    expect(await cutRevision(t.db, main)).toMatchObject({ changed: false, revision: { id: head?.id } });
+    expect((await latestRevisionHead(t.db, mainId))?.doc_seq).toBe(seq);
+    // The next real edit reads from there on.
+    await editLive(t.db, main, (d) => createPage(d, { title: 'Two' }));
+    expect(await titlesAt((await latestRevisionHead(t.db, mainId))!.id)).toEqual(['One', 'Two']);
+  });
+
+  it('names the type and extra parents it is given', async () => {
+    const { admin, main, mainId } = await setup();
+    const head = await latestRevisionHead(t.db, mainId);
+    await editLive(t.db, main, (doc) => createPage(doc, { title: 'Imported' }), false);
+    const cut = await cutRevision(t.db, main, { type: 'import', createdBy: admin.id, extraParents: ['elsewhere'] });
+    expect(cut?.revision).toMatchObject({ type: 'import', created_by: admin.id, parents: [head?.id, 'elsewhere'] });
+  });
+
+  it('sets the head of a change request on its own branch, leaving main alone', async () => {
+    const { admin, spaceId } = await setup();
+    const cr = await openChangeRequest(t.db, spaceId, admin.id, { subject: 'Branch' });
+    const mainRevision = (await maybeOne<{ revision_id: string }>(t.db, 'SELECT revision_id FROM spaces WHERE id = $1', [spaceId]))
+      ?.revision_id;
+    await editLive(t.db, { spaceId, changeRequestId: cr.id }, (doc) => createPage(doc, { title: 'On the branch' }));
+    const head = await latestRevisionHead(t.db, `cr:${cr.id}`);
+    expect(head).toMatchObject({ change_request_id: cr.id, branch: `cr:${cr.id}`, type: 'edits' });
+    expect((await getChangeRequest(t.db, cr.id))?.revision_id).toBe(head?.id);
+    expect((await maybeOne<{ revision_id: string }>(t.db, 'SELECT revision_id FROM spaces WHERE id = $1', [spaceId]))?.revision_id).toBe(
+      mainRevision,
+    );
+  });
+});
+
+describe('what a revision stores', () => {
+  it('stores a small edit as a delta on the last whole state, and a large one as a whole state', async () => {
+    const { main, mainId } = await setup();
+    const pageId = await editLive(t.db, main, (doc) => createPage(doc, { title: 'Page', markdown: 'Short.\n' }));
+    const first = (await latestRevisionHead(t.db, mainId))!;
+    expect(first.state_base).not.toBeNull();
+    const base = first.state_base!;
+
+    await editLive(t.db, main, (doc) => setPageMarkdown(doc, pageId, 'Short, edited.\n'));
+    const second = (await latestRevisionHead(t.db, mainId))!;
+    // A delta over a delta head shares that head's base and carries both deltas.
+    expect(second.state_base).toBe(base);
+
+    await editLive(t.db, main, (doc) => setPageMarkdown(doc, pageId, `${'Long text. '.repeat(9000)}\n`));
+    const large = (await latestRevisionHead(t.db, mainId))!;
+    expect(large.state_base).toBeNull();
+
+    await editLive(t.db, main, (doc) => updatePage(doc, pageId, { title: 'Page, renamed' }));
+    const after = (await latestRevisionHead(t.db, mainId))!;
+    expect(after.state_base).toBe(large.id);
+
+    for (const [rev, title, start] of [
+      [first, 'Page', 'Short.'],
+      [second, 'Page', 'Short, edited.'],
+      [large, 'Page', 'Long text.'],
+      [after, 'Page, renamed', 'Long text.'],
+    ] as const) {
+      const doc = docOf(await revisionState(t.db, rev.id));
+      expect(listPages(doc).map((p) => p.title)).toEqual([title]);
+      expect(getPageMarkdown(doc, pageId).startsWith(start)).toBe(true);
+      expect((await contentAtRevision(t.db, rev.id)).pages[pageId]?.title).toBe(title);
+    }
+  });
+
+  it('stores a whole state when a cut changes more pages than a patch should hold', async () => {
+    const { main, mainId } = await setup();
+    await editLive(t.db, main, (doc) => createPage(doc, { title: 'Seed' }));
+    await editLive(t.db, main, (doc) => {
+      for (let i = 0; i < 70; i++) createPage(doc, { title: `Page ${i}` });
+    });
+    const head = (await latestRevisionHead(t.db, mainId))!;
+    expect(head.state_base).toBeNull();
+    expect((await titlesAt(head.id)).length).toBe(71);
+    const content = await contentAtRevision(t.db, head.id);
+    expect(Object.keys(content.pages).length).toBe(71);
+  });
+
+  it('refuses to read a revision that is not there', async () => {
+    await expect(revisionState(t.db, 'no-such-revision')).rejects.toThrow('revision no-such-revision is missing');
+    await expect(contentAtRevision(t.db, 'no-such-revision')).rejects.toThrow('revision no-such-revision is missing');
+  });
+});
+
+describe('page histories and events', () => {
+  it("records each page a main revision adds, edits or removes, under the page's title", async () => {
+    const { spaceId, main } = await setup();
+    const [kept, dropped] = await editLive(t.db, main, (doc) => [
+      createPage(doc, { title: 'Kept' }),
+      createPage(doc, { title: 'Dropped' }),
+    ]);
+    await editLive(t.db, main, (doc) => updatePage(doc, kept, { title: 'Kept, renamed' }));
+    await editLive(t.db, main, (doc) => deletePage(doc, dropped));
+    expect(await history(spaceId, kept)).toEqual([
+      ['edited', 'Kept, renamed', 'edits'],
+      ['added', 'Kept', 'edits'],
+    ]);
+    expect(await history(spaceId, dropped)).toEqual([
+      ['removed', 'Dropped', 'edits'],
+      ['added', 'Dropped', 'edits'],
+    ]);
+  });
+
+  it('queues one content event per revision, naming its pages on main and on a change request', async () => {
+    const { orgId, admin, spaceId, main } = await setup();
+    const queued = await hookOn(orgId, admin);
+    const [a, b] = await editLive(t.db, main, (doc) => [createPage(doc, { title: 'A' }), createPage(doc, { title: 'B' })]);
+    const cr = await openChangeRequest(t.db, spaceId, admin.id, { subject: 'Hooked' });
+    await editLive(t.db, { spaceId, changeRequestId: cr.id }, (doc) => updatePage(doc, a, { title: 'A on the branch' }));
+    const events = await queued();
+    expect(events.length).toBe(2);
+    const base = (url: string) => url.replace(/\/v1\/.*$/, '');
+    const onMain = events[0]!;
+    const root = base(onMain.revision.url);
+    expect(onMain.changeRequest).toBeNull();
+    expect(onMain.data.revisionType).toBe('edits');
+    expect(onMain.data.pages.sort((x, y) => (x.id < y.id ? -1 : 1))).toEqual(
+      [a, b].sort().map((id) => ({ id, url: `${root}/v1/spaces/${spaceId}/content/page/${id}` })),
+    );
+    const onBranch = events[1]!;
+    expect(onBranch.changeRequest).toMatchObject({ id: cr.id });
+    expect(onBranch.data.pages).toEqual([{ id: a, url: `${root}/v1/spaces/${spaceId}/change-requests/${cr.id}/content/page/${a}` }]);
+  });
+});
+
+describe('server-side edits, copies and forks', () => {
+  it('commits an edit as a revision of the given type, and writes nothing when it changes nothing or throws', async () => {
+    const { admin, main, mainId } = await setup();
+    const before = await latestRevisionHead(t.db, mainId);
+    const done = await editBranch(t.db, main, (doc) => createPage(doc, { title: 'Server page' }), {
+      type: 'template',
+      createdBy: admin.id,
+    });
+    expect(done.changed).toBe(true);
+    expect(done.revision).toMatchObject({ type: 'template', created_by: admin.id, parents: [before?.id] });
+    expect(await titlesAt(done.revision.id)).toEqual(['Server page']);
+    expect(typeof done.result).toBe('string');
+
+    const idle = await editBranch(t.db, main, () => 42);
+    expect(idle).toMatchObject({ result: 42, changed: false, revision: { id: done.revision.id } });
+    await expect(
+      editBranch(t.db, main, (doc) => {
+        createPage(doc, { title: 'Half' });
+        throw new Error('edit broke');
+      }),
+    ).rejects.toThrow('edit broke');
+    expect((await latestRevisionHead(t.db, mainId))?.id).toBe(done.revision.id);
+  });
+
+  it('cuts live edits into their own revision before a server-side edit', async () => {
+    const { main, mainId } = await setup();
+    await editLive(t.db, main, (doc) => createPage(doc, { title: 'Typed live' }), false);
+    const done = await editBranch(t.db, main, (doc) => createPage(doc, { title: 'From the server' }), { type: 'import' });
+    const live = (await getRevision(t.db, done.revision.parents[0]!))!;
+    expect(live.type).toBe('edits');
+    expect(await titlesAt(live.id)).toEqual(['Typed live']);
+    expect((await titlesAt(done.revision.id)).sort()).toEqual(['From the server', 'Typed live']);
+    expect((await latestRevisionHead(t.db, mainId))?.id).toBe(done.revision.id);
+  });
+
+  it('starts a copy of a space from its current content, live edits included, as its first revision', async () => {
+    const from = await setup();
+    const to = await setup();
+    await editLive(t.db, from.main, (doc) => createPage(doc, { title: 'Cut' }));
+    await editLive(t.db, from.main, (doc) => createPage(doc, { title: 'Live' }), false);
+    await t.db.transaction(async (tx) => {
+      await tx.query('DELETE FROM revisions WHERE branch = $1', [to.mainId]);
+      await tx.query('DELETE FROM ydocs WHERE id = $1', [to.mainId]);
+      await tx.query('UPDATE spaces SET revision_id = NULL WHERE id = $1', [to.spaceId]);
+      await copySpaceContent(tx, from.spaceId, to.spaceId);
+    });
+    const head = await latestRevisionHead(t.db, to.mainId);
+    expect(head).toMatchObject({ type: 'initial', parents: [] });
+    expect((await titlesAt(head!.id)).sort()).toEqual(['Cut', 'Live']);
+  });
+
+  it("forks from main's head, whole or delta, reading as main does", async () => {
+    const { admin, spaceId, main, mainId } = await setup();
+    await editLive(t.db, main, (doc) => createPage(doc, { title: 'Big', markdown: `${'Words. '.repeat(12000)}\n` }));
+    const whole = (await latestRevisionHead(t.db, mainId))!;
+    expect(whole.state_base).toBeNull();
+    const forkOfWhole = await t.db.transaction((tx) =>
+      insertForkRevision(tx, { spaceId, changeRequestId: 'cr-one' }, whole, whole.doc_seq, admin.id),
+    );
+    expect(forkOfWhole).toMatchObject({
+      type: 'fork',
+      parents: [whole.id],
+      state_base: whole.id,
+      branch: 'cr:cr-one',
+      created_by: admin.id,
+    });
+    expect(await titlesAt(forkOfWhole.id)).toEqual(['Big']);
+    expect((await contentAtRevision(t.db, forkOfWhole.id)).pages).toEqual((await contentAtRevision(t.db, whole.id)).pages);
+
+    await editLive(t.db, main, (doc) => createPage(doc, { title: 'Small' }));
+    const delta = (await latestRevisionHead(t.db, mainId))!;
+    expect(delta.state_base).toBe(whole.id);
+    const forkOfDelta = await t.db.transaction((tx) =>
+      insertForkRevision(tx, { spaceId, changeRequestId: 'cr-two' }, delta, delta.doc_seq, admin.id),
+    );
+    expect(forkOfDelta.state_base).toBe(whole.id);
+    expect(await titlesAt(forkOfDelta.id)).toEqual(['Big', 'Small']);
+    expect((await contentAtRevision(t.db, forkOfDelta.id)).pages).toEqual((await contentAtRevision(t.db, delta.id)).pages);
+  });
+
+  it("answers a branch's head, cutting what is live first", async () => {
+    const { main, mainId } = await setup();
+    await editLive(t.db, main, (doc) => createPage(doc, { title: 'Live' }), false);
+    const head = await t.db.transaction((tx) => branchHead(tx, main));
+    expect(head?.id).toBe((await latestRevisionHead(t.db, mainId))?.id);
+    expect(await titlesAt(head!.id)).toEqual(['Live']);
+  });
+});
