@@ -171,6 +171,10 @@ export async function freshPostgresUrl(): Promise<{ url: string; drop: () => Pro
 export function preparedDataDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const template = process.env[DATA_DIR_TEMPLATE_ENV];
-  if (testAdapter() === 'pglite' && template && existsSync(template)) cpSync(template, join(dir, 'pgdata'), { recursive: true });
+  if (testAdapter() === 'pglite' && template && existsSync(template)) {
+    // The relation cache files are rebuilt by whichever process opens the database next;
+    // copied from the run's template they would carry the test runner's file modes.
+    cpSync(template, join(dir, 'pgdata'), { recursive: true, filter: (src) => !src.endsWith('pg_internal.init') });
+  }
   return dir;
 }
