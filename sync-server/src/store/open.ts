@@ -7,7 +7,7 @@ import { lockDataDir } from './lock';
 import { migrate } from './migrate';
 import { openPglite } from './pglite';
 import { openPostgres } from './postgres';
-import { makeDataDirPrivate } from './privateDir';
+import { makeDataDirPrivate, makeTreePrivate } from './privateDir';
 
 /** What opening the database needs to know. */
 export interface StoreSettings {
@@ -64,9 +64,12 @@ export async function openStore(config: StoreSettings, hooks: StoreHooks = {}): 
   try {
     const raw = await openPglite(join(config.dataDir, 'pgdata'));
     await migrate(raw);
+    // PGlite creates its files 0666 whatever the umask: those of its start (caches, WAL) are made private now.
+    makeTreePrivate(join(config.dataDir, 'pgdata'));
     if (config.syncJournal === false) return { db: raw, unlock };
     const log = hooks.log ?? consoleLog;
     const journal = await Journal.open(join(config.dataDir, 'journal'), raw, log, hooks.onJournalFatal ?? exitOnJournalFatal(log));
+    makeTreePrivate(join(config.dataDir, 'pgdata'));
     return { db: journaledDb(raw, journal), unlock };
   } catch (err) {
     unlock();

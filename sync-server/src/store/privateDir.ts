@@ -6,7 +6,10 @@ import { join } from 'node:path';
  * hashes), uploads and the journal: no other local account may read or write it. On
  * start the folder and everything below it are made private (folders 0700, files 0600),
  * which fixes a directory made by an older version or another tool, and the process
- * creates every later file private too (umask 077), PGlite's included.
+ * creates later files private too (umask 077). PGlite's file layer is the exception: it
+ * sets the modes of the files it creates itself (0666), so the walk runs again once the
+ * database has started (`makeTreePrivate`); what PGlite creates later is kept from other
+ * accounts by the folder's own 0700.
  */
 export function makeDataDirPrivate(dir: string) {
   try {
@@ -15,6 +18,11 @@ export function makeDataDirPrivate(dir: string) {
     // Worker threads cannot set the umask; the walk below still fixes what exists.
   }
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  privateTree(dir);
+}
+
+/** Folders 0700 and files 0600 below `dir`, as they are now. */
+export function makeTreePrivate(dir: string) {
   privateTree(dir);
 }
 
