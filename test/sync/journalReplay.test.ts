@@ -5,9 +5,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spaceRoom } from '@quire/shared/sync';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WebsocketProvider } from 'y-websocket';
-import * as Y from 'yjs';
-import { acknowledged, synced, withBearer } from '../../sync-server/src/testing/syncClients';
-import { ServerProcess } from './serverProcess';
+import { acknowledged, synced } from '../../sync-server/src/testing/syncClients';
+import { ServerProcess, bearerClient } from './serverProcess';
 
 const TOKEN = `qt_journal_${Math.random().toString(36).slice(2)}`;
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -16,9 +15,7 @@ afterAll(async () => {
 });
 
 function client(server: ServerProcess, room: string): WebsocketProvider {
-  const p = new WebsocketProvider(server.wsUrl, room, new Y.Doc(), { WebSocketPolyfill: withBearer(TOKEN) as never, disableBc: true });
-  cleanups.push(() => p.destroy());
-  return p;
+  return bearerClient(server, room, TOKEN, cleanups);
 }
 
 /**

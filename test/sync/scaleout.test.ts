@@ -5,10 +5,9 @@ import { join } from 'node:path';
 import { spaceRoom } from '@quire/shared/sync';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WebsocketProvider } from 'y-websocket';
-import * as Y from 'yjs';
 import { freshPostgresUrl } from '../../sync-server/src/testing/databases';
-import { synced, waitFor, withBearer } from '../../sync-server/src/testing/syncClients';
-import { ServerProcess } from './serverProcess';
+import { synced, waitFor } from '../../sync-server/src/testing/syncClients';
+import { ServerProcess, bearerClient } from './serverProcess';
 
 const TOKEN = `qt_scale_${Math.random().toString(36).slice(2)}`;
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -17,9 +16,7 @@ afterAll(async () => {
 });
 
 function client(server: ServerProcess, room: string): WebsocketProvider {
-  const p = new WebsocketProvider(server.wsUrl, room, new Y.Doc(), { WebSocketPolyfill: withBearer(TOKEN) as never, disableBc: true });
-  cleanups.push(() => p.destroy());
-  return p;
+  return bearerClient(server, room, TOKEN, cleanups);
 }
 
 async function instance(databaseUrl: string): Promise<ServerProcess> {

@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, waitFor } from '../../sync-server/src/testing/syncClients';
+import { WebsocketProvider } from 'y-websocket';
+import * as Y from 'yjs';
+import { freePort, waitFor, withBearer } from '../../sync-server/src/testing/syncClients';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -86,4 +88,16 @@ export class ServerProcess {
   get log(): string {
     return this.output;
   }
+}
+
+/** A y-websocket client of `room` on `server` with `token` in its upgrade; `cleanups` destroys it after the file. */
+export function bearerClient(
+  server: ServerProcess,
+  room: string,
+  token: string,
+  cleanups: (() => Promise<void> | void)[],
+): WebsocketProvider {
+  const p = new WebsocketProvider(server.wsUrl, room, new Y.Doc(), { WebSocketPolyfill: withBearer(token) as never, disableBc: true });
+  cleanups.push(() => p.destroy());
+  return p;
 }
