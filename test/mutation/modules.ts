@@ -36,6 +36,13 @@ export const MUTATION_MODULES: Record<string, MutationModule> = {
     mutate: ['sync-server/src/store/ydocs.ts', 'sync-server/src/sync/updates.ts'],
     tests: ['sync-server/src/sync/updates.test.ts', 'sync-server/src/store/ydocs.test.ts'],
   },
+  // A room decides what is stored, relayed, refused and acknowledged; the log writer commits
+  // its rows. The room's test drives it directly (stand-in connections, one database): the
+  // socket-level sync tests start a whole server per file, far too slow per mutant.
+  syncRooms: {
+    mutate: ['sync-server/src/sync/Room.ts', 'sync-server/src/sync/LogWriter.ts'],
+    tests: ['sync-server/src/sync/Room.test.ts', 'sync-server/src/sync/LogWriter.test.ts'],
+  },
   changeRequests: {
     mutate: ['sync-server/src/core/content/changeRequests.ts'],
     tests: [
