@@ -679,9 +679,10 @@ describe('a client update (journal)', () => {
     const [a, b] = [new Member(userA), new Member(userB)];
     room.addMember(a);
     room.addMember(b);
-    await room.submit(a, editor().append('before '));
+    const e = editor();
+    await room.submit(a, e.append('before '));
     await jdb.query("UPDATE spaces SET edit_mode = 'locked' WHERE id = $1", [sr.spaceId]);
-    const update = editor().append('after');
+    const update = e.append('after');
     await room.submit(a, update);
     expect(a.refusals).toEqual([SyncRefusal.locked]);
     expect(await rowsOf(docId)).toBe(1);
