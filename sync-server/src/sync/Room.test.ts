@@ -16,18 +16,17 @@ import { Journal } from '../store/journal/Journal';
 import { type JournaledDb, type SyncJournal, journaledDb } from '../store/journal/journaledDb';
 import { createOrg } from '../store/organizations';
 import { createSpace, softDeleteSpace } from '../store/spaces';
-import { lastSeqs } from '../store/syncRooms';
+import { appendGrouped, lastSeqs } from '../store/syncRooms';
 import { ensureUser } from '../store/users';
 import { appendUpdate, compactDoc, loadYDoc } from '../store/ydocs';
 import { freshTestDb } from '../testing/databases';
 import { SyncRefused } from './access';
-import { LogWriter } from './LogWriter';
 import { decodeMessage } from './protocol';
 import { BadUpdateError, Room, type RoomHost, type RoomMember, StorageError } from './Room';
 
 /**
  * One room driven directly, with stand-in connections and host: what it stores, relays,
- * refuses and acknowledges, on both write paths (the log writer, and the journal of the
+ * refuses and acknowledges, on both write paths (a row appended to the database, and the journal of the
  * embedded database in a data directory), with one database for the file. The end-to-end
  * behaviour through real sockets is `sync.test.ts`; this is the room's own contract, fast
  * enough to run for every change to it.
@@ -36,7 +35,6 @@ import { BadUpdateError, Room, type RoomHost, type RoomMember, StorageError } fr
 let raw: Db;
 let jdb: JournaledDb;
 let dir: string;
-let writer: LogWriter;
 let orgId: string;
 let userA: string;
 let userB: string;
@@ -73,9 +71,6 @@ beforeAll(async () => {
     );
     for (const room of rooms) if ((seqs.get(room.docId) ?? 0) <= room.lastSeq) room.stale = false;
   });
-  writer = new LogWriter(raw, 'room-test', logger, (err) => {
-    throw err;
-  });
   userA = (await ensureUser(raw, `room-a-${newId()}@example.com`, 'A')).id;
   userB = (await ensureUser(raw, `room-b-${newId()}@example.com`, 'B')).id;
   orgId = (await createOrg(raw, 'Rooms', userA)).id;
@@ -106,6 +101,12 @@ async function newChangeRequest(): Promise<SyncRoom & { kind: 'changeRequest' }>
   return { kind: 'changeRequest', spaceId, changeRequestId: id };
 }
 
+/** The row as the log writer stores it (one statement, the write policy checked in it); `LogWriter.test.ts` covers the grouping. */
+async function store(docId: string, update: Uint8Array): Promise<number | undefined> {
+  const [seq] = await appendGrouped(raw, [{ docId, update }], 'room-test', { notify: false });
+  return seq;
+}
+
 const docIdOf = (sr: SyncRoom) => (sr.kind === 'space' ? `space:${sr.spaceId}` : `cr:${sr.changeRequestId}`);
 
 interface TestHost extends RoomHost {
@@ -120,7 +121,7 @@ function hostFor(db: Db, over: Partial<RoomHost> = {}): TestHost {
     log: logger,
     config: loadConfig({}).sync,
     instanceId: 'room-test',
-    append: (docId, update) => writer.append(docId, update),
+    append: store,
     edits: 0,
     emptiedCount: 0,
     awarenessCalls: [],
@@ -265,7 +266,7 @@ describe('loading a room', () => {
   });
 });
 
-describe('a client update (log writer)', () => {
+describe('a client update (stored in the database)', () => {
   it('is stored before it is applied, then relayed to the other members and acknowledged', async () => {
     let seenAtAppend: { text: string; relayed: number } | undefined;
     const b = new Member(userB);
@@ -273,7 +274,7 @@ describe('a client update (log writer)', () => {
     const { room, docId } = await openRoom(await newSpace(), host);
     host.append = async (d, u) => {
       seenAtAppend = { text: textOf(room.doc), relayed: b.updates };
-      return writer.append(d, u);
+      return store(d, u);
     };
     const a = new Member(userA);
     room.addMember(a);
@@ -342,7 +343,7 @@ describe('a client update (log writer)', () => {
     const gate = held();
     host.append = async (d, u) => {
       await gate.promise;
-      return writer.append(d, u);
+      return store(d, u);
     };
     let repeatAnswered = false;
     const repeat = room.submit(a, first).then(() => (repeatAnswered = true));
@@ -425,14 +426,14 @@ describe('a client update (log writer)', () => {
     expect(b.updates).toBe(0);
     expect(host.edits).toBe(0);
     expect(logged.map((l) => l.msg)).toContain('could not store a sync update');
-    host.append = (d, u) => writer.append(d, u);
+    host.append = (d, u) => store(d, u);
     await room.submit(a, update);
     expect(await storedText(docId)).toBe('retry me');
     expect(b.text).toBe('retry me');
   });
 });
 
-describe('a branch that stopped taking edits (log writer)', () => {
+describe('a branch that stopped taking edits (stored in the database)', () => {
   it('a locked space: nothing stored or relayed, the writers told why, and the update taken once unlocked', async () => {
     const sr = await newSpace();
     const { room, docId } = await openRoom(sr);
