@@ -71,6 +71,21 @@ describe('the log writer after a failed fsync', () => {
     expect(fatal).toHaveLength(1);
   });
 
+  it('refuses the appends waiting for the next group too', async () => {
+    const { db: failing, fail } = failingAfterCommit();
+    const fatal: unknown[] = [];
+    const writer = new LogWriter(failing, 'this-instance', createLogger('silent'), (err) => fatal.push(err));
+    fail(true);
+    // One document's second append waits for the next group: the first group's failure answers it.
+    const results = await Promise.allSettled([writer.append('doc:fsync-q', update('a')), writer.append('doc:fsync-q', update('b'))]);
+    fail(false);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(DurabilityUnknownError);
+    const rows = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM ydoc_updates WHERE doc_id = 'doc:fsync-q'");
+    expect(rows[0]?.n).toBe(1);
+    expect(fatal).toHaveLength(1);
+  });
+
   it('stops the process when a row committed alone after a rolled-back group may not have reached disk', async () => {
     const { db: failing, fail } = failingAfterCommit();
     const fatal: unknown[] = [];

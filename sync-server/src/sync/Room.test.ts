@@ -245,9 +245,13 @@ describe('loading a room', () => {
     expect(room.failed).toBe(false);
   });
 
-  it('starts empty on a document never written', async () => {
+  it('starts empty on a document never written, and finds nothing to catch up on', async () => {
     const { room } = await openRoom(await newSpace());
     expect(textOf(room.doc)).toBe('');
+    expect(room.lastSeq).toBe(0);
+    room.requestCatchUp();
+    await room.settled();
+    expect(room.failed).toBe(false);
     expect(room.lastSeq).toBe(0);
   });
 
@@ -310,6 +314,19 @@ describe('a client update (stored in the database)', () => {
     expect(a.text).toBe('B');
     expect(await storedText(docId)).toBe(textOf(room.doc));
     expect(room.lastSeq).toBe(2);
+  });
+
+  it("keeps the document's delete set current, which refused writers' updates are checked against", async () => {
+    const { room } = await openRoom(await newSpace());
+    const a = new Member(userA);
+    room.addMember(a);
+    const e = editor();
+    await room.submit(a, e.append('abc'));
+    expect(room.deleteSet().clients.size).toBe(0);
+    const before = Y.encodeStateVector(e.doc);
+    e.doc.getText('t').delete(0, 1);
+    await room.submit(a, Y.encodeStateAsUpdate(e.doc, before));
+    expect(room.deleteSet().clients.size).toBe(1);
   });
 
   it('stores at most 256 updates in one row', async () => {
@@ -458,6 +475,20 @@ describe('a branch that stopped taking edits (stored in the database)', () => {
     expect(a.closes).toEqual([]);
   });
 
+  it('a refusal the policy no longer explains: a space is said to be locked, a change request closed', async () => {
+    for (const sr of [await newSpace(), await newChangeRequest()]) {
+      const host = hostFor(raw);
+      const { room, docId } = await openRoom(sr, host);
+      const a = new Member(userA);
+      room.addMember(a);
+      // Refused as the row was written, open again by the time the room asks why.
+      host.append = async () => undefined;
+      await room.submit(a, editor().append('x'));
+      expect(a.refusals).toEqual([sr.kind === 'space' ? SyncRefusal.locked : SyncRefusal.closed]);
+      expect(await rowsOf(docId)).toBe(0);
+    }
+  });
+
   it('a merged change request: the writers told it is closed', async () => {
     const sr = await newChangeRequest();
     const { room, docId } = await openRoom(sr);
@@ -520,6 +551,11 @@ describe('rows other writers appended', () => {
     await appendUpdate(raw, docId, other.append(' two'));
     await appendUpdate(raw, docId, other.append(' three'));
     await compactDoc(raw, docId);
+    room.requestCatchUp();
+    await room.settled();
+    expect(textOf(room.doc)).toBe('one two three');
+    expect(room.lastSeq).toBe(3);
+    expect(room.rowsSinceSnapshot).toBe(0);
     await appendUpdate(raw, docId, other.append(' four'));
     room.requestCatchUp();
     await room.settled();
