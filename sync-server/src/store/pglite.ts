@@ -112,6 +112,9 @@ const BINARY: QueryOptions = {
 export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob): Promise<Db> {
   const pg = new PGlite(dataDir, loadDataDir ? { loadDataDir } : {});
   await pg.waitReady;
+  // A database in memory has nothing to make durable: a commit need not wait for its WAL
+  // record to be written, which makes small transactions about a third cheaper.
+  if (!dataDir) await pg.exec('SET synchronous_commit = off');
   const syncer = dataDir ? walSyncer(dataDir) : undefined;
   const db = wrapPglite(pg, syncer?.sync);
   if (!syncer) return db;
