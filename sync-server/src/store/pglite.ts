@@ -169,6 +169,12 @@ export function wrapPglite(pg: PGlite, walSync: () => Promise<void> = async () =
     async close() {
       if (!pg.closed) await pg.close();
     },
+    unsynced: {
+      async query<T>(sql: string, params?: unknown[]) {
+        return (await pg.query<T>(sql, params, BINARY)).rows;
+      },
+      syncWrites: syncWal,
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 import { closeSync, fdatasync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { DurabilityUnknownError, type Queryable } from '../db';
+import { type Db, DurabilityUnknownError, type Queryable } from '../db';
 import { type JournalPosition, drainRecords, readCheckpoint, writeCheckpoint } from './drainSql';
 import { type JournalRecord, decodeRecord, encodeRecord } from './frames';
 
@@ -58,6 +58,9 @@ export class Journal {
   private drainWaiters: { lsn: number; resolve: () => void; reject: (err: Error) => void }[] = [];
   private draining = false;
   private drainRetry?: NodeJS.Timeout;
+  private trimming?: Promise<void>;
+  /** The file of the last record drained. */
+  private drainedGen = 0;
   /** Files no longer written, deleted once the checkpoint is past them. */
   private retired: number[] = [];
   /** Handles of files no longer written whose last records the next sync covers. */
@@ -66,7 +69,7 @@ export class Journal {
 
   private constructor(
     private dir: string,
-    private db: Queryable,
+    private db: Queryable & Pick<Db, 'unsynced'>,
     private log: JournalLog,
     private onFatal: (err: Error) => void,
     gen: number,
@@ -84,7 +87,7 @@ export class Journal {
    */
   static async open(
     dir: string,
-    db: Queryable,
+    db: Queryable & Pick<Db, 'unsynced'>,
     log: JournalLog,
     onFatal: (err: Error) => void,
     opts: { rotateBytes?: number; datasync?: DataSync } = {},
@@ -201,11 +204,14 @@ export class Journal {
     const last = group.at(-1);
     if (!last) return;
     this.draining = true;
-    drainRecords(this.db, group, { gen: last.gen, pos: last.end }, JOURNAL_ORIGIN).then(
+    // The commit skips the database's WAL sync: the records stay on disk here until a sync
+    // before their file is deleted (`trim`) covers them, so a sync per group buys nothing.
+    drainRecords(this.db.unsynced ?? this.db, group, { gen: last.gen, pos: last.end }, JOURNAL_ORIGIN).then(
       () => {
         this.draining = false;
         this.pending.splice(0, group.length);
         this.drainedLsn = last.lsn;
+        this.drainedGen = last.gen;
         this.trim(last.gen);
         const waiting = this.drainWaiters;
         this.drainWaiters = [];
@@ -227,16 +233,33 @@ export class Journal {
     );
   }
 
-  /** Deletes the files the checkpoint has passed. */
+  /** Deletes the files the checkpoint has passed, once the database has synced what was drained from them. */
   private trim(checkpointGen: number) {
-    while (this.retired.length > 0 && (this.retired[0] as number) < checkpointGen) {
-      const gen = this.retired.shift() as number;
-      try {
-        unlinkSync(join(this.dir, fileName(gen)));
-      } catch (err) {
-        this.log.warn({ err, gen }, 'could not delete a drained journal file');
-      }
-    }
+    if (this.trimming || this.retired.length === 0 || (this.retired[0] as number) >= checkpointGen) return;
+    this.trimming = this.syncDrained().then(
+      () => {
+        this.trimming = undefined;
+        while (this.retired.length > 0 && (this.retired[0] as number) < checkpointGen) {
+          const gen = this.retired.shift() as number;
+          try {
+            unlinkSync(join(this.dir, fileName(gen)));
+          } catch (err) {
+            this.log.warn({ err, gen }, 'could not delete a drained journal file');
+          }
+        }
+        // Drains that ended meanwhile may have passed more files.
+        this.trim(this.drainedGen);
+      },
+      (err: Error) => {
+        this.trimming = undefined;
+        this.die(err);
+      },
+    );
+  }
+
+  /** Makes every drain committed so far durable in the database. */
+  private syncDrained(): Promise<void> {
+    return this.db.unsynced?.syncWrites() ?? Promise.resolve();
   }
 
   /** Resolves once every record written before the call is in the database. */
@@ -265,6 +288,10 @@ export class Journal {
   async close() {
     if (this.closed) return;
     await this.flush().catch(() => {});
+    await this.trimming;
+    await this.syncDrained().catch((err: Error) =>
+      this.log.error({ err }, 'the database could not sync the drained journal; it is replayed on the next start'),
+    );
     this.closed = true;
     clearTimeout(this.drainRetry);
     try {
