@@ -19,6 +19,13 @@ const MAX_DRAIN_RECORDS = 512;
 const MAX_DRAIN_BYTES = 8 * 1024 * 1024;
 /** Wait before a failed drain is tried again. */
 const DRAIN_RETRY_MS = 1000;
+/**
+ * How long records on disk may wait for the next drain when nobody needs them in the
+ * database yet. Each drain is a transaction of the embedded database, whose cost barely
+ * depends on its size: typing at a few keystrokes a second per writer would otherwise pay
+ * one per keystroke. A read or a REST write that needs the log flushes at once.
+ */
+const DRAIN_IDLE_MS = 100;
 
 interface Written extends JournalRecord {
   gen: number;
@@ -59,6 +66,7 @@ export class Journal {
   private draining = false;
   private drainRetry?: NodeJS.Timeout;
   private trimming?: Promise<void>;
+  private drainSoon?: NodeJS.Timeout;
   /** The file of the last record drained. */
   private drainedGen = 0;
   /** Files no longer written, deleted once the checkpoint is past them. */
@@ -182,12 +190,21 @@ export class Journal {
         else this.durableWaiters.push(w);
       }
       this.sync();
-      this.drain();
+      this.scheduleDrain();
     });
+  }
+
+  /** Drains soon, or at once when someone waits for the database or a group is full. */
+  private scheduleDrain() {
+    if (this.drainWaiters.length > 0 || this.pending.length >= MAX_DRAIN_RECORDS) return this.drain();
+    // Records left undrained at exit are replayed on the next start: no need to hold the process.
+    this.drainSoon ??= setTimeout(() => this.drain(), DRAIN_IDLE_MS).unref();
   }
 
   /** Writes the records on disk into the database, a group per statement, until none is left. */
   private drain() {
+    clearTimeout(this.drainSoon);
+    this.drainSoon = undefined;
     if (this.draining || this.fatal || this.drainRetry) return;
     const group: Written[] = [];
     let bytes = 0;
@@ -267,7 +284,9 @@ export class Journal {
     if (this.fatal) return Promise.reject(this.fatal);
     const target = this.lsn;
     if (this.drainedLsn >= target) return Promise.resolve();
-    return new Promise((resolve, reject) => this.drainWaiters.push({ lsn: target, resolve, reject }));
+    const drained = new Promise<void>((resolve, reject) => this.drainWaiters.push({ lsn: target, resolve, reject }));
+    this.drain();
+    return drained;
   }
 
   /** Records written and not yet in the database. */
@@ -294,6 +313,7 @@ export class Journal {
     );
     this.closed = true;
     clearTimeout(this.drainRetry);
+    clearTimeout(this.drainSoon);
     try {
       closeSync(this.fd);
     } catch {
