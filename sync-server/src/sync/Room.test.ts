@@ -659,6 +659,22 @@ describe('a client update (journal)', () => {
     expect(await rowsOf(docId)).toBe(2);
   });
 
+  it("relays a batch of several senders to every member, and records a change request's contributors", async () => {
+    const sr = await newChangeRequest();
+    const { room, docId } = await openRoom(sr, journalHost());
+    const [a, b, c] = [new Member(userA), new Member(userB), new Member(userB)];
+    for (const m of [a, b, c]) room.addMember(m);
+    const [ea, eb] = [editor(), editor()];
+    await Promise.all([room.submit(a, ea.append('A')), room.submit(b, eb.append('B'))]);
+    await room.settled();
+    expect(await rowsOf(docId)).toBe(1);
+    for (const m of [a, b, c]) expect(m.text).toBe(textOf(room.doc));
+    const rows = await raw.query<{ user_id: string }>('SELECT user_id FROM change_request_contributors WHERE change_request_id = $1', [
+      sr.changeRequestId,
+    ]);
+    expect(rows.map((r) => r.user_id).sort()).toEqual([userA, userB].sort());
+  });
+
   it('applies and acknowledges nothing when the journal could not write', async () => {
     const host = journalHost({
       ...jdb.journal,
