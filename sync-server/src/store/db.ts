@@ -69,9 +69,12 @@ export async function maybeOne<T>(db: Queryable, sql: string, params?: unknown[]
 
 /**
  * Whether a statement may have written. A query counts as a read when it is a SELECT, SHOW
- * or WITH that names no writing command, so a data-modifying CTE (`WITH x AS (UPDATE …)
- * SELECT …`) counts as a write.
+ * or WITH in which no writing command opens a CTE or follows one, so a data-modifying CTE
+ * (`WITH x AS (UPDATE …) SELECT …`) counts as a write, a column named `update` does not
+ * (the sync log's reads), and a row lock (`FOR UPDATE`) does.
  */
 export function mayWrite(sql: string): boolean {
-  return !/^\s*(SELECT|SHOW|WITH)\b/i.test(sql) || /\b(INSERT|UPDATE|DELETE|MERGE|TRUNCATE)\b/i.test(sql);
+  return (
+    !/^\s*(SELECT|SHOW|WITH)\b/i.test(sql) || /(^|[()])\s*(INSERT|UPDATE|DELETE|MERGE|TRUNCATE)\b|\bFOR\s+(NO\s+KEY\s+)?UPDATE\b/i.test(sql)
+  );
 }

@@ -16,6 +16,9 @@ describe('which statements wait for the WAL fsync', () => {
       'WITH x AS (SELECT 1)\nINSERT INTO t SELECT * FROM x',
       'CREATE TABLE t (id int)',
       'TRUNCATE t',
+      'WITH input AS MATERIALIZED (\n  SELECT 1\n), bumped AS (\n  INSERT INTO t SELECT * FROM input RETURNING 1\n) SELECT count(*) FROM bumped',
+      'SELECT id FROM t WHERE id = $1 FOR UPDATE',
+      'SELECT id FROM t FOR NO KEY UPDATE',
     ]) {
       expect(mayWrite(sql), sql).toBe(true);
     }
@@ -24,6 +27,9 @@ describe('which statements wait for the WAL fsync', () => {
       'select updated_at from t',
       'SHOW server_version',
       'WITH RECURSIVE sub AS (SELECT id FROM c) SELECT id FROM sub',
+      // The sync log's column is named `update`: reading it writes nothing.
+      'SELECT seq, update FROM ydoc_updates WHERE doc_id = $1 AND seq > $2 ORDER BY seq',
+      'SELECT false, u.seq, NULL, u.update\n  FROM ydoc_updates u JOIN ydocs d ON d.id = u.doc_id',
     ]) {
       expect(mayWrite(sql), sql).toBe(false);
     }
