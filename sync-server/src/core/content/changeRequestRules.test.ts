@@ -60,6 +60,13 @@ async function setStatus(crId: string, status: string) {
   await t.db.query('UPDATE change_requests SET status = $2 WHERE id = $1', [crId, status]);
 }
 
+async function lastLogRowSize(docId: string) {
+  const [row] = await t.db.query<{ update: Uint8Array }>('SELECT update FROM ydoc_updates WHERE doc_id = $1 ORDER BY seq DESC LIMIT 1', [
+    docId,
+  ]);
+  return row?.update.byteLength ?? 0;
+}
+
 const titles = async (docId: string) =>
   listPages((await loadYDoc(t.db, docId)).doc)
     .map((p) => p.title)
@@ -223,6 +230,19 @@ describe('merging and updating', () => {
     expect(moved.revision).toBe((await branchHead(t.db, branch))?.id);
     expect(moved.changeRequest.revision_merged_ancestor).toBe(mainHead?.id);
     expect(await titles(`cr:${cr.id}`)).toEqual(['Later on main', 'Main']);
+  });
+
+  it("sends the branch only main's edits since the last update, not main's whole content", async () => {
+    const { admin, spaceId } = await setup();
+    // A long page from before the fork: carrying main's whole state would carry it again.
+    await editLive(t.db, { spaceId }, (doc) => createPage(doc, { title: 'Long', markdown: `${'Long text. '.repeat(6000)}\n` }));
+    const cr = await openChangeRequest(t.db, spaceId, admin.id, { subject: 'Small update' });
+    await editLive(t.db, { spaceId }, (doc) => createPage(doc, { title: 'Later on main', markdown: 'Later.\n' }));
+    await updateFromMain(t.db, cr.id, admin.id);
+
+    expect(await titles(`cr:${cr.id}`)).toEqual(['Later on main', 'Long', 'Main']);
+    // What live clients of the branch receive is its newest log row.
+    expect(await lastLogRowSize(`cr:${cr.id}`)).toBeLessThan(5000);
   });
 
   it('writes a template with the fork in the same transaction, and opens nothing when writing it fails', async () => {
