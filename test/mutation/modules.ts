@@ -36,6 +36,25 @@ export const MUTATION_MODULES: Record<string, MutationModule> = {
     mutate: ['sync-server/src/store/ydocs.ts', 'sync-server/src/sync/updates.ts'],
     tests: ['sync-server/src/sync/updates.test.ts', 'sync-server/src/store/ydocs.test.ts'],
   },
+  // The sync rooms' write path: what a room stores, relays, refuses and acknowledges (the
+  // probe check and the batch row, the append and its refusal, the journal's seq and policy
+  // check, catching up on rows other writers appended) and the log writer's group commit.
+  // Only those parts of Room.ts: each mutant boots an embedded database for the room's test,
+  // so the whole file (awareness, membership, bookkeeping: over 400 mutants) would take hours
+  // on two shared cores. The room's test drives it directly (stand-in connections, one
+  // database): the socket-level sync tests start a whole server per file.
+  syncRooms: {
+    mutate: [
+      'sync-server/src/sync/Room.ts:22-29',
+      'sync-server/src/sync/Room.ts:137-141',
+      'sync-server/src/sync/Room.ts:312-375',
+      'sync-server/src/sync/Room.ts:385-424',
+      'sync-server/src/sync/Room.ts:442-456',
+      'sync-server/src/sync/Room.ts:478-495',
+      'sync-server/src/sync/LogWriter.ts',
+    ],
+    tests: ['sync-server/src/sync/Room.test.ts', 'sync-server/src/sync/LogWriter.test.ts'],
+  },
   changeRequests: {
     mutate: ['sync-server/src/core/content/changeRequests.ts'],
     tests: [
@@ -59,5 +78,9 @@ export const MUTATION_MODULES: Record<string, MutationModule> = {
   outbox: {
     mutate: ['desktop/src/local/Outbox.ts'],
     tests: ['desktop/src/local/Outbox.test.ts'],
+  },
+  desktopReplay: {
+    mutate: ['desktop/src/local/replay.ts'],
+    tests: ['desktop/src/local/replay.test.ts'],
   },
 };
