@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import FileFailures from './fileFailures';
 
 /** The test files of the modules under mutation, named by the runner through the environment. */
 const include = (process.env.QUIRE_MUTATION_TESTS ?? '').split(',').filter(Boolean);
@@ -11,5 +12,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    reporters: ['default', new FileFailures()],
   },
 });

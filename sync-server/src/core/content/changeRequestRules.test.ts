@@ -60,6 +60,18 @@ async function setStatus(crId: string, status: string) {
   await t.db.query('UPDATE change_requests SET status = $2 WHERE id = $1', [crId, status]);
 }
 
+/** The last seq a document's log handed out: it moves with every row written, empty ones included. */
+async function lastSeq(docId: string) {
+  return Number((await t.db.query<{ last_seq: number }>('SELECT last_seq FROM ydocs WHERE id = $1', [docId]))[0]?.last_seq);
+}
+
+async function lastLogRowSize(docId: string) {
+  const [row] = await t.db.query<{ update: Uint8Array }>('SELECT update FROM ydoc_updates WHERE doc_id = $1 ORDER BY seq DESC LIMIT 1', [
+    docId,
+  ]);
+  return row?.update.byteLength ?? 0;
+}
+
 const titles = async (docId: string) =>
   listPages((await loadYDoc(t.db, docId)).doc)
     .map((p) => p.title)
@@ -201,8 +213,11 @@ describe('merging and updating', () => {
     const { admin, spaceId } = await setup();
     const cr = await openChangeRequest(t.db, spaceId, admin.id, { subject: 'Nothing' });
     const before = await branchHead(t.db, { spaceId });
+    const logBefore = await lastSeq(`space:${spaceId}`);
     const { revision, changeRequest } = await mergeChangeRequest(t.db, cr.id, admin.id);
     expect(revision).toBe(before?.id);
+    // Nothing reaches main's log, so live clients of main receive nothing.
+    expect(await lastSeq(`space:${spaceId}`)).toBe(logBefore);
     expect(changeRequest).toMatchObject({ id: cr.id, status: 'merged', revision_merged: before?.id, merged_by: admin.id });
     expect(await titles(`space:${spaceId}`)).toEqual(['Main']);
   });
@@ -212,8 +227,10 @@ describe('merging and updating', () => {
     const cr = await openChangeRequest(t.db, spaceId, admin.id, { subject: 'Update' });
     const branch = { spaceId, changeRequestId: cr.id };
     const forkHead = await branchHead(t.db, branch);
+    const logBefore = await lastSeq(`cr:${cr.id}`);
     const same = await updateFromMain(t.db, cr.id, admin.id);
     expect(same.revision).toBe(forkHead?.id);
+    expect(await lastSeq(`cr:${cr.id}`)).toBe(logBefore);
     expect(same.changeRequest.revision_merged_ancestor).toBe(cr.revision_merged_ancestor);
 
     await editLive(t.db, { spaceId }, (doc) => createPage(doc, { title: 'Later on main', markdown: 'Later.\n' }));
@@ -223,6 +240,19 @@ describe('merging and updating', () => {
     expect(moved.revision).toBe((await branchHead(t.db, branch))?.id);
     expect(moved.changeRequest.revision_merged_ancestor).toBe(mainHead?.id);
     expect(await titles(`cr:${cr.id}`)).toEqual(['Later on main', 'Main']);
+  });
+
+  it("sends the branch only main's edits since the last update, not main's whole content", async () => {
+    const { admin, spaceId } = await setup();
+    // A long page from before the fork: carrying main's whole state would carry it again.
+    await editLive(t.db, { spaceId }, (doc) => createPage(doc, { title: 'Long', markdown: `${'Long text. '.repeat(6000)}\n` }));
+    const cr = await openChangeRequest(t.db, spaceId, admin.id, { subject: 'Small update' });
+    await editLive(t.db, { spaceId }, (doc) => createPage(doc, { title: 'Later on main', markdown: 'Later.\n' }));
+    await updateFromMain(t.db, cr.id, admin.id);
+
+    expect(await titles(`cr:${cr.id}`)).toEqual(['Later on main', 'Long', 'Main']);
+    // What live clients of the branch receive is its newest log row.
+    expect(await lastLogRowSize(`cr:${cr.id}`)).toBeLessThan(5000);
   });
 
   it('writes a template with the fork in the same transaction, and opens nothing when writing it fails', async () => {

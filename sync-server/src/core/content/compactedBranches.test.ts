@@ -2,6 +2,7 @@ import { createPage, listPages } from '@quire/shared/content/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { editLive } from '../../testing/testEdits';
 import { maybeOne } from '../../store/db';
+import { getRevisionHead } from '../../store/revisions';
 import { compactDoc, loadYDoc } from '../../store/ydocs';
 import { TestServer } from '../../testing/harness';
 import { mergeChangeRequest, openChangeRequest, updateFromMain } from './changeRequests';
@@ -66,5 +67,22 @@ describe('change requests whose logs were compacted', () => {
 
     await updateFromMain(t.db, cr.id, admin.id);
     expect(await titles(`cr:${cr.id}`)).toEqual(['From CR', 'Later on main', 'Main']);
+  });
+
+  it("still takes in only main's later edits when main's log was compacted exactly up to the fork", async () => {
+    const { admin, spaceId, main } = await setup();
+    await editLive(t.db, main, (doc) => createPage(doc, { title: 'Long', markdown: `${'Long text. '.repeat(6000)}\n` }));
+    const cr = await openChangeRequest(t.db, spaceId, admin.id, { subject: 'Forked after the long page' });
+    await compactDoc(t.db, `space:${spaceId}`);
+    expect(await snapshotSeq(`space:${spaceId}`)).toBe((await getRevisionHead(t.db, cr.revision_merged_ancestor))?.doc_seq);
+    await editLive(t.db, main, (doc) => createPage(doc, { title: 'Later on main', markdown: 'e\n' }));
+
+    await updateFromMain(t.db, cr.id, admin.id);
+    expect(await titles(`cr:${cr.id}`)).toEqual(['Later on main', 'Long', 'Main']);
+    // The rows after the fork are all still logged: the branch receives them, not main's whole state.
+    const [row] = await t.db.query<{ update: Uint8Array }>('SELECT update FROM ydoc_updates WHERE doc_id = $1 ORDER BY seq DESC LIMIT 1', [
+      `cr:${cr.id}`,
+    ]);
+    expect(row?.update.byteLength).toBeLessThan(5000);
   });
 });
