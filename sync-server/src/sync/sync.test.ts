@@ -159,9 +159,14 @@ describe('sync endpoint', () => {
     Y.applyUpdate(branch, (await loadDocUpdate(s.db, `cr:${cr.body.id}`)).update);
     expect(text(branch)).toBe('on the branch');
     expect(await storedText(spaceId)).toBe('');
-    // Editing live makes the editor a contributor, as an edit through the API would.
-    const byEditor = await s.t.get(`/v1/orgs/${orgId}/change-requests?contributor=${editor.id}`, admin.token);
-    expect(byEditor.body.items.map((c: { id: string }) => c.id)).toEqual([cr.body.id]);
+    // Editing live makes the editor a contributor, as an edit through the API would. The
+    // row follows the acknowledgement (which waits for nothing but the edit's own storage).
+    const contributedTo = async () =>
+      (await s.t.get(`/v1/orgs/${orgId}/change-requests?contributor=${editor.id}`, admin.token)).body.items.map(
+        (c: { id: string }) => c.id,
+      );
+    await waitFor(async () => (await contributedTo()).length > 0, 'the editor listed as a contributor');
+    expect(await contributedTo()).toEqual([cr.body.id]);
 
     // The same admin may open both spaces: the change request itself belongs to one only.
     const wrong = await rawClient(`${s.wsUrl}/${changeRequestRoom(otherSpaceId, cr.body.id)}`, admin.token);
