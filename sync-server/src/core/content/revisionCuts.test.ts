@@ -16,6 +16,7 @@ import { getChangeRequest } from '../../store/changeRequests';
 import { maybeOne } from '../../store/db';
 import { listPageRevisions } from '../../store/revisionPages';
 import { getRevision, latestRevisionHead } from '../../store/revisions';
+import { searchSections } from '../../store/search';
 import { appendUpdate, compactDoc, loadYDoc } from '../../store/ydocs';
 import { TestServer, type TestUser } from '../../testing/harness';
 import { editLive } from '../../testing/testEdits';
@@ -250,6 +251,20 @@ describe('what a revision stores', () => {
     expect(await titlesAt(next.id)).toEqual(['Large', 'Next']);
   });
 
+  it('serves recent revisions from memory until told to forget them', async () => {
+    const { main, mainId } = await setup();
+    await editLive(t.db, main, (doc) => createPage(doc, { title: 'Cached' }));
+    const head = (await latestRevisionHead(t.db, mainId))!;
+    const doc = await docAtRevision(t.db, head.id);
+    const content = await contentAtRevision(t.db, head.id);
+    expect(await docAtRevision(t.db, head.id)).toBe(doc);
+    expect(await contentAtRevision(t.db, head.id)).toBe(content);
+    forgetCachedRevisions();
+    expect(await docAtRevision(t.db, head.id)).not.toBe(doc);
+    expect(await contentAtRevision(t.db, head.id)).not.toBe(content);
+    expect(await titlesAt(head.id)).toEqual(['Cached']);
+  });
+
   it('reads each revision as stored once nothing is cached, as a restarted server does', async () => {
     const { main, mainId } = await setup();
     // A whole base with content of its own, then two deltas on it.
@@ -365,6 +380,19 @@ describe('page histories and events', () => {
     expect(onBranch.data.pages).toEqual([{ id: a, url: `${root}/v1/spaces/${spaceId}/change-requests/${cr.id}/content/page/${a}` }]);
   });
 
+  it("keeps main's search index on the pages each revision changed, and leaves a change request's out", async () => {
+    const { admin, spaceId, main } = await setup();
+    const found = async (word: string) => (await searchSections(t.db, [spaceId], word)).map((h) => h.page_title);
+    const pageId = await editLive(t.db, main, (doc) => createPage(doc, { title: 'Guide', markdown: 'Walrus facts.\n' }));
+    expect(await found('walrus')).toEqual(['Guide']);
+    await editLive(t.db, main, (doc) => setPageMarkdown(doc, pageId, 'Narwhal facts.\n'));
+    expect(await found('narwhal')).toEqual(['Guide']);
+    expect(await found('walrus')).toEqual([]);
+    const cr = await openChangeRequest(t.db, spaceId, admin.id, { subject: 'Unmerged' });
+    await editLive(t.db, { spaceId, changeRequestId: cr.id }, (doc) => setPageMarkdown(doc, pageId, 'Octopus facts.\n'));
+    expect(await found('octopus')).toEqual([]);
+  });
+
   it('queues no content event for a revision that changed no page', async () => {
     const { orgId, admin, main, mainId } = await setup();
     const queued = await hookOn(orgId, admin);
@@ -445,8 +473,14 @@ describe('server-side edits, copies and forks', () => {
       parents: [whole.id],
       state_base: whole.id,
       branch: 'cr:cr-one',
+      change_request_id: 'cr-one',
       created_by: admin.id,
     });
+    // Nothing of main's whole state is copied into the fork's row.
+    const stored = await maybeOne<{ n: number }>(t.db, 'SELECT octet_length(state)::int AS n FROM revisions WHERE id = $1', [
+      forkOfWhole.id,
+    ]);
+    expect(Number(stored?.n)).toBeLessThan(100);
     expect(await titlesAt(forkOfWhole.id)).toEqual(['Big']);
     expect((await contentAtRevision(t.db, forkOfWhole.id)).pages).toEqual((await contentAtRevision(t.db, whole.id)).pages);
     // Variables and reusable contents are stored whole in every revision, a fork's too.
