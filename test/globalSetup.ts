@@ -1,7 +1,15 @@
 import { prepareTestDatabases } from '../sync-server/src/testing/databases';
+import { buildProcessBundles } from './serverBundles';
 
-/** Prepares one migrated database template per run; each test file then copies it. */
+/**
+ * Once per run: a migrated database template that each test file copies, and the bundles
+ * that tests start as server and local-node processes.
+ */
 export default async function setup() {
+  const removeBundles = await buildProcessBundles();
   const cleanup = await prepareTestDatabases();
-  return cleanup;
+  return async () => {
+    removeBundles();
+    await cleanup();
+  };
 }

@@ -60,4 +60,8 @@ export const MUTATION_MODULES: Record<string, MutationModule> = {
     mutate: ['desktop/src/local/Outbox.ts'],
     tests: ['desktop/src/local/Outbox.test.ts'],
   },
+  desktopReplay: {
+    mutate: ['desktop/src/local/replay.ts'],
+    tests: ['desktop/src/local/replay.test.ts'],
+  },
 };

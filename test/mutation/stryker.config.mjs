@@ -9,7 +9,7 @@ export default {
   // Two by default; QUIRE_MUTATION_CONCURRENCY=1 leaves a core to others on a shared machine.
   concurrency: Number(process.env.QUIRE_MUTATION_CONCURRENCY ?? 2),
   timeoutMS: 60_000,
-  ignorePatterns: ['data', '.test-data', 'reports', 'desktop/dist', 'test-artifacts', '**/*.tar', '.stryker-tmp'],
+  ignorePatterns: ['data', '.test-data', 'reports', 'desktop/dist', 'test-artifacts', '**/*.tar', '.stryker-tmp', '**/.test-bundle'],
   // The sandbox needs no tsconfig rewrite (vitest transpiles; relative paths stay valid), and
   // Stryker's rewrite relies on the JavaScript API that TypeScript 7 no longer ships.
   tsconfigFile: 'test/mutation/none.json',

@@ -6,6 +6,7 @@ import { spaceRoom } from '@quire/shared/sync';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WebsocketProvider } from 'y-websocket';
 import { freshPostgresUrl } from '../../sync-server/src/testing/databases';
+import { processEntry } from '../../sync-server/src/testing/processes';
 import { synced, waitFor } from '../../sync-server/src/testing/syncClients';
 import { ServerProcess, bearerClient } from './serverProcess';
 
@@ -64,7 +65,7 @@ describe('two server processes on one PostgreSQL', () => {
   it('says clearly that the embedded database runs one process when asked for more', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'quire-workers-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'sync-server/src/main.ts'], {
+    const child = spawn(process.execPath, processEntry('server', 'sync-server/src/main.ts'), {
       cwd: join(import.meta.dirname, '../..'),
       env: { ...process.env, WORKERS: '2', DATABASE_URL: '', DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' },
       stdio: ['ignore', 'ignore', 'pipe'],

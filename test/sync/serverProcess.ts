@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
+import { processEntry } from '../../sync-server/src/testing/processes';
 import { freePort, waitFor, withBearer } from '../../sync-server/src/testing/syncClients';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -32,8 +33,12 @@ export class ServerProcess {
   /** Starts the process and resolves once `/healthz` answers. */
   async start(timeoutMs = 60_000) {
     this.output = '';
-    // Node itself runs main.ts (tsx as a loader, not a wrapper process), so a signal reaches the server.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'sync-server/src/main.ts'], {
+    // Node itself runs the server (no wrapper process), so a signal reaches it. A test that
+    // loads its own code first (NODE_OPTIONS) patches the sources, so it runs them through tsx.
+    const entry = this.env.NODE_OPTIONS
+      ? ['--import', 'tsx', 'sync-server/src/main.ts']
+      : processEntry('server', 'sync-server/src/main.ts');
+    const child = spawn(process.execPath, entry, {
       cwd: ROOT,
       env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...this.env, PORT: String(this.port) },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -48,6 +48,12 @@ export interface Db extends Queryable, ListenerState {
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
   close(): Promise<void>;
+  /**
+   * The embedded database only: a statement whose commit need not reach disk before it
+   * resolves, and the sync that makes every commit so far durable. For writes that are
+   * durable elsewhere until `syncWrites` has run (the sync journal's records).
+   */
+  unsynced?: { query: Queryable['query']; syncWrites(): Promise<void> };
 }
 
 export async function one<T>(db: Queryable, sql: string, params?: unknown[]): Promise<T> {

@@ -100,6 +100,9 @@ describe('keyset pages', () => {
     ['text before', TIME, { v: 'x2024-01-01T00:00:00.000000Z' }],
     ['text after', TIME, { v: '2024-01-01T00:00:00.000000Z)' }],
     ['no such date', TIME, { v: '2024-13-45T99:99:99.000000Z' }],
+    // Date.parse takes both of these, the database neither: the shape alone keeps them out.
+    ['a number and a parenthesis before', TIME, { v: '1(2024-01-01T00:00:00.000000Z' }],
+    ['a NUL after', TIME, { v: '2024-01-01T00:00:00.000000Z\u0000' }],
     ['SQL', BIGINT, { v: '1); DROP TABLE x; --' }],
     ['a lone minus', BIGINT, { v: '-' }],
     ['19 digits', BIGINT, { v: '1234567890123456789' }],

@@ -112,6 +112,9 @@ const BINARY: QueryOptions = {
 export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob): Promise<Db> {
   const pg = new PGlite(dataDir, loadDataDir ? { loadDataDir } : {});
   await pg.waitReady;
+  // A database in memory has nothing to make durable: a commit need not wait for its WAL
+  // record to be written, which makes small transactions about a third cheaper.
+  if (!dataDir) await pg.exec('SET synchronous_commit = off');
   const syncer = dataDir ? walSyncer(dataDir) : undefined;
   const db = wrapPglite(pg, syncer?.sync);
   if (!syncer) return db;
@@ -165,6 +168,12 @@ export function wrapPglite(pg: PGlite, walSync: () => Promise<void> = async () =
     writes: 0,
     async close() {
       if (!pg.closed) await pg.close();
+    },
+    unsynced: {
+      async query<T>(sql: string, params?: unknown[]) {
+        return (await pg.query<T>(sql, params, BINARY)).rows;
+      },
+      syncWrites: syncWal,
     },
   };
 }

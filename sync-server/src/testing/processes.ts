@@ -26,10 +26,20 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
+/**
+ * The node arguments that run the server (or the desktop's local node in a test process):
+ * the run's bundle when the test run built one (test/serverBundles.ts), else the TypeScript
+ * source through tsx, as for a test file run outside vitest.
+ */
+export function processEntry(which: 'server' | 'node', source: string): string[] {
+  const bundle = process.env[which === 'server' ? 'QUIRE_TEST_SERVER_BUNDLE' : 'QUIRE_TEST_NODE_BUNDLE'];
+  return bundle ? ['--enable-source-maps', bundle] : ['--import', 'tsx', source];
+}
+
 /** Starts `npm start`'s entry point as a real child process and waits for /healthz. */
 export async function spawnServer(env: Record<string, string>, timeoutMs = 120_000): Promise<ServerProcess> {
   const port = Number(env.PORT ?? (await freePort()));
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const proc = spawn(process.execPath, processEntry('server', 'src/main.ts'), {
     cwd: SERVER_DIR,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { processEntry } from '../../../sync-server/src/testing/processes';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '../../..');
@@ -50,7 +51,7 @@ export class ChildNode {
   }
 
   static async start(dataDir: string): Promise<ChildNode> {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(HERE, 'nodeProcess.ts'), dataDir], {
+    const child = spawn(process.execPath, [...processEntry('node', join(HERE, 'nodeProcess.ts')), dataDir], {
       cwd: ROOT,
       stdio: ['pipe', 'pipe', 'pipe'],
       env: { ...process.env, NODE_OPTIONS: '' },

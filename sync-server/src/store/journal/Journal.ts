@@ -1,6 +1,6 @@
 import { closeSync, fdatasync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { DurabilityUnknownError, type Queryable } from '../db';
+import { type Db, DurabilityUnknownError, type Queryable } from '../db';
 import { type JournalPosition, drainRecords, readCheckpoint, writeCheckpoint } from './drainSql';
 import { type JournalRecord, decodeRecord, encodeRecord } from './frames';
 
@@ -19,6 +19,13 @@ const MAX_DRAIN_RECORDS = 512;
 const MAX_DRAIN_BYTES = 8 * 1024 * 1024;
 /** Wait before a failed drain is tried again. */
 const DRAIN_RETRY_MS = 1000;
+/**
+ * How long records on disk may wait for the next drain when nobody needs them in the
+ * database yet. Each drain is a transaction of the embedded database, whose cost barely
+ * depends on its size: typing at a few keystrokes a second per writer would otherwise pay
+ * one per keystroke. A read or a REST write that needs the log flushes at once.
+ */
+const DRAIN_IDLE_MS = 100;
 
 interface Written extends JournalRecord {
   gen: number;
@@ -58,6 +65,10 @@ export class Journal {
   private drainWaiters: { lsn: number; resolve: () => void; reject: (err: Error) => void }[] = [];
   private draining = false;
   private drainRetry?: NodeJS.Timeout;
+  private trimming?: Promise<void>;
+  private drainSoon?: NodeJS.Timeout;
+  /** The file of the last record drained. */
+  private drainedGen = 0;
   /** Files no longer written, deleted once the checkpoint is past them. */
   private retired: number[] = [];
   /** Handles of files no longer written whose last records the next sync covers. */
@@ -66,7 +77,7 @@ export class Journal {
 
   private constructor(
     private dir: string,
-    private db: Queryable,
+    private db: Queryable & Pick<Db, 'unsynced'>,
     private log: JournalLog,
     private onFatal: (err: Error) => void,
     gen: number,
@@ -84,7 +95,7 @@ export class Journal {
    */
   static async open(
     dir: string,
-    db: Queryable,
+    db: Queryable & Pick<Db, 'unsynced'>,
     log: JournalLog,
     onFatal: (err: Error) => void,
     opts: { rotateBytes?: number; datasync?: DataSync } = {},
@@ -179,12 +190,21 @@ export class Journal {
         else this.durableWaiters.push(w);
       }
       this.sync();
-      this.drain();
+      this.scheduleDrain();
     });
+  }
+
+  /** Drains soon, or at once when someone waits for the database or a group is full. */
+  private scheduleDrain() {
+    if (this.drainWaiters.length > 0 || this.pending.length >= MAX_DRAIN_RECORDS) return this.drain();
+    // Records left undrained at exit are replayed on the next start: no need to hold the process.
+    this.drainSoon ??= setTimeout(() => this.drain(), DRAIN_IDLE_MS).unref();
   }
 
   /** Writes the records on disk into the database, a group per statement, until none is left. */
   private drain() {
+    clearTimeout(this.drainSoon);
+    this.drainSoon = undefined;
     if (this.draining || this.fatal || this.drainRetry) return;
     const group: Written[] = [];
     let bytes = 0;
@@ -201,11 +221,14 @@ export class Journal {
     const last = group.at(-1);
     if (!last) return;
     this.draining = true;
-    drainRecords(this.db, group, { gen: last.gen, pos: last.end }, JOURNAL_ORIGIN).then(
+    // The commit skips the database's WAL sync: the records stay on disk here until a sync
+    // before their file is deleted (`trim`) covers them, so a sync per group buys nothing.
+    drainRecords(this.db.unsynced ?? this.db, group, { gen: last.gen, pos: last.end }, JOURNAL_ORIGIN).then(
       () => {
         this.draining = false;
         this.pending.splice(0, group.length);
         this.drainedLsn = last.lsn;
+        this.drainedGen = last.gen;
         this.trim(last.gen);
         const waiting = this.drainWaiters;
         this.drainWaiters = [];
@@ -227,16 +250,33 @@ export class Journal {
     );
   }
 
-  /** Deletes the files the checkpoint has passed. */
+  /** Deletes the files the checkpoint has passed, once the database has synced what was drained from them. */
   private trim(checkpointGen: number) {
-    while (this.retired.length > 0 && (this.retired[0] as number) < checkpointGen) {
-      const gen = this.retired.shift() as number;
-      try {
-        unlinkSync(join(this.dir, fileName(gen)));
-      } catch (err) {
-        this.log.warn({ err, gen }, 'could not delete a drained journal file');
-      }
-    }
+    if (this.trimming || this.retired.length === 0 || (this.retired[0] as number) >= checkpointGen) return;
+    this.trimming = this.syncDrained().then(
+      () => {
+        this.trimming = undefined;
+        while (this.retired.length > 0 && (this.retired[0] as number) < checkpointGen) {
+          const gen = this.retired.shift() as number;
+          try {
+            unlinkSync(join(this.dir, fileName(gen)));
+          } catch (err) {
+            this.log.warn({ err, gen }, 'could not delete a drained journal file');
+          }
+        }
+        // Drains that ended meanwhile may have passed more files.
+        this.trim(this.drainedGen);
+      },
+      (err: Error) => {
+        this.trimming = undefined;
+        this.die(err);
+      },
+    );
+  }
+
+  /** Makes every drain committed so far durable in the database. */
+  private syncDrained(): Promise<void> {
+    return this.db.unsynced?.syncWrites() ?? Promise.resolve();
   }
 
   /** Resolves once every record written before the call is in the database. */
@@ -244,7 +284,9 @@ export class Journal {
     if (this.fatal) return Promise.reject(this.fatal);
     const target = this.lsn;
     if (this.drainedLsn >= target) return Promise.resolve();
-    return new Promise((resolve, reject) => this.drainWaiters.push({ lsn: target, resolve, reject }));
+    const drained = new Promise<void>((resolve, reject) => this.drainWaiters.push({ lsn: target, resolve, reject }));
+    this.drain();
+    return drained;
   }
 
   /** Records written and not yet in the database. */
@@ -265,8 +307,13 @@ export class Journal {
   async close() {
     if (this.closed) return;
     await this.flush().catch(() => {});
+    await this.trimming;
+    await this.syncDrained().catch((err: Error) =>
+      this.log.error({ err }, 'the database could not sync the drained journal; it is replayed on the next start'),
+    );
     this.closed = true;
     clearTimeout(this.drainRetry);
+    clearTimeout(this.drainSoon);
     try {
       closeSync(this.fd);
     } catch {

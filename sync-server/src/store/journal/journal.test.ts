@@ -1,7 +1,7 @@
 import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as Y from 'yjs';
 import { freshTestDb } from '../../testing/databases';
 import type { Db, Queryable } from '../db';
@@ -133,12 +133,46 @@ describe('the sync journal on start', () => {
       }),
     );
     await journal.flush();
-    // Deleted once drained: the one being written, and at most the one the checkpoint stands in.
-    expect(readdirSync(dir).length).toBeLessThanOrEqual(2);
+    // Deleted once drained and synced: the one being written, and at most the one the checkpoint stands in.
+    await vi.waitFor(() => expect(readdirSync(dir).length).toBeLessThanOrEqual(2));
     await journal.close();
     await (await Journal.open(dir, db, log, fatal)).close();
     expect(await storedMap('space:a')).toEqual([...keys].sort());
     expect((await loadDocUpdate(db, 'space:a')).seq).toBe(30);
+  });
+
+  it('keeps a drained file until the database has synced its rows, and stops if that sync fails', async () => {
+    const syncs: { resolve: () => void; reject: (err: Error) => void }[] = [];
+    const unsynced = db.unsynced as NonNullable<Db['unsynced']>;
+    const slowDisk: Db = {
+      ...db,
+      unsynced: { query: unsynced.query, syncWrites: () => new Promise((resolve, reject) => syncs.push({ resolve, reject })) },
+    };
+    const failures: Error[] = [];
+    const journal = await Journal.open(dir, slowDisk, log, (err) => failures.push(err), { rotateBytes: 300 });
+    const append = (i: number) => {
+      const doc = new Y.Doc();
+      doc.getMap('m').set(`k${i}`, true);
+      return journal.append({ docId: 'space:a', seq: i + 1, update: Y.encodeStateAsUpdate(doc) });
+    };
+    await Promise.all(Array.from({ length: 30 }, (_, i) => append(i)));
+    await journal.flush();
+    // In the database, not yet synced there: every file stays.
+    const files = readdirSync(dir).length;
+    expect(files).toBeGreaterThan(2);
+    await vi.waitFor(() => expect(syncs).toHaveLength(1));
+    expect(readdirSync(dir)).toHaveLength(files);
+    syncs[0]?.resolve();
+    await vi.waitFor(() => expect(readdirSync(dir).length).toBeLessThan(files));
+    const kept = readdirSync(dir).length;
+
+    await Promise.all(Array.from({ length: 30 }, (_, i) => append(30 + i)));
+    await journal.flush();
+    await vi.waitFor(() => expect(syncs).toHaveLength(2));
+    syncs[1]?.reject(new Error('EIO'));
+    await vi.waitFor(() => expect(failures).toHaveLength(1));
+    expect(readdirSync(dir).length).toBeGreaterThan(kept);
+    await expect(append(90)).rejects.toThrow();
   });
 
   it('stops at the first failed write: the caller is told, nothing later is accepted', async () => {

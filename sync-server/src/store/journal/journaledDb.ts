@@ -57,8 +57,10 @@ export function journaledDb(raw: Db, journal: Journal): JournaledDb {
     await Promise.allSettled([...listeners].map((l) => l()));
   };
   const section = <T>(body: () => Promise<T>, wrote: () => boolean) => gate.run(flush, body, () => after(wrote()));
+  // Unsynced statements are the journal's own: anyone else goes through the gate.
+  const { unsynced: _journalsOwn, ...rest } = raw;
   return {
-    ...raw,
+    ...rest,
     journal: sync,
     async query<T>(sql: string, params?: unknown[]) {
       if (gate.inSection) return raw.query<T>(sql, params);
