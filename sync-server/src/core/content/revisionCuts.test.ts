@@ -1,11 +1,23 @@
-import { createPage, deletePage, getPageMarkdown, listPages, setPageMarkdown, updatePage } from '@quire/shared/content/index';
+import {
+  addFile,
+  createPage,
+  createReusableContent,
+  deletePage,
+  getPageMarkdown,
+  listFiles,
+  listPages,
+  setPageMarkdown,
+  setVariable,
+  updatePage,
+} from '@quire/shared/content/index';
 import * as Y from 'yjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getChangeRequest } from '../../store/changeRequests';
 import { maybeOne } from '../../store/db';
 import { listPageRevisions } from '../../store/revisionPages';
 import { getRevision, latestRevisionHead } from '../../store/revisions';
-import { appendUpdate, loadYDoc } from '../../store/ydocs';
+import { searchSections } from '../../store/search';
+import { appendUpdate, compactDoc, loadYDoc } from '../../store/ydocs';
 import { TestServer, type TestUser } from '../../testing/harness';
 import { editLive } from '../../testing/testEdits';
 import { openChangeRequest } from './changeRequests';
@@ -16,6 +28,8 @@ import {
   cutRevision,
   docAtRevision,
   editBranch,
+  forgetCachedRevisions,
+  initSpaceContent,
   insertForkRevision,
   revisionState,
 } from './revisions';
@@ -38,6 +52,11 @@ async function setup() {
 }
 
 const titlesAt = async (revisionId: string) => listPages(await docAtRevision(t.db, revisionId)).map((p) => p.title);
+
+const lastSeqOf = async (docId: string) =>
+  Number((await maybeOne<{ last_seq: number }>(t.db, 'SELECT last_seq FROM ydocs WHERE id = $1', [docId]))?.last_seq);
+
+const file = (id: string) => ({ id, name: `${id}.png`, contentType: 'image/png', size: 3 });
 
 function docOf(update: Uint8Array): Y.Doc {
   const doc = new Y.Doc();
@@ -97,6 +116,35 @@ describe('cutting a revision', () => {
   it('answers nothing for a document that is no branch, or a branch whose space is gone', async () => {
     expect(await cutRevision(t.db, 'not-a-branch')).toBeUndefined();
     expect(await cutRevision(t.db, { spaceId: 'no-such-space' })).toBeUndefined();
+    expect(await t.db.transaction((tx) => branchHead(tx, { spaceId: 'no-such-space' }))).toBeUndefined();
+    await expect(t.db.transaction((tx) => initSpaceContent(tx, 'no-such-space'))).rejects.toThrow('space no-such-space is missing');
+    await expect(t.db.transaction((tx) => editBranch(tx, { spaceId: 'no-such-space' }, () => 1))).rejects.toThrow(
+      'branch space:no-such-space has no revision',
+    );
+  });
+
+  it('takes in live edits that a compaction folded into the snapshot before they were cut', async () => {
+    const { main, mainId } = await setup();
+    await editLive(t.db, main, (doc) => createPage(doc, { title: 'Cut' }));
+    await editLive(t.db, main, (doc) => createPage(doc, { title: 'Folded' }), false);
+    expect(await compactDoc(t.db, mainId)).toBeGreaterThan(0);
+    const cut = await cutRevision(t.db, main);
+    expect(cut?.changed).toBe(true);
+    expect(await titlesAt(cut!.revision.id)).toEqual(['Cut', 'Folded']);
+    forgetCachedRevisions();
+    expect(listPages(docOf(await revisionState(t.db, cut!.revision.id))).map((p) => p.title)).toEqual(['Cut', 'Folded']);
+  });
+
+  it("makes the first revision of a branch that has none its 'initial' one, holding the whole document", async () => {
+    const { spaceId, main, mainId } = await setup();
+    await editLive(t.db, main, (doc) => createPage(doc, { title: 'Older than revisions' }), false);
+    await t.db.transaction(async (tx) => {
+      await tx.query('UPDATE spaces SET revision_id = NULL WHERE id = $1', [spaceId]);
+      await tx.query('DELETE FROM revisions WHERE branch = $1', [mainId]);
+    });
+    const cut = await cutRevision(t.db, main);
+    expect(cut?.revision).toMatchObject({ type: 'initial', parents: [], state_base: null });
+    expect(await titlesAt(cut!.revision.id)).toEqual(['Older than revisions']);
   });
 
   it('moves the head along without a new revision when the log grew with nothing new', async () => {
@@ -181,11 +229,114 @@ describe('what a revision stores', () => {
     expect((await titlesAt(head.id)).length).toBe(71);
     const content = await contentAtRevision(t.db, head.id);
     expect(Object.keys(content.pages).length).toBe(71);
+
+    // Files count as entries of the patch as pages do.
+    await editLive(t.db, main, (doc) => {
+      for (let i = 0; i < 70; i++) addFile(doc, file(`f${i}`));
+    });
+    const withFiles = (await latestRevisionHead(t.db, mainId))!;
+    expect(withFiles.state_base).toBeNull();
+    expect(Object.keys((await contentAtRevision(t.db, withFiles.id)).files).length).toBe(70);
   });
 
-  it('refuses to read a revision that is not there', async () => {
+  it("stores a whole state once a delta outgrows a quarter of a large base's state", async () => {
+    const { main, mainId } = await setup();
+    await editLive(t.db, main, (doc) => createPage(doc, { title: 'Large', markdown: `${'Words. '.repeat(45000)}\n` }));
+    const base = (await latestRevisionHead(t.db, mainId))!;
+    expect(base.state_base).toBeNull();
+    // Above the 64 KiB floor and above a quarter of the base: a delta would cost more than it saves.
+    await editLive(t.db, main, (doc) => createPage(doc, { title: 'Next', markdown: `${'Other. '.repeat(15000)}\n` }));
+    const next = (await latestRevisionHead(t.db, mainId))!;
+    expect(next.state_base).toBeNull();
+    expect(await titlesAt(next.id)).toEqual(['Large', 'Next']);
+  });
+
+  it('serves recent revisions from memory until told to forget them', async () => {
+    const { main, mainId } = await setup();
+    await editLive(t.db, main, (doc) => createPage(doc, { title: 'Cached' }));
+    const head = (await latestRevisionHead(t.db, mainId))!;
+    const doc = await docAtRevision(t.db, head.id);
+    const content = await contentAtRevision(t.db, head.id);
+    expect(await docAtRevision(t.db, head.id)).toBe(doc);
+    expect(await contentAtRevision(t.db, head.id)).toBe(content);
+    forgetCachedRevisions();
+    expect(await docAtRevision(t.db, head.id)).not.toBe(doc);
+    expect(await contentAtRevision(t.db, head.id)).not.toBe(content);
+    expect(await titlesAt(head.id)).toEqual(['Cached']);
+  });
+
+  it('reads each revision as stored once nothing is cached, as a restarted server does', async () => {
+    const { main, mainId } = await setup();
+    // A whole base with content of its own, then two deltas on it.
+    const [base] = await editLive(t.db, main, (doc) => [
+      createPage(doc, { title: 'Base', markdown: `${'Long text. '.repeat(9000)}\n` }),
+      addFile(doc, file('on-base')),
+    ]);
+    const whole = (await latestRevisionHead(t.db, mainId))!;
+    expect(whole.state_base).toBeNull();
+    const [untouched, dropped, renamed] = await editLive(t.db, main, (doc) => {
+      addFile(doc, file('first'));
+      setVariable(doc, 'product', 'Quire');
+      createReusableContent(doc, { title: 'Snippet', markdown: 'Shared.\n' });
+      return [createPage(doc, { title: 'Untouched' }), createPage(doc, { title: 'Dropped' }), createPage(doc, { title: 'Renamed' })];
+    });
+    const first = (await latestRevisionHead(t.db, mainId))!;
+    await editLive(t.db, main, (doc) => {
+      deletePage(doc, dropped);
+      updatePage(doc, renamed, { title: 'Renamed, twice' });
+      addFile(doc, file('second'));
+    });
+    const second = (await latestRevisionHead(t.db, mainId))!;
+    expect([first.state_base, second.state_base]).toEqual([whole.id, whole.id]);
+
+    const revisions = [whole, first, second];
+    const served = [];
+    for (const r of revisions) served.push({ content: await contentAtRevision(t.db, r.id), titles: await titlesAt(r.id) });
+    expect(Object.keys(served[2]!.content.pages).sort()).toEqual([base, renamed, untouched].sort());
+    expect(Object.keys(served[2]!.content.files).sort()).toEqual(['first', 'on-base', 'second']);
+    expect(served[2]!.content.variables).toEqual({ product: 'Quire' });
+    expect(served[2]!.titles).toEqual(['Base', 'Untouched', 'Renamed, twice']);
+
+    forgetCachedRevisions();
+    for (const [i, r] of revisions.entries()) {
+      expect(await contentAtRevision(t.db, r.id)).toEqual(served[i]!.content);
+      expect(await titlesAt(r.id)).toEqual(served[i]!.titles);
+    }
+    // A cut on a delta head read back from storage carries the head's delta and patch on.
+    forgetCachedRevisions();
+    await editLive(t.db, main, (doc) => createPage(doc, { title: 'Third' }));
+    const third = (await latestRevisionHead(t.db, mainId))!;
+    expect(third.state_base).toBe(whole.id);
+    forgetCachedRevisions();
+    const content = await contentAtRevision(t.db, third.id);
+    expect(
+      Object.values(content.pages)
+        .map((p) => p.title)
+        .sort(),
+    ).toEqual(['Base', 'Renamed, twice', 'Third', 'Untouched']);
+    expect(Object.keys(content.files).sort()).toEqual(['first', 'on-base', 'second']);
+    const doc = docOf(await revisionState(t.db, third.id));
+    expect(listPages(doc).map((p) => p.title)).toEqual(['Base', 'Untouched', 'Renamed, twice', 'Third']);
+    expect(
+      listFiles(doc)
+        .map((f) => f.id)
+        .sort(),
+    ).toEqual(['first', 'on-base', 'second']);
+  });
+
+  it('refuses to read a revision that is not there, or whose base is gone', async () => {
     await expect(revisionState(t.db, 'no-such-revision')).rejects.toThrow('revision no-such-revision is missing');
     await expect(contentAtRevision(t.db, 'no-such-revision')).rejects.toThrow('revision no-such-revision is missing');
+    const { admin, spaceId, main, mainId } = await setup();
+    await editLive(t.db, main, (doc) => createPage(doc, { title: 'On a delta' }));
+    const delta = (await latestRevisionHead(t.db, mainId))!;
+    await expect(
+      t.db.transaction((tx) =>
+        insertForkRevision(tx, { spaceId, changeRequestId: 'cr-gone' }, { ...delta, id: 'no-such-revision' }, 0, admin.id),
+      ),
+    ).rejects.toThrow('revision no-such-revision is missing');
+    await t.db.query('DELETE FROM revisions WHERE id = $1', [delta.state_base]);
+    await expect(revisionState(t.db, delta.id)).rejects.toThrow(`base revision ${delta.state_base} is missing`);
   });
 });
 
@@ -228,6 +379,28 @@ describe('page histories and events', () => {
     expect(onBranch.changeRequest).toMatchObject({ id: cr.id });
     expect(onBranch.data.pages).toEqual([{ id: a, url: `${root}/v1/spaces/${spaceId}/change-requests/${cr.id}/content/page/${a}` }]);
   });
+
+  it("keeps main's search index on the pages each revision changed, and leaves a change request's out", async () => {
+    const { admin, spaceId, main } = await setup();
+    const found = async (word: string) => (await searchSections(t.db, [spaceId], word)).map((h) => h.page_title);
+    const pageId = await editLive(t.db, main, (doc) => createPage(doc, { title: 'Guide', markdown: 'Walrus facts.\n' }));
+    expect(await found('walrus')).toEqual(['Guide']);
+    await editLive(t.db, main, (doc) => setPageMarkdown(doc, pageId, 'Narwhal facts.\n'));
+    expect(await found('narwhal')).toEqual(['Guide']);
+    expect(await found('walrus')).toEqual([]);
+    const cr = await openChangeRequest(t.db, spaceId, admin.id, { subject: 'Unmerged' });
+    await editLive(t.db, { spaceId, changeRequestId: cr.id }, (doc) => setPageMarkdown(doc, pageId, 'Octopus facts.\n'));
+    expect(await found('octopus')).toEqual([]);
+  });
+
+  it('queues no content event for a revision that changed no page', async () => {
+    const { orgId, admin, main, mainId } = await setup();
+    const queued = await hookOn(orgId, admin);
+    const before = await latestRevisionHead(t.db, mainId);
+    await editLive(t.db, main, (doc) => setVariable(doc, 'product', 'Quire'));
+    expect((await latestRevisionHead(t.db, mainId))?.id).not.toBe(before?.id);
+    expect(await queued()).toEqual([]);
+  });
 });
 
 describe('server-side edits, copies and forks', () => {
@@ -243,8 +416,10 @@ describe('server-side edits, copies and forks', () => {
     expect(await titlesAt(done.revision.id)).toEqual(['Server page']);
     expect(typeof done.result).toBe('string');
 
+    const logged = await lastSeqOf(mainId);
     const idle = await editBranch(t.db, main, () => 42);
     expect(idle).toMatchObject({ result: 42, changed: false, revision: { id: done.revision.id } });
+    expect(await lastSeqOf(mainId)).toBe(logged);
     await expect(
       editBranch(t.db, main, (doc) => {
         createPage(doc, { title: 'Half' });
@@ -283,7 +458,11 @@ describe('server-side edits, copies and forks', () => {
 
   it("forks from main's head, whole or delta, reading as main does", async () => {
     const { admin, spaceId, main, mainId } = await setup();
-    await editLive(t.db, main, (doc) => createPage(doc, { title: 'Big', markdown: `${'Words. '.repeat(12000)}\n` }));
+    await editLive(t.db, main, (doc) => {
+      createPage(doc, { title: 'Big', markdown: `${'Words. '.repeat(12000)}\n` });
+      setVariable(doc, 'product', 'Quire');
+      createReusableContent(doc, { title: 'Snippet', markdown: 'Shared.\n' });
+    });
     const whole = (await latestRevisionHead(t.db, mainId))!;
     expect(whole.state_base).toBeNull();
     const forkOfWhole = await t.db.transaction((tx) =>
@@ -294,10 +473,20 @@ describe('server-side edits, copies and forks', () => {
       parents: [whole.id],
       state_base: whole.id,
       branch: 'cr:cr-one',
+      change_request_id: 'cr-one',
       created_by: admin.id,
     });
+    // Nothing of main's whole state is copied into the fork's row.
+    const stored = await maybeOne<{ n: number }>(t.db, 'SELECT octet_length(state)::int AS n FROM revisions WHERE id = $1', [
+      forkOfWhole.id,
+    ]);
+    expect(Number(stored?.n)).toBeLessThan(100);
     expect(await titlesAt(forkOfWhole.id)).toEqual(['Big']);
     expect((await contentAtRevision(t.db, forkOfWhole.id)).pages).toEqual((await contentAtRevision(t.db, whole.id)).pages);
+    // Variables and reusable contents are stored whole in every revision, a fork's too.
+    const forked = await contentAtRevision(t.db, forkOfWhole.id);
+    expect(forked.variables).toEqual({ product: 'Quire' });
+    expect(Object.values(forked.reusableContents).map((r) => r.title)).toEqual(['Snippet']);
 
     await editLive(t.db, main, (doc) => createPage(doc, { title: 'Small' }));
     const delta = (await latestRevisionHead(t.db, mainId))!;

@@ -42,6 +42,12 @@ export type RevisionType = 'initial' | 'edits' | 'merge' | 'update' | 'import' |
 const docs = new Lru<string, Y.Doc>(12);
 const contents = new Lru<string, Materialized>(64);
 
+/** Empties both caches, so what follows reads revisions as stored, as a restarted server does. */
+export function forgetCachedRevisions() {
+  docs.clear();
+  contents.clear();
+}
+
 /** A delta is stored while it stays below this share of its base's whole state. */
 const DELTA_SHARE = 4;
 const MIN_DELTA_BYTES = 64 * 1024;
@@ -246,13 +252,13 @@ export async function commitToBranch(
   tx: Queryable,
   branch: Branch,
   update: Uint8Array,
-  opts: CutOptions & { origin?: string | null } = {},
+  opts: CutOptions = {},
 ): Promise<CutResult | undefined> {
   const docId = branchDocId(branch);
   await lockBranch(tx, docId);
   // Live edits that no revision holds yet go into their own revision first, so this one holds only `update`.
   await cutIn(tx, branch, {});
-  await appendUpdate(tx, docId, update, opts.origin ?? null);
+  await appendUpdate(tx, docId, update);
   return cutIn(tx, branch, opts);
 }
 
@@ -335,7 +341,8 @@ export async function editBranch<T>(
   opts: CutOptions = {},
 ): Promise<{ result: T; revision: RevisionHead; changed: boolean }> {
   await lockBranch(tx, branchDocId(branch));
-  const head = (await branchHead(tx, branch)) ?? (branch.changeRequestId ? undefined : await initSpaceContent(tx, branch.spaceId));
+  // Undefined only when the space is gone: a branch without a revision gets its first one here.
+  const head = await branchHead(tx, branch);
   if (!head) throw new Error(`branch ${branchDocId(branch)} has no revision`);
   const scratch = new Y.Doc({ gc: true });
   Y.applyUpdate(scratch, Y.encodeStateAsUpdate(await docAtRevision(tx, head.id)));
