@@ -11,7 +11,7 @@ import * as awarenessProtocol from 'y-protocols/awareness';
 import * as Y from 'yjs';
 import { loadConfig } from '../config';
 import type { Logger } from '../logger';
-import type { Db } from '../store/db';
+import type { Db, Queryable } from '../store/db';
 import { Journal } from '../store/journal/Journal';
 import { type JournaledDb, type SyncJournal, journaledDb } from '../store/journal/journaledDb';
 import { createOrg } from '../store/organizations';
@@ -450,6 +450,18 @@ describe('a client update (stored in the database)', () => {
   });
 });
 
+/** Either write path: an edit after the change request was merged is refused as closed, and nothing is stored. */
+async function mergedChangeRequestRefused(db: Queryable, host?: TestHost) {
+  const sr = await newChangeRequest();
+  const { room, docId } = await openRoom(sr, host);
+  const a = new Member(userA);
+  room.addMember(a);
+  await db.query("UPDATE change_requests SET status = 'merged' WHERE id = $1", [sr.changeRequestId]);
+  await room.submit(a, editor().append('late'));
+  expect(a.refusals).toEqual([SyncRefusal.closed]);
+  expect(await rowsOf(docId)).toBe(0);
+}
+
 describe('a branch that stopped taking edits (stored in the database)', () => {
   it('a locked space: nothing stored or relayed, the writers told why, and the update taken once unlocked', async () => {
     const sr = await newSpace();
@@ -489,16 +501,7 @@ describe('a branch that stopped taking edits (stored in the database)', () => {
     }
   });
 
-  it('a merged change request: the writers told it is closed', async () => {
-    const sr = await newChangeRequest();
-    const { room, docId } = await openRoom(sr);
-    const a = new Member(userA);
-    room.addMember(a);
-    await raw.query("UPDATE change_requests SET status = 'merged' WHERE id = $1", [sr.changeRequestId]);
-    await room.submit(a, editor().append('late'));
-    expect(a.refusals).toEqual([SyncRefusal.closed]);
-    expect(await rowsOf(docId)).toBe(0);
-  });
+  it('a merged change request: the writers told it is closed', () => mergedChangeRequestRefused(raw));
 
   it('a deleted space: every connection closed', async () => {
     const sr = await newSpace();
@@ -746,16 +749,7 @@ describe('a client update (journal)', () => {
     expect(await storedText(docId)).toBe('before after');
   });
 
-  it('refuses a merged change request', async () => {
-    const sr = await newChangeRequest();
-    const { room, docId } = await openRoom(sr, journalHost());
-    const a = new Member(userA);
-    room.addMember(a);
-    await jdb.query("UPDATE change_requests SET status = 'merged' WHERE id = $1", [sr.changeRequestId]);
-    await room.submit(a, editor().append('late'));
-    expect(a.refusals).toEqual([SyncRefusal.closed]);
-    expect(await rowsOf(docId)).toBe(0);
-  });
+  it('refuses a merged change request', () => mergedChangeRequestRefused(jdb, journalHost()));
 
   it('closes every connection of a deleted space and answers the batch with the refusal', async () => {
     const sr = await newSpace();
