@@ -3,7 +3,7 @@ import { OrgAccess } from '../../core/access';
 import { atLeast } from '../../core/roles';
 import { sameSecret } from '../../sites/gate';
 import { getSite, type SiteRow } from '../../store/sites';
-import { getSpace } from '../../store/spaces';
+import { spaceForSite as spaceInOrg } from '../../core/sites/newSpace';
 import type { AppEnv } from '../env';
 import { forbidden, notFound } from '@quire/shared/apiErrors';
 
@@ -54,8 +54,6 @@ export async function siteForWrite(c: Ctx, orgId: string, siteId: string): Promi
 }
 
 /** A space of the same organization the caller can see, named in a body; 404 otherwise. */
-export async function spaceForSite(c: Ctx, orgId: string, spaceId: string, access: OrgAccess) {
-  const space = await getSpace(c.get('deps').db, spaceId);
-  if (!space || space.org_id !== orgId || !access.roleOn(space)) throw notFound('space');
-  return space;
+export function spaceForSite(c: Ctx, orgId: string, spaceId: string, access: OrgAccess) {
+  return spaceInOrg(c.get('deps').db, orgId, spaceId, access);
 }
