@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { ChangeRequestListQuery, CreateReviewBody, OrgChangeRequestListQuery } from '@quire/shared/schemas/changeRequest';
 import type { Context } from 'hono';
 import { BodyError, storedBody } from '../../core/comments/bodies';
-import { crBranch, mergeChangeRequest, updateFromMain } from '../../core/content/changeRequests';
+import { mergeChangeRequest, updateFromMain } from '../../core/content/changeRequests';
 import { readRequestedReviewers, readReviews } from '../../core/content/changeRequestViews';
 import {
   changeRequestsOfOrg,
@@ -14,9 +14,7 @@ import {
   reviewChangeRequestAs,
   updateChangeRequestAs,
 } from '../../core/content/changeRequestWrites';
-import { signedPdfUrl } from '../../core/content/exports';
-import { contentAtRevision } from '../../core/content/revisions';
-import { branchHead } from '../../core/content/revisions';
+import { changeRequestPdfUrl } from '../../core/content/branchOps';
 import { atLeast } from '../../core/roles';
 import * as store from '../../store/changeRequests';
 import { badRequest, notFound } from '@quire/shared/apiErrors';
@@ -80,22 +78,11 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(r.changeRequestPdf, async (c) => {
-    const { db } = c.get('deps');
     const { spaceId, changeRequestId } = c.req.valid('param');
     const q = c.req.valid('query');
     const { cr } = await requireChangeRequest(c, spaceId, changeRequestId);
     if (q.only && !q.page) throw badRequest('Missing query parameter field "page": required when "only" is true.');
-    const head = await db.transaction((tx) => branchHead(tx, crBranch(cr)));
-    if (!head) throw notFound('change request');
-    if (q.page && !(await contentAtRevision(db, head.id)).pages[q.page]) throw notFound('page');
-    const url = await signedPdfUrl(db, baseUrl(c), {
-      spaceId: cr.space_id,
-      changeRequestId: cr.id,
-      revisionId: head.id,
-      page: q.page,
-      only: !!q.only,
-    });
-    return c.json({ url }, 200);
+    return c.json({ url: await changeRequestPdfUrl(c.get('deps').db, baseUrl(c), cr, q) }, 200);
   });
 
   app.openapi(r.listReviews, async (c) => {
