@@ -6,6 +6,7 @@ import { atLeast } from '../roles';
 import { recordWebhookEvent } from '../webhooks/events';
 import { BodyError, storedBody } from './bodies';
 import { BranchView, type PageTarget } from './targets';
+import { countChangeRequestCommentsWith } from '../../store/changeRequests';
 import * as store from '../../store/comments';
 import type { CommentRow, ReactionRow, ReplierRow, ReplyRow, Thread } from '../../store/comments';
 import type { Db, Queryable } from '../../store/db';
@@ -152,6 +153,11 @@ function recordCommentEvent(
       };
     },
   });
+}
+
+/** A change request's `comments` counts its open comments, once comments are served. */
+export function countOpenCommentsOfChangeRequests(): void {
+  countChangeRequestCommentsWith(store.openChangeRequestCommentCounts);
 }
 
 // --- operations ---
