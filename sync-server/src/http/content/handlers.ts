@@ -23,7 +23,7 @@ import { presentOrg } from '../presenters/organization';
 import { presentSpace } from '../presenters/space';
 import { baseUrl } from '../urls';
 import { type LinkScope, backlinkItems, linkItems, linkStats } from './links';
-import { memoryPage } from './memoryPage';
+import { memoryPage } from '../../core/content/memoryPage';
 import { appBase, presentFiles, presentPage, presentPageTree, presentRevision } from '../presenters/content';
 import { registerContentDownloads } from './downloads';
 import * as r from './routes';
