@@ -45,3 +45,14 @@ export async function siteForWrite(db: Db, access: Access, orgId: string, siteId
   if (!atLeast(orgAccess.orgRole, SITE_MANAGER_ROLE)) throw forbidden(`This needs the ${SITE_MANAGER_ROLE} role in the organization.`);
   return { site, access: orgAccess };
 }
+
+/**
+ * The site a delete acts on, or undefined when there is nothing the caller could delete (not
+ * a member, or no such site): a delete of something already gone answers 204 either way.
+ * A member without the create role is refused (403).
+ */
+export async function siteForDelete(db: Db, access: Access, orgId: string, siteId: string): Promise<SiteRow | undefined> {
+  const orgAccess = await access.org(orgId);
+  if (!orgAccess.isMember || !(await getSite(db, orgId, siteId))) return undefined;
+  return (await siteForWrite(db, access, orgId, siteId)).site;
+}

@@ -20,6 +20,7 @@ import { publishedBase } from './siteSettings';
 import { requireSiteSpace } from './siteSpaceWrites';
 import { requireSection } from './structure';
 import type { Db, Queryable } from '../../store/db';
+import type { PageRequest } from '../../store/paginate';
 import { type SiteRow, touchSite } from '../../store/sites';
 import * as store from '../../store/sitesRedirects';
 import type { RedirectRow } from '../../store/sitesRedirects';
@@ -87,6 +88,11 @@ async function checkSourceFree(db: Queryable, siteId: string, source: string, ex
   }
   const existing = await store.redirectBySource(db, siteId, source);
   if (existing && existing.id !== exceptId) throw conflict(`A redirect from ${source} already exists.`);
+}
+
+/** A page of a site's redirects, searched and ordered as the query asks. */
+export function redirectsPage(db: Queryable, site: SiteRow, q: Parameters<typeof store.listRedirects>[2] & PageRequest) {
+  return store.listRedirects(db, site.id, q, q);
 }
 
 export async function createRedirect(db: Db, site: SiteRow, b: CreateRedirectBody): Promise<RedirectRow> {

@@ -1,6 +1,11 @@
 import type { Context } from 'hono';
 import type { OrgAccess } from '../../core/access';
-import { siteForRead as readerOf, siteForWrite as writerOf, type SiteReader } from '../../core/sites/siteAccess';
+import {
+  siteForDelete as deletableOf,
+  siteForRead as readerOf,
+  siteForWrite as writerOf,
+  type SiteReader,
+} from '../../core/sites/siteAccess';
 import { spaceForSite as spaceInOrg } from '../../core/sites/newSpace';
 import type { SiteRow } from '../../store/sites';
 import type { AppEnv } from '../env';
@@ -20,6 +25,11 @@ export function siteForRead(c: Ctx, orgId: string, siteId: string, shareKey?: st
 /** A site the caller may change: 404 when they cannot see it, 403 without the create role. */
 export function siteForWrite(c: Ctx, orgId: string, siteId: string): Promise<{ site: SiteRow; access: OrgAccess }> {
   return writerOf(c.get('deps').db, c.get('access'), orgId, siteId);
+}
+
+/** The site a delete acts on; undefined when there is nothing the caller could delete (204). */
+export function siteForDelete(c: Ctx, orgId: string, siteId: string): Promise<SiteRow | undefined> {
+  return deletableOf(c.get('deps').db, c.get('access'), orgId, siteId);
 }
 
 /** A space of the same organization the caller can see, named in a body; 404 otherwise. */

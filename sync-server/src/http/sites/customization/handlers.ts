@@ -6,9 +6,8 @@ import {
   resetSiteSpaceCustomization,
   siteSpaceCustomization,
 } from '../../../core/sites/customizationWrites';
-import { getSite } from '../../../store/sites';
 import type { AppEnv } from '../../env';
-import { siteForRead, siteForWrite } from '../guards';
+import { siteForDelete, siteForRead, siteForWrite } from '../guards';
 import * as r from './routes';
 
 export function registerSiteCustomization(app: OpenAPIHono<AppEnv>) {
@@ -31,12 +30,10 @@ export function registerSiteCustomization(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(r.deleteSiteSpaceCustomization, async (c) => {
-    const { db } = c.get('deps');
     const { organizationId, siteId, siteSpaceId } = c.req.valid('param');
-    const access = await c.get('access').org(organizationId);
-    if (!access.isMember || !(await getSite(db, organizationId, siteId))) return c.body(null, 204);
-    const { site } = await siteForWrite(c, organizationId, siteId);
-    await resetSiteSpaceCustomization(db, site, siteSpaceId);
+    const site = await siteForDelete(c, organizationId, siteId);
+    if (!site) return c.body(null, 204);
+    await resetSiteSpaceCustomization(c.get('deps').db, site, siteSpaceId);
     return c.body(null, 204);
   });
 

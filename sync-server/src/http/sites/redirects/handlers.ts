@@ -1,11 +1,16 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { createRedirect, deleteRedirect, requireRedirect, resolveRedirect, updateRedirect } from '../../../core/sites/siteRedirects';
-import { getSite } from '../../../store/sites';
-import { listRedirects } from '../../../store/sitesRedirects';
+import {
+  createRedirect,
+  deleteRedirect,
+  redirectsPage,
+  requireRedirect,
+  resolveRedirect,
+  updateRedirect,
+} from '../../../core/sites/siteRedirects';
 import type { AppEnv } from '../../env';
 import { envelope } from '../../listing';
 import { baseUrl } from '../../urls';
-import { siteForRead, siteForWrite } from '../guards';
+import { siteForDelete, siteForRead, siteForWrite } from '../guards';
 import { presentRedirect } from '../../presenters/site';
 import * as r from './routes';
 
@@ -15,7 +20,7 @@ export function registerSiteRedirects(app: OpenAPIHono<AppEnv>) {
     const { site, manager } = await siteForRead(c, organizationId, siteId);
     const q = c.req.valid('query');
     if (q.draft === true) return c.json({ items: [], count: 0 }, 200);
-    const page = await listRedirects(c.get('deps').db, site.id, q, q);
+    const page = await redirectsPage(c.get('deps').db, site, q);
     const ctx = { base: baseUrl(c), site, manager };
     return c.json(
       envelope(page, (row) => presentRedirect(row, ctx)),
@@ -38,12 +43,10 @@ export function registerSiteRedirects(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(r.deleteRedirect, async (c) => {
-    const { db } = c.get('deps');
     const { organizationId, siteId, siteRedirectId } = c.req.valid('param');
-    const access = await c.get('access').org(organizationId);
-    if (!access.isMember || !(await getSite(db, organizationId, siteId))) return c.body(null, 204);
-    const { site } = await siteForWrite(c, organizationId, siteId);
-    await deleteRedirect(db, site, siteRedirectId);
+    const site = await siteForDelete(c, organizationId, siteId);
+    if (!site) return c.body(null, 204);
+    await deleteRedirect(c.get('deps').db, site, siteRedirectId);
     return c.body(null, 204);
   });
 

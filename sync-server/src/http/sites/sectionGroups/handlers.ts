@@ -9,23 +9,20 @@ import {
   moveSectionGroup,
   removeSectionFromGroup,
 } from '../../../core/sites/sectionGroupWrites';
-import { getSite, type SiteRow } from '../../../store/sites';
-import * as store from '../../../store/sitesStructure';
 import type { AppEnv } from '../../env';
 import { notFound } from '@quire/shared/apiErrors';
 import { envelope } from '../../listing';
 import { baseUrl } from '../../urls';
-import { siteForRead, siteForWrite } from '../guards';
+import { siteForDelete, siteForRead, siteForWrite } from '../guards';
 import { SiteStructure } from '../../presenters/site';
-import { readSiteStructure } from '../../../core/sites/structureRead';
+import { readSiteStructureAfterWrite, sectionGroupsPage } from '../../../core/sites/structureRead';
 import * as r from './routes';
 
 type Ctx = Context<AppEnv>;
 
 async function respond(c: Ctx, orgId: string, siteId: string, access: OrgAccess, groupId: string) {
-  const { db } = c.get('deps');
-  const site = (await getSite(db, orgId, siteId)) as SiteRow;
-  const structure = new SiteStructure(await readSiteStructure(db, site, access), access, baseUrl(c));
+  const read = await readSiteStructureAfterWrite(c.get('deps').db, orgId, siteId, access);
+  const structure = new SiteStructure(read, access, baseUrl(c));
   const group = structure.groups.find((g) => g.id === groupId);
   if (!group) throw notFound('site section group');
   return structure.group(group);
@@ -33,11 +30,10 @@ async function respond(c: Ctx, orgId: string, siteId: string, access: OrgAccess,
 
 export function registerSiteSectionGroups(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.listSectionGroups, async (c) => {
-    const { db } = c.get('deps');
     const { organizationId, siteId } = c.req.valid('param');
     const { site, access } = await siteForRead(c, organizationId, siteId);
-    const page = await store.listSectionGroups(db, site.id, c.req.valid('query'));
-    const structure = new SiteStructure(await readSiteStructure(db, site, access), access, baseUrl(c));
+    const { page, structure: read } = await sectionGroupsPage(c.get('deps').db, site, access, c.req.valid('query'));
+    const structure = new SiteStructure(read, access, baseUrl(c));
     return c.json(
       envelope(page, (g) => structure.group(g)),
       200,
@@ -58,12 +54,10 @@ export function registerSiteSectionGroups(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(r.deleteSectionGroup, async (c) => {
-    const { db } = c.get('deps');
     const { organizationId, siteId, siteSectionGroupId } = c.req.valid('param');
-    const access = await c.get('access').org(organizationId);
-    if (!access.isMember || !(await getSite(db, organizationId, siteId))) return c.body(null, 204);
-    const { site } = await siteForWrite(c, organizationId, siteId);
-    await deleteSectionGroup(db, site, siteSectionGroupId);
+    const site = await siteForDelete(c, organizationId, siteId);
+    if (!site) return c.body(null, 204);
+    await deleteSectionGroup(c.get('deps').db, site, siteSectionGroupId);
     return c.body(null, 204);
   });
 
@@ -82,12 +76,10 @@ export function registerSiteSectionGroups(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(r.removeSectionFromGroup, async (c) => {
-    const { db } = c.get('deps');
     const { organizationId, siteId, siteSectionGroupId, siteSectionId } = c.req.valid('param');
-    const access = await c.get('access').org(organizationId);
-    if (!access.isMember || !(await getSite(db, organizationId, siteId))) return c.body(null, 204);
-    const { site } = await siteForWrite(c, organizationId, siteId);
-    await removeSectionFromGroup(db, site, siteSectionGroupId, siteSectionId);
+    const site = await siteForDelete(c, organizationId, siteId);
+    if (!site) return c.body(null, 204);
+    await removeSectionFromGroup(c.get('deps').db, site, siteSectionGroupId, siteSectionId);
     return c.body(null, 204);
   });
 

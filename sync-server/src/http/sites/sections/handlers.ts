@@ -2,24 +2,20 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { OrgAccess } from '../../../core/access';
 import { addSection, changeSection, deleteSection, moveSection } from '../../../core/sites/sectionWrites';
-import type { SiteRow } from '../../../store/sites';
-import { getSite } from '../../../store/sites';
-import * as store from '../../../store/sitesStructure';
 import type { AppEnv } from '../../env';
 import { notFound } from '@quire/shared/apiErrors';
 import { envelope } from '../../listing';
 import { baseUrl } from '../../urls';
-import { siteForRead, siteForWrite } from '../guards';
+import { siteForDelete, siteForRead, siteForWrite } from '../guards';
 import { SiteStructure } from '../../presenters/site';
-import { readSiteStructure } from '../../../core/sites/structureRead';
+import { readSiteStructureAfterWrite, sectionsPage } from '../../../core/sites/structureRead';
 import * as r from './routes';
 
 type Ctx = Context<AppEnv>;
 
 async function respond(c: Ctx, orgId: string, siteId: string, access: OrgAccess, sectionId: string) {
-  const { db } = c.get('deps');
-  const site = (await getSite(db, orgId, siteId)) as SiteRow;
-  const structure = new SiteStructure(await readSiteStructure(db, site, access), access, baseUrl(c));
+  const read = await readSiteStructureAfterWrite(c.get('deps').db, orgId, siteId, access);
+  const structure = new SiteStructure(read, access, baseUrl(c));
   const section = structure.sections.find((s) => s.id === sectionId);
   if (!section) throw notFound('site section');
   return structure.section(section);
@@ -27,12 +23,12 @@ async function respond(c: Ctx, orgId: string, siteId: string, access: OrgAccess,
 
 export function registerSiteSections(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.listSections, async (c) => {
-    const { db } = c.get('deps');
     const { organizationId, siteId } = c.req.valid('param');
     const q = c.req.valid('query');
     const { site, access } = await siteForRead(c, organizationId, siteId, q.shareKey);
-    const page = await store.listSections(db, site.id, q);
-    const structure = new SiteStructure(await readSiteStructure(db, site, access), access, baseUrl(c));
+    const read = await sectionsPage(c.get('deps').db, site, access, q);
+    const page = read.page;
+    const structure = new SiteStructure(read.structure, access, baseUrl(c));
     return c.json(
       envelope(page, (s) => structure.section(structure.sections.find((x) => x.id === s.id) ?? s)),
       200,
@@ -47,12 +43,10 @@ export function registerSiteSections(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(r.deleteSection, async (c) => {
-    const { db } = c.get('deps');
     const { organizationId, siteId, siteSectionId } = c.req.valid('param');
-    const access = await c.get('access').org(organizationId);
-    if (!access.isMember || !(await getSite(db, organizationId, siteId))) return c.body(null, 204);
-    const { site } = await siteForWrite(c, organizationId, siteId);
-    await deleteSection(db, site, siteSectionId);
+    const site = await siteForDelete(c, organizationId, siteId);
+    if (!site) return c.body(null, 204);
+    await deleteSection(c.get('deps').db, site, siteSectionId);
     return c.body(null, 204);
   });
 
