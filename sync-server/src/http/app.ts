@@ -6,7 +6,6 @@ import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { Access } from '../core/access';
-import { withLinkHolder } from '../core/content/exports';
 import { publishedSiteHosts, registerPublishedSites } from '../sites/app';
 import { callerForToken } from '../core/callers';
 import { hashToken } from '../store/tokens';
@@ -139,8 +138,7 @@ export function createApp(deps: Deps, limiters: RateLimiters = rateLimiters(deps
     c.set('caller', found);
     c.set('tokenHash', hashToken(match[1]));
     c.set('access', new Access(deps.db, found.user.id, found.tokenId));
-    // Download links made while answering are handed to this token (see core/content/exports).
-    await withLinkHolder(`t.${found.tokenId}`, next);
+    await next();
   });
   app.use(
     '/v1/*',

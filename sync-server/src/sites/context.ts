@@ -133,7 +133,7 @@ export class SiteRequest {
     const out = new Map<string, string>();
     for (const id of ids) {
       const f = snapshot.files[id];
-      if (f) out.set(id, await signedFileUrl(this.db, this.mount.serverBase, v.spaceId, id, f.name, `s.${this.site.id}`));
+      if (f) out.set(id, await signedFileUrl(this.db, { base: this.mount.serverBase, holder: `s.${this.site.id}` }, v.spaceId, id, f.name));
     }
     return out;
   }

@@ -273,7 +273,7 @@ export async function renderPage(req: SiteRequest, loc: Located): Promise<Render
     outline = rendered.outline;
     const pdf =
       variant.settings.pdf.enabled && variant.revisionId
-        ? `<a href="${esc(await signedPdfUrl(req.db, req.mount.serverBase, { spaceId: variant.spaceId, revisionId: variant.revisionId }, `s.${req.site.id}`))}" type="application/pdf">Download PDF</a>`
+        ? `<a href="${esc(await signedPdfUrl(req.db, { base: req.mount.serverBase, holder: `s.${req.site.id}` }, { spaceId: variant.spaceId, revisionId: variant.revisionId }))}" type="application/pdf">Download PDF</a>`
         : '';
     const actions = `<div class="page-actions">${variant.settings.pageActions.markdown ? `<a href="${esc(markdownUrl)}" type="text/markdown">View as Markdown</a>` : ''}${pdf}</div>`;
     main = `${head()}${actions}<article class="content${page.openapiSpec ? ' api-reference' : ''}">${rendered.html}</article>${pager(req, loc)}`;

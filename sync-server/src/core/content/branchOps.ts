@@ -6,7 +6,7 @@ import type { Db } from '../../store/db';
 import { getSpace, type SpaceRow } from '../../store/spaces';
 import type { Branch } from './branches';
 import { crBranch, isActive } from './changeRequests';
-import { signedFileUrl, signedPdfUrl } from './exports';
+import { type LinkBase, signedFileUrl, signedPdfUrl } from './exports';
 import { type ImportRequest, importIntoBranch } from './import';
 import { branchHead, contentAtRevision, initSpaceContent } from './revisions';
 import { applyTemplate } from './templates';
@@ -41,24 +41,24 @@ export function checkBranchWritable(t: Pick<BranchTarget, 'space' | 'cr'>): void
 }
 
 /** A signed link to the PDF of a space's main branch; live edits not yet in a revision are cut first. */
-export async function spacePdfUrl(db: Db, base: string, space: SpaceRow, q: { page?: string; only?: boolean }): Promise<string> {
+export async function spacePdfUrl(db: Db, links: LinkBase, space: SpaceRow, q: { page?: string; only?: boolean }): Promise<string> {
   const head =
     (await db.transaction((tx) => branchHead(tx, { spaceId: space.id }))) ?? (await db.transaction((tx) => initSpaceContent(tx, space.id)));
   if (q.page && !(await contentAtRevision(db, head.id)).pages[q.page]) throw notFound('page');
-  return signedPdfUrl(db, base, { spaceId: space.id, revisionId: head.id, page: q.page, only: !!q.only });
+  return signedPdfUrl(db, links, { spaceId: space.id, revisionId: head.id, page: q.page, only: !!q.only });
 }
 
 /** A signed link to the PDF of a change request's branch, as it is now. */
 export async function changeRequestPdfUrl(
   db: Db,
-  base: string,
+  links: LinkBase,
   cr: ChangeRequestRow,
   q: { page?: string; only?: boolean },
 ): Promise<string> {
   const head = await db.transaction((tx) => branchHead(tx, crBranch(cr)));
   if (!head) throw notFound('change request');
   if (q.page && !(await contentAtRevision(db, head.id)).pages[q.page]) throw notFound('page');
-  return signedPdfUrl(db, base, { spaceId: cr.space_id, changeRequestId: cr.id, revisionId: head.id, page: q.page, only: !!q.only });
+  return signedPdfUrl(db, links, { spaceId: cr.space_id, changeRequestId: cr.id, revisionId: head.id, page: q.page, only: !!q.only });
 }
 
 /** Fills a branch from a built-in template. */
@@ -88,13 +88,13 @@ export async function importAs(deps: { db: Db; config: Config }, t: BranchTarget
  */
 export async function uploadFileAs(
   db: Db,
-  base: string,
+  links: LinkBase,
   t: Pick<BranchTarget, 'space' | 'cr'>,
   file: { id: string; name: string; contentType: string; bytes: Uint8Array },
 ): Promise<{ size: number; created: boolean; downloadURL: string }> {
   checkChangeRequestActive(t.cr);
   if (file.bytes.byteLength === 0) throw badRequest('Invalid body: empty; send the bytes of the file.');
   const stored = await storeSpaceFile(db, t.space.id, file.id, file.bytes, file.contentType);
-  const downloadURL = await signedFileUrl(db, base, t.space.id, file.id, file.name);
+  const downloadURL = await signedFileUrl(db, links, t.space.id, file.id, file.name);
   return { size: stored.size, created: stored.created, downloadURL };
 }

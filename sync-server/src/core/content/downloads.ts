@@ -3,7 +3,7 @@ import type { Deps } from '../deps';
 import { renderPdf } from '../pdf/index';
 import { REMOTE_IMAGE_LIMITS } from '../pdf/images';
 import { pdfPagesOf, pdfResources } from '../pdf/sources';
-import { filePayload, type PdfTarget, pdfPayload, withLinkHolder } from './exports';
+import { type LinkBase, filePayload, type PdfTarget, pdfPayload } from './exports';
 import { checkLink } from './linkHolders';
 import { Lru } from './lru';
 import { getChangeRequest } from '../../store/changeRequests';
@@ -45,7 +45,7 @@ export async function linkedPdf(
     let build = building.get(key);
     if (!build) {
       // Links inside the PDF are handed to whoever the PDF's own link was handed to.
-      build = withLinkHolder(holder, () => buildPdf(deps, base, target)).finally(() => building.delete(key));
+      build = buildPdf(deps, { base, holder }, target).finally(() => building.delete(key));
       building.set(key, build);
     }
     pdf = await build;
@@ -55,7 +55,7 @@ export async function linkedPdf(
 }
 
 /** The PDF of a revision (or a page of it), drawn from what the revision and its space hold. */
-async function buildPdf({ db, config }: Pick<Deps, 'db' | 'config'>, base: string, target: PdfTarget): Promise<Buffer> {
+async function buildPdf({ db, config }: Pick<Deps, 'db' | 'config'>, links: LinkBase, target: PdfTarget): Promise<Buffer> {
   const [space, head, cr] = await Promise.all([
     getSpace(db, target.spaceId),
     getRevisionHead(db, target.revisionId),
@@ -65,7 +65,7 @@ async function buildPdf({ db, config }: Pick<Deps, 'db' | 'config'>, base: strin
     throw notFound(target.changeRequestId ? 'change request' : 'space');
   }
   const remoteImages = { ...REMOTE_IMAGE_LIMITS, allowPrivate: config.allowPrivateFetch };
-  const scope = { ...target, orgId: space.org_id, baseUrl: base, remoteImages };
+  const scope = { ...target, orgId: space.org_id, links, remoteImages };
   const found = await pdfPagesOf(db, scope);
   if (!found) throw notFound('page');
   const resources = await pdfResources(db, scope, found.doc, found.pages);

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../../store/db';
 import { serverSecret } from '../secrets';
@@ -16,17 +15,14 @@ const WINDOW_S = 60 * 60;
 /** Who a link was handed to: an API token (`t.<tokenId>`) or a published site's visitors (`s.<siteId>`). */
 export type LinkHolder = `t.${string}` | `s.${string}`;
 
-const holders = new AsyncLocalStorage<LinkHolder>();
-
-/** Runs `fn` with links handed to `holder` (the API's authentication sets the caller's token). */
-export function withLinkHolder<T>(holder: LinkHolder, fn: () => T): T {
-  return holders.run(holder, fn);
-}
-
-function currentHolder(): LinkHolder {
-  const h = holders.getStore();
-  if (!h) throw new Error('a download link was made outside a request that says whom it is for');
-  return h;
+/**
+ * Where links point (the server's public address) and whom they are handed to. Passed
+ * along rather than kept in an async context: that context costs every promise of the
+ * process a hook, sync traffic included.
+ */
+export interface LinkBase {
+  base: string;
+  holder: LinkHolder;
 }
 
 /** The current link window: site pages that embed links are cached per window. */
@@ -79,7 +75,7 @@ export function pdfPayload(t: PdfTarget): string {
   return `pdf:${t.spaceId}:${t.changeRequestId ?? ''}:${t.revisionId}:${t.page ?? ''}:${t.only ? 1 : 0}`;
 }
 
-export async function signedPdfUrl(db: Queryable, base: string, t: PdfTarget, holder: LinkHolder = currentHolder()): Promise<string> {
+export async function signedPdfUrl(db: Queryable, { base, holder }: LinkBase, t: PdfTarget): Promise<string> {
   const q = new URLSearchParams();
   if (t.page) q.set('page', t.page);
   if (t.only) q.set('only', 'true');
@@ -94,11 +90,10 @@ export function filePayload(spaceId: string, fileId: string): string {
 
 export async function signedFileUrl(
   db: Queryable,
-  base: string,
+  { base, holder }: LinkBase,
   spaceId: string,
   fileId: string,
   name: string,
-  holder: LinkHolder = currentHolder(),
 ): Promise<string> {
   const q = await signedQuery(db, filePayload(spaceId, fileId), holder);
   return `${base}/files/${spaceId}/${fileId}/${encodeURIComponent(name)}?${q}`;

@@ -4,7 +4,7 @@ import type * as Y from 'yjs';
 import type { Queryable } from '../../store/db';
 import { getBlob, spaceFileHashes } from '../../store/files';
 import { getSpecByRef, latestSpecDocument } from '../../store/openapiSpecs';
-import { signedFileUrl } from '../content/exports';
+import { type LinkBase, signedFileUrl } from '../content/exports';
 import { readPageBody } from '../content/model';
 import { contentAtRevision, docAtRevision } from '../content/revisions';
 import { flatPages } from '../content/tree';
@@ -21,8 +21,8 @@ export interface PdfScope {
   revisionId: string;
   page?: string;
   only?: boolean;
-  /** Where signed file links point (the server's public address). */
-  baseUrl: string;
+  /** Where signed file links point (the server's public address), and whom they are handed to. */
+  links: LinkBase;
   /** Images on other sites are fetched within these limits; without them they print as cards. */
   remoteImages?: RemoteImageLimits;
 }
@@ -133,7 +133,7 @@ export async function pdfResources(db: Queryable, scope: PdfScope, doc: Y.Doc, p
   const hashes = await spaceFileHashes(db, scope.spaceId, [...fileIds]);
   for (const [id, info] of infos) {
     if (!info || !hashes.has(id)) continue;
-    res.files.set(id, { url: await signedFileUrl(db, scope.baseUrl, scope.spaceId, id, info.name), name: info.name });
+    res.files.set(id, { url: await signedFileUrl(db, scope.links, scope.spaceId, id, info.name), name: info.name });
   }
   const remote: string[] = [];
   for (const src of imageSrcs) {

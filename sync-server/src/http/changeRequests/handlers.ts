@@ -22,7 +22,7 @@ import { badRequest } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { requireChangeRequest, requireOrg, requireSpace } from '../guards';
 import { envelope } from '../listing';
-import { baseUrl } from '../urls';
+import { baseUrl, linkBase } from '../urls';
 import { presentChangeRequest, presentChangeRequests, presentRequestedReviewers, presentReviews } from '../presenters/changeRequest';
 import * as r from './routes';
 
@@ -81,7 +81,7 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
     const q = c.req.valid('query');
     const { cr } = await requireChangeRequest(c, spaceId, changeRequestId);
     if (q.only && !q.page) throw badRequest('Missing query parameter field "page": required when "only" is true.');
-    return c.json({ url: await changeRequestPdfUrl(c.get('deps').db, baseUrl(c), cr, q) }, 200);
+    return c.json({ url: await changeRequestPdfUrl(c.get('deps').db, linkBase(c), cr, q) }, 200);
   });
 
   app.openapi(r.listReviews, async (c) => {

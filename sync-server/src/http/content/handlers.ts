@@ -21,7 +21,7 @@ import { requireSpace } from '../guards';
 import { requireChangeRequest } from '../guards';
 import { presentOrg } from '../presenters/organization';
 import { presentSpace } from '../presenters/space';
-import { baseUrl } from '../urls';
+import { baseUrl, linkBase } from '../urls';
 import { type LinkScope, backlinkItems, linkItems, linkStats } from './links';
 import { memoryPage } from '../../core/content/memoryPage';
 import { appBase, presentFiles, presentPage, presentPageTree, presentRevision } from '../presenters/content';
@@ -55,6 +55,7 @@ async function linkScope(c: Ctx, ctx: Awaited<ReturnType<typeof branchContext>>)
   return {
     db,
     base,
+    links: linkBase(c),
     revisionId: ctx.revisionId,
     content,
     organization: presentOrg(org, ctx.access, base),
@@ -72,7 +73,7 @@ function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof
   app.openapi(routes.getContent, async (c) => {
     const { db } = c.get('deps');
     const ctx = await branchContext(c, c.req.valid('param'));
-    const read = await readRevision(db, baseUrl(c), ctx.revisionId);
+    const read = await readRevision(db, linkBase(c), ctx.revisionId);
     if (!read) throw notFound('revision');
     return c.json(presentRevision(baseUrl(c), read, { metadata: c.req.valid('query').metadata !== false }), 200);
   });
@@ -85,7 +86,7 @@ function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof
     const content = await contentAtRevision(db, ctx.revisionId);
     const q = c.req.valid('query');
     const page = memoryPage(Object.values(content.files), fileKey, q);
-    const items = presentFiles(page.rows, await downloadLinks(db, baseUrl(c), ctx.space.id, page.rows), q.metadata !== false);
+    const items = presentFiles(page.rows, await downloadLinks(db, linkBase(c), ctx.space.id, page.rows), q.metadata !== false);
     return c.json({ items, count: page.count, ...(page.next ? { next: { page: page.next } } : {}) }, 200);
   });
 
@@ -97,7 +98,7 @@ function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof
     if (!file) throw notFound('file');
     const [shown] = presentFiles(
       [file],
-      await downloadLinks(db, baseUrl(c), ctx.space.id, [file]),
+      await downloadLinks(db, linkBase(c), ctx.space.id, [file]),
       c.req.valid('query').metadata !== false,
     );
     return c.json(shown as NonNullable<typeof shown>, 200);
@@ -155,7 +156,7 @@ function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof
     const { name } = c.req.valid('query');
     const contentType = (c.req.valid('header')['content-type'].split(';')[0] ?? '').trim().toLowerCase();
     const bytes = new Uint8Array(await c.req.arrayBuffer());
-    const stored = await uploadFileAs(c.get('deps').db, baseUrl(c), ctx, { id: p.fileId, name, contentType, bytes });
+    const stored = await uploadFileAs(c.get('deps').db, linkBase(c), ctx, { id: p.fileId, name, contentType, bytes });
     return c.json({ id: p.fileId, name, contentType, size: stored.size, downloadURL: stored.downloadURL }, stored.created ? 201 : 200);
   });
 
@@ -233,7 +234,7 @@ export function registerContent(app: OpenAPIHono<AppEnv>) {
     const q = c.req.valid('query');
     if (q.only && !q.page) throw badRequest('Missing query parameter field "page": required when "only" is true.');
     const { space } = await requireSpace(c, spaceId);
-    return c.json({ url: await spacePdfUrl(c.get('deps').db, baseUrl(c), space, q) }, 200);
+    return c.json({ url: await spacePdfUrl(c.get('deps').db, linkBase(c), space, q) }, 200);
   });
 
   app.openapi(r.space.applyTemplate, async (c) => {

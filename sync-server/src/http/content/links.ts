@@ -7,11 +7,14 @@ import { pagePaths } from '../../core/content/tree';
 import type { DbHandle } from '../../core/deps';
 import { presentFiles } from '../presenters/content';
 import { downloadLinks } from '../../core/content/downloadLinks';
+import type { LinkBase } from '../../core/content/exports';
 
 /** The organization, space and revision every location of a read is in. */
 export interface LinkScope {
   db: DbHandle;
   base: string;
+  /** Download links of the files read: where they point and whom they are handed to. */
+  links: LinkBase;
   revisionId: string;
   content: Materialized;
   organization: Organization;
@@ -104,7 +107,7 @@ export async function linkItems(scope: LinkScope, pageIds: string[]): Promise<Li
     l.target.kind === 'file' && scope.content.files[l.target.fileId] ? [l.target.fileId] : [],
   );
   const linked = fileIds.map((id) => scope.content.files[id] as never);
-  const presented = presentFiles(linked, await downloadLinks(scope.db, scope.base, scope.space.id, linked));
+  const presented = presentFiles(linked, await downloadLinks(scope.db, scope.links, scope.space.id, linked));
   const files = new Map(presented.map((f) => [f.id, f]));
   const out: LinkFound[] = [];
   for (const [key, l] of byKey) {
