@@ -109,8 +109,23 @@ const BINARY: QueryOptions = {
  * The embedded adapter. PGlite is one connection, so a transaction holds it and other
  * queries wait their turn; that is also what makes concurrent writes safe here.
  */
+/**
+ * Postgres zeroes its whole shared memory at start: 128 MB of buffers and the slots of a
+ * hundred connections take most of a second of CPU. A database in memory keeps its pages in
+ * memory anyway (a buffer evicted is a copy within the same heap), and PGlite serves one
+ * connection, so it starts with a small buffer pool and few slots. The lock table keeps its
+ * default size: it is sized by connections times locks per transaction.
+ */
+export const IN_MEMORY_START_PARAMS = [
+  ...PGlite.defaultStartParams,
+  ...['shared_buffers=8MB', 'max_connections=5', 'max_locks_per_transaction=1280'].flatMap((s) => ['-c', s]),
+];
+
 export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob): Promise<Db> {
-  const pg = new PGlite(dataDir, loadDataDir ? { loadDataDir } : {});
+  const pg = new PGlite(dataDir, {
+    ...(loadDataDir ? { loadDataDir } : {}),
+    ...(dataDir ? {} : { startParams: IN_MEMORY_START_PARAMS }),
+  });
   await pg.waitReady;
   // A database in memory has nothing to make durable: a commit need not wait for its WAL
   // record to be written, which makes small transactions about a third cheaper.
