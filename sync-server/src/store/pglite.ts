@@ -106,25 +106,27 @@ const BINARY: QueryOptions = {
 };
 
 /**
+ * Postgres zeroes its whole shared memory at start: 128 MB of buffers and the slots of a
+ * hundred connections take most of a second of CPU, at every start. PGlite serves one
+ * connection, so it starts with few slots; the lock table keeps its default size (it is
+ * sized by connections times locks per transaction). A database in memory keeps its pages
+ * in memory anyway (a buffer evicted is a copy within the same heap): a small buffer pool.
+ */
+function startParams(dataDir: string | undefined, sharedBuffersMb: number | undefined): string[] {
+  const settings = ['max_connections=5', 'max_locks_per_transaction=1280'];
+  const buffers = dataDir ? sharedBuffersMb : (sharedBuffersMb ?? 8);
+  if (buffers !== undefined) settings.push(`shared_buffers=${buffers}MB`);
+  return [...PGlite.defaultStartParams, ...settings.flatMap((s) => ['-c', s])];
+}
+
+/**
  * The embedded adapter. PGlite is one connection, so a transaction holds it and other
  * queries wait their turn; that is also what makes concurrent writes safe here.
  */
-/**
- * Postgres zeroes its whole shared memory at start: 128 MB of buffers and the slots of a
- * hundred connections take most of a second of CPU. A database in memory keeps its pages in
- * memory anyway (a buffer evicted is a copy within the same heap), and PGlite serves one
- * connection, so it starts with a small buffer pool and few slots. The lock table keeps its
- * default size: it is sized by connections times locks per transaction.
- */
-export const IN_MEMORY_START_PARAMS = [
-  ...PGlite.defaultStartParams,
-  ...['shared_buffers=8MB', 'max_connections=5', 'max_locks_per_transaction=1280'].flatMap((s) => ['-c', s]),
-];
-
-export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob): Promise<Db> {
+export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob, opts: { sharedBuffersMb?: number } = {}): Promise<Db> {
   const pg = new PGlite(dataDir, {
     ...(loadDataDir ? { loadDataDir } : {}),
-    ...(dataDir ? {} : { startParams: IN_MEMORY_START_PARAMS }),
+    startParams: startParams(dataDir, opts.sharedBuffersMb),
   });
   await pg.waitReady;
   // A database in memory has nothing to make durable: a commit need not wait for its WAL

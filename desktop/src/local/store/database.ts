@@ -93,15 +93,19 @@ function tarball(buffer: ArrayBuffer): Blob {
 
 /**
  * Postgres zeroes its whole shared memory at start: 128 MB of buffers and the slots of a
- * hundred connections take most of a second of CPU. A database in memory keeps its pages in
- * memory anyway (a buffer evicted is a copy within the same heap), and PGlite serves one
- * connection, so it starts with a small buffer pool and few slots; the lock table keeps its
- * default size (connections times locks per transaction).
+ * hundred connections take most of a second of CPU, at every start. PGlite serves one
+ * connection, so it starts with few slots; the lock table keeps its default size (it is
+ * sized by connections times locks per transaction). A database in memory keeps its pages
+ * in memory anyway (a buffer evicted is a copy within the same heap): a small buffer pool.
+ * On disk the pool is Postgres's unless `PGLITE_SHARED_BUFFERS_MB` says otherwise (tests
+ * start hundreds of nodes).
  */
-const IN_MEMORY_START_PARAMS = [
-  ...PGlite.defaultStartParams,
-  ...['shared_buffers=8MB', 'max_connections=5', 'max_locks_per_transaction=1280'].flatMap((s) => ['-c', s]),
-];
+function startParams(dataDir: string | undefined): string[] {
+  const settings = ['max_connections=5', 'max_locks_per_transaction=1280'];
+  const buffers = Number(process.env.PGLITE_SHARED_BUFFERS_MB) || (dataDir ? undefined : 8);
+  if (buffers) settings.push(`shared_buffers=${buffers}MB`);
+  return [...PGlite.defaultStartParams, ...settings.flatMap((s) => ['-c', s])];
+}
 
 /**
  * Opens (creating when needed) the local database under `dataDir/db`, or an in-memory one
@@ -118,7 +122,7 @@ export async function openLocalDb(dataDir: string | undefined): Promise<LocalDb>
     const dbDir = join(dataDir, 'db');
     try {
       const fresh = !existsSync(join(dbDir, 'PG_VERSION'));
-      pg = new PGlite(dbDir, fresh ? { loadDataDir: await emptyDatabaseDump() } : {});
+      pg = new PGlite(dbDir, { ...(fresh ? { loadDataDir: await emptyDatabaseDump() } : {}), startParams: startParams(dataDir) });
       await pg.waitReady;
     } catch (err) {
       unlock();
@@ -126,7 +130,7 @@ export async function openLocalDb(dataDir: string | undefined): Promise<LocalDb>
     }
     syncWal = walSyncer(dbDir);
   } else {
-    pg = new PGlite({ loadDataDir: await emptyDatabaseDump(), startParams: IN_MEMORY_START_PARAMS });
+    pg = new PGlite({ loadDataDir: await emptyDatabaseDump(), startParams: startParams(undefined) });
     await pg.waitReady;
   }
   await pg.exec(LOCAL_SCHEMA);
