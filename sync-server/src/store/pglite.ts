@@ -112,7 +112,7 @@ const BINARY: QueryOptions = {
  * sized by connections times locks per transaction). A database in memory keeps its pages
  * in memory anyway (a buffer evicted is a copy within the same heap): a small buffer pool.
  */
-function startParams(dataDir: string | undefined, sharedBuffersMb: number | undefined): string[] {
+export function startParams(dataDir: string | undefined, sharedBuffersMb?: number): string[] {
   const settings = ['max_connections=5', 'max_locks_per_transaction=1280'];
   const buffers = dataDir ? sharedBuffersMb : (sharedBuffersMb ?? 8);
   if (buffers !== undefined) settings.push(`shared_buffers=${buffers}MB`);
