@@ -1,6 +1,8 @@
+import { notFound } from '@quire/shared/apiErrors';
 import type { Db } from '../store/db';
+import { ssoTokenOrg } from '../store/saml';
 import { hashToken, userForTokenHash } from '../store/tokens';
-import type { UserRow } from '../store/users';
+import { getUserSeenBy, type UserRow } from '../store/users';
 import { readModelOf, tags } from './readModel';
 
 /** Who a request acts as: the token's user and the token itself. */
@@ -19,4 +21,16 @@ export async function callerForToken(db: Db, token: string): Promise<Caller | un
     const found = await userForTokenHash(db, hash);
     return found && { value: found, tags: [tags.token(hash), tags.user(found.user.id)] };
   });
+}
+
+/**
+ * A user the caller shares an organization with (or the caller): anyone else answers as an
+ * unknown id, so user ids of other organizations reveal nothing. A token an organization's
+ * SSO issued sees only that organization.
+ */
+export async function userSeenBy(db: Db, caller: Caller, userId: string): Promise<UserRow> {
+  const scope = await ssoTokenOrg(db, caller.tokenId);
+  const user = await getUserSeenBy(db, userId, caller.user.id, scope);
+  if (!user) throw notFound('user');
+  return user;
 }

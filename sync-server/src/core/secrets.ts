@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../store/db';
 
 /** Per database: one process may hold several (tests, benchmarks). */
@@ -21,4 +21,11 @@ export async function serverSecret(db: Queryable, name: string): Promise<Uint8Ar
   const key = new Uint8Array(Buffer.from((rows[0] as { value: string }).value, 'base64url'));
   cache.set(name, key);
   return key;
+}
+
+/** Compares a secret given by a caller with the one stored, in constant time. */
+export function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
 }

@@ -1,6 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
+import { sameSecret } from '../core/secrets';
 import { visitorClaims } from '../core/sites/adaptiveSchema';
 import { verifyVisitorToken } from '../core/sites/visitorAuth';
 import type { SiteRow } from '../store/sites';
@@ -19,12 +19,7 @@ export type GateResult =
 const shareCookie = (site: SiteRow) => `quire_share_${site.id}`;
 const visitorCookie = (site: SiteRow) => `quire_visitor_${site.id}`;
 
-/** Compares a secret given by a visitor with the site's in constant time. */
-export function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
+export { sameSecret };
 
 function cookieHeader(name: string, value: string, path: string, secure: boolean, maxAge: number): string {
   return `${name}=${encodeURIComponent(value)}; Path=${path || '/'}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;

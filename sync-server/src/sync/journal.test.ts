@@ -8,6 +8,7 @@ import { cutRevision, revisionState } from '../core/content/revisions';
 import type { Db, Queryable } from '../store/db';
 import { Journal } from '../store/journal/Journal';
 import { journaledDb } from '../store/journal/journaledDb';
+import { DRAIN_STATEMENT } from '../store/journal/drainSql';
 import { loadDocUpdate } from '../store/ydocs';
 import { freshTestDb } from '../testing/databases';
 import { LiveServer, acknowledged, synced } from '../testing/syncClients';
@@ -25,7 +26,7 @@ let dir: string;
 let holding = false;
 let held: (() => void)[] = [];
 
-const isDrain = (sql: string) => /INSERT INTO sync_journal_checkpoint \(id, gen, pos\) VALUES \(1, \$7/.test(sql);
+const isDrain = (sql: string) => sql === DRAIN_STATEMENT;
 
 function holdDrain() {
   holding = true;

@@ -1,10 +1,16 @@
+import { notFound } from '@quire/shared/apiErrors';
 import type { Queryable } from '../../store/db';
+import type { Page, PageRequest } from '../../store/paginate';
 import {
   type ChangeRequestRow,
   type ReviewRow,
   type ReviewerRow,
   changeRequestCommentCounts,
+  getRequestedReviewer,
+  getReview,
   latestReviews,
+  listRequestedReviewers,
+  listReviews,
   requesters,
   usersByIds,
 } from '../../store/changeRequests';
@@ -69,4 +75,38 @@ export async function readRequestedReviewers(
     ),
   ]);
   return { rows, changeRequest, users, latest: new Map(latest.map((rv) => [rv.reviewer_id, rv])) };
+}
+
+/** A page of a change request's reviews (`outdated` keeps those of an earlier revision, or the others). */
+export async function reviewsPage(
+  db: Queryable,
+  cr: ChangeRequestRow,
+  q: PageRequest & { outdated?: boolean },
+): Promise<{ page: Page<ReviewRow>; read: ReviewsRead }> {
+  const page = await listReviews(db, cr.id, { outdated: q.outdated, currentRevision: cr.revision_id }, q);
+  return { page, read: await readReviews(db, page.rows, cr) };
+}
+
+/** One review of a change request: 404 when it has none by that id. */
+export async function reviewOf(db: Queryable, cr: ChangeRequestRow, reviewId: string): Promise<ReviewsRead> {
+  const review = await getReview(db, cr.id, reviewId);
+  if (!review) throw notFound('review');
+  return readReviews(db, [review], cr);
+}
+
+/** A page of the reviewers asked to review a change request. */
+export async function requestedReviewersPage(
+  db: Queryable,
+  cr: ChangeRequestRow,
+  q: PageRequest,
+): Promise<{ page: Page<ReviewerRow>; read: RequestedReviewersRead }> {
+  const page = await listRequestedReviewers(db, cr.id, q);
+  return { page, read: await readRequestedReviewers(db, page.rows, cr) };
+}
+
+/** One reviewer asked to review a change request: 404 when that user was not asked. */
+export async function requestedReviewerOf(db: Queryable, cr: ChangeRequestRow, userId: string): Promise<RequestedReviewersRead> {
+  const row = await getRequestedReviewer(db, cr.id, userId);
+  if (!row) throw notFound('requested reviewer');
+  return readRequestedReviewers(db, [row], cr);
 }

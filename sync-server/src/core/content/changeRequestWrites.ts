@@ -12,7 +12,7 @@ import type { DbHandle } from '../deps';
 import { atLeast } from '../roles';
 import { visibleSpaceIds } from '../visibleSpaces';
 import type { Branch } from './branches';
-import { crBranch, isActive, openChangeRequest, recordChangeRequestEvent } from './changeRequests';
+import { crBranch, isActive, openChangeRequest, recordChangeRequestEvent, updateFromMain } from './changeRequests';
 import {
   type ChangeRequestsRead,
   type RequestedReviewersRead,
@@ -174,4 +174,16 @@ export async function requestReviewersAs(
   });
   const page = await store.listRequestedReviewers(db, cr.id, { limit: 1000 });
   return { page, read: await readRequestedReviewers(db, page.rows, current) };
+}
+
+/** Brings main's changes into a change request; the caller counts as one of its contributors. */
+export async function updateFromMainAs(db: Db, cr: store.ChangeRequestRow, userId: string): Promise<{ revision: string }> {
+  const { revision } = await updateFromMain(db, cr.id, userId);
+  await store.addContributor(db, cr.id, userId);
+  return { revision };
+}
+
+/** Withdraws the request that a user review a change request (one never asked changes nothing). */
+export async function removeRequestedReviewerAs(db: Db, cr: store.ChangeRequestRow, userId: string): Promise<void> {
+  await store.removeRequestedReviewer(db, cr.id, userId);
 }

@@ -1,18 +1,35 @@
 import { badRequest, notFound } from '@quire/shared/apiErrors';
-import type { MoveSectionBody, UpdateSectionBody } from '@quire/shared/schemas/siteStructure';
+import type { CreateSectionBody, MoveSectionBody, UpdateSectionBody } from '@quire/shared/schemas/siteStructure';
 import type { z } from 'zod';
 import { conditionError } from './expression';
 import { positionAmong, positionAtEnd } from './placement';
-import { moveIntoGroup, removeSection, requireGroup, requireSection } from './structure';
+import { createSection, moveIntoGroup, removeSection, requireGroup, requireSection } from './structure';
+import { newSpaceTitle, spaceForNewContent } from './newSpace';
+import type { OrgAccess } from '../access';
 import type { Db } from '../../store/db';
 import { type SiteRow, touchSite } from '../../store/sites';
-import { getSection, getSiteSpace, sectionSiblings, takenPaths, updateSection } from '../../store/sitesStructure';
+import { getSection, getSiteSpace, type SectionRow, sectionSiblings, takenPaths, updateSection } from '../../store/sitesStructure';
 
 /** A condition from a body, checked for syntax: 400 naming the field when it does not parse. */
 export function checkCondition(condition: string | null | undefined) {
   if (!condition) return;
   const problem = conditionError(condition);
   if (problem) throw badRequest(`Invalid body field "condition": ${problem}.`);
+}
+
+/**
+ * Adds a section showing an existing space or a new one (made in the same transaction, so a
+ * refused or failed call leaves no space behind). An existing space lends its title when
+ * none is given.
+ */
+export async function addSection(db: Db, site: SiteRow, access: OrgAccess, userId: string, b: CreateSectionBody): Promise<SectionRow> {
+  const source = await spaceForNewContent(db, site.org_id, access, userId, b);
+  const group = b.siteSectionGroupId ? await requireGroup(db, site.id, b.siteSectionGroupId) : undefined;
+  const title = source.existing ? (b.title ?? source.existing.title) : newSpaceTitle(b.title, b.template);
+  return db.transaction(async (tx) => {
+    const space = await source.make(tx, title);
+    return createSection(tx, site, { title, icon: b.icon ?? undefined, space, groupId: group?.id ?? null });
+  });
 }
 
 const INVALID_MOVE = 'Invalid body field "position": invalid move site section position.';

@@ -2,12 +2,16 @@ import type { OrgAccess } from '../access';
 import { atLeast } from '../roles';
 import { conditionHolds } from './expression';
 import type { Queryable } from '../../store/db';
-import type { SiteRow } from '../../store/sites';
+import type { Page, PageRequest } from '../../store/paginate';
+import { getSite, type SiteRow } from '../../store/sites';
 import {
   type SectionGroupRow,
   type SectionRow,
   type SiteSpaceRow,
   groupsOfSite,
+  listSectionGroups,
+  listSections,
+  listSiteSpaces,
   sectionsOfSite,
   siteSpacesOfSite,
 } from '../../store/sitesStructure';
@@ -60,4 +64,54 @@ export async function readSiteStructure(db: Queryable, site: SiteRow, access: Or
   const counts = await spaceCounts(db, ids);
   const manager = access.isMember && atLeast(access.orgRole, SITE_MANAGER_ROLE);
   return { site, sections, groups, siteSpaces, spaces, counts, visitor, manager };
+}
+
+/** A site's structure read again, as a write just left it (the site was found before the write). */
+export async function readSiteStructureAfterWrite(
+  db: Queryable,
+  orgId: string,
+  siteId: string,
+  access: OrgAccess,
+): Promise<SiteStructureRead> {
+  return readSiteStructure(db, (await getSite(db, orgId, siteId)) as SiteRow, access);
+}
+
+/** A page of a site's sections, with the structure they are presented in. */
+export async function sectionsPage(
+  db: Queryable,
+  site: SiteRow,
+  access: OrgAccess,
+  q: PageRequest,
+): Promise<{ page: Page<SectionRow>; structure: SiteStructureRead }> {
+  const page = await listSections(db, site.id, q);
+  return { page, structure: await readSiteStructure(db, site, access) };
+}
+
+/** A page of a site's section groups, with the structure they are presented in. */
+export async function sectionGroupsPage(
+  db: Queryable,
+  site: SiteRow,
+  access: OrgAccess,
+  q: PageRequest,
+): Promise<{ page: Page<SectionGroupRow>; structure: SiteStructureRead }> {
+  const page = await listSectionGroups(db, site.id, q);
+  return { page, structure: await readSiteStructure(db, site, access) };
+}
+
+/**
+ * A page of a site's site spaces, with the structure they are presented in; `default` keeps
+ * only the default ones (the root's and each section's), or only the others.
+ */
+export async function siteSpacesPage(
+  db: Queryable,
+  site: SiteRow,
+  access: OrgAccess,
+  q: PageRequest & { default?: boolean },
+): Promise<{ page: Page<SiteSpaceRow>; structure: SiteStructureRead }> {
+  const structure = await readSiteStructure(db, site, access);
+  const defaultIds = [site.default_site_space_id, ...structure.sections.map((s) => s.default_site_space_id)].filter(
+    (x): x is string => !!x,
+  );
+  const page = await listSiteSpaces(db, site.id, { defaultOnly: q.default, defaultIds }, q);
+  return { page, structure };
 }

@@ -1,14 +1,12 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { countChangeRequestCommentsWith } from '../../store/changeRequests';
-import { openChangeRequestCommentCounts } from '../../store/comments';
+import { countOpenCommentsOfChangeRequests } from '../../core/comments/threads';
 import type { AppEnv } from '../env';
 import * as r from './routes';
 import * as ops from '../comments/threads';
 
 /** Comments on a change request's branch; the change request is named by id or number. */
 export function registerChangeRequestComments(app: OpenAPIHono<AppEnv>) {
-  // A change request's `comments` counts its open comments.
-  countChangeRequestCommentsWith(openChangeRequestCommentCounts);
+  countOpenCommentsOfChangeRequests();
   app.openapi(r.listComments, async (c) => {
     const { spaceId, changeRequestId } = c.req.valid('param');
     const scope = await ops.changeRequestScope(c, spaceId, changeRequestId);

@@ -3,10 +3,12 @@ import type { z } from 'zod';
 import type { ChangeRequestListQuery, CreateReviewBody, OrgChangeRequestListQuery } from '@quire/shared/schemas/changeRequest';
 import type { Context } from 'hono';
 import { BodyError, storedBody } from '../../core/comments/bodies';
-import { crBranch, mergeChangeRequest, updateFromMain } from '../../core/content/changeRequests';
-import { readRequestedReviewers, readReviews } from '../../core/content/changeRequestViews';
+import { mergeChangeRequest } from '../../core/content/changeRequests';
+import { requestedReviewerOf, requestedReviewersPage, reviewOf, reviewsPage } from '../../core/content/changeRequestViews';
 import {
   changeRequestsOfOrg,
+  removeRequestedReviewerAs,
+  updateFromMainAs,
   changeRequestsOfSpace,
   openChangeRequestAs,
   readChangeRequest,
@@ -14,12 +16,9 @@ import {
   reviewChangeRequestAs,
   updateChangeRequestAs,
 } from '../../core/content/changeRequestWrites';
-import { signedPdfUrl } from '../../core/content/exports';
-import { contentAtRevision } from '../../core/content/revisions';
-import { branchHead } from '../../core/content/revisions';
+import { changeRequestPdfUrl } from '../../core/content/branchOps';
 import { atLeast } from '../../core/roles';
-import * as store from '../../store/changeRequests';
-import { badRequest, notFound } from '@quire/shared/apiErrors';
+import { badRequest } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { requireChangeRequest, requireOrg, requireSpace } from '../guards';
 import { envelope } from '../listing';
@@ -71,40 +70,26 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(r.updateChangeRequestFromMain, async (c) => {
-    const { db } = c.get('deps');
     const { spaceId, changeRequestId } = c.req.valid('param');
     const { cr } = await requireChangeRequest(c, spaceId, changeRequestId, 'edit');
-    const { revision } = await updateFromMain(db, cr.id, c.get('caller').user.id);
-    await store.addContributor(db, cr.id, c.get('caller').user.id);
+    const { revision } = await updateFromMainAs(c.get('deps').db, cr, c.get('caller').user.id);
     return c.json({ revision, result: 'update' as const }, 200);
   });
 
   app.openapi(r.changeRequestPdf, async (c) => {
-    const { db } = c.get('deps');
     const { spaceId, changeRequestId } = c.req.valid('param');
     const q = c.req.valid('query');
     const { cr } = await requireChangeRequest(c, spaceId, changeRequestId);
     if (q.only && !q.page) throw badRequest('Missing query parameter field "page": required when "only" is true.');
-    const head = await db.transaction((tx) => branchHead(tx, crBranch(cr)));
-    if (!head) throw notFound('change request');
-    if (q.page && !(await contentAtRevision(db, head.id)).pages[q.page]) throw notFound('page');
-    const url = await signedPdfUrl(db, baseUrl(c), {
-      spaceId: cr.space_id,
-      changeRequestId: cr.id,
-      revisionId: head.id,
-      page: q.page,
-      only: !!q.only,
-    });
-    return c.json({ url }, 200);
+    return c.json({ url: await changeRequestPdfUrl(c.get('deps').db, baseUrl(c), cr, q) }, 200);
   });
 
   app.openapi(r.listReviews, async (c) => {
-    const { db } = c.get('deps');
     const { spaceId, changeRequestId } = c.req.valid('param');
     const { cr } = await requireChangeRequest(c, spaceId, changeRequestId);
     const q = c.req.valid('query');
-    const page = await store.listReviews(db, cr.id, { outdated: q.outdated, currentRevision: cr.revision_id }, q);
-    const items = presentReviews(await readReviews(db, page.rows, cr), baseUrl(c), q.format);
+    const { page, read } = await reviewsPage(c.get('deps').db, cr, q);
+    const items = presentReviews(read, baseUrl(c), q.format);
     return c.json(
       envelope({ ...page, rows: items }, (x) => x),
       200,
@@ -119,21 +104,17 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(r.getReview, async (c) => {
-    const { db } = c.get('deps');
     const { spaceId, changeRequestId, reviewId } = c.req.valid('param');
     const { cr } = await requireChangeRequest(c, spaceId, changeRequestId);
-    const review = await store.getReview(db, cr.id, reviewId);
-    if (!review) throw notFound('review');
-    const [shown] = presentReviews(await readReviews(db, [review], cr), baseUrl(c), c.req.valid('query').format);
+    const [shown] = presentReviews(await reviewOf(c.get('deps').db, cr, reviewId), baseUrl(c), c.req.valid('query').format);
     return c.json(shown as NonNullable<typeof shown>, 200);
   });
 
   app.openapi(r.listRequestedReviewers, async (c) => {
-    const { db } = c.get('deps');
     const { spaceId, changeRequestId } = c.req.valid('param');
     const { cr, role } = await requireChangeRequest(c, spaceId, changeRequestId);
-    const page = await store.listRequestedReviewers(db, cr.id, c.req.valid('query'));
-    const items = presentRequestedReviewers(await readRequestedReviewers(db, page.rows, cr), atLeast(role, 'edit'), baseUrl(c));
+    const { page, read } = await requestedReviewersPage(c.get('deps').db, cr, c.req.valid('query'));
+    const items = presentRequestedReviewers(read, atLeast(role, 'edit'), baseUrl(c));
     return c.json(
       envelope({ ...page, rows: items }, (x) => x),
       200,
@@ -149,20 +130,17 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(r.getRequestedReviewer, async (c) => {
-    const { db } = c.get('deps');
     const { spaceId, changeRequestId, userId } = c.req.valid('param');
     const { cr, role } = await requireChangeRequest(c, spaceId, changeRequestId);
-    const row = await store.getRequestedReviewer(db, cr.id, userId);
-    if (!row) throw notFound('requested reviewer');
-    const [item] = presentRequestedReviewers(await readRequestedReviewers(db, [row], cr), atLeast(role, 'edit'), baseUrl(c));
+    const read = await requestedReviewerOf(c.get('deps').db, cr, userId);
+    const [item] = presentRequestedReviewers(read, atLeast(role, 'edit'), baseUrl(c));
     return c.json(item as NonNullable<typeof item>, 200);
   });
 
   app.openapi(r.removeRequestedReviewer, async (c) => {
-    const { db } = c.get('deps');
     const { spaceId, changeRequestId, userId } = c.req.valid('param');
     const { cr } = await requireChangeRequest(c, spaceId, changeRequestId, 'edit');
-    await store.removeRequestedReviewer(db, cr.id, userId);
+    await removeRequestedReviewerAs(c.get('deps').db, cr, userId);
     return c.body(null, 204);
   });
 

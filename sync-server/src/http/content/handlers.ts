@@ -4,24 +4,18 @@ import { bodyToGitbookDocument, markdownToBody } from '@quire/shared/content/ind
 import type { PageQuery } from '@quire/shared/schemas/content';
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { crBranch, isActive } from '../../core/content/changeRequests';
+import { applyTemplateAs, importAs, spacePdfUrl, spaceRevisionId, uploadFileAs } from '../../core/content/branchOps';
+import { crBranch } from '../../core/content/changeRequests';
 import { ARCHIVE_TYPES, exportRevisionArchive } from '../../core/content/export';
-import { importIntoBranch } from '../../core/content/import';
 import { readBody } from '../../core/content/read';
-import { signedPdfUrl } from '../../core/content/exports';
-import { branchHead, contentAtRevision, initSpaceContent } from '../../core/content/revisions';
-import { applyTemplate } from '../../core/content/templates';
-import { storeSpaceFile } from '../../core/content/uploads';
-import { signedFileUrl } from '../../core/content/exports';
+import { contentAtRevision } from '../../core/content/revisions';
 import { downloadLinks, readRevision } from '../../core/content/downloadLinks';
 import { pagePaths } from '../../core/content/tree';
 import { registerContentCopyStep } from '../../core/content/spaceCopyStep';
 import { computedSpecRef, renderSpecOperations } from '../../core/openapi';
-import { addContributor } from '../../store/changeRequests';
 import { getOrg } from '../../store/organizations';
 import { spaceCounts } from '../../store/spaceCounts';
-import { getSpace } from '../../store/spaces';
-import { badRequest, conflict, notFound } from '@quire/shared/apiErrors';
+import { badRequest, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { requireSpace } from '../guards';
 import { requireChangeRequest } from '../guards';
@@ -29,7 +23,7 @@ import { presentOrg } from '../presenters/organization';
 import { presentSpace } from '../presenters/space';
 import { baseUrl } from '../urls';
 import { type LinkScope, backlinkItems, linkItems, linkStats } from './links';
-import { memoryPage } from './memoryPage';
+import { memoryPage } from '../../core/content/memoryPage';
 import { appBase, presentFiles, presentPage, presentPageTree, presentRevision } from '../presenters/content';
 import { registerContentDownloads } from './downloads';
 import * as r from './routes';
@@ -42,14 +36,12 @@ interface BranchParams {
 
 /** The branch a content route reads or writes, checked for the caller, and its current revision. */
 async function branchContext(c: Ctx, p: BranchParams, needed: Role = 'read') {
-  const { db } = c.get('deps');
   if (p.changeRequestId) {
     const found = await requireChangeRequest(c, p.spaceId, p.changeRequestId, needed);
     return { ...found, branch: crBranch(found.cr), revisionId: found.cr.revision_id };
   }
   const found = await requireSpace(c, p.spaceId, needed);
-  // Spaces made before content existed get their first (empty) revision on first read.
-  const revisionId = found.space.revision_id ?? (await db.transaction((tx) => initSpaceContent(tx, found.space.id))).id;
+  const revisionId = await spaceRevisionId(c.get('deps').db, found.space);
   return { ...found, cr: undefined, branch: { spaceId: found.space.id }, revisionId };
 }
 
@@ -158,29 +150,18 @@ function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof
   });
 
   app.openapi(routes.uploadFile, async (c) => {
-    const { db } = c.get('deps');
     const p = c.req.valid('param');
     const ctx = await branchContext(c, p, 'edit');
-    if (ctx.cr && !isActive(ctx.cr)) throw conflict(`The change request is ${ctx.cr.status}: its content cannot change any more.`);
     const { name } = c.req.valid('query');
     const contentType = (c.req.valid('header')['content-type'].split(';')[0] ?? '').trim().toLowerCase();
     const bytes = new Uint8Array(await c.req.arrayBuffer());
-    if (bytes.byteLength === 0) throw badRequest('Invalid body: empty; send the bytes of the file.');
-    const stored = await storeSpaceFile(db, ctx.space.id, p.fileId, bytes, contentType);
-    const downloadURL = await signedFileUrl(db, baseUrl(c), ctx.space.id, p.fileId, name);
-    return c.json({ id: p.fileId, name, contentType, size: stored.size, downloadURL }, stored.created ? 201 : 200);
+    const stored = await uploadFileAs(c.get('deps').db, baseUrl(c), ctx, { id: p.fileId, name, contentType, bytes });
+    return c.json({ id: p.fileId, name, contentType, size: stored.size, downloadURL: stored.downloadURL }, stored.created ? 201 : 200);
   });
 
   app.openapi(routes.importContent, async (c) => {
-    const { db, config } = c.get('deps');
     const ctx = await branchContext(c, c.req.valid('param'), 'edit');
-    if (!ctx.cr && ctx.space.edit_mode === 'locked')
-      throw conflict('The space is locked: its content cannot be changed until it is live again.');
-    if (ctx.cr && !isActive(ctx.cr)) throw conflict(`The change request is ${ctx.cr.status}: its content cannot change any more.`);
-    const me = c.get('caller').user.id;
-    const result = await importIntoBranch({ db, config }, ctx.branch, c.req.valid('json'), me);
-    if (ctx.cr) await addContributor(db, ctx.cr.id, me);
-    return c.json(result, 201);
+    return c.json(await importAs(c.get('deps'), ctx, c.req.valid('json'), c.get('caller').user.id), 201);
   });
 }
 
@@ -248,31 +229,18 @@ export function registerContent(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(r.space.spacePdf, async (c) => {
-    const { db } = c.get('deps');
     const { spaceId } = c.req.valid('param');
     const q = c.req.valid('query');
     if (q.only && !q.page) throw badRequest('Missing query parameter field "page": required when "only" is true.');
     const { space } = await requireSpace(c, spaceId);
-    // Live edits not yet in a revision are cut first, so the PDF shows what the editor shows.
-    const head =
-      (await db.transaction((tx) => branchHead(tx, { spaceId: space.id }))) ??
-      (await db.transaction((tx) => initSpaceContent(tx, space.id)));
-    if (q.page && !(await contentAtRevision(db, head.id)).pages[q.page]) throw notFound('page');
-    const url = await signedPdfUrl(db, baseUrl(c), { spaceId: space.id, revisionId: head.id, page: q.page, only: !!q.only });
-    return c.json({ url }, 200);
+    return c.json({ url: await spacePdfUrl(c.get('deps').db, baseUrl(c), space, q) }, 200);
   });
 
   app.openapi(r.space.applyTemplate, async (c) => {
-    const { db } = c.get('deps');
     const b = c.req.valid('json');
     // The public client sends `changeRequestId` to fill a change request instead of main.
     const ctx = await branchContext(c, { spaceId: c.req.valid('param').spaceId, changeRequestId: b.changeRequestId }, 'edit');
-    if (!ctx.cr && ctx.space.edit_mode === 'locked')
-      throw conflict('The space is locked: its content cannot be changed until it is live again.');
-    if (ctx.cr && !isActive(ctx.cr)) throw conflict(`The change request is ${ctx.cr.status}: its content cannot change any more.`);
-    const me = c.get('caller').user.id;
-    await applyTemplate(db, (await getSpace(db, ctx.space.id)) ?? ctx.space, ctx.branch, b.id, b.params?.contentRefs ?? {}, me);
-    if (ctx.cr) await addContributor(db, ctx.cr.id, me);
+    await applyTemplateAs(c.get('deps').db, ctx, b.id, b.params?.contentRefs ?? {}, c.get('caller').user.id);
     return c.body(null, 204);
   });
 }

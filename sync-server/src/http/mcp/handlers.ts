@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { badRequest, conflict } from '@quire/shared/apiErrors';
+import { badRequest } from '@quire/shared/apiErrors';
 import { type ChangeRequestListQuery, CreateReviewBody, OrgChangeRequestListQuery } from '@quire/shared/schemas/changeRequest';
 import { CreateCommentBody, CreateCommentReplyBody, ListCommentsQuery } from '@quire/shared/schemas/comment';
 import { IdSchema, ListQuerySchema } from '@quire/shared/schemas/common';
@@ -8,13 +8,9 @@ import { ProposeEditArgs } from '@quire/shared/schemas/mcp';
 import { SearchQuery } from '@quire/shared/schemas/search';
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { crBranch, isActive, openChangeRequest } from '../../core/content/changeRequests';
-import { writePageMarkdown } from '../../core/content/pageEdits';
-import { addContributor, getChangeRequest } from '../../store/changeRequests';
-import { getSpace } from '../../store/spaces';
+import { proposeEdit as proposeEditIn, type ProposedEditTarget } from '../../core/content/proposedEdits';
 import { mergeChangeRequestAs, orgChangeRequests, reviewChangeRequest, spaceChangeRequests } from '../changeRequests/handlers';
 import { presentChangeRequest } from '../presenters/changeRequest';
-import { readChangeRequest } from '../../core/content/changeRequestWrites';
 import * as comments from '../comments/threads';
 import { pageTree, readPage } from '../content/handlers';
 import type { AppEnv } from '../env';
@@ -61,8 +57,6 @@ async function keepRead(c: Ctx, spaceId: string) {
 }
 
 async function proposeEdit(c: Ctx, a: ProposeEditArgs) {
-  const { db } = c.get('deps');
-  const me = c.get('caller').user.id;
   const target = a.target ?? 'change-request';
   if (!a.pageId && !a.title) throw badRequest('Missing argument field "title": a new page needs one.');
   if (target === 'main' && (a.changeRequestId || a.subject)) {
@@ -72,31 +66,15 @@ async function proposeEdit(c: Ctx, a: ProposeEditArgs) {
   }
   const { space, access } = await requireSpace(c, a.spaceId, 'edit');
   const edit = { pageId: a.pageId, title: a.title, parentPageId: a.parentPageId, markdown: a.markdown };
-  if (target === 'main') {
-    if (space.edit_mode === 'locked') throw conflict('The space is locked: its content cannot be changed until it is live again.');
-    const written = await db.transaction((tx) => writePageMarkdown(tx, { spaceId: space.id }, edit, me));
-    return { target, ...written };
-  }
-  let crId: string;
-  let written: { pageId: string; revision: string };
-  if (a.changeRequestId) {
-    const { cr } = await requireChangeRequest(c, space.id, a.changeRequestId, 'edit');
-    if (!isActive(cr)) throw conflict(`The change request is ${cr.status}: its content cannot change any more.`);
-    written = await db.transaction((tx) => writePageMarkdown(tx, crBranch(cr), edit, me));
-    crId = cr.id;
-  } else {
-    // Opened and written in one transaction: an edit that fails opens nothing.
-    let inside: typeof written | undefined;
-    const cr = await openChangeRequest(db, space.id, me, { subject: a.subject ?? `Edit ${a.title ?? 'a page'}` }, async (tx, branch) => {
-      inside = await writePageMarkdown(tx, branch, edit, me);
-    });
-    written = inside as typeof written;
-    crId = cr.id;
-  }
-  await addContributor(db, crId, me);
-  const cr = await getChangeRequest(db, crId);
-  const fresh = (await getSpace(db, space.id)) ?? space;
-  return { target, ...written, changeRequest: cr && presentChangeRequest(await readChangeRequest(db, cr, fresh), access, baseUrl(c)) };
+  const where: ProposedEditTarget =
+    target === 'main'
+      ? { kind: 'main' }
+      : a.changeRequestId
+        ? { kind: 'change-request', cr: (await requireChangeRequest(c, space.id, a.changeRequestId, 'edit')).cr }
+        : { kind: 'new', subject: a.subject ?? `Edit ${a.title ?? 'a page'}` };
+  const { changeRequest, ...written } = await proposeEditIn(c.get('deps').db, space, where, edit, c.get('caller').user.id);
+  if (target === 'main') return { target, ...written };
+  return { target, ...written, changeRequest: changeRequest && presentChangeRequest(changeRequest, access, baseUrl(c)) };
 }
 
 export const ORGANIZATION: McpEndpoint<Ctx> = {

@@ -16,7 +16,7 @@ import { readSiteStructure } from '../../core/sites/structureRead';
 import { forgetSiteHostnames } from '../../sites/hostnames';
 import * as sites from '../../store/sites';
 import type { SpaceRow } from '../../store/spaces';
-import { memoryPage } from '../content/memoryPage';
+import { memoryPage } from '../../core/content/memoryPage';
 import type { AppEnv } from '../env';
 import { badRequest, forbidden, notFound } from '@quire/shared/apiErrors';
 import { requireOrg } from '../guards';

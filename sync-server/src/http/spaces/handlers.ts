@@ -1,8 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { sameSecret } from '../../sites/gate';
 import type { Context } from 'hono';
-import { spaceCountsOf, spaceRow } from '../../core/hotRows';
-import { notFound } from '@quire/shared/apiErrors';
+import { readSpace } from '../../core/spaceRead';
 import { roleToUpdateSpace } from '../../core/spaces';
 import { type SpaceAfterWrite, changeSpace, deleteSpace, duplicate, moveSpace, restore, transfer } from '../../core/spaceWrites';
 import type { AppEnv } from '../env';
@@ -12,7 +10,6 @@ import { baseUrl } from '../urls';
 import * as r from './routes';
 import { cacheable } from '../responseCache';
 import { tags } from '../../core/readModel';
-import { OrgAccess } from '../../core/access';
 
 /** A space after a write, as the caller now sees it. */
 function presentWritten(c: Context<AppEnv>, { space, counts, access }: SpaceAfterWrite) {
@@ -21,23 +18,17 @@ function presentWritten(c: Context<AppEnv>, { space, counts, access }: SpaceAfte
 
 export function registerSpaces(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.getSpace, async (c) => {
-    const { db } = c.get('deps');
     const { spaceId } = c.req.valid('param');
-    const { shareKey } = c.req.valid('query');
-    const space = await spaceRow(db, spaceId);
-    if (!space) throw notFound('space');
-    const access = await c.get('access').org(space.org_id);
-    if (!access.roleOn(space)) {
+    const read = await readSpace(c.get('deps').db, c.get('access'), spaceId, c.req.valid('query').shareKey);
+    const shown = presentSpace(read.space, read.access, baseUrl(c), read.counts);
+    if (read.byShareLink) {
       // A share-link space opens for anyone who holds its key, read-only.
-      if (!(shareKey && space.visibility === 'share-link' && sameSecret(shareKey, space.share_key))) throw notFound('space');
-      const readOnly = new OrgAccess(space.org_id, c.get('caller').user.id, undefined, [], new Map());
-      const shown = presentSpace(space, readOnly, baseUrl(c), await spaceCountsOf(db, space.id));
       shown.permissions.view = true;
       shown.permissions.access = true;
       return c.json(shown, 200);
     }
-    cacheable(c, [tags.space(space.id), tags.access(space.org_id)]);
-    return c.json(presentSpace(space, access, baseUrl(c), await spaceCountsOf(db, space.id)), 200);
+    cacheable(c, [tags.space(read.space.id), tags.access(read.space.org_id)]);
+    return c.json(shown, 200);
   });
 
   app.openapi(r.deleteSpace, async (c) => {

@@ -1,10 +1,8 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { IdSchema, UserSchema } from '@quire/shared';
 import { z } from 'zod';
-import { ssoTokenOrg } from '../../store/saml';
-import { getUserSeenBy } from '../../store/users';
+import { userSeenBy } from '../../core/callers';
 import type { AppEnv } from '../env';
-import { notFound } from '@quire/shared/apiErrors';
 import { apiRoute, json } from '../openapi';
 import { presentUser } from '../presenters/user';
 import { baseUrl } from '../urls';
@@ -31,11 +29,7 @@ export function registerUser(app: OpenAPIHono<AppEnv>) {
   app.openapi(getCurrentUser, (c) => c.json(presentUser(c.get('caller').user, baseUrl(c)), 200));
 
   app.openapi(getUserById, async (c) => {
-    // Anyone else answers as an unknown id: user ids of other organizations reveal nothing.
-    const { db } = c.get('deps');
-    const scope = await ssoTokenOrg(db, c.get('caller').tokenId);
-    const user = await getUserSeenBy(db, c.req.valid('param').userId, c.get('caller').user.id, scope);
-    if (!user) throw notFound('user');
+    const user = await userSeenBy(c.get('deps').db, c.get('caller'), c.req.valid('param').userId);
     return c.json(presentUser(user, baseUrl(c)), 200);
   });
 }

@@ -59,6 +59,9 @@ export class SectionGate {
         await this.inside.run(id, after).catch(() => {});
       } finally {
         this.active = false;
+        // Between sections nothing reads the context: switching the storage off removes the
+        // promise hooks it costs every promise the rooms create (`run` switches it on again).
+        this.inside.disable();
         const waiting = this.openWaiters;
         this.openWaiters = [];
         for (const w of waiting) w();

@@ -14,10 +14,14 @@ export async function readCheckpoint(db: Queryable): Promise<JournalPosition | u
   return row && { gen: Number(row.gen), pos: Number(row.pos) };
 }
 
+/** The statement a drain runs (tests hold it back to play a machine too busy to drain). */
+export const DRAIN_STATEMENT = 'SELECT quire_drain_journal($1, $2, $3, $4, $5, $6, $7, $8)';
+
 /**
- * Writes journal records into the log and moves the checkpoint past them, in one
- * statement (one transaction on the embedded database): either the rows and the new
- * checkpoint are there after a crash, or neither is and the records are replayed.
+ * Writes journal records into the log and moves the checkpoint past them, in one call of
+ * `quire_drain_journal` (migration 042; one transaction on the embedded database): either
+ * the rows and the new checkpoint are there after a crash, or neither is and the records
+ * are replayed.
  * Seqs come from the records (the rooms handed them out), so nothing is refused or
  * renumbered here: a record in the journal was acknowledged already. Document rows are
  * created on first use and their `last_seq` follows the highest seq written.
@@ -36,29 +40,7 @@ export async function drainRecords(db: Queryable, records: JournalRecord[], chec
     at += r.update.byteLength;
   }
   const bytes = Buffer.concat(records.map((r) => r.update));
-  await db.query(
-    `WITH input AS MATERIALIZED (
-       SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[], $4::int[]) AS t(d, seq, s, n)
-     ),
-     bumped AS (
-       INSERT INTO ydocs AS y (id, last_seq) SELECT d, max(seq) FROM input GROUP BY d ORDER BY d
-       ON CONFLICT (id) DO UPDATE SET last_seq = GREATEST(y.last_seq, excluded.last_seq), updated_at = now()
-       RETURNING y.id
-     ),
-     inserted AS (
-       INSERT INTO ydoc_updates (doc_id, seq, update, origin)
-       SELECT i.d, i.seq, substring($5::bytea FROM i.s FOR i.n), $6::text
-         FROM input i JOIN bumped b ON b.id = i.d
-       RETURNING 1
-     ),
-     moved AS (
-       INSERT INTO sync_journal_checkpoint (id, gen, pos) VALUES (1, $7, $8)
-       ON CONFLICT (id) DO UPDATE SET gen = excluded.gen, pos = excluded.pos
-       RETURNING 1
-     )
-     SELECT (SELECT count(*) FROM inserted) AS rows, (SELECT count(*) FROM moved) AS moved`,
-    [ids, seqs, starts, lengths, bytes, origin, checkpoint.gen, checkpoint.pos],
-  );
+  await db.query(DRAIN_STATEMENT, [ids, seqs, starts, lengths, bytes, origin, checkpoint.gen, checkpoint.pos]);
 }
 
 /** Moves the checkpoint alone (a new journal file after a start). */

@@ -35,9 +35,13 @@ export type DecodeResult =
   | { kind: 'torn'; reason: string }
   | { kind: 'corrupt'; reason: string };
 
-/** The record starting at `at` in `buf`: whole, the clean end of the file, cut short, or failing its checksum. */
+/**
+ * The record starting at `at` in `buf`: whole, the clean end of the file, cut short, or
+ * failing its checksum. Files are zeroed ahead of their records, so only zeros left means
+ * the end; a record is never all zeros (its magic is not).
+ */
 export function decodeRecord(buf: Buffer, at: number): DecodeResult {
-  if (at === buf.length) return { kind: 'end' };
+  if (onlyZerosFrom(buf, at)) return { kind: 'end' };
   if (buf.length - at < HEADER) return { kind: 'torn', reason: 'the header is cut short' };
   if (buf.readUInt32BE(at) !== MAGIC) return { kind: 'corrupt', reason: 'no record starts here' };
   const bodyLength = buf.readUInt32BE(at + 4);
@@ -51,4 +55,9 @@ export function decodeRecord(buf: Buffer, at: number): DecodeResult {
   const seq = body.readDoubleBE(2 + idLength);
   const update = new Uint8Array(body.buffer, body.byteOffset + 2 + idLength + 8, body.length - 2 - idLength - 8);
   return { kind: 'record', record: { docId, seq, update }, end };
+}
+
+function onlyZerosFrom(buf: Buffer, at: number): boolean {
+  for (let i = at; i < buf.length; i++) if (buf[i] !== 0) return false;
+  return true;
 }

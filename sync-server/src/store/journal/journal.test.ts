@@ -1,4 +1,4 @@
-import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -6,7 +6,7 @@ import * as Y from 'yjs';
 import { freshTestDb } from '../../testing/databases';
 import type { Db, Queryable } from '../db';
 import { loadDocUpdate } from '../ydocs';
-import { readCheckpoint } from './drainSql';
+import { DRAIN_STATEMENT, readCheckpoint } from './drainSql';
 import { encodeRecord } from './frames';
 import { Journal, type JournalLog } from './Journal';
 
@@ -83,6 +83,21 @@ describe('the sync journal on start', () => {
     expect(warnings[0]?.obj).toMatchObject({ ignoredBytes: torn.length - 5 });
   });
 
+  it('reads zeros after the last record as the end of the file, and a record cut short before them as torn', async () => {
+    const zeros = Buffer.alloc(4096);
+    leftBehind(keyRecord('space:a', 1, 'a1'), keyRecord('space:a', 2, 'a2'), zeros);
+    await (await Journal.open(dir, db, log, fatal)).close();
+    expect(await storedMap('space:a')).toEqual(['a1', 'a2']);
+    expect(warnings).toEqual([]);
+
+    const torn = keyRecord('space:a', 3, 'a3');
+    writeFileSync(join(dir, '000000000003.journal'), Buffer.concat([torn.subarray(0, torn.length - 5), zeros]));
+    await (await Journal.open(dir, db, log, fatal)).close();
+    expect(await storedMap('space:a')).toEqual(['a1', 'a2']);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.obj).toMatchObject({ offset: 0, reason: 'its checksum does not match' });
+  });
+
   it('ignores a record whose checksum fails and what follows it, keeps the ones before it, and says so', async () => {
     const bad = keyRecord('space:a', 2, 'a2');
     bad.writeUInt8(bad.readUInt8(bad.length - 1) ^ 0xff, bad.length - 1);
@@ -97,16 +112,18 @@ describe('the sync journal on start', () => {
   it('replays what was acknowledged but never drained (the process died first)', async () => {
     // A database that never answers the drain: as if the process were killed before it ran.
     const stuck: Queryable = {
-      query: (sql, params) =>
-        /sync_journal_checkpoint \(id, gen, pos\) VALUES \(1, \$7/.test(sql) ? new Promise(() => {}) : db.query(sql, params),
+      query: (sql, params) => (sql === DRAIN_STATEMENT ? new Promise(() => {}) : db.query(sql, params)),
     };
     const first = await Journal.open(dir, stuck, log, fatal);
     await first.append({ docId: 'space:a', seq: 1, update: typed('acknowledged', 1) });
     expect((await loadDocUpdate(db, 'space:a')).seq).toBe(0);
+    expect(statSync(join(dir, '000000000001.journal')).size).toBeGreaterThan(64 * 1024);
     const restarted = await Journal.open(dir, db, log, fatal);
     const doc = new Y.Doc();
     Y.applyUpdate(doc, (await loadDocUpdate(db, 'space:a')).update);
     expect(doc.getText('t').toString()).toBe('acknowledged');
+    // The file was zeroed ahead of its record: that space is its end, not damage.
+    expect(warnings).toEqual([]);
     await restarted.close();
   });
 

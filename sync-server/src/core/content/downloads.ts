@@ -1,0 +1,76 @@
+import { notFound } from '@quire/shared/apiErrors';
+import type { Deps } from '../deps';
+import { renderPdf } from '../pdf/index';
+import { REMOTE_IMAGE_LIMITS } from '../pdf/images';
+import { pdfPagesOf, pdfResources } from '../pdf/sources';
+import { filePayload, type PdfTarget, pdfPayload, withLinkHolder } from './exports';
+import { checkLink } from './linkHolders';
+import { Lru } from './lru';
+import { getChangeRequest } from '../../store/changeRequests';
+import type { Db } from '../../store/db';
+import { type BlobRow, getBlob, spaceFileHashes } from '../../store/files';
+import { getOrg } from '../../store/organizations';
+import { getRevisionHead } from '../../store/revisions';
+import { getSpace } from '../../store/spaces';
+
+/**
+ * What the signed links the API hands out open: a file of a space, or the PDF of a revision.
+ * The signature in the link (its query) is what authorizes them.
+ */
+
+const pdfs = new Lru<string, Buffer>(8);
+const building = new Map<string, Promise<Buffer>>();
+
+/** The bytes of a space's file a verified link names. */
+export async function linkedFile(db: Db, spaceId: string, fileId: string, query: Record<string, string>): Promise<BlobRow> {
+  await checkLink(db, filePayload(spaceId, fileId), spaceId, query);
+  const hash = (await spaceFileHashes(db, spaceId, [fileId])).get(fileId);
+  const blob = hash ? await getBlob(db, hash) : undefined;
+  if (!blob) throw notFound('file');
+  return blob;
+}
+
+/** Builds (or takes from the cache) the PDF a verified link names; the revision is immutable, so the bytes are too. */
+export async function linkedPdf(
+  deps: Pick<Deps, 'db' | 'config'>,
+  base: string,
+  target: PdfTarget,
+  query: Record<string, string>,
+): Promise<Buffer> {
+  const holder = await checkLink(deps.db, pdfPayload(target), target.spaceId, query);
+  const key = pdfPayload(target);
+  let pdf = pdfs.get(key);
+  if (!pdf) {
+    // Readers opening the same link at once share one build.
+    let build = building.get(key);
+    if (!build) {
+      // Links inside the PDF are handed to whoever the PDF's own link was handed to.
+      build = withLinkHolder(holder, () => buildPdf(deps, base, target)).finally(() => building.delete(key));
+      building.set(key, build);
+    }
+    pdf = await build;
+    pdfs.set(key, pdf);
+  }
+  return pdf;
+}
+
+/** The PDF of a revision (or a page of it), drawn from what the revision and its space hold. */
+async function buildPdf({ db, config }: Pick<Deps, 'db' | 'config'>, base: string, target: PdfTarget): Promise<Buffer> {
+  const [space, head, cr] = await Promise.all([
+    getSpace(db, target.spaceId),
+    getRevisionHead(db, target.revisionId),
+    target.changeRequestId ? getChangeRequest(db, target.changeRequestId) : undefined,
+  ]);
+  if (!space || !head || head.space_id !== target.spaceId || (target.changeRequestId && !cr)) {
+    throw notFound(target.changeRequestId ? 'change request' : 'space');
+  }
+  const remoteImages = { ...REMOTE_IMAGE_LIMITS, allowPrivate: config.allowPrivateFetch };
+  const scope = { ...target, orgId: space.org_id, baseUrl: base, remoteImages };
+  const found = await pdfPagesOf(db, scope);
+  if (!found) throw notFound('page');
+  const resources = await pdfResources(db, scope, found.doc, found.pages);
+  const org = await getOrg(db, space.org_id);
+  const title = cr ? cr.subject || `Change request #${cr.number}` : space.title || 'Untitled space';
+  const subtitle = cr ? `Change request #${cr.number} in ${space.title}` : (org?.title ?? undefined);
+  return renderPdf({ title, subtitle, pages: found.pages, resources });
+}
