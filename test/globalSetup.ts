@@ -6,6 +6,9 @@ import { buildProcessBundles } from './serverBundles';
  * that tests start as server and local-node processes.
  */
 export default async function setup() {
+  // Every server and local node a test starts zeroes its database's buffer pool first: at
+  // Postgres's 128 MB that is most of a second of CPU each, hundreds of times a run.
+  process.env.PGLITE_SHARED_BUFFERS_MB ??= '8';
   const removeBundles = await buildProcessBundles();
   const cleanup = await prepareTestDatabases();
   return async () => {

@@ -15,6 +15,8 @@ export interface Config {
    * `DATA_DIR/journal` (`SYNC_JOURNAL`, on unless `off`); ignored with `DATABASE_URL`.
    */
   syncJournal: boolean;
+  /** The embedded database's buffer pool in megabytes (`PGLITE_SHARED_BUFFERS_MB`, Postgres's 128). */
+  pgliteSharedBuffersMb: number;
   /** Entries the read model keeps (`READ_MODEL_ENTRIES`; 0 reads everything from the database). */
   readModelEntries: number;
   publicUrl?: string;
@@ -66,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     databasePoolSize: Math.max(1, int('DATABASE_POOL_SIZE', 20)),
     syncJournal: env.SYNC_JOURNAL !== 'off',
+    pgliteSharedBuffersMb: Math.max(1, int('PGLITE_SHARED_BUFFERS_MB', 128)),
     readModelEntries: int('READ_MODEL_ENTRIES', 50_000),
     publicUrl: env.PUBLIC_URL?.replace(/\/+$/, '') || undefined,
     bootstrapAdminToken: env.BOOTSTRAP_ADMIN_TOKEN || undefined,

@@ -68,7 +68,9 @@ export class World {
       serverEnv.DATABASE_URL = fresh.url;
     } else {
       // The prepared directory holds the migrated database already.
-      db = await openPglite(join(dataDir, 'pgdata'));
+      db = await openPglite(join(dataDir, 'pgdata'), undefined, {
+        sharedBuffersMb: Number(process.env.PGLITE_SHARED_BUFFERS_MB) || undefined,
+      });
       const { migrate } = await import('../../sync-server/src/store/migrate');
       await migrate(db);
     }

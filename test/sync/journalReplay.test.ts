@@ -1,10 +1,10 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spaceRoom } from '@quire/shared/sync';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WebsocketProvider } from 'y-websocket';
+import { preparedDataDir } from '../../sync-server/src/testing/databases';
 import { acknowledged, synced } from '../../sync-server/src/testing/syncClients';
 import { ServerProcess, bearerClient } from './serverProcess';
 
@@ -26,7 +26,7 @@ const HOLD_DRAIN = `--import tsx --import ${pathToFileURL(join(dirname(fileURLTo
 
 describe.runIf(!process.env.DATABASE_URL)('a server killed right after acknowledging', () => {
   it('replays on start what it acknowledged and never drained into the database', { timeout: 240_000 }, async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'quire-journal-held-'));
+    const dataDir = preparedDataDir('quire-journal-held-');
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const held = await ServerProcess.create({ DATA_DIR: dataDir, BOOTSTRAP_ADMIN_TOKEN: TOKEN, NODE_OPTIONS: HOLD_DRAIN });
     cleanups.push(() => held.kill());
@@ -49,7 +49,7 @@ describe.runIf(!process.env.DATABASE_URL)('a server killed right after acknowled
   });
 
   it('has every acknowledged edit after the restart', { timeout: 240_000 }, async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'quire-journal-kill-'));
+    const dataDir = preparedDataDir('quire-journal-kill-');
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const server = await ServerProcess.create({ DATA_DIR: dataDir, BOOTSTRAP_ADMIN_TOKEN: TOKEN });
     cleanups.push(() => server.kill());

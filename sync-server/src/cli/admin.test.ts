@@ -23,7 +23,7 @@ const SPAWNING = 300_000;
 
 beforeAll(async () => {
   dataDir = preparedDataDir('quire-admin-');
-  env = { DATA_DIR: dataDir };
+  env = { DATA_DIR: dataDir, PGLITE_SHARED_BUFFERS_MB: process.env.PGLITE_SHARED_BUFFERS_MB };
   if (testAdapter() === 'postgres') {
     const fresh = await freshPostgresUrl();
     env.DATABASE_URL = fresh.url;

@@ -1,9 +1,8 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freshTestDb, testAdapter } from '../testing/databases';
+import { emptyTestPglite, freshTestDb, testAdapter } from '../testing/databases';
 import type { Db } from './db';
 import { listMigrations, migrate } from './migrate';
-import { openPglite } from './pglite';
 import { openPostgres } from './postgres';
 
 /** Migrations: numbered SQL files applied once each, all or nothing, by one instance at a time. */
@@ -17,7 +16,7 @@ afterAll(async () => {
 async function emptyDatabase(n: number): Promise<Db[]> {
   const url = process.env.DATABASE_URL;
   if (!url) {
-    const db = await openPglite(undefined);
+    const db = await emptyTestPglite();
     cleanups.push(() => db.close());
     return Array.from({ length: n }, () => db);
   }

@@ -17,6 +17,8 @@ export interface StoreSettings {
   databasePoolSize?: number;
   /** Sync updates go through a journal in `dataDir/journal` (embedded database only). */
   syncJournal?: boolean;
+  /** The embedded database's buffer pool in megabytes (Postgres's default when absent). */
+  pgliteSharedBuffersMb?: number;
 }
 
 /** What opening the store reports, and what it does when the journal can no longer promise durability. */
@@ -62,7 +64,7 @@ export async function openStore(config: StoreSettings, hooks: StoreHooks = {}): 
   }
   const unlock = lockDataDir(config.dataDir);
   try {
-    const raw = await openPglite(join(config.dataDir, 'pgdata'));
+    const raw = await openPglite(join(config.dataDir, 'pgdata'), undefined, { sharedBuffersMb: config.pgliteSharedBuffersMb });
     await migrate(raw);
     // PGlite creates its files 0666 whatever the umask: those of its start (caches, WAL) are made private now.
     makeTreePrivate(join(config.dataDir, 'pgdata'));

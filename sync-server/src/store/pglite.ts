@@ -106,11 +106,28 @@ const BINARY: QueryOptions = {
 };
 
 /**
+ * Postgres zeroes its whole shared memory at start: 128 MB of buffers and the slots of a
+ * hundred connections take most of a second of CPU, at every start. PGlite serves one
+ * connection, so it starts with few slots; the lock table keeps its default size (it is
+ * sized by connections times locks per transaction). A database in memory keeps its pages
+ * in memory anyway (a buffer evicted is a copy within the same heap): a small buffer pool.
+ */
+export function startParams(dataDir: string | undefined, sharedBuffersMb?: number): string[] {
+  const settings = ['max_connections=5', 'max_locks_per_transaction=1280'];
+  const buffers = dataDir ? sharedBuffersMb : (sharedBuffersMb ?? 8);
+  if (buffers !== undefined) settings.push(`shared_buffers=${buffers}MB`);
+  return [...PGlite.defaultStartParams, ...settings.flatMap((s) => ['-c', s])];
+}
+
+/**
  * The embedded adapter. PGlite is one connection, so a transaction holds it and other
  * queries wait their turn; that is also what makes concurrent writes safe here.
  */
-export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob): Promise<Db> {
-  const pg = new PGlite(dataDir, loadDataDir ? { loadDataDir } : {});
+export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob, opts: { sharedBuffersMb?: number } = {}): Promise<Db> {
+  const pg = new PGlite(dataDir, {
+    ...(loadDataDir ? { loadDataDir } : {}),
+    startParams: startParams(dataDir, opts.sharedBuffersMb),
+  });
   await pg.waitReady;
   // A database in memory has nothing to make durable: a commit need not wait for its WAL
   // record to be written, which makes small transactions about a third cheaper.

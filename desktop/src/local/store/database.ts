@@ -53,8 +53,10 @@ const READ_ONLY = /^\s*(SELECT|WITH\s[\s\S]*?\)\s*SELECT)\b/i;
  */
 async function emptyDatabaseDump(): Promise<Blob> {
   const key = createHash('sha256').update(LOCAL_SCHEMA).digest('hex').slice(0, 16);
+  const cached = dumps.get(key);
+  if (cached) return tarball(cached);
   const path = join(process.env.QUIRE_DESKTOP_CACHE ?? tmpdir(), `quire-desktop-empty-${key}.tar`);
-  if (existsSync(path)) return new Blob([readFileSync(path)]);
+  if (existsSync(path)) return tarball(remember(key, readFileSync(path)));
   const pg = new PGlite();
   await pg.waitReady;
   await pg.exec(LOCAL_SCHEMA);
@@ -69,7 +71,40 @@ async function emptyDatabaseDump(): Promise<Blob> {
   } catch {
     // no cache then; the next start builds it again
   }
-  return new Blob([bytes]);
+  return tarball(remember(key, bytes));
+}
+
+/** The dumps this process has read: a process opening several databases (tests) reads the file once. */
+const dumps = new Map<string, ArrayBuffer>();
+
+function remember(key: string, bytes: Uint8Array): ArrayBuffer {
+  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  dumps.set(key, buffer);
+  return buffer;
+}
+
+/**
+ * The dump as PGlite reads it (its type and its bytes, which it copies out), without a Blob:
+ * Node 20's Blob hands its bytes back in small chunks, half a second of CPU for a 40 MB dump.
+ */
+function tarball(buffer: ArrayBuffer): Blob {
+  return { type: 'application/x-tar', arrayBuffer: async () => buffer } as unknown as Blob;
+}
+
+/**
+ * Postgres zeroes its whole shared memory at start: 128 MB of buffers and the slots of a
+ * hundred connections take most of a second of CPU, at every start. PGlite serves one
+ * connection, so it starts with few slots; the lock table keeps its default size (it is
+ * sized by connections times locks per transaction). A database in memory keeps its pages
+ * in memory anyway (a buffer evicted is a copy within the same heap): a small buffer pool.
+ * On disk the pool is Postgres's unless `PGLITE_SHARED_BUFFERS_MB` says otherwise (tests
+ * start hundreds of nodes).
+ */
+function startParams(dataDir: string | undefined): string[] {
+  const settings = ['max_connections=5', 'max_locks_per_transaction=1280'];
+  const buffers = Number(process.env.PGLITE_SHARED_BUFFERS_MB) || (dataDir ? undefined : 8);
+  if (buffers) settings.push(`shared_buffers=${buffers}MB`);
+  return [...PGlite.defaultStartParams, ...settings.flatMap((s) => ['-c', s])];
 }
 
 /**
@@ -87,7 +122,7 @@ export async function openLocalDb(dataDir: string | undefined): Promise<LocalDb>
     const dbDir = join(dataDir, 'db');
     try {
       const fresh = !existsSync(join(dbDir, 'PG_VERSION'));
-      pg = new PGlite(dbDir, fresh ? { loadDataDir: await emptyDatabaseDump() } : {});
+      pg = new PGlite(dbDir, { ...(fresh ? { loadDataDir: await emptyDatabaseDump() } : {}), startParams: startParams(dataDir) });
       await pg.waitReady;
     } catch (err) {
       unlock();
@@ -95,7 +130,7 @@ export async function openLocalDb(dataDir: string | undefined): Promise<LocalDb>
     }
     syncWal = walSyncer(dbDir);
   } else {
-    pg = new PGlite({ loadDataDir: await emptyDatabaseDump() });
+    pg = new PGlite({ loadDataDir: await emptyDatabaseDump(), startParams: startParams(undefined) });
     await pg.waitReady;
   }
   await pg.exec(LOCAL_SCHEMA);
