@@ -120,6 +120,41 @@ describe('outbox', () => {
     await n.close();
   });
 
+  it('edits made offline in a closed branch reach the server even when the first push fails', async () => {
+    const created = await s.live.t.post(`/v1/orgs/${s.orgId}/spaces`, s.token, { title: 'Pushed later' });
+    const spaceId = created.body.id as string;
+    const proxy = await KillingProxy.start(s.url);
+    const n = await LocalNode.open({ credentials: new MemoryCredentialStore(), probeIntervalMs: 100, branchPushTimeoutMs: 500 });
+    try {
+      await n.connect(proxy.url, s.token);
+      await n.refreshCatalog();
+      await n.setWorkOffline(true);
+      await n.withBranch({ spaceId }, async (branch) => {
+        const { createPage } = await import('@quire/shared/content/pages');
+        createPage(branch.doc, { title: 'Written offline', markdown: 'Kept until the server has it.' });
+        await branch.saved();
+      });
+      expect((await n.status()).unsentEdits).toBeGreaterThan(0);
+
+      // Back online, but the sync connection is cut until the first push has given up.
+      proxy.cutSync = true;
+      await n.setWorkOffline(false);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect((await n.status()).unsentEdits).toBeGreaterThan(0);
+      proxy.cutSync = false;
+
+      // Nothing else happens on this machine: the push is tried again on its own.
+      await eventually(async () => (await n.status()).unsentEdits === 0, 'the edits on the server', 20_000);
+      await eventually(
+        async () => JSON.stringify((await s.live.t.get(`/v1/spaces/${spaceId}/content`, s.token)).body).includes('Written offline'),
+        'the page in the space’s content',
+      );
+    } finally {
+      await n.close();
+      await proxy.close();
+    }
+  });
+
   it('comments, replies, reactions and resolutions made offline reach the server once, in order', async () => {
     const n = await node(s.token);
     const space = await n.createSpace({ title: 'Discussed', organizationId: s.orgId });

@@ -225,7 +225,16 @@ export class BranchDoc extends EventEmitter<BranchEvents> {
       const waiting = await unsentCount(this.db, this.docId);
       const upToSeq = await docLastSeq(this.db, this.docId);
       this.hasUnacked = false;
-      await this.roundTrip(timeoutMs);
+      try {
+        await this.roundTrip(timeoutMs);
+      } catch (err) {
+        // Unconfirmed edits stay waiting: ask again while connected (a reconnect asks anyway).
+        if (waiting > 0) {
+          this.hasUnacked = true;
+          this.scheduleAck();
+        }
+        throw err;
+      }
       if (waiting > 0) await markDocSent(this.db, this.docId, waiting, upToSeq);
       this.emit('saved');
     })();

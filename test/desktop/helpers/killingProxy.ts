@@ -17,6 +17,8 @@ export class KillingProxy {
   /** Called with each request once the server answered; return true to drop the answer. */
   onAnswered: (req: IncomingMessage, status: number) => boolean | Promise<boolean> = () => false;
   readonly seen: { method: string; path: string; status: number; key?: string }[] = [];
+  /** While true, sync connections are cut as soon as they are asked for: REST works, sync does not. */
+  cutSync = false;
 
   static async start(target: string): Promise<KillingProxy> {
     const t = new URL(target);
@@ -60,6 +62,10 @@ export class KillingProxy {
       res.writeHead(answer.status, out).end(body);
     });
     server.on('upgrade', (req, socket, head) => {
+      if (proxy?.cutSync) {
+        socket.destroy();
+        return;
+      }
       const upstream = connect(Number(t.port), t.hostname, () => {
         const lines = [`${req.method} ${req.url} HTTP/1.1`];
         for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);

@@ -9,6 +9,9 @@ import { getChangeRequest } from '../store/changeRequests';
 import { loadDocStateBase64, type SavedState } from '../store/docs';
 import { LocalError, type NodeContext, docIdOf } from './context';
 
+const PUSH_RETRY_FIRST_MS = 1000;
+const PUSH_RETRY_MAX_MS = 30_000;
+
 interface OpenBranch {
   ref: BranchRef;
   branch: BranchDoc;
@@ -26,6 +29,9 @@ export class Branches {
   private readonly closing = new Map<string, Promise<void>>();
   private pushing?: Promise<void>;
   private pushAgain = false;
+  /** A push that failed (timed out, refused for now) is tried again, less often each time. */
+  private pushRetry?: NodeJS.Timeout;
+  private pushRetryMs = PUSH_RETRY_FIRST_MS;
 
   constructor(private readonly ctx: NodeContext) {}
 
@@ -143,6 +149,7 @@ export class Branches {
   }
 
   disconnectAll() {
+    clearTimeout(this.pushRetry);
     for (const open of this.open.values()) open.branch.disconnect();
   }
 
@@ -160,21 +167,34 @@ export class Branches {
       this.pushAgain = true;
       return this.pushing;
     }
+    clearTimeout(this.pushRetry);
     this.pushing = (async () => {
+      let failed = false;
       try {
         do {
           this.pushAgain = false;
-          await this.pushOnce();
+          failed = !(await this.pushOnce());
         } while (this.pushAgain);
       } finally {
         this.pushing = undefined;
         this.ctx.session.scheduleStatus();
       }
+      if (failed && !this.ctx.closed) {
+        this.pushRetry = setTimeout(() => void this.pushWaiting().catch(() => {}), this.pushRetryMs);
+        this.pushRetry.unref?.();
+        this.pushRetryMs = Math.min(this.pushRetryMs * 2, PUSH_RETRY_MAX_MS);
+      } else {
+        this.pushRetryMs = PUSH_RETRY_FIRST_MS;
+      }
     })();
     return this.pushing;
   }
 
-  private async pushOnce(): Promise<void> {
+  /**
+   * One pass over the branches with unsent edits; false when one of them could not be
+   * confirmed. Stops early when the server goes away: finding it again pushes again.
+   */
+  private async pushOnce(): Promise<boolean> {
     const rows = await this.ctx.db.query<{ space_id: string; cr_id: string | null }>(
       `SELECT s.id AS space_id, NULL AS cr_id FROM doc_heads h JOIN spaces s ON h.doc_id = 'space:' || s.id
         WHERE h.unsent > 0 AND s.sync_state = 'remote'
@@ -183,15 +203,19 @@ export class Branches {
          JOIN spaces s ON s.id = c.space_id
         WHERE h.unsent > 0 AND s.sync_state = 'remote' AND c.remote_id IS NOT NULL AND c.merge_state <> 'merged'`,
     );
+    let allSent = true;
     for (const row of rows) {
       const { session } = this.ctx;
-      if (!session.server || !session.reachable || this.ctx.closed) return;
+      if (!session.server || !session.reachable || this.ctx.closed) return true;
       const ref: BranchRef = row.cr_id ? { spaceId: row.space_id, changeRequestId: row.cr_id } : { spaceId: row.space_id };
       await this.with(ref, async (branch) => {
         await this.connect(this.open.get(branchKey(ref)) as OpenBranch);
-        await branch.flushToServer(15_000);
-      }).catch(() => {});
+        await branch.flushToServer(this.ctx.options.branchPushTimeoutMs ?? 15_000);
+      }).catch(() => {
+        allSent = false;
+      });
     }
+    return allSent;
   }
 
   /** Runs `fn` with a branch open, without keeping it open afterwards. */
@@ -233,6 +257,7 @@ export class Branches {
   }
 
   async closeAll(): Promise<void> {
+    clearTimeout(this.pushRetry);
     for (const open of this.open.values()) await open.branch.close();
     this.open.clear();
     await Promise.all(this.closing.values());

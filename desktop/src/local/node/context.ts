@@ -19,6 +19,8 @@ export interface LocalNodeOptions {
   autoSync?: boolean;
   /** How often to look for the server while it is unreachable. */
   probeIntervalMs?: number;
+  /** How long a branch nobody has open may take to reach the server before it is tried again later. */
+  branchPushTimeoutMs?: number;
 }
 
 export interface Notice {
