@@ -1,0 +1,79 @@
+import type { Role } from '@quire/shared';
+import { forbidden, notFound } from '@quire/shared/apiErrors';
+import type { Db } from '../store/db';
+import { type ChangeRequestRow, findChangeRequest } from '../store/changeRequests';
+import { type CollectionRow, getCollection } from '../store/collections';
+import type { OrgRow } from '../store/organizations';
+import type { SpaceRow } from '../store/spaces';
+import type { Access, OrgAccess } from './access';
+import { orgRow, spaceRow } from './hotRows';
+import { atLeast } from './roles';
+import { SSO_REQUIRED_MESSAGE } from './sso/enforcement';
+
+/*
+ * Who may see what: an organization, space, collection or change request as one caller may
+ * reach it. A caller without any access gets 404 exactly as for a missing id, so ids of
+ * other organizations reveal nothing; one who can see it but lacks the role needed gets 403.
+ */
+
+/** The organization, if the caller is a member (404 otherwise, 403 below `needed`). */
+export async function orgSeenBy(db: Db, access: Access, orgId: string, needed?: Role): Promise<{ org: OrgRow; access: OrgAccess }> {
+  const [org, orgAccess] = await Promise.all([orgRow(db, orgId), access.org(orgId)]);
+  if (org && orgAccess.blockedBySso) throw forbidden(SSO_REQUIRED_MESSAGE);
+  if (!org || !orgAccess.isMember) throw notFound('organization');
+  if (needed && !atLeast(orgAccess.orgRole, needed)) throw forbidden(`This needs the ${needed} role in the organization.`);
+  return { org, access: orgAccess };
+}
+
+/** The space, if the caller has any role on it (404 otherwise, 403 below `needed`). */
+export async function spaceSeenBy(
+  db: Db,
+  access: Access,
+  spaceId: string,
+  needed: Role = 'read',
+  opts: { includeDeleted?: boolean } = {},
+): Promise<{ space: SpaceRow; access: OrgAccess; role: Role }> {
+  const space = await spaceRow(db, spaceId, opts);
+  if (!space) throw notFound('space');
+  const orgAccess = await access.org(space.org_id);
+  if (orgAccess.blockedBySso) throw forbidden(SSO_REQUIRED_MESSAGE);
+  const role = orgAccess.roleOn(space);
+  if (!role) throw notFound('space');
+  if (!atLeast(role, needed)) throw forbidden(`This needs the ${needed} role on the space.`);
+  return { space, access: orgAccess, role };
+}
+
+/** The collection, if the caller has any role on it (404 otherwise, 403 below `needed`). */
+export async function collectionSeenBy(
+  db: Db,
+  access: Access,
+  collectionId: string,
+  needed: Role = 'read',
+): Promise<{ collection: CollectionRow; access: OrgAccess; role: Role }> {
+  const collection = await getCollection(db, collectionId);
+  if (!collection) throw notFound('collection');
+  const orgAccess = await access.org(collection.org_id);
+  if (orgAccess.blockedBySso) throw forbidden(SSO_REQUIRED_MESSAGE);
+  const role = orgAccess.roleOn(collection);
+  if (!role) throw notFound('collection');
+  if (!atLeast(role, needed)) throw forbidden(`This needs the ${needed} role on the collection.`);
+  return { collection, access: orgAccess, role };
+}
+
+/**
+ * The space and one of its change requests (by id or number), if the caller may read the
+ * space: 404 when they cannot or the change request is not there, 403 below `needed`.
+ */
+export async function changeRequestSeenBy(
+  db: Db,
+  access: Access,
+  spaceId: string,
+  ref: string,
+  needed: Role = 'read',
+): Promise<{ space: SpaceRow; access: OrgAccess; role: Role; cr: ChangeRequestRow }> {
+  const found = await spaceSeenBy(db, access, spaceId, 'read');
+  const cr = await findChangeRequest(db, found.space.id, ref);
+  if (!cr) throw notFound('change request');
+  if (!atLeast(found.role, needed)) throw forbidden(`This needs the ${needed} role on the space.`);
+  return { ...found, cr };
+}
