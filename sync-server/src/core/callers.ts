@@ -12,6 +12,14 @@ export interface Caller {
 }
 
 /**
+ * What a token is known by once it is stored (its SHA-256): the read model files what it
+ * keeps for the token's caller under it, and its invalidations name it.
+ */
+export function tokenHashOf(token: string): string {
+  return hashToken(token);
+}
+
+/**
  * The caller of an API token, from the read model when it is there. Only known tokens are
  * kept: revoking one (or changing its user) drops it before the revocation is acknowledged.
  */

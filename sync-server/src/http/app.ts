@@ -7,8 +7,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { Access } from '../core/access';
 import { publishedSiteHosts, registerPublishedSites } from '../sites/app';
-import { callerForToken } from '../core/callers';
-import { hashToken } from '../store/tokens';
+import { callerForToken, tokenHashOf } from '../core/callers';
 import { ApiError, notFound, unauthorized } from '@quire/shared/apiErrors';
 import type { AppEnv, Deps } from './env';
 import { idempotency } from './middleware/idempotency';
@@ -136,7 +135,7 @@ export function createApp(deps: Deps, limiters: RateLimiters = rateLimiters(deps
     const found = await callerForToken(deps.db, match[1]);
     if (!found) throw unauthorized('The API token is not valid (unknown or revoked).');
     c.set('caller', found);
-    c.set('tokenHash', hashToken(match[1]));
+    c.set('tokenHash', tokenHashOf(match[1]));
     c.set('access', new Access(deps.db, found.user.id, found.tokenId));
     await next();
   });

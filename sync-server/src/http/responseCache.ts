@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
+import { tokenHashOf } from '../core/callers';
 import { readModelOf, tags, type Tag } from '../core/readModel';
-import { hashToken } from '../store/tokens';
 import { tooManyRequests } from '@quire/shared/apiErrors';
 import type { AppEnv, Deps } from './env';
 import type { RateLimiters } from './middleware/rateLimit';
@@ -99,7 +99,7 @@ export function cachedResponses(deps: Deps, limiters: RateLimiters) {
   const answer = (req: IncomingMessage, res: ServerResponse, started: number): boolean => {
     const token = BEARER.exec(req.headers.authorization ?? '')?.[1];
     if (!token || !req.url) return false;
-    const hit = model.response(responseKey(hashToken(token), baseOf(deps, req), req.url));
+    const hit = model.response(responseKey(tokenHashOf(token), baseOf(deps, req), req.url));
     if (!hit) return false;
     const rate: [string, string][] = [];
     for (const [limiter, key] of [

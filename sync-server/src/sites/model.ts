@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { byPosition } from '@quire/shared';
 import type { SiteCustomizationSettings } from '@quire/shared/schemas/siteCustomization';
 import { siteSpaceSettings } from '../core/sites/customization';
 import { conditionHolds, type EvalContext } from '../core/sites/expression';
@@ -6,7 +7,6 @@ import type { Queryable } from '../store/db';
 import type { PublishedHead, SiteRow } from '../store/sites';
 import { type RedirectRow, redirectsOfSite } from '../store/sitesRedirects';
 import {
-  byPosition,
   groupsOfSite,
   type SectionGroupRow,
   type SectionRow,

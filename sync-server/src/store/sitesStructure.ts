@@ -1,4 +1,4 @@
-import { newId } from '@quire/shared';
+import { byPosition, newId } from '@quire/shared';
 import { maybeOne, one, type Queryable } from './db';
 import { keysetPage, type PageRequest } from './paginate';
 
@@ -49,11 +49,6 @@ export interface Sibling {
   id: string;
   position: string;
   seq: number;
-}
-
-/** Sibling order compares keys as code units (fractional index keys), whatever the database collation. */
-export function byPosition(a: { position: string; seq: number }, b: { position: string; seq: number }) {
-  return a.position < b.position ? -1 : a.position > b.position ? 1 : Number(a.seq) - Number(b.seq);
 }
 
 // ---- sections

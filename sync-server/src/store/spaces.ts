@@ -66,12 +66,6 @@ export function storedDefaultLevel(level: Role | 'inherit' | null): Role | 'none
   return level === null ? 'none' : level;
 }
 
-/** The stored level as the API shows it. */
-export function apiDefaultLevel(stored: Role | 'inherit' | 'none' | null): Role | 'inherit' | null {
-  if (stored === 'none') return null;
-  return stored ?? 'inherit';
-}
-
 const COLUMNS: Record<string, string> = {
   title: 'title',
   emoji: 'emoji',

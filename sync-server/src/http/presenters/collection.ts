@@ -2,8 +2,8 @@ import type { Collection } from '@quire/shared';
 import type { OrgAccess } from '../../core/access';
 import { atLeast } from '../../core/roles';
 import type { CollectionRow } from '../../store/collections';
-import { apiDefaultLevel } from '../../store/spaces';
 import { compact } from './iso';
+import { apiDefaultLevel } from './space';
 
 export function presentCollection(col: CollectionRow, access: OrgAccess, base: string): Collection {
   const role = access.roleOn(col);

@@ -5,7 +5,8 @@ import type { SiteSection, SiteSectionGroup, SiteSpace } from '@quire/shared/sch
 import type { OrgAccess } from '../../core/access';
 import type { SiteRow } from '../../store/sites';
 import type { RedirectRow } from '../../store/sitesRedirects';
-import { byPosition, type SectionGroupRow, type SectionRow, type SiteSpaceRow } from '../../store/sitesStructure';
+import { byPosition } from '@quire/shared';
+import type { SectionGroupRow, SectionRow, SiteSpaceRow } from '../../store/sitesStructure';
 import type { SiteStructureRead } from '../../core/sites/structureRead';
 import { publishedBase } from '../../core/sites/siteSettings';
 import { compact, iso } from './iso';

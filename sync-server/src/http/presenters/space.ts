@@ -1,9 +1,15 @@
-import type { Space } from '@quire/shared';
+import type { Role, Space } from '@quire/shared';
 import type { OrgAccess } from '../../core/access';
 import { atLeast } from '../../core/roles';
 import type { SpaceCounts } from '../../store/spaceCounts';
-import { type SpaceRow, apiDefaultLevel } from '../../store/spaces';
+import type { SpaceRow } from '../../store/spaces';
 import { compact, iso } from './iso';
+
+/** A stored default level (of a space or collection) as the API shows it; `storedDefaultLevel` is the way back. */
+export function apiDefaultLevel(stored: Role | 'inherit' | 'none' | null): Role | 'inherit' | null {
+  if (stored === 'none') return null;
+  return stored ?? 'inherit';
+}
 
 export function presentSpace(s: SpaceRow, access: OrgAccess, base: string, counts: SpaceCounts): Space {
   const role = access.roleOn(s);
