@@ -8,11 +8,13 @@ import {
   type CollectionRow,
   createCollection,
   getCollection,
+  listCollections,
   moveCollectionTreeToOrg,
   trashCollectionTree,
   updateCollection,
 } from '../store/collections';
 import type { OrgRow } from '../store/organizations';
+import type { PageRequest } from '../store/paginate';
 import { badRequest, forbidden, notFound } from '@quire/shared/apiErrors';
 
 /** A collection as it is after a write, with the caller's access read again (the write may have changed it). */
@@ -111,4 +113,12 @@ export async function transferCollection(
   // Access in both organizations changed.
   callerAccess.reset();
   return reread(db, callerAccess, collection.id, targetOrgId);
+}
+
+/**
+ * A page of an organization's collections the caller can see (all of them for members with
+ * a role; for guests, those a grant opens), nested ones too unless `nested` is false.
+ */
+export function collectionsOf(db: Db, org: OrgRow, access: OrgAccess, nested: boolean, page: PageRequest) {
+  return listCollections(db, org.id, nested, access.visibleCollectionIds(), page);
 }

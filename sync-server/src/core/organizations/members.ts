@@ -9,7 +9,9 @@ import {
   type MemberView,
   countAdmins,
   getMemberView,
+  listMembers,
   lockMembership,
+  type MemberFilter,
   markSsoMember,
   removeMember,
   setMemberRole,
@@ -72,6 +74,12 @@ export async function makeSsoMember(db: Db, organizationId: string, userId: stri
 }
 
 /** A member as the caller may see them. */
+/** A page of an organization's members; guests see only their own membership (403). */
+export function membersOf(db: Db, caller: Caller, access: OrgAccess, organizationId: string, filter: MemberFilter, page: PageRequest) {
+  requireSeesMember(access, caller.user.id);
+  return listMembers(db, organizationId, filter, page);
+}
+
 export async function memberSeenBy(db: Db, caller: Caller, access: OrgAccess, organizationId: string, userId: string): Promise<MemberView> {
   requireSeesMember(access, caller.user.id, userId);
   const m = await getMemberView(db, organizationId, userId);

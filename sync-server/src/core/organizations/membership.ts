@@ -7,7 +7,7 @@ import type { Caller } from '../callers';
 import { serverSecret } from '../secrets';
 import type { Db } from '../../store/db';
 import { addMember, getMembership, markMemberSeen } from '../../store/members';
-import { getOrg, listOrgsOfUser, type OrgRow, orgsWithEmailDomain } from '../../store/organizations';
+import { deleteLinkInvite, getOrg, listOrgsOfUser, type OrgRow, orgsWithEmailDomain } from '../../store/organizations';
 import type { Page, PageRequest } from '../../store/paginate';
 import { allProviders, ssoTokenOrg } from '../../store/saml';
 import { ensureUser } from '../../store/users';
@@ -27,6 +27,11 @@ export async function joinOrganization(db: Db, caller: Caller, organizationId: s
   const domain = user.email.split('@')[1]?.toLowerCase() ?? '';
   if (!user.email_verified || !org.email_domains.includes(domain)) throw notFound('organization');
   await addMember(db, org.id, user.id, org.default_role ?? 'read');
+}
+
+/** Withdraws an invitation link of the organization (nothing to do when it is gone). */
+export async function withdrawLinkInvite(db: Db, organizationId: string, inviteId: string): Promise<void> {
+  await deleteLinkInvite(db, organizationId, inviteId);
 }
 
 export interface Invitation {

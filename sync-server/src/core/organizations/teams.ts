@@ -1,10 +1,12 @@
 import { forbidden, notFound } from '@quire/shared/apiErrors';
 import type { OrgAccess } from '../access';
+import type { Caller } from '../callers';
 import type { DbHandle } from '../deps';
 import type { Db } from '../../store/db';
 import { type MemberView, getMemberView, memberIdByRef } from '../../store/members';
 import type { Page, PageRequest } from '../../store/paginate';
 import * as teams from '../../store/teams';
+import { requireSeesMember } from './members';
 
 const GUEST_TEAMS = 'Guests can only see the teams they belong to.';
 
@@ -117,4 +119,25 @@ export async function putTeamMember(
   role: 'member' | 'owner' | undefined,
 ): Promise<void> {
   await teams.upsertTeamMember(db, teamId, await resolveMember(db, orgId, ref), role);
+}
+
+/** Takes a user out of a team (nothing to do when they are not in it). */
+export async function removeTeamMember(db: Db, teamId: string, userId: string): Promise<void> {
+  await teams.removeTeamMember(db, teamId, userId);
+}
+
+/** The teams a member is in, with their role in each: guests see only their own (403), an unknown member is 404. */
+export async function teamsOfMember(
+  db: Db,
+  caller: Caller,
+  access: OrgAccess,
+  orgId: string,
+  userId: string,
+  title: string | undefined,
+  page: PageRequest,
+) {
+  requireSeesMember(access, caller.user.id, userId);
+  const target = await getMemberView(db, orgId, userId);
+  if (!target) throw notFound('member');
+  return teams.listTeamsOfUser(db, orgId, userId, title, page);
 }

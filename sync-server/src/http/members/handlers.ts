@@ -1,16 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Role } from '@quire/shared';
-import {
-  changeMemberRole,
-  makeSsoMember,
-  memberSeenBy,
-  removeMemberAs,
-  requireSeesMember,
-  spacesOfMember,
-} from '../../core/organizations/members';
-import { getMemberView, listMembers } from '../../store/members';
-import { listTeamsOfUser } from '../../store/teams';
-import { notFound } from '@quire/shared/apiErrors';
+import { changeMemberRole, makeSsoMember, memberSeenBy, membersOf, removeMemberAs, spacesOfMember } from '../../core/organizations/members';
+import { teamsOfMember } from '../../core/organizations/teams';
 import type { AppEnv } from '../env';
 import { requireOrg } from '../guards';
 import { envelope } from '../listing';
@@ -25,9 +16,8 @@ import { tags } from '../../core/readModel';
 export function registerMembers(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.listMembers, async (c) => {
     const { org, access } = await requireOrg(c, c.req.valid('param').organizationId);
-    requireSeesMember(access, c.get('caller').user.id);
     const q = c.req.valid('query');
-    const page = await listMembers(c.get('deps').db, org.id, q, q);
+    const page = await membersOf(c.get('deps').db, c.get('caller'), access, org.id, q, q);
     const base = baseUrl(c);
     cacheable(c, [tags.org(org.id), tags.access(org.id), tags.memberUsers(org.id), tags.spacesOf(org.id)]);
     return c.json(
@@ -76,14 +66,10 @@ export function registerMembers(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(r.listMemberTeams, async (c) => {
-    const { db } = c.get('deps');
     const { organizationId, userId } = c.req.valid('param');
     const { access } = await requireOrg(c, organizationId);
-    requireSeesMember(access, c.get('caller').user.id, userId);
-    const target = await getMemberView(db, organizationId, userId);
-    if (!target) throw notFound('member');
     const q = c.req.valid('query');
-    const page = await listTeamsOfUser(db, organizationId, userId, q.title, q);
+    const page = await teamsOfMember(c.get('deps').db, c.get('caller'), access, organizationId, userId, q.title, q);
     const self = userId === c.get('caller').user.id;
     const base = baseUrl(c);
     return c.json(

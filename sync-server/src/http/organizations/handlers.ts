@@ -1,21 +1,21 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { ListQuery } from '@quire/shared/schemas/common';
-import { createCollectionIn } from '../../core/collections';
+import { collectionsOf, createCollectionIn } from '../../core/collections';
+import { agentInstructionsOf, replaceAgentInstructions } from '../../core/organizations/agentInstructions';
 import {
   inviteMembers,
   joinOrganization,
   organizationsOf,
   organizationsOfOwnDomain,
   pingOrganization,
+  withdrawLinkInvite,
 } from '../../core/organizations/membership';
 import { createOrganization, updateOrganization } from '../../core/organizations/settings';
 import { tags } from '../../core/readModel';
 import { createSpaceIn } from '../../core/spaceCreate';
 import { listVisibleSpaces } from '../../core/spaceLists';
 import { visibleSpaceIds } from '../../core/visibleSpaces';
-import { listCollections } from '../../store/collections';
-import { deleteLinkInvite, getAgentInstructions, putAgentInstructions } from '../../store/organizations';
 import type { AppEnv } from '../env';
 import { requireOrg } from '../guards';
 import { envelope, presentCollectionList, presentSpaceList } from '../listing';
@@ -52,7 +52,7 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.deleteLinkInvite, async (c) => {
     const { organizationId, inviteId } = c.req.valid('param');
     await requireOrg(c, organizationId, 'admin');
-    await deleteLinkInvite(c.get('deps').db, organizationId, inviteId);
+    await withdrawLinkInvite(c.get('deps').db, organizationId, inviteId);
     return c.body(null, 204);
   });
 
@@ -69,7 +69,7 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(r.getAgentInstructions, async (c) => {
     const { org, access } = await requireOrg(c, c.req.valid('param').organizationId);
-    const row = await getAgentInstructions(c.get('deps').db, org.id);
+    const row = await agentInstructionsOf(c.get('deps').db, org.id);
     const base = baseUrl(c);
     return c.json(
       {
@@ -86,7 +86,7 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.putAgentInstructions, async (c) => {
     const { org } = await requireOrg(c, c.req.valid('param').organizationId, 'admin');
     const { instructions } = c.req.valid('json');
-    const row = await putAgentInstructions(c.get('deps').db, org.id, instructions, c.get('caller').user.id);
+    const row = await replaceAgentInstructions(c.get('deps').db, org.id, instructions, c.get('caller').user.id);
     return c.json(
       {
         object: 'agent-instructions' as const,
@@ -122,10 +122,9 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(r.listOrgCollections, async (c) => {
-    const { db } = c.get('deps');
     const { org, access } = await requireOrg(c, c.req.valid('param').organizationId);
     const q = c.req.valid('query');
-    const page = await listCollections(db, org.id, q.nested ?? true, access.visibleCollectionIds(), q);
+    const page = await collectionsOf(c.get('deps').db, org, access, q.nested ?? true, q);
     return c.json(presentCollectionList(c, page, access), 200);
   });
 

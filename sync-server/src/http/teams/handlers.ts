@@ -4,13 +4,13 @@ import {
   createTeam,
   deleteTeam,
   putTeamMember,
+  removeTeamMember,
   renameTeam,
   teamMembers,
   teamSeenBy,
   teamsOf,
   updateTeamMembers,
 } from '../../core/organizations/teams';
-import * as teams from '../../store/teams';
 import type { AppEnv } from '../env';
 import { requireOrg } from '../guards';
 import { envelope } from '../listing';
@@ -98,7 +98,7 @@ export function registerTeams(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.deleteTeamMember, async (c) => {
     const { organizationId, teamId, userId } = c.req.valid('param');
     await requireTeam(c, organizationId, teamId, true);
-    await teams.removeTeamMember(c.get('deps').db, teamId, userId);
+    await removeTeamMember(c.get('deps').db, teamId, userId);
     return c.body(null, 204);
   });
 }
