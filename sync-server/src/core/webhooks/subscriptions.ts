@@ -2,6 +2,7 @@ import { badRequest, conflict, notFound } from '@quire/shared/apiErrors';
 import type { CreateWebhookBody, UpdateWebhookBody } from '@quire/shared/schemas/webhook';
 import type { Deps } from '../deps';
 import type { Db } from '../../store/db';
+import type { PageRequest } from '../../store/paginate';
 import * as store from '../../store/webhooks';
 import { WEBHOOK_CHANNEL, queueRedelivery } from './events';
 import { newWebhookSecret } from './signing';
@@ -72,4 +73,33 @@ export async function redeliver(db: Db, hook: store.WebhookRow, deliveryId: stri
   const fresh = await store.getDelivery(db, hook.id, id);
   if (!fresh) throw notFound('delivery');
   return fresh;
+}
+
+/** A webhook of the organization; 404 when there is none with that id. */
+export async function webhookOf(db: Db, orgId: string, id: string): Promise<store.WebhookRow> {
+  const hook = await store.getWebhook(db, orgId, id);
+  if (!hook) throw notFound('webhook');
+  return hook;
+}
+
+/** A page of the organization's webhooks. */
+export function webhooksOf(db: Db, orgId: string, page: PageRequest) {
+  return store.listWebhooks(db, orgId, page);
+}
+
+/** Unsubscribes a webhook (nothing to do when it is gone). */
+export async function deleteWebhook(db: Db, orgId: string, id: string): Promise<void> {
+  await store.deleteWebhook(db, orgId, id);
+}
+
+/** A page of a webhook's deliveries, of one status when given. */
+export function deliveriesOf(db: Db, hook: store.WebhookRow, status: string | undefined, page: PageRequest) {
+  return store.listDeliveries(db, hook.id, status, page);
+}
+
+/** One delivery of a webhook; 404 when it has none with that id. */
+export async function deliveryOf(db: Db, hook: store.WebhookRow, deliveryId: string): Promise<store.DeliveryRow> {
+  const d = await store.getDelivery(db, hook.id, deliveryId);
+  if (!d) throw notFound('delivery');
+  return d;
 }

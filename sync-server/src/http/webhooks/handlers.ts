@@ -1,8 +1,15 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { notFound } from '@quire/shared/apiErrors';
 import type { Context } from 'hono';
-import { createWebhook, redeliver, updateWebhook } from '../../core/webhooks/subscriptions';
-import * as store from '../../store/webhooks';
+import {
+  createWebhook,
+  deleteWebhook,
+  deliveriesOf,
+  deliveryOf,
+  redeliver,
+  updateWebhook,
+  webhookOf,
+  webhooksOf,
+} from '../../core/webhooks/subscriptions';
 import type { AppEnv } from '../env';
 import { requireOrg } from '../guards';
 import { envelope } from '../listing';
@@ -14,16 +21,14 @@ type Ctx = Context<AppEnv>;
 
 async function requireWebhook(c: Ctx, orgId: string, id: string) {
   await requireOrg(c, orgId, 'admin');
-  const hook = await store.getWebhook(c.get('deps').db, orgId, id);
-  if (!hook) throw notFound('webhook');
-  return hook;
+  return webhookOf(c.get('deps').db, orgId, id);
 }
 
 export function registerWebhooks(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.listWebhooks, async (c) => {
     const { organizationId } = c.req.valid('param');
     await requireOrg(c, organizationId, 'admin');
-    const page = await store.listWebhooks(c.get('deps').db, organizationId, c.req.valid('query'));
+    const page = await webhooksOf(c.get('deps').db, organizationId, c.req.valid('query'));
     const base = baseUrl(c);
     return c.json(
       envelope(page, (w) => presentWebhook(w, base)),
@@ -54,7 +59,7 @@ export function registerWebhooks(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.deleteWebhook, async (c) => {
     const { organizationId, webhookId } = c.req.valid('param');
     await requireOrg(c, organizationId, 'admin');
-    await store.deleteWebhook(c.get('deps').db, organizationId, webhookId);
+    await deleteWebhook(c.get('deps').db, organizationId, webhookId);
     return c.body(null, 204);
   });
 
@@ -62,7 +67,7 @@ export function registerWebhooks(app: OpenAPIHono<AppEnv>) {
     const { organizationId, webhookId } = c.req.valid('param');
     const hook = await requireWebhook(c, organizationId, webhookId);
     const q = c.req.valid('query');
-    const page = await store.listDeliveries(c.get('deps').db, hook.id, q.status, q);
+    const page = await deliveriesOf(c.get('deps').db, hook, q.status, q);
     const base = baseUrl(c);
     return c.json(
       envelope(page, (d) => presentDelivery(d, hook, base)),
@@ -73,8 +78,7 @@ export function registerWebhooks(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.getDelivery, async (c) => {
     const { organizationId, webhookId, deliveryId } = c.req.valid('param');
     const hook = await requireWebhook(c, organizationId, webhookId);
-    const d = await store.getDelivery(c.get('deps').db, hook.id, deliveryId);
-    if (!d) throw notFound('delivery');
+    const d = await deliveryOf(c.get('deps').db, hook, deliveryId);
     return c.json(presentDelivery(d, hook, baseUrl(c)), 200);
   });
 
