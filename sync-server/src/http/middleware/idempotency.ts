@@ -1,17 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import { claimKey, releaseKey, storeAnswer } from '../../store/idempotency';
-import { ApiError, badRequest, conflict, unprocessable } from '@quire/shared/apiErrors';
+import { claimRequest, isKept, keepAnswer, releaseRequest } from '../../core/idempotency';
+import { ApiError, badRequest } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
-/** A first request that never finished (its process died) stops blocking retries after this long. */
-const ABANDONED_MS = 5 * 60 * 1000;
 
 /**
  * `Idempotency-Key` on POST, PUT and PATCH: the same key with the same request answers
  * the first answer again without doing the work twice; the same key with another request
- * is 422. Keys are per user. A 5xx is not kept, so the client may retry it.
+ * is 422. Keys are per user. A 5xx is not kept, so the client may retry it (core/idempotency).
  */
 export function idempotency(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -23,43 +21,32 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
     const text = await c.req.text().catch(() => '');
     const hash = createHash('sha256').update(`${c.req.method} ${c.req.path}\n${text}`).digest('hex');
 
-    const existing = await claimKey(db, userId, key, hash);
-    if (existing) {
-      if (existing.request_hash !== hash) {
-        throw unprocessable('This Idempotency-Key was already used with a different request.');
-      }
-      if (existing.status === null) {
-        if (Date.now() - new Date(existing.created_at).getTime() < ABANDONED_MS) {
-          throw conflict('A request with this Idempotency-Key is still being handled; retry shortly.');
-        }
-        await releaseKey(db, userId, key);
-        await claimKey(db, userId, key, hash);
-      } else {
-        const headers = new Headers({ 'Idempotent-Replayed': 'true' });
-        if (existing.content_type) headers.set('content-type', existing.content_type);
-        c.res = new Response(existing.status === 204 ? null : (existing.body ?? ''), { status: existing.status, headers });
-        return;
-      }
+    const kept = await claimRequest(db, userId, key, hash);
+    if (kept) {
+      const headers = new Headers({ 'Idempotent-Replayed': 'true' });
+      if (kept.contentType) headers.set('content-type', kept.contentType);
+      c.res = new Response(kept.status === 204 ? null : (kept.body ?? ''), { status: kept.status, headers });
+      return;
     }
 
     try {
       await next();
     } catch (err) {
-      if (err instanceof ApiError && err.status < 500) {
-        // Hono's error handler builds the answer after we return; store that same answer.
+      if (err instanceof ApiError && isKept(err.status)) {
+        // Hono's error handler builds the answer after we return; keep that same answer.
         const body = JSON.stringify({ error: { code: err.status, message: err.message } });
-        await storeAnswer(db, userId, key, err.status, 'application/json', body);
+        await keepAnswer(db, userId, key, { status: err.status, contentType: 'application/json', body });
       } else {
-        await releaseKey(db, userId, key);
+        await releaseRequest(db, userId, key);
       }
       throw err;
     }
     const res = c.res;
-    if (res.status >= 500) {
-      await releaseKey(db, userId, key);
+    if (!isKept(res.status)) {
+      await releaseRequest(db, userId, key);
       return;
     }
     const body = await res.clone().text();
-    await storeAnswer(db, userId, key, res.status, res.headers.get('content-type'), body);
+    await keepAnswer(db, userId, key, { status: res.status, contentType: res.headers.get('content-type'), body });
   };
 }
