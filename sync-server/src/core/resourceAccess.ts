@@ -1,10 +1,12 @@
 import type { Role } from '@quire/shared';
+import type { SyncRoom } from '@quire/shared/sync';
 import { forbidden, notFound } from '@quire/shared/apiErrors';
 import type { Db } from '../store/db';
 import { type ChangeRequestRow, findChangeRequest } from '../store/changeRequests';
 import { type CollectionRow, getCollection } from '../store/collections';
 import type { OrgRow } from '../store/organizations';
 import type { SpaceRow } from '../store/spaces';
+import { getChangeRequestForSync } from '../store/syncRooms';
 import type { Access, OrgAccess } from './access';
 import { orgRow, spaceRow } from './hotRows';
 import { atLeast } from './roles';
@@ -76,4 +78,17 @@ export async function changeRequestSeenBy(
   if (!cr) throw notFound('change request');
   if (!atLeast(found.role, needed)) throw forbidden(`This needs the ${needed} role on the space.`);
   return { ...found, cr };
+}
+
+/**
+ * A sync room (a space's main content or one of its change requests) the caller may read,
+ * as the REST API answers it: 404 for a space they cannot see or a change request that is
+ * not the space's.
+ */
+export async function roomSeenBy(db: Db, access: Access, room: SyncRoom): Promise<void> {
+  await spaceSeenBy(db, access, room.spaceId, 'read');
+  if (room.kind === 'changeRequest') {
+    const cr = await getChangeRequestForSync(db, room.changeRequestId);
+    if (!cr || cr.space_id !== room.spaceId) throw notFound('change request');
+  }
 }

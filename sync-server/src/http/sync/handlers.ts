@@ -1,10 +1,9 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { parseRoom } from '@quire/shared/sync';
-import { getChangeRequestForSync } from '../../store/syncRooms';
+import { roomSeenBy } from '../../core/resourceAccess';
 import { issueTicket } from '../../sync/tickets';
 import type { AppEnv } from '../env';
-import { badRequest, notFound } from '@quire/shared/apiErrors';
-import { requireSpace } from '../guards';
+import { badRequest } from '@quire/shared/apiErrors';
 import * as r from './routes';
 
 export function registerSync(app: OpenAPIHono<AppEnv>) {
@@ -13,11 +12,7 @@ export function registerSync(app: OpenAPIHono<AppEnv>) {
     const { room } = c.req.valid('json');
     const parsed = parseRoom(room);
     if (!parsed) throw badRequest('Invalid body field "room".');
-    await requireSpace(c, parsed.spaceId, 'read');
-    if (parsed.kind === 'changeRequest') {
-      const cr = await getChangeRequestForSync(db, parsed.changeRequestId);
-      if (!cr || cr.space_id !== parsed.spaceId) throw notFound('change request');
-    }
+    await roomSeenBy(db, c.get('access'), parsed);
     const caller = c.get('caller');
     const { ticket, expiresAt } = await issueTicket(
       db,
