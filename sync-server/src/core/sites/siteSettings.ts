@@ -1,14 +1,20 @@
 import { badRequest, notFound } from '@quire/shared/apiErrors';
 import type { UpdateSiteBody } from '@quire/shared/schemas/site';
+import type { Access, OrgAccess } from '../access';
 import type { Deps } from '../deps';
+import { orgSeenBy } from '../resourceAccess';
+import { atLeast } from '../roles';
+import { adaptiveSchemaError } from './adaptiveSchema';
 import { recordWebhookEvent } from '../webhooks/events';
 import { hostnameProven, isReservedHostname } from './hostnameOwnership';
 import { addSiteSpace, slugify } from './structure';
+import { SITE_MANAGER_ROLE } from './structureRead';
 import { clearDefaultContentSite } from '../../store/organizations';
 import * as sites from '../../store/sites';
 import { getSection, getSiteSpace, setSectionDefaultSiteSpace } from '../../store/sitesStructure';
 import type { SpaceRow } from '../../store/spaces';
 import type { Db } from '../../store/db';
+import type { PageRequest } from '../../store/paginate';
 
 /** Where the server publishes a site: `/s/<organization>/<basename>`, no trailing slash. */
 export function publishedBase(base: string, site: Pick<sites.SiteRow, 'org_id' | 'basename'>): string {
@@ -25,6 +31,33 @@ export interface SiteWithCount {
 export async function withSiteSpaceCount(db: Db, site: sites.SiteRow): Promise<SiteWithCount> {
   const counts = await sites.siteSpaceCounts(db, [site.id]);
   return { site, siteSpaces: counts.get(site.id) ?? 0 };
+}
+
+/**
+ * A page of an organization's sites (members with a role read them all), with their counts
+ * of site spaces and whether the caller manages sites there.
+ */
+export async function sitesOf(
+  db: Db,
+  access: Access,
+  orgId: string,
+  filters: sites.SiteFilters,
+  page: PageRequest,
+): Promise<{ page: Awaited<ReturnType<typeof sites.listSites>>; counts: Map<string, number>; manager: boolean; access: OrgAccess }> {
+  const { access: orgAccess } = await orgSeenBy(db, access, orgId, 'read');
+  const found = await sites.listSites(db, orgId, filters, page);
+  const counts = await sites.siteSpaceCounts(
+    db,
+    found.rows.map((s) => s.id),
+  );
+  return { page: found, counts, manager: atLeast(orgAccess.orgRole, SITE_MANAGER_ROLE), access: orgAccess };
+}
+
+/** Replaces the JSON schema of a site's visitor attributes; 400 when it is not one the site can use. */
+export async function replaceAdaptiveSchema(db: Db, site: sites.SiteRow, jsonSchema: Record<string, unknown>): Promise<sites.SiteRow> {
+  const problem = adaptiveSchemaError(jsonSchema);
+  if (problem) throw badRequest(`Invalid body field "jsonSchema": ${problem}.`);
+  return sites.updateSite(db, site.id, { adaptiveSchema: jsonSchema });
 }
 
 /** Creates an unpublished site publishing `spaces` (already checked readable), under a basename free in the organization. */

@@ -1,29 +1,30 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { SiteCustomizationSettings } from '@quire/shared/schemas/siteCustomization';
 import type { Context } from 'hono';
-import { atLeast } from '../../core/roles';
-import { adaptiveSchemaError, templateConditions } from '../../core/sites/adaptiveSchema';
+import { templateConditions } from '../../core/sites/adaptiveSchema';
 import { siteSettings, siteSpaceSettings } from '../../core/sites/customization';
 import {
   createSite,
   deleteSite,
   publishSite,
+  replaceAdaptiveSchema,
   type SiteWithCount,
+  sitesOf,
   updateSiteSettings,
   withSiteSpaceCount,
 } from '../../core/sites/siteSettings';
 import { readSiteStructure } from '../../core/sites/structureRead';
 import { forgetSiteHostnames } from '../../sites/hostnames';
-import * as sites from '../../store/sites';
+import type { SiteRow } from '../../store/sites';
 import type { SpaceRow } from '../../store/spaces';
 import { memoryPage } from '../../core/content/memoryPage';
 import type { AppEnv } from '../env';
-import { badRequest, forbidden, notFound } from '@quire/shared/apiErrors';
+import { notFound } from '@quire/shared/apiErrors';
 import { requireOrg } from '../guards';
 import { envelope } from '../listing';
 import { baseUrl } from '../urls';
 import { registerSiteCustomization } from './customization/handlers';
-import { SITE_MANAGER_ROLE, siteForRead, siteForWrite, spaceForSite } from './guards';
+import { SITE_MANAGER_ROLE, siteForDelete, siteForRead, siteForWrite, spaceForSite } from './guards';
 import { presentSite, publishedBase, SiteStructure } from '../presenters/site';
 import { registerSiteRedirects } from './redirects/handlers';
 import * as r from './routes';
@@ -39,7 +40,7 @@ function respondSite(c: Ctx, { site, siteSpaces }: SiteWithCount, manager: boole
 }
 
 /** The visitor schema; whoever reads the site reads it, its managers replace it. */
-function presentAdaptiveSchema(c: Context<AppEnv>, site: sites.SiteRow, manager: boolean) {
+function presentAdaptiveSchema(c: Context<AppEnv>, site: SiteRow, manager: boolean) {
   return {
     object: 'site-adaptive-schema' as const,
     jsonSchema: site.adaptive_schema ?? {},
@@ -52,17 +53,10 @@ function presentAdaptiveSchema(c: Context<AppEnv>, site: sites.SiteRow, manager:
 /** Every site operation: sites, sections, section groups, site spaces, customization, redirects. */
 export function registerSites(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.listSites, async (c) => {
-    const { db } = c.get('deps');
     const { organizationId } = c.req.valid('param');
-    const { access } = await requireOrg(c, organizationId, 'read');
     const q = c.req.valid('query');
-    const page = await sites.listSites(db, organizationId, q, q);
-    const counts = await sites.siteSpaceCounts(
-      db,
-      page.rows.map((s) => s.id),
-    );
+    const { page, counts, manager } = await sitesOf(c.get('deps').db, c.get('access'), organizationId, q, q);
     const base = baseUrl(c);
-    const manager = atLeast(access.orgRole, SITE_MANAGER_ROLE);
     return c.json(
       envelope(page, (s) => presentSite(s, { base, manager, member: true, siteSpaces: counts.get(s.id) ?? 0 })),
       200,
@@ -85,13 +79,10 @@ export function registerSites(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(r.deleteSite, async (c) => {
-    const { db } = c.get('deps');
     const { organizationId, siteId } = c.req.valid('param');
-    const access = await c.get('access').org(organizationId);
-    const site = access.isMember ? await sites.getSite(db, organizationId, siteId) : undefined;
+    const site = await siteForDelete(c, organizationId, siteId);
     if (!site) return c.body(null, 204);
-    if (!atLeast(access.orgRole, SITE_MANAGER_ROLE)) throw forbidden(`This needs the ${SITE_MANAGER_ROLE} role in the organization.`);
-    await deleteSite(db, organizationId, siteId);
+    await deleteSite(c.get('deps').db, organizationId, siteId);
     forgetSiteHostnames();
     return c.body(null, 204);
   });
@@ -113,13 +104,9 @@ export function registerSites(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(r.putAdaptiveSchema, async (c) => {
-    const { db } = c.get('deps');
     const { organizationId, siteId } = c.req.valid('param');
     const { site } = await siteForWrite(c, organizationId, siteId);
-    const { jsonSchema } = c.req.valid('json');
-    const problem = adaptiveSchemaError(jsonSchema);
-    if (problem) throw badRequest(`Invalid body field "jsonSchema": ${problem}.`);
-    const updated = await sites.updateSite(db, site.id, { adaptiveSchema: jsonSchema });
+    const updated = await replaceAdaptiveSchema(c.get('deps').db, site, c.req.valid('json').jsonSchema);
     return c.json(presentAdaptiveSchema(c, updated, true), 200);
   });
 
