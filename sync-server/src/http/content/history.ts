@@ -1,13 +1,8 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { IdSchema, ListQuerySchema } from '@quire/shared';
-import { notFound } from '@quire/shared/apiErrors';
 import { PageRevisionListSchema, RevisionPageQuery, RevisionPageSchema } from '@quire/shared/schemas/pageHistory';
-import { pageBodyAt } from '../../core/content/history';
-import { readBody } from '../../core/content/read';
-import { contentAtRevision } from '../../core/content/revisions';
+import { pageRevisionsOf, revisionPageOf } from '../../core/content/history';
 import { pagePaths } from '../../core/content/tree';
-import { listPageRevisions, pageHasHistory } from '../../store/revisionPages';
-import { getRevisionHead } from '../../store/revisions';
 import type { AppEnv } from '../env';
 import { requireSpace } from '../guards';
 import { envelope } from '../listing';
@@ -54,12 +49,9 @@ export const history = {
 
 export function registerPageHistory(app: OpenAPIHono<AppEnv>) {
   app.openapi(history.listPageRevisions, async (c) => {
-    const { db } = c.get('deps');
     const p = c.req.valid('param');
     const { space } = await requireSpace(c, p.spaceId);
-    const current = space.revision_id ? (await contentAtRevision(db, space.revision_id)).pages[p.pageId] : undefined;
-    if (!current && !(await pageHasHistory(db, space.id, p.pageId))) throw notFound('page');
-    const page = await listPageRevisions(db, space.id, p.pageId, c.req.valid('query'));
+    const page = await pageRevisionsOf(c.get('deps').db, space, p.pageId, c.req.valid('query'));
     const base = `${baseUrl(c)}/v1/spaces/${space.id}/revisions`;
     return c.json(
       envelope(page, (r) => ({
@@ -78,27 +70,16 @@ export function registerPageHistory(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(history.getRevisionPage, async (c) => {
-    const { db } = c.get('deps');
     const p = c.req.valid('param');
     const format = c.req.valid('query').format ?? 'document';
     const { space } = await requireSpace(c, p.spaceId);
-    const head = await getRevisionHead(db, p.revisionId);
-    if (!head || head.space_id !== space.id) throw notFound('revision');
-    const content = await contentAtRevision(db, head.id);
-    const entry = content.pages[p.pageId];
-    if (!entry) throw notFound('page');
+    const { head, content, entry, body, read } = await revisionPageOf(c.get('deps').db, space, p.revisionId, p.pageId, format);
     const shown = presentPage(
       { ...entry, path: pagePaths(content).get(entry.id) ?? entry.slug },
       appBase(baseUrl(c), space.id, head.change_request_id),
       false,
     );
-    let page = shown;
-    let body: unknown;
-    if (format === 'body') body = await pageBodyAt(db, head.id, p.pageId);
-    else {
-      const read = await readBody(db, head.id, p.pageId, { format, evaluated: false, refs: 'stable' });
-      page = format === 'markdown' ? { ...shown, markdown: read as string } : { ...shown, document: read };
-    }
+    const page = format === 'body' ? shown : format === 'markdown' ? { ...shown, markdown: read as string } : { ...shown, document: read };
     const location = `${baseUrl(c)}/v1/spaces/${space.id}/revisions/${head.id}/page/${p.pageId}${format === 'document' ? '' : `?format=${format}`}`;
     return c.json(
       {
