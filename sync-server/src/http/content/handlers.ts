@@ -13,8 +13,7 @@ import { downloadLinks, readRevision } from '../../core/content/downloadLinks';
 import { pagePaths } from '../../core/content/tree';
 import { registerContentCopyStep } from '../../core/content/spaceCopyStep';
 import { computedSpecRef, renderSpecOperations } from '../../core/openapi';
-import { getOrg } from '../../store/organizations';
-import { spaceCounts } from '../../store/spaceCounts';
+import { linkContextOf } from '../../core/content/linkContext';
 import { badRequest, notFound } from '@quire/shared/apiErrors';
 import type { AppEnv } from '../env';
 import { requireSpace } from '../guards';
@@ -48,10 +47,7 @@ async function branchContext(c: Ctx, p: BranchParams, needed: Role = 'read') {
 async function linkScope(c: Ctx, ctx: Awaited<ReturnType<typeof branchContext>>): Promise<LinkScope> {
   const { db } = c.get('deps');
   const base = baseUrl(c);
-  const org = await getOrg(db, ctx.space.org_id);
-  if (!org) throw notFound('organization');
-  const counts = await spaceCounts(db, [ctx.space.id]);
-  const content = await contentAtRevision(db, ctx.revisionId);
+  const { org, counts, content, mainBase } = await linkContextOf(db, ctx.space, ctx.revisionId, ctx.cr);
   return {
     db,
     base,
@@ -59,10 +55,8 @@ async function linkScope(c: Ctx, ctx: Awaited<ReturnType<typeof branchContext>>)
     revisionId: ctx.revisionId,
     content,
     organization: presentOrg(org, ctx.access, base),
-    space: presentSpace(ctx.space, ctx.access, base, counts.get(ctx.space.id) as never),
-    mainBase: ctx.cr
-      ? { revisionId: ctx.cr.revision_merged_ancestor, content: await contentAtRevision(db, ctx.cr.revision_merged_ancestor) }
-      : undefined,
+    space: presentSpace(ctx.space, ctx.access, base, counts as never),
+    mainBase,
   };
 }
 
