@@ -124,10 +124,9 @@ export function startParams(dataDir: string | undefined, sharedBuffersMb?: numbe
  * queries wait their turn; that is also what makes concurrent writes safe here.
  */
 export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob, opts: { sharedBuffersMb?: number } = {}): Promise<Db> {
-  const pg = new PGlite(dataDir, {
-    ...(loadDataDir ? { loadDataDir } : {}),
-    startParams: startParams(dataDir, opts.sharedBuffersMb),
-  });
+  const options = { ...(loadDataDir ? { loadDataDir } : {}), startParams: startParams(dataDir, opts.sharedBuffersMb) };
+  // PGlite reads its options from the second argument only when the first names a directory.
+  const pg = dataDir ? new PGlite(dataDir, options) : new PGlite(options);
   await pg.waitReady;
   // A database in memory has nothing to make durable: a commit need not wait for its WAL
   // record to be written, which makes small transactions about a third cheaper.
