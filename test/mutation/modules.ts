@@ -55,6 +55,19 @@ export const MUTATION_MODULES: Record<string, MutationModule> = {
     ],
     tests: ['sync-server/src/sync/Room.test.ts', 'sync-server/src/sync/LogWriter.test.ts'],
   },
+  // The sync journal on the embedded database: acknowledged edits live only here until drained.
+  // What a record is on disk (torn and corrupt ones told apart from the zeroed end), the
+  // append and its sync (nothing acknowledged before it), the drain with its checkpoint,
+  // replay on start, and deleting files only once the database synced what came from them.
+  // Its own tests drive it with a database per file; the readers' test starts a server.
+  syncJournal: {
+    mutate: [
+      'sync-server/src/store/journal/Journal.ts',
+      'sync-server/src/store/journal/frames.ts',
+      'sync-server/src/store/journal/drainSql.ts',
+    ],
+    tests: ['sync-server/src/store/journal/journal.test.ts', 'sync-server/src/store/journal/journalSyncFailure.test.ts'],
+  },
   changeRequests: {
     mutate: ['sync-server/src/core/content/changeRequests.ts'],
     tests: [

@@ -1,14 +1,16 @@
-import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdtempSync, openSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as Y from 'yjs';
 import { freshTestDb } from '../../testing/databases';
 import type { Db, Queryable } from '../db';
 import { loadDocUpdate } from '../ydocs';
-import { DRAIN_STATEMENT, readCheckpoint } from './drainSql';
+import { DurabilityUnknownError } from '../db';
+import { DRAIN_STATEMENT, readCheckpoint, writeCheckpoint } from './drainSql';
 import { encodeRecord } from './frames';
-import { Journal, type JournalLog } from './Journal';
+import { type DataSync, Journal, type JournalLog } from './Journal';
 
 let db: Db;
 let dir: string;
@@ -117,7 +119,8 @@ describe('the sync journal on start', () => {
     const first = await Journal.open(dir, stuck, log, fatal);
     await first.append({ docId: 'space:a', seq: 1, update: typed('acknowledged', 1) });
     expect((await loadDocUpdate(db, 'space:a')).seq).toBe(0);
-    expect(statSync(join(dir, '000000000001.journal')).size).toBeGreaterThan(64 * 1024);
+    // Zeroed a mebibyte ahead of its record, not the whole 64 MiB it may grow to.
+    expect(statSync(join(dir, '000000000001.journal')).size).toBe(1024 * 1024);
     const restarted = await Journal.open(dir, db, log, fatal);
     const doc = new Y.Doc();
     Y.applyUpdate(doc, (await loadDocUpdate(db, 'space:a')).update);
@@ -150,6 +153,8 @@ describe('the sync journal on start', () => {
       }),
     );
     await journal.flush();
+    // No file zeroed past the size at which the next one starts.
+    for (const f of readdirSync(dir)) expect(statSync(join(dir, f)).size).toBeLessThanOrEqual(300);
     // Deleted once drained and synced: the one being written, and at most the one the checkpoint stands in.
     await vi.waitFor(() => expect(readdirSync(dir).length).toBeLessThanOrEqual(2));
     await journal.close();
@@ -205,5 +210,314 @@ describe('the sync journal on start', () => {
     expect(failures).toHaveLength(1);
     await expect(journal.append({ docId: 'space:a', seq: 2, update: typed('later', 2) })).rejects.toThrow();
     expect(failures).toHaveLength(1);
+  });
+});
+
+/**
+ * A disk whose fdatasync answers only when told: `calls` holds the syncs in flight (the
+ * inode of each file synced, to tell the journal's files apart), `answer` lets the oldest
+ * one return.
+ */
+function heldDisk() {
+  const calls: { ino: number; done: (err: NodeJS.ErrnoException | null) => void }[] = [];
+  const synced: number[] = [];
+  const datasync: DataSync = (fd, done) => {
+    const ino = fstatSync(fd).ino;
+    synced.push(ino);
+    calls.push({ ino, done });
+  };
+  const answer = (err: NodeJS.ErrnoException | null = null) => calls.shift()?.done(err);
+  return { calls, synced, datasync, answer };
+}
+
+const inode = (gen: number) => statSync(join(dir, `${String(gen).padStart(12, '0')}.journal`)).ino;
+const settle = () => new Promise((r) => setTimeout(r, 20));
+
+/** The journal files this process holds open (Linux: through /proc). */
+function openJournalFiles(): string[] {
+  const open: string[] = [];
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      const target = readlinkSync(`/proc/self/fd/${fd}`);
+      if (dirname(target) === dir) open.push(basename(target));
+    } catch {
+      // closed meanwhile (the listing's own handle)
+    }
+  }
+  return open.sort();
+}
+
+describe('the sync journal while it runs', () => {
+  it('acknowledges a record only after a sync begun after its write; one sync covers all written meanwhile', async () => {
+    const disk = heldDisk();
+    const journal = await Journal.open(dir, db, log, fatal, { datasync: disk.datasync });
+    const acked: number[] = [];
+    const append = (seq: number) =>
+      journal.append({ docId: 'space:a', seq, update: typed(`s${seq}`, seq) }).then(() => void acked.push(seq));
+    const first = append(1);
+    const flushed = journal.flush();
+    await settle();
+    expect(disk.calls).toHaveLength(1);
+    const later = [2, 3, 4].map(append);
+    await settle();
+    // Not on disk yet: neither acknowledged nor in the database.
+    expect(disk.calls).toHaveLength(1);
+    expect(acked).toEqual([]);
+    expect((await loadDocUpdate(db, 'space:a')).seq).toBe(0);
+
+    disk.answer();
+    await first;
+    // Written while that sync ran, the others wait for the next one, which covers all three.
+    expect(disk.calls).toHaveLength(1);
+    await vi.waitFor(async () => expect((await loadDocUpdate(db, 'space:a')).seq).toBe(1));
+    await settle();
+    expect(acked).toEqual([1]);
+    expect((await loadDocUpdate(db, 'space:a')).seq).toBe(1);
+
+    disk.answer();
+    await Promise.all(later);
+    await flushed;
+    expect(acked).toEqual([1, 2, 3, 4]);
+    expect(disk.synced).toHaveLength(2);
+    await journal.flush();
+    expect((await loadDocUpdate(db, 'space:a')).seq).toBe(4);
+    await journal.close();
+    expect(disk.synced).toHaveLength(2);
+  });
+
+  it('syncs a file it stopped writing once more before acknowledging its last records', async () => {
+    const disk = heldDisk();
+    const journal = await Journal.open(dir, db, log, fatal, { datasync: disk.datasync, rotateBytes: 300 });
+    const acked: number[] = [];
+    const append = (seq: number) =>
+      journal.append({ docId: 'space:a', seq, update: typed(`s${seq}`, seq) }).then(() => void acked.push(seq));
+    const first = append(1);
+    await settle();
+    const later = [2, 3, 4, 5, 6, 7, 8].map(append);
+    await settle();
+    // Records 2.. went partly into file 1, the rest into a new file 2.
+    expect(readdirSync(dir)).toEqual(['000000000001.journal', '000000000002.journal']);
+    expect(disk.synced).toEqual([inode(1)]);
+    disk.answer();
+    await first;
+    // The next sync covers the end of file 1, then file 2; nothing is acknowledged before both.
+    expect(disk.synced).toEqual([inode(1), inode(1)]);
+    disk.answer();
+    expect(disk.synced).toEqual([inode(1), inode(1), inode(2)]);
+    await settle();
+    expect(acked).toEqual([1]);
+    disk.answer();
+    await Promise.all(later);
+    expect(acked).toHaveLength(8);
+    // File 1 is closed once its last sync returned; file 2 stays open for writing.
+    expect(openJournalFiles()).toEqual(['000000000002.journal']);
+    await journal.close();
+  });
+
+  it('retries a drain the database refused, after a pause, and loses nothing', async () => {
+    const attempts: number[] = [];
+    const errors: object[] = [];
+    const flaky: Queryable = {
+      query: (sql, params) => {
+        if (sql !== DRAIN_STATEMENT) return db.query(sql, params);
+        attempts.push(Date.now());
+        return attempts.length === 1 ? Promise.reject(new Error('connection reset')) : db.query(sql, params);
+      },
+    };
+    const journal = await Journal.open(dir, flaky, { ...log, error: (obj) => errors.push(obj) }, fatal);
+    await journal.append({ docId: 'space:a', seq: 1, update: typed('kept', 1) });
+    await journal.flush();
+    expect(attempts).toHaveLength(2);
+    expect((attempts[1] as number) - (attempts[0] as number)).toBeGreaterThanOrEqual(900);
+    expect(errors).toHaveLength(1);
+    expect((await loadDocUpdate(db, 'space:a')).seq).toBe(1);
+    await journal.close();
+  });
+
+  it('stops when a drain may not have reached the database, refusing whoever waits and whatever comes next', async () => {
+    const failures: Error[] = [];
+    const unsure: Queryable = {
+      query: (sql, params) =>
+        sql === DRAIN_STATEMENT ? Promise.reject(new DurabilityUnknownError(new Error('EIO'))) : db.query(sql, params),
+    };
+    const journal = await Journal.open(dir, unsure, log, (err) => failures.push(err));
+    await journal.append({ docId: 'space:a', seq: 1, update: typed('unsure', 1) });
+    await expect(journal.flush()).rejects.toThrow(DurabilityUnknownError);
+    expect(failures).toHaveLength(1);
+    await expect(journal.flush()).rejects.toThrow(DurabilityUnknownError);
+    await expect(journal.append({ docId: 'space:a', seq: 2, update: typed('later', 2) })).rejects.toThrow(DurabilityUnknownError);
+    expect(failures).toHaveLength(1);
+  });
+
+  it('drains at most 512 records per statement', async () => {
+    const drained: number[] = [];
+    const counting: Queryable = {
+      query: (sql, params) => {
+        if (sql === DRAIN_STATEMENT) drained.push((params?.[0] as string[]).length);
+        return db.query(sql, params);
+      },
+    };
+    const journal = await Journal.open(dir, counting, log, fatal);
+    await Promise.all(
+      Array.from({ length: 600 }, (_, i) => journal.append({ docId: 'space:a', seq: i + 1, update: typed(`k${i}`, i + 1) })),
+    );
+    await journal.flush();
+    expect(Math.max(...drained)).toBe(512);
+    expect(drained.reduce((a, b) => a + b)).toBe(600);
+    expect((await loadDocUpdate(db, 'space:a')).seq).toBe(600);
+    await journal.close();
+  });
+
+  it('drains on its own shortly after a sync, without anyone asking', async () => {
+    const journal = await Journal.open(dir, db, log, fatal);
+    await journal.append({ docId: 'space:a', seq: 1, update: typed('one', 1) });
+    await vi.waitFor(async () => expect((await loadDocUpdate(db, 'space:a')).seq).toBe(1));
+    await journal.append({ docId: 'space:a', seq: 2, update: typed('two', 2) });
+    await vi.waitFor(async () => expect((await loadDocUpdate(db, 'space:a')).seq).toBe(2));
+    expect(journal.backlog).toBe(0);
+    await journal.close();
+  });
+
+  it('drains a record larger than a whole group of bytes on its own', async () => {
+    const drained: number[] = [];
+    const counting: Queryable = {
+      query: (sql, params) => {
+        if (sql === DRAIN_STATEMENT) drained.push((params?.[0] as string[]).length);
+        return db.query(sql, params);
+      },
+    };
+    const journal = await Journal.open(dir, counting, log, fatal);
+    const big = (seq: number, mib: number) => journal.append({ docId: 'space:a', seq, update: typed('x'.repeat(mib * 1024 * 1024), seq) });
+    await Promise.all([big(1, 5), big(2, 5), big(3, 9)]);
+    await journal.flush();
+    expect(drained).toEqual([1, 1, 1]);
+    await journal.close();
+  });
+
+  it('stops when it cannot start its next file, refusing the record', async () => {
+    const failures: Error[] = [];
+    const journal = await Journal.open(dir, db, log, (err) => failures.push(err), { rotateBytes: 300 });
+    // The next file's name is taken: creating it fails as a full or broken disk would.
+    writeFileSync(join(dir, '000000000002.journal'), '');
+    const appends = Array.from({ length: 8 }, (_, i) =>
+      journal.append({ docId: 'space:a', seq: i + 1, update: typed(`s${i}`, i + 1) }).then(
+        () => 'acknowledged',
+        () => 'refused',
+      ),
+    );
+    const outcomes = await Promise.all(appends);
+    expect(outcomes).toContain('refused');
+    expect(outcomes.slice(outcomes.indexOf('refused')).every((o) => o === 'refused')).toBe(true);
+    expect(failures).toHaveLength(1);
+  });
+
+  it('refuses records once closed, after draining what it had', async () => {
+    const journal = await Journal.open(dir, db, log, fatal);
+    await journal.append({ docId: 'space:a', seq: 1, update: typed('before', 1) });
+    await journal.close();
+    expect((await loadDocUpdate(db, 'space:a')).seq).toBe(1);
+    await expect(journal.append({ docId: 'space:a', seq: 2, update: typed('after', 2) })).rejects.toThrow(/closed/);
+    await journal.close();
+  });
+});
+
+describe('damaged records on start', () => {
+  /** Opens the journal on what a crash left; returns the one warning and what space:a holds. */
+  async function openOn(...frames: Buffer[]) {
+    leftBehind(...frames);
+    await (await Journal.open(dir, db, log, fatal)).close();
+    expect(warnings).toHaveLength(1);
+    return { warning: warnings[0]?.obj, stored: await storedMap('space:a') };
+  }
+
+  it('tells a header cut short', async () => {
+    const a1 = keyRecord('space:a', 1, 'a1');
+    const { warning, stored } = await openOn(a1, keyRecord('space:a', 2, 'a2').subarray(0, 7));
+    expect(warning).toMatchObject({ offset: a1.length, ignoredBytes: 7, reason: 'the header is cut short' });
+    expect(stored).toEqual(['a1']);
+  });
+
+  it('tells a record cut short after a whole header', async () => {
+    const a1 = keyRecord('space:a', 1, 'a1');
+    const { warning, stored } = await openOn(a1, keyRecord('space:a', 2, 'a2').subarray(0, 12));
+    expect(warning).toMatchObject({ offset: a1.length, ignoredBytes: 12, reason: 'the record is cut short' });
+    expect(stored).toEqual(['a1']);
+  });
+
+  it('tells bytes that are not a record', async () => {
+    const a1 = keyRecord('space:a', 1, 'a1');
+    const { warning, stored } = await openOn(a1, Buffer.from('not a journal record at all'), keyRecord('space:a', 2, 'a2'));
+    expect(warning).toMatchObject({ offset: a1.length, reason: 'no record starts here' });
+    expect(stored).toEqual(['a1']);
+  });
+
+  it('tells a record whose checksum holds but whose body is malformed', async () => {
+    const a1 = keyRecord('space:a', 1, 'a1');
+    // A body too short for the document id its length names, checksum made to match.
+    const bad = keyRecord('space:a', 2, 'a2');
+    bad.writeUInt16BE(bad.length, 12);
+    bad.writeUInt32BE(crc32(bad.subarray(12)), 8);
+    const { warning, stored } = await openOn(a1, bad);
+    expect(warning).toMatchObject({ offset: a1.length, reason: 'its body is malformed' });
+    expect(stored).toEqual(['a1']);
+  });
+
+  it('reads back a record exactly as written: document id, seq and update', async () => {
+    const doc = new Y.Doc();
+    doc.getMap('m').set('é', true);
+    const update = Y.encodeStateAsUpdate(doc);
+    leftBehind(encodeRecord({ docId: 'space:ä', seq: 1, update }), keyRecord('space:a', 1, 'a1'));
+    await (await Journal.open(dir, db, log, fatal)).close();
+    expect(warnings).toEqual([]);
+    const stored = await loadDocUpdate(db, 'space:ä');
+    expect(stored.seq).toBe(1);
+    expect(Buffer.from(stored.update)).toEqual(Buffer.from(update));
+    expect(await storedMap('space:a')).toEqual(['a1']);
+  });
+});
+
+describe('the sync journal on start, against its checkpoint', () => {
+  it('replays only the records past the checkpoint and skips the files before it', async () => {
+    // What lies before the checkpoint is in the database already (here: left out of it, to tell).
+    const drained = keyRecord('space:b', 1, 'b1');
+    writeFileSync(join(dir, '000000000001.journal'), keyRecord('space:c', 1, 'c1'));
+    writeFileSync(join(dir, '000000000002.journal'), Buffer.concat([drained, keyRecord('space:a', 1, 'a1')]));
+    await writeCheckpoint(db, { gen: 2, pos: drained.length });
+    await (await Journal.open(dir, db, log, fatal)).close();
+    expect(await storedMap('space:a')).toEqual(['a1']);
+    expect((await loadDocUpdate(db, 'space:b')).seq).toBe(0);
+    expect((await loadDocUpdate(db, 'space:c')).seq).toBe(0);
+    expect(readdirSync(dir)).toEqual(['000000000003.journal']);
+    expect(await readCheckpoint(db)).toEqual({ gen: 3, pos: 0 });
+  });
+
+  it('keeps the groups it replayed when a start fails midway, and replays the rest on the next one', async () => {
+    const keys = Array.from({ length: 600 }, (_, i) => `k${i}`);
+    leftBehind(...keys.map((k, i) => keyRecord('space:a', i + 1, k)));
+    const drained: number[] = [];
+    const failingSecond: Queryable = {
+      query: (sql, params) => {
+        if (sql !== DRAIN_STATEMENT) return db.query(sql, params);
+        drained.push((params?.[0] as string[]).length);
+        return drained.length === 2 ? Promise.reject(new Error('connection reset')) : db.query(sql, params);
+      },
+    };
+    await expect(Journal.open(dir, failingSecond, log, fatal)).rejects.toThrow(/connection reset/);
+    // A group per statement, each moving the checkpoint: the first one stays.
+    expect(drained).toEqual([512, 88]);
+    expect((await loadDocUpdate(db, 'space:a')).seq).toBe(512);
+    await (await Journal.open(dir, db, log, fatal)).close();
+    expect(await storedMap('space:a')).toEqual([...keys].sort());
+    expect(warnings).toEqual([]);
+  });
+
+  it('starts its new file past the checkpoint even when the files before it are gone', async () => {
+    await writeCheckpoint(db, { gen: 7, pos: 120 });
+    const journal = await Journal.open(dir, db, log, fatal);
+    expect(readdirSync(dir)).toEqual(['000000000008.journal']);
+    await journal.append({ docId: 'space:a', seq: 1, update: typed('new', 1) });
+    await journal.flush();
+    expect(await readCheckpoint(db)).toMatchObject({ gen: 8 });
+    await journal.close();
   });
 });
