@@ -314,6 +314,40 @@ describe('the sync journal while it runs', () => {
     await journal.close();
   });
 
+  it('keeps the file the checkpoint stands in while records after it wait for their sync', async () => {
+    const disk = heldDisk();
+    const journal = await Journal.open(dir, db, log, fatal, { datasync: disk.datasync, rotateBytes: 300 });
+    const has = (gen: number) => readdirSync(dir).includes(`${String(gen).padStart(12, '0')}.journal`);
+    let seq = 0;
+    const acks: Promise<void>[] = [];
+    const append = () => {
+      seq++;
+      acks.push(journal.append({ docId: 'space:a', seq, update: typed(`s${seq}`, seq) }));
+    };
+    append();
+    await settle();
+    while (!has(2)) append();
+    // The first sync returns; the next covers the rest of file 1 and file 2 so far.
+    disk.answer();
+    const covered = seq;
+    // Written meanwhile: more of file 2, then file 3. File 2 is no longer written.
+    append();
+    while (!has(3)) append();
+    disk.answer();
+    disk.answer();
+    // Drained up to the middle of file 2 (the rest waits for the sync in flight): file 1 goes, file 2 stays.
+    await vi.waitFor(async () => expect((await loadDocUpdate(db, 'space:a')).seq).toBe(covered));
+    await vi.waitFor(() => expect(has(1)).toBe(false));
+    await settle();
+    expect(await readCheckpoint(db)).toMatchObject({ gen: 2 });
+    expect(has(2)).toBe(true);
+    disk.answer();
+    disk.answer();
+    await Promise.all(acks);
+    await journal.close();
+    expect((await loadDocUpdate(db, 'space:a')).seq).toBe(seq);
+  });
+
   it('retries a drain the database refused, after a pause, and loses nothing', async () => {
     const attempts: number[] = [];
     const errors: object[] = [];
@@ -509,6 +543,53 @@ describe('the sync journal on start, against its checkpoint', () => {
     await (await Journal.open(dir, db, log, fatal)).close();
     expect(await storedMap('space:a')).toEqual([...keys].sort());
     expect(warnings).toEqual([]);
+  });
+
+  it('replays its files oldest first: a start that fails midway leaves none behind the checkpoint', async () => {
+    // One record per file: each file's replay moves the checkpoint into it.
+    const gens = [9, 10, 11, 100];
+    for (const [i, gen] of gens.entries())
+      writeFileSync(join(dir, `${String(gen).padStart(12, '0')}.journal`), keyRecord('space:a', i + 1, `g${gen}`));
+    let drains = 0;
+    const failingSecond: Queryable = {
+      query: (sql, params) =>
+        sql === DRAIN_STATEMENT && ++drains === 2 ? Promise.reject(new Error('connection reset')) : db.query(sql, params),
+    };
+    await expect(Journal.open(dir, failingSecond, log, fatal)).rejects.toThrow(/connection reset/);
+    expect(await readCheckpoint(db)).toMatchObject({ gen: 9 });
+    await (await Journal.open(dir, db, log, fatal)).close();
+    expect(await storedMap('space:a')).toEqual(['g10', 'g100', 'g11', 'g9']);
+  });
+
+  it('leaves files in its directory that are not its own alone', async () => {
+    const a1 = keyRecord('space:a', 1, 'a1');
+    leftBehind(a1);
+    writeFileSync(join(dir, '000000000001.journal.copy'), a1);
+    writeFileSync(join(dir, 'copy-000000000001.journal'), a1);
+    writeFileSync(join(dir, '00000000000x.journal'), a1);
+    await (await Journal.open(dir, db, log, fatal)).close();
+    expect(await storedMap('space:a')).toEqual(['a1']);
+    expect(readdirSync(dir).sort()).toEqual([
+      '000000000001.journal.copy',
+      '000000000002.journal',
+      '00000000000x.journal',
+      'copy-000000000001.journal',
+    ]);
+  });
+
+  it('replays at most 8 MiB of updates per statement, and a larger record alone', async () => {
+    const big = (seq: number, mib: number) => encodeRecord({ docId: 'space:a', seq, update: typed('x'.repeat(mib * 1024 * 1024), seq) });
+    leftBehind(big(1, 5), big(2, 5), big(3, 9), big(4, 1));
+    const drained: number[] = [];
+    const counting: Queryable = {
+      query: (sql, params) => {
+        if (sql === DRAIN_STATEMENT) drained.push((params?.[0] as string[]).length);
+        return db.query(sql, params);
+      },
+    };
+    await (await Journal.open(dir, counting, log, fatal)).close();
+    expect(drained).toEqual([2, 1, 1]);
+    expect((await loadDocUpdate(db, 'space:a')).seq).toBe(4);
   });
 
   it('starts its new file past the checkpoint even when the files before it are gone', async () => {
