@@ -33,12 +33,30 @@ export async function runBackgroundJobs(db: Db, log: Logger): Promise<{ purgedSp
     // daemon, so without it the planner keeps the statistics of an empty database (a
     // 1000-member page then sorts the whole organization) and dead rows are never reclaimed.
     try {
-      await db.query('VACUUM (ANALYZE)');
+      await vacuumEachTable(db);
     } catch (err) {
       log.error({ err }, 'database maintenance failed');
     }
   }
   return { purgedSpaces };
+}
+
+/**
+ * The embedded database runs on the event loop: one VACUUM of every table would hold sync
+ * and requests for most of a second. A table at a time, with the loop's other work (socket
+ * reads, timers) let in between, keeps each pause to one table's.
+ */
+async function vacuumEachTable(db: Db) {
+  const tables = await db.query<{ name: string }>(
+    `SELECT quote_ident(n.nspname) || '.' || quote_ident(c.relname) AS name
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE c.relkind = 'r' AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_%'
+      ORDER BY c.relname`,
+  );
+  for (const { name } of tables) {
+    await new Promise((resolve) => setImmediate(resolve));
+    await db.query(`VACUUM (ANALYZE) ${name}`);
+  }
 }
 
 /**

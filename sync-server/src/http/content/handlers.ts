@@ -50,7 +50,6 @@ async function linkScope(c: Ctx, ctx: Awaited<ReturnType<typeof branchContext>>)
   const { org, counts, content, mainBase } = await linkContextOf(db, ctx.space, ctx.revisionId, ctx.cr);
   return {
     db,
-    base,
     links: linkBase(c),
     revisionId: ctx.revisionId,
     content,

@@ -12,8 +12,7 @@ import type { LinkBase } from '../../core/content/exports';
 /** The organization, space and revision every location of a read is in. */
 export interface LinkScope {
   db: DbHandle;
-  base: string;
-  /** Download links of the files read: where they point and whom they are handed to. */
+  /** Where links point (`links.base`), and whom the files' download links are handed to. */
   links: LinkBase;
   revisionId: string;
   content: Materialized;
@@ -116,7 +115,7 @@ export async function linkItems(scope: LinkScope, pageIds: string[]): Promise<Li
       target: l.target,
       locations: l.locations,
       item: {
-        status: await linkStatus(scope.db, scope.revisionId, scope.content, l.from, l.target, scope.base),
+        status: await linkStatus(scope.db, scope.revisionId, scope.content, l.from, l.target, scope.links.base),
         relation: 'reference',
         targetReference: await targetReference(scope, l.from, l.target, files),
         locationReferences: l.locations.map((p) => ({ kind: 'page', ...where(scope), page: pageRef(scope, p) })),
@@ -137,7 +136,7 @@ export async function linkStats(scope: LinkScope, items: LinkFound[]) {
 async function brokenOnMain(scope: LinkScope, main: NonNullable<LinkScope['mainBase']>, found: LinkFound): Promise<boolean> {
   const from = found.locations.find((p) => main.content.pages[p]?.links.some((t) => targetKey(p, t) === found.key));
   if (!from) return false;
-  return (await linkStatus(scope.db, main.revisionId, main.content, from, found.target, scope.base)) === 'broken';
+  return (await linkStatus(scope.db, main.revisionId, main.content, from, found.target, scope.links.base)) === 'broken';
 }
 
 /** Pages of the revision whose body points at a page (any heading of it) or at a file. */

@@ -16,6 +16,11 @@ const ghost = (id: string): UserRow => ({
   created_at: new Date(0),
 });
 
+/** The user with this id among those read, or the deleted user they were. */
+function userOf(users: Map<string, UserRow>, id: string, base: string) {
+  return presentUser(users.get(id) ?? ghost(id), base);
+}
+
 function groupReactions(rows: ReactionRow[], users: Map<string, UserRow>, base: string) {
   const bySubject = new Map<string, Map<string, { user: ReturnType<typeof presentUser>; reactedAt: string }[]>>();
   for (const r of rows) {
@@ -36,7 +41,7 @@ function groupRepliers(rows: ReplierRow[], users: Map<string, UserRow>, base: st
   for (const r of rows) {
     const list = byComment.get(r.comment_id) ?? [];
     list.push({
-      user: presentUser(users.get(r.user_id) ?? ghost(r.user_id), base),
+      user: userOf(users, r.user_id, base),
       count: Number(r.count),
       updatedAt: iso(r.last_reply_at) as string,
     });
@@ -54,7 +59,7 @@ export function presentComments(read: CommentsRead, scope: Scope, base: string, 
     return compact({
       object: 'comment' as const,
       id: r.id,
-      postedBy: presentUser(users.get(r.posted_by) ?? ghost(r.posted_by), base),
+      postedBy: userOf(users, r.posted_by, base),
       postedAt: iso(r.posted_at) as string,
       editedAt: iso(r.edited_at),
       reactions: reactionsOf(r.id),
@@ -73,7 +78,7 @@ export function presentComments(read: CommentsRead, scope: Scope, base: string, 
       permissions: commentPermissions(scope, r.posted_by),
       status: r.status,
       resolvedAt: iso(r.resolved_at),
-      resolvedBy: r.resolved_by ? presentUser(users.get(r.resolved_by) ?? ghost(r.resolved_by), base) : undefined,
+      resolvedBy: r.resolved_by ? userOf(users, r.resolved_by, base) : undefined,
     });
   });
 }
@@ -85,7 +90,7 @@ export function presentReplies(read: RepliesRead, scope: Scope, base: string, fo
     compact({
       object: 'comment-reply' as const,
       id: r.id,
-      postedBy: presentUser(users.get(r.posted_by) ?? ghost(r.posted_by), base),
+      postedBy: userOf(users, r.posted_by, base),
       postedAt: iso(r.posted_at) as string,
       editedAt: iso(r.edited_at),
       reactions: reactionsOf(r.id),
