@@ -248,23 +248,6 @@ describe('compaction', () => {
     expect(await compactDoc(db, 'never-written')).toBe(0);
   });
 
-  it('lets sockets and timers in between reading, merging and storing the log', async () => {
-    const id = newDocId();
-    await appendWords(id, ['a', 'b', 'c']);
-    let turns = 0;
-    let stop = false;
-    const spin = () => {
-      if (stop) return;
-      turns++;
-      setImmediate(spin);
-    };
-    setImmediate(spin);
-    await compactDoc(db, id);
-    stop = true;
-    expect(turns).toBeGreaterThanOrEqual(2);
-    expect(textOf((await loadDocUpdate(db, id)).update)).toBe('abc');
-  });
-
   it('folds on top of an earlier snapshot, and later updates follow it in order', async () => {
     const id = newDocId();
     const w = writer();

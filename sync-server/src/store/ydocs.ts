@@ -138,12 +138,8 @@ export async function compactDoc(
 ): Promise<number> {
   const stored = await readDocLog(db, docId, -1);
   if (!stored || stored.updates.length === 0) return 0;
-  // Each step holds the event loop for milliseconds on a long log (the embedded database
-  // runs on it): sockets and timers get their turn between them, not after all three.
-  await nextTurn();
   const merged = Y.mergeUpdates([...(stored.snapshot ? [stored.snapshot] : []), ...stored.updates.map((u) => u.update)]);
   const upTo = stored.updates.at(-1)?.seq ?? 0;
-  await nextTurn();
   return db.transaction(async (tx) => {
     const head = await maybeOne<{ snapshot_seq: number }>(tx, 'SELECT snapshot_seq FROM ydocs WHERE id = $1 FOR UPDATE', [docId]);
     // Gone, or folded by someone else since the read: what was merged no longer matches.
@@ -152,10 +148,6 @@ export async function compactDoc(
     await tx.query('DELETE FROM ydoc_updates WHERE doc_id = $1 AND seq <= $2', [docId, upTo]);
     return stored.updates.length;
   });
-}
-
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** Starts `toId` as a copy of `fromId`'s current state (a fork, or a duplicated space). */
