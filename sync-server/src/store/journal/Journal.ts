@@ -93,6 +93,7 @@ export class Journal {
     gen: number,
     private rotateBytes: number,
     private datasync: DataSync,
+    private write: WriteAt,
   ) {
     this.gen = gen;
     this.fd = this.createFile(gen);
@@ -108,7 +109,7 @@ export class Journal {
     db: Queryable & Pick<Db, 'unsynced'>,
     log: JournalLog,
     onFatal: (err: Error) => void,
-    opts: { rotateBytes?: number; datasync?: DataSync } = {},
+    opts: { rotateBytes?: number; datasync?: DataSync; write?: WriteAt } = {},
   ): Promise<Journal> {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const checkpoint = await readCheckpoint(db);
@@ -122,7 +123,16 @@ export class Journal {
       await replayFile(join(dir, fileName(gen)), gen, from, db, log);
     }
     const next = Math.max(checkpoint?.gen ?? 0, ...gens) + 1;
-    const journal = new Journal(dir, db, log, onFatal, next, opts.rotateBytes ?? ROTATE_BYTES, opts.datasync ?? fdatasync);
+    const journal = new Journal(
+      dir,
+      db,
+      log,
+      onFatal,
+      next,
+      opts.rotateBytes ?? ROTATE_BYTES,
+      opts.datasync ?? fdatasync,
+      opts.write ?? writeSync,
+    );
     // The database holds every record of the older files now: they are no longer needed.
     await writeCheckpoint(db, { gen: next, pos: 0 });
     for (const gen of gens) unlinkSync(join(dir, fileName(gen)));
@@ -156,7 +166,7 @@ export class Journal {
     try {
       this.zeroAhead(this.writePos + frame.length);
       let done = 0;
-      while (done < frame.length) done += writeSync(this.fd, frame, done, frame.length - done, this.writePos + done);
+      while (done < frame.length) done += this.write(this.fd, frame, done, frame.length - done, this.writePos + done);
     } catch (err) {
       this.die(err as Error);
       return Promise.reject(this.fatal);
@@ -193,7 +203,7 @@ export class Journal {
     const target = Math.max(end, Math.min(this.writePos + ZEROED_AHEAD, this.rotateBytes));
     while (this.zeroedTo < target) {
       const n = Math.min(ZEROS.length, target - this.zeroedTo);
-      this.zeroedTo += writeSync(this.fd, ZEROS, 0, n, this.zeroedTo);
+      this.zeroedTo += this.write(this.fd, ZEROS, 0, n, this.zeroedTo);
     }
   }
 
@@ -346,6 +356,9 @@ export class Journal {
     }
   }
 }
+
+/** `fs.writeSync` at a position, or a disk that fails on purpose in tests. */
+export type WriteAt = (fd: number, buffer: Buffer, offset: number, length: number, position: number) => number;
 
 /** `fs.fdatasync`, or a disk that fails on purpose in tests. */
 export type DataSync = (fd: number, callback: (err: NodeJS.ErrnoException | null) => void) => void;

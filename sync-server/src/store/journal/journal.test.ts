@@ -1,4 +1,15 @@
-import { closeSync, fstatSync, mkdtempSync, openSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { crc32 } from 'node:zlib';
 import { basename, dirname, join } from 'node:path';
@@ -10,7 +21,7 @@ import { loadDocUpdate } from '../ydocs';
 import { DurabilityUnknownError } from '../db';
 import { DRAIN_STATEMENT, readCheckpoint, writeCheckpoint } from './drainSql';
 import { encodeRecord } from './frames';
-import { type DataSync, Journal, type JournalLog } from './Journal';
+import { type DataSync, Journal, type JournalLog, type WriteAt } from './Journal';
 
 let db: Db;
 let dir: string;
@@ -209,6 +220,26 @@ describe('the sync journal on start', () => {
     await expect(journal.append({ docId: 'space:a', seq: 1, update: typed('lost', 1) })).rejects.toThrow();
     expect(failures).toHaveLength(1);
     await expect(journal.append({ docId: 'space:a', seq: 2, update: typed('later', 2) })).rejects.toThrow();
+    expect(failures).toHaveLength(1);
+  });
+});
+
+describe('a disk that refuses a write', () => {
+  it('refuses the record whose write failed even though the file still syncs, and everything after it', async () => {
+    const failures: Error[] = [];
+    let full = false;
+    // A full disk (ENOSPC) fails the write but leaves the handle able to sync what it holds.
+    const write: WriteAt = (fd, buffer, offset, length, position) => {
+      if (full && buffer.readUInt32BE(offset) !== 0) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+      return writeSync(fd, buffer, offset, length, position);
+    };
+    const journal = await Journal.open(dir, db, log, (err) => failures.push(err), { write });
+    await journal.append({ docId: 'space:a', seq: 1, update: typed('kept', 1) });
+    full = true;
+    await expect(journal.append({ docId: 'space:a', seq: 2, update: typed('lost', 2) })).rejects.toThrow('no space left');
+    expect(failures.map((e) => e.message)).toEqual(['no space left on device']);
+    full = false;
+    await expect(journal.append({ docId: 'space:a', seq: 3, update: typed('later', 3) })).rejects.toThrow();
     expect(failures).toHaveLength(1);
   });
 });
