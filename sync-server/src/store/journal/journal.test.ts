@@ -66,6 +66,18 @@ function keyRecord(docId: string, seq: number, key: string): Buffer {
   return encodeRecord({ docId, seq, update: Y.encodeStateAsUpdate(doc) });
 }
 
+/** The test database, noting how many records each drain statement carries. */
+function countingDrains(): { counting: Queryable; drained: number[] } {
+  const drained: number[] = [];
+  const counting: Queryable = {
+    query: (sql, params) => {
+      if (sql === DRAIN_STATEMENT) drained.push((params?.[0] as string[]).length);
+      return db.query(sql, params);
+    },
+  };
+  return { counting, drained };
+}
+
 /** A journal left by a process killed before its drain: records in a file, none in the database. */
 function leftBehind(...frames: Buffer[]) {
   writeFileSync(join(dir, '000000000001.journal'), Buffer.concat(frames));
@@ -415,13 +427,7 @@ describe('the sync journal while it runs', () => {
   });
 
   it('drains at most 512 records per statement', async () => {
-    const drained: number[] = [];
-    const counting: Queryable = {
-      query: (sql, params) => {
-        if (sql === DRAIN_STATEMENT) drained.push((params?.[0] as string[]).length);
-        return db.query(sql, params);
-      },
-    };
+    const { counting, drained } = countingDrains();
     const journal = await Journal.open(dir, counting, log, fatal);
     await Promise.all(
       Array.from({ length: 600 }, (_, i) => journal.append({ docId: 'space:a', seq: i + 1, update: typed(`k${i}`, i + 1) })),
@@ -444,13 +450,7 @@ describe('the sync journal while it runs', () => {
   });
 
   it('drains a record larger than a whole group of bytes on its own', async () => {
-    const drained: number[] = [];
-    const counting: Queryable = {
-      query: (sql, params) => {
-        if (sql === DRAIN_STATEMENT) drained.push((params?.[0] as string[]).length);
-        return db.query(sql, params);
-      },
-    };
+    const { counting, drained } = countingDrains();
     const journal = await Journal.open(dir, counting, log, fatal);
     const big = (seq: number, mib: number) => journal.append({ docId: 'space:a', seq, update: typed('x'.repeat(mib * 1024 * 1024), seq) });
     await Promise.all([big(1, 5), big(2, 5), big(3, 9)]);
@@ -611,13 +611,7 @@ describe('the sync journal on start, against its checkpoint', () => {
   it('replays at most 8 MiB of updates per statement, and a larger record alone', async () => {
     const big = (seq: number, mib: number) => encodeRecord({ docId: 'space:a', seq, update: typed('x'.repeat(mib * 1024 * 1024), seq) });
     leftBehind(big(1, 5), big(2, 5), big(3, 9), big(4, 1));
-    const drained: number[] = [];
-    const counting: Queryable = {
-      query: (sql, params) => {
-        if (sql === DRAIN_STATEMENT) drained.push((params?.[0] as string[]).length);
-        return db.query(sql, params);
-      },
-    };
+    const { counting, drained } = countingDrains();
     await (await Journal.open(dir, counting, log, fatal)).close();
     expect(drained).toEqual([2, 1, 1]);
     expect((await loadDocUpdate(db, 'space:a')).seq).toBe(4);
