@@ -27,6 +27,21 @@ export async function orgSeenBy(db: Db, access: Access, orgId: string, needed?: 
   return { org, access: orgAccess };
 }
 
+/** The caller's role on a space or collection that exists: 404 without any, 403 below `needed`. */
+async function roleSeenBy(
+  access: Access,
+  resource: SpaceRow | CollectionRow,
+  what: 'space' | 'collection',
+  needed: Role,
+): Promise<{ access: OrgAccess; role: Role }> {
+  const orgAccess = await access.org(resource.org_id);
+  if (orgAccess.blockedBySso) throw forbidden(SSO_REQUIRED_MESSAGE);
+  const role = orgAccess.roleOn(resource);
+  if (!role) throw notFound(what);
+  if (!atLeast(role, needed)) throw forbidden(`This needs the ${needed} role on the ${what}.`);
+  return { access: orgAccess, role };
+}
+
 /** The space, if the caller has any role on it (404 otherwise, 403 below `needed`). */
 export async function spaceSeenBy(
   db: Db,
@@ -37,12 +52,7 @@ export async function spaceSeenBy(
 ): Promise<{ space: SpaceRow; access: OrgAccess; role: Role }> {
   const space = await spaceRow(db, spaceId, opts);
   if (!space) throw notFound('space');
-  const orgAccess = await access.org(space.org_id);
-  if (orgAccess.blockedBySso) throw forbidden(SSO_REQUIRED_MESSAGE);
-  const role = orgAccess.roleOn(space);
-  if (!role) throw notFound('space');
-  if (!atLeast(role, needed)) throw forbidden(`This needs the ${needed} role on the space.`);
-  return { space, access: orgAccess, role };
+  return { space, ...(await roleSeenBy(access, space, 'space', needed)) };
 }
 
 /** The collection, if the caller has any role on it (404 otherwise, 403 below `needed`). */
@@ -54,12 +64,7 @@ export async function collectionSeenBy(
 ): Promise<{ collection: CollectionRow; access: OrgAccess; role: Role }> {
   const collection = await getCollection(db, collectionId);
   if (!collection) throw notFound('collection');
-  const orgAccess = await access.org(collection.org_id);
-  if (orgAccess.blockedBySso) throw forbidden(SSO_REQUIRED_MESSAGE);
-  const role = orgAccess.roleOn(collection);
-  if (!role) throw notFound('collection');
-  if (!atLeast(role, needed)) throw forbidden(`This needs the ${needed} role on the collection.`);
-  return { collection, access: orgAccess, role };
+  return { collection, ...(await roleSeenBy(access, collection, 'collection', needed)) };
 }
 
 /**
