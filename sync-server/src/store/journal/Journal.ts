@@ -91,9 +91,7 @@ export class Journal {
     private log: JournalLog,
     private onFatal: (err: Error) => void,
     gen: number,
-    private rotateBytes: number,
-    private datasync: DataSync,
-    private write: WriteAt,
+    private disk: JournalDisk,
   ) {
     this.gen = gen;
     this.fd = this.createFile(gen);
@@ -109,7 +107,7 @@ export class Journal {
     db: Queryable & Pick<Db, 'unsynced'>,
     log: JournalLog,
     onFatal: (err: Error) => void,
-    opts: { rotateBytes?: number; datasync?: DataSync; write?: WriteAt } = {},
+    opts: Partial<JournalDisk> = {},
   ): Promise<Journal> {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const checkpoint = await readCheckpoint(db);
@@ -123,16 +121,11 @@ export class Journal {
       await replayFile(join(dir, fileName(gen)), gen, from, db, log);
     }
     const next = Math.max(checkpoint?.gen ?? 0, ...gens) + 1;
-    const journal = new Journal(
-      dir,
-      db,
-      log,
-      onFatal,
-      next,
-      opts.rotateBytes ?? ROTATE_BYTES,
-      opts.datasync ?? fdatasync,
-      opts.write ?? writeSync,
-    );
+    const journal = new Journal(dir, db, log, onFatal, next, {
+      rotateBytes: opts.rotateBytes ?? ROTATE_BYTES,
+      datasync: opts.datasync ?? fdatasync,
+      write: opts.write ?? writeSync,
+    });
     // The database holds every record of the older files now: they are no longer needed.
     await writeCheckpoint(db, { gen: next, pos: 0 });
     for (const gen of gens) unlinkSync(join(dir, fileName(gen)));
@@ -159,14 +152,14 @@ export class Journal {
     if (this.fatal) return Promise.reject(this.fatal);
     if (this.closed) return Promise.reject(new Error('the journal is closed'));
     const frame = encodeRecord(record);
-    if (this.writePos > 0 && this.writePos + frame.length > this.rotateBytes) {
+    if (this.writePos > 0 && this.writePos + frame.length > this.disk.rotateBytes) {
       this.rotate();
       if (this.fatal) return Promise.reject(this.fatal);
     }
     try {
       this.zeroAhead(this.writePos + frame.length);
       let done = 0;
-      while (done < frame.length) done += this.write(this.fd, frame, done, frame.length - done, this.writePos + done);
+      while (done < frame.length) done += this.disk.write(this.fd, frame, done, frame.length - done, this.writePos + done);
     } catch (err) {
       this.die(err as Error);
       return Promise.reject(this.fatal);
@@ -200,10 +193,10 @@ export class Journal {
    */
   private zeroAhead(end: number) {
     if (end <= this.zeroedTo) return;
-    const target = Math.max(end, Math.min(this.writePos + ZEROED_AHEAD, this.rotateBytes));
+    const target = Math.max(end, Math.min(this.writePos + ZEROED_AHEAD, this.disk.rotateBytes));
     while (this.zeroedTo < target) {
       const n = Math.min(ZEROS.length, target - this.zeroedTo);
-      this.zeroedTo += this.write(this.fd, ZEROS, 0, n, this.zeroedTo);
+      this.zeroedTo += this.disk.write(this.fd, ZEROS, 0, n, this.zeroedTo);
     }
   }
 
@@ -213,7 +206,7 @@ export class Journal {
     this.syncing = true;
     const target = this.lsn;
     const fds = [...this.retiring.splice(0), this.fd];
-    syncAll(this.datasync, fds, (err) => {
+    syncAll(this.disk.datasync, fds, (err) => {
       this.syncing = false;
       if (err) return this.die(err);
       for (const fd of fds.slice(0, -1)) closeSync(fd);
@@ -355,6 +348,13 @@ export class Journal {
       // already closed
     }
   }
+}
+
+/** How the journal writes its files: the size it rotates at, and the calls it writes and syncs with (tests replace them). */
+export interface JournalDisk {
+  rotateBytes: number;
+  datasync: DataSync;
+  write: WriteAt;
 }
 
 /** `fs.writeSync` at a position, or a disk that fails on purpose in tests. */
