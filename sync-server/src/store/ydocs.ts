@@ -150,6 +150,31 @@ export async function compactDoc(
   });
 }
 
+/**
+ * Folds the log up to `upTo` into `snapshot`, a state built elsewhere that holds every row
+ * up to it (a loaded room's document): nothing is read or merged here. Under the document
+ * row's lock, and only when the log holds every row up to `upTo` and the snapshot stands
+ * before it; otherwise nothing changes (0).
+ */
+export async function compactDocTo(
+  db: { transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> },
+  docId: string,
+  snapshot: Uint8Array,
+  upTo: number,
+): Promise<number> {
+  return db.transaction(async (tx) => {
+    const head = await maybeOne<{ snapshot_seq: number; last_seq: number }>(
+      tx,
+      'SELECT snapshot_seq, last_seq FROM ydocs WHERE id = $1 FOR UPDATE',
+      [docId],
+    );
+    if (!head || Number(head.snapshot_seq) >= upTo || Number(head.last_seq) < upTo) return 0;
+    await tx.query('UPDATE ydocs SET snapshot = $2, snapshot_seq = $3 WHERE id = $1', [docId, bytes(snapshot), upTo]);
+    await tx.query('DELETE FROM ydoc_updates WHERE doc_id = $1 AND seq <= $2', [docId, upTo]);
+    return upTo - Number(head.snapshot_seq);
+  });
+}
+
 /** Starts `toId` as a copy of `fromId`'s current state (a fork, or a duplicated space). */
 export async function copyDoc(db: Queryable, fromId: string, toId: string) {
   const { update } = await loadDocUpdate(db, fromId);

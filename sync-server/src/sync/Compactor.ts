@@ -1,13 +1,21 @@
 import type { Logger } from '../logger';
 import type { Db } from '../store/db';
-import { compactDoc } from '../store/ydocs';
+import { journalOf } from '../store/journal/journaledDb';
+import { compactDoc, compactDocTo } from '../store/ydocs';
+
+/** A loaded room, which can hand its document over as the snapshot (see `Room.stateAtLastSeq`). */
+export interface CompactionSource {
+  stateAtLastSeq(): { update: Uint8Array; seq: number } | undefined;
+}
 
 /**
  * Folds a document's log into its snapshot in the background, one run per document at a
- * time. Safe while the room takes edits: the merge is built from one read of the snapshot
- * and the rows after it, and stored under the document row's lock only if no other fold
- * moved the snapshot meanwhile (`compactDoc`); appends never wait for the merge. Readers
- * get the snapshot and the rows after it in one statement.
+ * time. A loaded room's document already is the merge of the snapshot and the rows it
+ * applied, so its state is stored as the snapshot: nothing is read back or merged, which
+ * keeps a busy room's event loop free. A document no room holds is merged from one read
+ * of the snapshot and the rows after it (`compactDoc`). Either way the snapshot is stored
+ * under the document row's lock, only if no other fold moved it meanwhile; appends never
+ * wait for the merge, and readers get the snapshot and the rows after it in one statement.
  */
 export class Compactor {
   private running = new Map<string, Promise<void>>();
@@ -20,13 +28,25 @@ export class Compactor {
     private compacted: (docId: string) => void,
   ) {}
 
-  compact(docId: string) {
+  compact(docId: string, loaded?: CompactionSource) {
     if (this.running.has(docId) || this.stopped) return;
-    const run = compactDoc(this.db, docId)
+    const state = loaded?.stateAtLastSeq();
+    const run = (state ? this.store(docId, state) : compactDoc(this.db, docId))
       .then(() => this.compacted(docId))
       .catch((err) => this.log.error({ err, docId }, 'compacting a document log failed'))
       .finally(() => this.running.delete(docId));
     this.running.set(docId, run);
+  }
+
+  /**
+   * With the journal the snapshot waits for the records up to its seq to reach the
+   * database, and holds no room: it changes no row a room reads past its position, and
+   * no policy.
+   */
+  private store(docId: string, state: { update: Uint8Array; seq: number }) {
+    const journal = journalOf(this.db);
+    const db = journal ? { transaction: journal.transactionWithoutHold } : this.db;
+    return compactDocTo(db, docId, state.update, state.seq);
   }
 
   /** Takes no more runs and waits for those under way. */

@@ -21,6 +21,7 @@ import { ensureUser } from '../store/users';
 import { appendUpdate, compactDoc, loadYDoc } from '../store/ydocs';
 import { freshTestDb } from '../testing/databases';
 import { SyncRefused } from './access';
+import { Compactor } from './Compactor';
 import { decodeMessage } from './protocol';
 import { BadUpdateError, Room, type RoomHost, type RoomMember, StorageError } from './Room';
 
@@ -905,5 +906,87 @@ describe('awareness', () => {
     gone.setLocalState(null);
     room.applyRemoteAwareness(awarenessProtocol.encodeAwarenessUpdate(gone, [404]), new Map());
     expect(stateOf(room, 404)).toEqual({ name: 'B' });
+  });
+});
+
+describe("compaction from the room's document", () => {
+  const compactor = (db: Db) => {
+    const done: string[] = [];
+    return { done, compactor: new Compactor(db, logger, (docId) => void done.push(docId)) };
+  };
+  const snapshotOf = async (docId: string) =>
+    (await raw.query<{ snapshot_seq: number }>('SELECT snapshot_seq FROM ydocs WHERE id = $1', [docId]))[0]?.snapshot_seq;
+
+  it('stores the document as the snapshot without holding the rooms, and reads no row of the log', async () => {
+    const { room, docId } = await openRoom(await newSpace(), journalHost());
+    const [a, b] = [new Member(userA), new Member(userB)];
+    room.addMember(a);
+    room.addMember(b);
+    const e = editor();
+    for (const word of ['one ', 'two ', 'three']) await room.submit(a, e.append(word));
+    const epoch = jdb.journal.gate.epoch;
+    const reads: string[] = [];
+    const watched: Db = {
+      ...jdb,
+      query: (sql, params) => {
+        reads.push(sql);
+        return jdb.query(sql, params);
+      },
+    };
+    const { done, compactor: c } = compactor(watched);
+    c.compact(docId, room);
+    await c.stop();
+    expect(done).toEqual([docId]);
+    expect(reads).toEqual([]);
+    expect(jdb.journal.gate.epoch).toBe(epoch);
+    expect(Number(await snapshotOf(docId))).toBe(3);
+    expect(await rowsOf(docId)).toBe(0);
+    expect(await storedText(docId)).toBe('one two three');
+    // The room goes on from there: the next row follows the snapshot.
+    await room.submit(b, e.append('!'));
+    expect(room.lastSeq).toBe(4);
+    expect(await storedText(docId)).toBe('one two three!');
+  });
+
+  it('offers no state while a journaled row is on its way to disk, not yet in the document', async () => {
+    const disk = held();
+    const journal: SyncJournal = {
+      ...jdb.journal,
+      append: async (record) => {
+        const written = jdb.journal.append(record);
+        await disk.promise;
+        return written;
+      },
+    };
+    const { room } = await openRoom(await newSpace(), journalHost(journal));
+    const a = new Member(userA);
+    room.addMember(a);
+    const e = editor();
+    const first = room.submit(a, e.append('first'));
+    await settle();
+    expect(room.lastSeq).toBe(1);
+    expect(room.stateAtLastSeq()).toBeUndefined();
+    disk.release();
+    await first;
+    expect(room.stateAtLastSeq()?.seq).toBe(1);
+  });
+
+  it('keeps the rows another writer appended past the state it stores', async () => {
+    const { room, docId } = await openRoom(await newSpace());
+    const a = new Member(userA);
+    room.addMember(a);
+    const e = editor();
+    await room.submit(a, e.append('mine'));
+    await room.submit(a, e.append(' too'));
+    const state = room.stateAtLastSeq();
+    // Another instance appends after the room's position, before the compaction stores.
+    await appendUpdate(raw, docId, editor().append('theirs '));
+    const { compactor: c } = compactor(raw);
+    c.compact(docId, { stateAtLastSeq: () => state });
+    await c.stop();
+    expect(Number(await snapshotOf(docId))).toBe(2);
+    expect((await raw.query('SELECT seq FROM ydoc_updates WHERE doc_id = $1', [docId])).length).toBe(1);
+    expect(textOf((await loadYDoc(raw, docId)).doc)).toContain('theirs ');
+    expect(textOf((await loadYDoc(raw, docId)).doc)).toContain('mine too');
   });
 });

@@ -98,6 +98,8 @@ export class Room {
   readonly members = new Set<RoomMember>();
   /** The last log seq applied, with every seq before it. */
   lastSeq = 0;
+  /** A journaled batch holds `lastSeq` and is not applied yet: the document is one row behind it. */
+  private applyPending = false;
   /** Log rows written since the last compaction, roughly: decides when to compact. */
   rowsSinceSnapshot = 0;
   readonly ready: Promise<void>;
@@ -407,6 +409,7 @@ export class Room {
     const seq = this.lastSeq + 1;
     const durable = journal.append({ docId: this.docId, seq, update: row });
     this.lastSeq = seq;
+    this.applyPending = true;
     try {
       await durable;
     } catch (err) {
@@ -417,10 +420,23 @@ export class Room {
     }
     const senders = new Set(accepted.map((j) => j.from));
     Y.applyUpdate(this.doc, row, senders.size === 1 ? accepted[0]?.from : FROM_BATCH);
+    this.applyPending = false;
     this.rowsSinceSnapshot++;
     for (const j of answered) j.resolve();
     this.host.edited(this);
     if (this.room.kind === 'changeRequest') await this.recordContributors(this.room.changeRequestId, accepted);
+  }
+
+  /**
+   * The document as one update, with the seq it holds every row up to: a compaction's
+   * snapshot straight from memory, instead of reading and merging the log again. The
+   * document may hold more than that (a row applied before a gap before it was read): a
+   * snapshot holding a row twice is harmless, as Yjs applies what it has once. Undefined
+   * while a journaled row is on its way to disk, unapplied, or once the room is gone.
+   */
+  stateAtLastSeq(): { update: Uint8Array; seq: number } | undefined {
+    if (this.applyPending || this.destroyed || this.failed || this.lastSeq === 0) return undefined;
+    return { update: Y.encodeStateAsUpdate(this.doc), seq: this.lastSeq };
   }
 
   /** Reads the policy; kept only when no section started meanwhile. */

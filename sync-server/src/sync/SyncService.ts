@@ -109,7 +109,7 @@ export class SyncService {
       journal,
       edited: (room) => {
         this.quiet.touch(room.docId);
-        if (room.rowsSinceSnapshot >= config.sync.compactEvery) this.compactor.compact(room.docId);
+        if (room.rowsSinceSnapshot >= config.sync.compactEvery) this.compactor.compact(room.docId, room);
       },
       awarenessChanged: (room, clients, users) => this.awarenessRelay.changed(room, clients, users),
       emptied: (room) => this.roomEmptied(room),
@@ -279,9 +279,8 @@ export class SyncService {
     if (room.members.size > 0 || room.destroyed) return;
     if (room.busy && !room.failed) return this.roomEmptied(room);
     if (this.rooms.get(room.docId) === room) this.rooms.delete(room.docId);
-    const rows = room.rowsSinceSnapshot;
+    if (room.rowsSinceSnapshot > 0 && !room.failed) this.compactor.compact(room.docId, room);
     room.destroy();
-    if (rows > 0 && !room.failed) this.compactor.compact(room.docId);
   }
 
   private onLogNotice(payload: string) {

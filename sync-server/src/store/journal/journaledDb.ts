@@ -12,6 +12,12 @@ export interface SyncJournal {
   append(record: JournalRecord): Promise<void>;
   /** Resolves once every record written before the call is in the database. */
   flush(): Promise<void>;
+  /**
+   * A transaction that changes nothing a room has read or decides by (a compaction from a
+   * room's own document): it runs once every record written before the call is in the
+   * database, without holding the rooms or telling them anything afterwards.
+   */
+  transactionWithoutHold<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Holds the rooms (see `SectionGate`). */
   readonly gate: SectionGate;
   /**
@@ -45,6 +51,10 @@ export function journaledDb(raw: Db, journal: Journal): JournaledDb {
   const sync: SyncJournal = {
     append: (record) => journal.append(record),
     flush: () => journal.flush(),
+    async transactionWithoutHold(fn) {
+      await journal.flush();
+      return raw.transaction(fn);
+    },
     gate,
     onSectionEnd(listener) {
       listeners.add(listener);
