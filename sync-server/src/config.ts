@@ -17,6 +17,8 @@ export interface Config {
   syncJournal: boolean;
   /** The embedded database's buffer pool in megabytes (`PGLITE_SHARED_BUFFERS_MB`, Postgres's 128). */
   pgliteSharedBuffersMb: number;
+  /** The embedded database runs in a thread of its own (`PGLITE_THREAD`, on unless `off`). */
+  pgliteThread: boolean;
   /** Entries the read model keeps (`READ_MODEL_ENTRIES`; 0 reads everything from the database). */
   readModelEntries: number;
   publicUrl?: string;
@@ -69,6 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: Math.max(1, int('DATABASE_POOL_SIZE', 20)),
     syncJournal: env.SYNC_JOURNAL !== 'off',
     pgliteSharedBuffersMb: Math.max(1, int('PGLITE_SHARED_BUFFERS_MB', 128)),
+    pgliteThread: env.PGLITE_THREAD !== 'off',
     readModelEntries: int('READ_MODEL_ENTRIES', 50_000),
     publicUrl: env.PUBLIC_URL?.replace(/\/+$/, '') || undefined,
     bootstrapAdminToken: env.BOOTSTRAP_ADMIN_TOKEN || undefined,

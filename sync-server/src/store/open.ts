@@ -19,6 +19,8 @@ export interface StoreSettings {
   syncJournal?: boolean;
   /** The embedded database's buffer pool in megabytes (Postgres's default when absent). */
   pgliteSharedBuffersMb?: number;
+  /** The embedded database runs on the caller's thread when false (see `pgliteThread.ts`). */
+  pgliteThread?: boolean;
 }
 
 /** What opening the store reports, and what it does when the journal can no longer promise durability. */
@@ -64,7 +66,10 @@ export async function openStore(config: StoreSettings, hooks: StoreHooks = {}): 
   }
   const unlock = lockDataDir(config.dataDir);
   try {
-    const raw = await openPglite(join(config.dataDir, 'pgdata'), undefined, { sharedBuffersMb: config.pgliteSharedBuffersMb });
+    const raw = await openPglite(join(config.dataDir, 'pgdata'), undefined, {
+      sharedBuffersMb: config.pgliteSharedBuffersMb,
+      thread: config.pgliteThread,
+    });
     await migrate(raw);
     // PGlite creates its files 0666 whatever the umask: those of its start (caches, WAL) are made private now.
     makeTreePrivate(join(config.dataDir, 'pgdata'));

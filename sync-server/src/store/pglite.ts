@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { PGlite, type QueryOptions } from '@electric-sql/pglite';
 import { type Db, DurabilityUnknownError, type Queryable, mayWrite } from './db';
+import { startPgliteThread } from './pgliteThread';
 
 /**
  * PGlite's Postgres runs with fsync off and its file system cannot fsync, so a commit
@@ -119,15 +120,37 @@ export function startParams(dataDir: string | undefined, sharedBuffersMb?: numbe
   return [...PGlite.defaultStartParams, ...settings.flatMap((s) => ['-c', s])];
 }
 
+/** What the adapter uses of PGlite: PGlite itself, or the same database in a thread of its own (`pgliteThread.ts`). */
+export interface PGliteLike {
+  query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<{ rows: T[] }>;
+  transaction<T>(fn: (tx: Pick<PGliteLike, 'query'>) => Promise<T>): Promise<T>;
+  exec(sql: string): Promise<unknown>;
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  readonly closed: boolean;
+  close(): Promise<void>;
+}
+
 /**
  * The embedded adapter. PGlite is one connection, so a transaction holds it and other
- * queries wait their turn; that is also what makes concurrent writes safe here.
+ * queries wait their turn; that is also what makes concurrent writes safe here. A data
+ * directory's database runs in a thread of its own unless `thread` is false (see
+ * `pgliteThread.ts`); a database in memory (tests, dumps) runs on the caller's thread.
  */
-export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob, opts: { sharedBuffersMb?: number } = {}): Promise<Db> {
-  const options = { ...(loadDataDir ? { loadDataDir } : {}), startParams: startParams(dataDir, opts.sharedBuffersMb) };
-  // PGlite reads its options from the second argument only when the first names a directory.
-  const pg = dataDir ? new PGlite(dataDir, options) : new PGlite(options);
-  await pg.waitReady;
+export async function openPglite(
+  dataDir: string | undefined,
+  loadDataDir?: Blob,
+  opts: { sharedBuffersMb?: number; thread?: boolean } = {},
+): Promise<Db> {
+  const params = startParams(dataDir, opts.sharedBuffersMb);
+  let pg: PGliteLike;
+  if (dataDir && !loadDataDir && opts.thread !== false) pg = await startPgliteThread(dataDir, params);
+  else {
+    const options = { ...(loadDataDir ? { loadDataDir } : {}), startParams: params };
+    // PGlite reads its options from the second argument only when the first names a directory.
+    const local = dataDir ? new PGlite(dataDir, options) : new PGlite(options);
+    await local.waitReady;
+    pg = local;
+  }
   // A database in memory has nothing to make durable: a commit need not wait for its WAL
   // record to be written, which makes small transactions about a third cheaper.
   if (!dataDir) await pg.exec('SET synchronous_commit = off');
@@ -144,13 +167,13 @@ export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob
   };
 }
 
-export function wrapPglite(pg: PGlite, walSync: () => Promise<void> = async () => {}): Db & { raw: PGlite } {
+export function wrapPglite(pg: PGliteLike, walSync: () => Promise<void> = async () => {}): Db & { raw: PGliteLike } {
   // Whatever the syncer throws after a commit, the commit happened: never a plain error to retry on.
   const syncWal = () =>
     walSync().catch((err) => {
       throw err instanceof DurabilityUnknownError ? err : new DurabilityUnknownError(err);
     });
-  const wrap = (q: Pick<PGlite, 'query'>, inTransaction: boolean): Queryable => ({
+  const wrap = (q: Pick<PGliteLike, 'query'>, inTransaction: boolean): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
       const res = await q.query<T>(sql, params, BINARY);
       if (!inTransaction && mayWrite(sql)) await syncWal();
@@ -196,5 +219,6 @@ export function wrapPglite(pg: PGlite, walSync: () => Promise<void> = async () =
 
 /** The raw PGlite handle, for dumping a prepared data directory in tests. */
 export function pgliteOf(db: Db): PGlite | undefined {
-  return (db as { raw?: PGlite }).raw;
+  const raw = (db as { raw?: unknown }).raw;
+  return raw instanceof PGlite ? raw : undefined;
 }
