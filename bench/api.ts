@@ -215,7 +215,8 @@ export async function runApiBench(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'quire-api-bench-'));
   const scratch = process.env.DATABASE_URL ? await scratchDatabase(process.env.DATABASE_URL, 'quire_api_bench') : undefined;
   const config = {
-    ...loadConfig({}),
+    // The embedded database's thread can be turned off to compare (`PGLITE_THREAD=off`).
+    ...loadConfig({ PGLITE_THREAD: process.env.PGLITE_THREAD }),
     port: 0,
     host: '127.0.0.1',
     dataDir,
