@@ -27,6 +27,7 @@ export async function startPgliteThread(dataDir: string, startParams: string[]):
   const worker = new Worker(new URL('./pgliteWorker.mjs', import.meta.url), { workerData: { dataDir, startParams } });
   const pending = new Map<number, { resolve: (r: Reply) => void; reject: (err: Error) => void }>();
   const listeners = new Map<string, Set<(payload: string) => void>>();
+  const subscriptions = new Map<string, Promise<Reply>>();
   let nextId = 0;
   let stopped: Error | undefined;
   let closed = false;
@@ -94,17 +95,21 @@ export async function startPgliteThread(dataDir: string, startParams: string[]):
       return out;
     },
     async listen(channel: string, onPayload: (payload: string) => void) {
-      let set = listeners.get(channel);
-      if (!set) {
-        set = new Set();
-        listeners.set(channel, set);
-        await ask({ op: 'listen', channel });
+      let subscribed = subscriptions.get(channel);
+      if (!subscribed) {
+        subscribed = ask({ op: 'listen', channel });
+        subscriptions.set(channel, subscribed);
+        listeners.set(channel, new Set());
       }
+      const set = listeners.get(channel) as Set<(payload: string) => void>;
       set.add(onPayload);
+      // A second listener of the channel also returns only once the thread listens.
+      await subscribed;
       return async () => {
         set.delete(onPayload);
         if (set.size > 0 || listeners.get(channel) !== set) return;
         listeners.delete(channel);
+        subscriptions.delete(channel);
         await ask({ op: 'unlisten', channel }).catch(() => {});
       };
     },

@@ -128,9 +128,8 @@ export async function loadYDoc(db: Queryable, docId: string): Promise<{ doc: Y.D
 /**
  * Folds the log into the snapshot. The merge, the costly part, runs before any lock: it
  * reads the snapshot and the rows after it in one statement (rows below `last_seq` never
- * change), then a short transaction locks the document row, checks that no other fold
- * moved the snapshot meanwhile, and stores the merge in place of the rows it holds. An
- * update appended meanwhile has a higher seq and stays in the log.
+ * change), then stores it as `compactDocTo` does. An update appended meanwhile has a higher
+ * seq and stays in the log; a fold that got further meanwhile wins.
  */
 export async function compactDoc(
   db: { transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> } & Queryable,
@@ -139,22 +138,14 @@ export async function compactDoc(
   const stored = await readDocLog(db, docId, -1);
   if (!stored || stored.updates.length === 0) return 0;
   const merged = Y.mergeUpdates([...(stored.snapshot ? [stored.snapshot] : []), ...stored.updates.map((u) => u.update)]);
-  const upTo = stored.updates.at(-1)?.seq ?? 0;
-  return db.transaction(async (tx) => {
-    const head = await maybeOne<{ snapshot_seq: number }>(tx, 'SELECT snapshot_seq FROM ydocs WHERE id = $1 FOR UPDATE', [docId]);
-    // Gone, or folded by someone else since the read: what was merged no longer matches.
-    if (!head || Number(head.snapshot_seq) !== stored.snapshotSeq) return 0;
-    await tx.query('UPDATE ydocs SET snapshot = $2, snapshot_seq = $3 WHERE id = $1', [docId, bytes(merged), upTo]);
-    await tx.query('DELETE FROM ydoc_updates WHERE doc_id = $1 AND seq <= $2', [docId, upTo]);
-    return stored.updates.length;
-  });
+  return compactDocTo(db, docId, merged, stored.updates.at(-1)?.seq ?? 0);
 }
 
 /**
- * Folds the log up to `upTo` into `snapshot`, a state built elsewhere that holds every row
- * up to it (a loaded room's document): nothing is read or merged here. Under the document
- * row's lock, and only when the log holds every row up to `upTo` and the snapshot stands
- * before it; otherwise nothing changes (0).
+ * Folds the log up to `upTo` into `snapshot`, a state that holds every row up to it (a
+ * merge of the stored log, or a loaded room's document). Under the document row's lock,
+ * and only when the log holds every row up to `upTo` and the snapshot stands before it;
+ * otherwise nothing changes (0). Returns how many seqs the snapshot moved past.
  */
 export async function compactDocTo(
   db: { transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> },
