@@ -310,12 +310,17 @@ export async function runApiBench(): Promise<void> {
       session.disconnect();
     }
     await getBytes(base, spacePath, token);
+    // The same load aimed at the bare server in this process: what the machine's other
+    // threads (the load generator, the clients) cost sync when Quire serves no REST at all.
+    const [contended, bareRest] = await Promise.all([syncLatency(real.port, spaceId, token, SECONDS), load(bare.base, [spacePath], token)]);
     console.log(`\nsync: 20 clients on one document, p99 of an update reaching the others`);
     const row = (f: typeof quiet) =>
       `p99 ${f.p99.toFixed(1).padStart(7)} ms   (p50 ${f.p50.toFixed(1)} ms, p90 ${f.p90.toFixed(1)} ms; ${f.samples} deliveries)`;
     console.log(`  alone              ${row(quiet)}`);
     console.log(`  under REST load    ${row(loaded)}`);
+    console.log(`  load on node:http  ${row(contended)}   (${bareRest.rps.toFixed(0)} req/s on the bare server)`);
     console.log(`  ratio      ${(loaded.p99 / quiet.p99).toFixed(2)}× the p99 without REST load`);
+    console.log(`  control    ${(contended.p99 / quiet.p99).toFixed(2)}× with the same load on the bare server instead`);
     const [h, m] = [stats.responseHits - hits, stats.responseMisses - misses];
     console.log(`  the REST load meanwhile: ${rest.rps.toFixed(0)} req/s, p99 ${rest.p99} ms; ${h} of ${h + m} answered from cached bytes`);
     const lag = (h: ReturnType<typeof monitorEventLoopDelay>) =>

@@ -105,13 +105,15 @@ export class Connection implements RoomMember {
       case 'syncStep1': {
         await this.written;
         if (this.closed) return;
-        let reply: Uint8Array;
-        try {
-          reply = encodeSyncStep2(this.room.doc, msg.stateVector);
-        } catch (err) {
-          throw new ProtocolError(`bad state vector: ${(err as Error).message}`);
-        }
-        this.send(reply);
+        // Only what is stored leaves the room: a batch applied ahead of its storage waits.
+        this.room.whenStored(() => {
+          if (this.closed) return;
+          try {
+            this.send(encodeSyncStep2(this.room.doc, msg.stateVector));
+          } catch (err) {
+            this.fail(new ProtocolError(`bad state vector: ${(err as Error).message}`));
+          }
+        });
         return;
       }
       case 'update':

@@ -272,20 +272,24 @@ describe('loading a room', () => {
 });
 
 describe('a client update (stored in the database)', () => {
-  it('is stored before it is applied, then relayed to the other members and acknowledged', async () => {
-    let seenAtAppend: { text: string; relayed: number } | undefined;
+  it('is relayed, sent in a sync step 2 and offered to compaction only once stored, then acknowledged', async () => {
+    let seenAtAppend: { relayed: number; stepTwoSent: boolean; compactable: boolean } | undefined;
+    let stepTwo = '';
     const b = new Member(userB);
     const host = hostFor(raw);
     const { room, docId } = await openRoom(await newSpace(), host);
     host.append = async (d, u) => {
-      seenAtAppend = { text: textOf(room.doc), relayed: b.updates };
+      room.whenStored(() => (stepTwo = textOf(room.doc)));
+      seenAtAppend = { relayed: b.updates, stepTwoSent: stepTwo !== '', compactable: room.stateAtLastSeq() !== undefined };
       return store(d, u);
     };
     const a = new Member(userA);
     room.addMember(a);
     room.addMember(b);
     await room.submit(a, editor().append('hello'));
-    expect(seenAtAppend).toEqual({ text: '', relayed: 0 });
+    expect(seenAtAppend).toEqual({ relayed: 0, stepTwoSent: false, compactable: false });
+    expect(stepTwo).toBe('hello');
+    expect(room.stateAtLastSeq()?.seq).toBe(1);
     expect(await storedText(docId)).toBe('hello');
     expect(await rowsOf(docId)).toBe(1);
     expect(textOf(room.doc)).toBe('hello');
@@ -440,6 +444,7 @@ describe('a client update (stored in the database)', () => {
     };
     const update = editor().append('retry me');
     await expect(room.submit(a, update)).rejects.toBeInstanceOf(StorageError);
+    // What was applied ahead of the failed write is gone from the document again.
     expect(textOf(room.doc)).toBe('');
     expect(b.updates).toBe(0);
     expect(host.edits).toBe(0);
@@ -645,13 +650,17 @@ describe('a client update (journal)', () => {
     room.addMember(a);
     room.addMember(b);
     let answered = false;
+    let stepTwo: string | undefined;
     const done = room.submit(a, editor().append('journaled')).then(() => (answered = true));
     await settle();
+    room.whenStored(() => (stepTwo = textOf(room.doc)));
     expect(answered).toBe(false);
-    expect(textOf(room.doc)).toBe('');
+    expect(stepTwo).toBeUndefined();
+    expect(room.stateAtLastSeq()).toBeUndefined();
     expect(b.updates).toBe(0);
     disk.release();
     await done;
+    expect(stepTwo).toBe('journaled');
     expect(b.text).toBe('journaled');
     expect(a.updates).toBe(0);
     expect(room.lastSeq).toBe(1);
@@ -692,7 +701,10 @@ describe('a client update (journal)', () => {
     room.addMember(a);
     room.addMember(b);
     await expect(room.submit(a, editor().append('x'))).rejects.toBeInstanceOf(StorageError);
-    expect(textOf(room.doc)).toBe('');
+    let stepTwoSent = false;
+    room.whenStored(() => (stepTwoSent = true));
+    expect(stepTwoSent).toBe(false);
+    expect(room.stateAtLastSeq()).toBeUndefined();
     expect(b.updates).toBe(0);
     expect(host.edits).toBe(0);
     expect(logged.map((l) => l.msg)).toContain('could not journal a sync update');

@@ -16,8 +16,8 @@ import { type DeleteSet, assertMergeable, pendingOf } from './updates';
 /** Transaction origins in a room's doc and awareness, so nothing echoes back to where it came from. */
 export const FROM_LOG = Symbol('from-log');
 export const FROM_REMOTE = Symbol('from-remote-instance');
-/** Updates of several connections applied as one row: relayed to every member. */
-const FROM_BATCH = Symbol('from-batch');
+/** A client batch applied ahead of its storage: relayed only once it is stored. */
+const AHEAD = Symbol('ahead-of-storage');
 
 /** The row storing `updates`: the update itself when alone, else their merge. Throws when Yjs cannot merge one. */
 function rowOf(updates: Uint8Array[]): Uint8Array | undefined {
@@ -84,22 +84,27 @@ const MAX_BATCH = 256;
  * One branch document in memory, with the connections editing it.
  *
  * Every change goes through one queue, so the stored log and the document move in the
- * same order: client updates are validated on a probe copy of the document, folded into
- * one row per batch, appended to the log (durable) and only then applied to the document,
- * which relays them. Updates other writers appended (other instances, REST merges) are
- * read from the log by seq and applied the same way.
+ * same order. A batch of client updates is applied to the document once, ahead of its
+ * storage, folded into one row, appended to the log (durable), and only then relayed, as
+ * that row, and acknowledged. Until then nothing of it leaves the room: a sync step 2 that
+ * would carry it waits (`whenStored`), a compaction does not take the document. When a
+ * batch is not stored after all (a crafted update Yjs throws on halfway, a refusal, a
+ * failed write), the document is read again from the log, which never held it. Updates
+ * other writers appended (other instances, REST merges) are read from the log by seq,
+ * applied and relayed as stored.
  */
 export class Room {
-  readonly doc = new Y.Doc({ gc: true });
-  /** A twin of `doc` that every update is tried on first: a crafted update that throws breaks the probe, never the document. */
-  private probe = new Y.Doc({ gc: true });
-  private probeChanged = false;
+  private current = new Y.Doc({ gc: true });
+  /** Whether the last transaction on the document changed it (the test Yjs uses before it emits `update`). */
+  private changed = false;
   readonly awareness: awarenessProtocol.Awareness;
   readonly members = new Set<RoomMember>();
   /** The last log seq applied, with every seq before it. */
   lastSeq = 0;
-  /** A journaled batch holds `lastSeq` and is not applied yet: the document is one row behind it. */
+  /** The document holds a batch that is not stored yet. */
   private applyPending = false;
+  /** Run as soon as the document holds nothing unstored (see `whenStored`). */
+  private storedWaiters: (() => void)[] = [];
   /** Log rows written since the last compaction, roughly: decides when to compact. */
   rowsSinceSnapshot = 0;
   readonly ready: Promise<void>;
@@ -134,13 +139,10 @@ export class Room {
     readonly room: SyncRoom,
     private host: RoomHost,
   ) {
-    this.awareness = new awarenessProtocol.Awareness(this.doc);
+    // Awareness keeps the first document for its own client id only: reloading swaps `doc` under it.
+    this.awareness = new awarenessProtocol.Awareness(this.current);
     this.awareness.setLocalState(null);
-    this.doc.on('update', (update: Uint8Array, origin: unknown) => {
-      this.deleteSetCache = undefined;
-      const msg = encodeUpdate(update);
-      for (const m of this.members) if (m !== origin) m.send(msg);
-    });
+    this.watch(this.current);
     this.awareness.on('update', ({ added, updated, removed }: Record<string, number[]>, origin: unknown) => {
       const clients = [...(added ?? []), ...(updated ?? []), ...(removed ?? [])];
       const from = this.members.has(origin as RoomMember) ? (origin as RoomMember) : undefined;
@@ -165,7 +167,6 @@ export class Room {
       for (const m of this.members) if (m !== origin) m.send(msg);
       if (origin !== FROM_REMOTE) this.host.awarenessChanged(this, clients, users);
     });
-    this.watchProbe();
     this.ready = this.load();
     // Whoever waits on `ready` sees the failure (and closes with 1011, which clients retry):
     // the room is dropped so that the retry loads the document again instead of meeting it.
@@ -175,15 +176,23 @@ export class Room {
     });
   }
 
+  /** The document: every stored row up to `lastSeq`, plus the batch on its way to storage while `applyPending`. */
+  get doc(): Y.Doc {
+    return this.current;
+  }
+
   /**
-   * Notes whether a transaction on the probe changed it, by the test Yjs uses before it
+   * Notes whether each transaction changed the document, by the test Yjs uses before it
    * emits `update` (new deletions, or a moved state vector), without encoding the update
-   * as an `update` listener would make it do.
+   * as an `update` listener would make it do: relays send the stored rows themselves.
    */
-  private watchProbe() {
-    this.probe.on('afterTransaction', (tr: Y.Transaction) => {
-      if (tr.deleteSet.clients.size > 0) this.probeChanged = true;
-      else for (const [client, clock] of tr.afterState) if (tr.beforeState.get(client) !== clock) this.probeChanged = true;
+  private watch(doc: Y.Doc) {
+    doc.on('afterTransaction', (tr: Y.Transaction) => {
+      let changed = tr.deleteSet.clients.size > 0;
+      if (!changed) for (const [client, clock] of tr.afterState) if (tr.beforeState.get(client) !== clock) changed = true;
+      if (!changed) return;
+      this.changed = true;
+      this.deleteSetCache = undefined;
     });
   }
 
@@ -191,31 +200,52 @@ export class Room {
   private async load() {
     const stored = await loadStoredDoc(this.host.db, this.docId);
     if (!stored) return;
-    if (stored.snapshot) this.applyTrusted(stored.snapshot, FROM_LOG);
-    for (const row of stored.updates) this.applyTrusted(row.update, FROM_LOG);
+    if (stored.snapshot) Y.applyUpdate(this.doc, stored.snapshot, FROM_LOG);
+    for (const row of stored.updates) Y.applyUpdate(this.doc, row.update, FROM_LOG);
     this.lastSeq = stored.lastSeq;
     this.rowsSinceSnapshot = stored.updates.length;
   }
 
-  /** Applies an update that is already stored to the document and its probe. */
-  private applyTrusted(update: Uint8Array, origin: unknown) {
-    let probeOk = true;
-    try {
-      Y.applyUpdate(this.probe, update);
-    } catch {
-      probeOk = false;
-    }
-    Y.applyUpdate(this.doc, update, origin);
-    if (!probeOk) this.rebuildProbe([]);
+  /** Sends a stored update to the members, all of them or all but its one sender. */
+  private relay(update: Uint8Array, except?: RoomMember) {
+    if (this.members.size === 0 || (except && this.members.size === 1 && this.members.has(except))) return;
+    const msg = encodeUpdate(update);
+    for (const m of this.members) if (m !== except) m.send(msg);
   }
 
-  /** Makes the probe a copy of the document again, plus updates accepted but not yet applied. */
-  private rebuildProbe(accepted: Uint8Array[]) {
-    this.probe.destroy();
-    this.probe = new Y.Doc({ gc: true });
-    Y.applyUpdate(this.probe, Y.encodeStateAsUpdate(this.doc));
-    for (const u of accepted) Y.applyUpdate(this.probe, u);
-    this.watchProbe();
+  /**
+   * Reads the document again from the log, up to `lastSeq`: what was applied ahead of a
+   * batch that is not stored (or half-applied by an update Yjs threw on) is gone.
+   */
+  private async reload() {
+    const stored = await loadStoredDoc(this.host.db, this.docId);
+    if (stored && stored.snapshotSeq > this.lastSeq)
+      throw new Error(`the snapshot of ${this.docId} is past the room's seq ${this.lastSeq}`);
+    const doc = new Y.Doc({ gc: true });
+    if (stored?.snapshot) Y.applyUpdate(doc, stored.snapshot, FROM_LOG);
+    for (const row of stored?.updates ?? []) if (row.seq <= this.lastSeq) Y.applyUpdate(doc, row.update, FROM_LOG);
+    this.watch(doc);
+    this.current = doc;
+    this.deleteSetCache = undefined;
+    this.settleAhead();
+  }
+
+  /** The document holds nothing unstored any more: replies waiting for that go out. */
+  private settleAhead() {
+    this.applyPending = false;
+    const waiters = this.storedWaiters;
+    this.storedWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  /**
+   * Runs `fn` (synchronously) once the document holds nothing that is not stored: at once,
+   * or right after the batch on its way is stored or dropped. What `fn` reads of the
+   * document may then be sent: it is all on disk.
+   */
+  whenStored(fn: () => void) {
+    if (this.applyPending) this.storedWaiters.push(fn);
+    else fn();
   }
 
   /** The document's delete set, computed once per change (refused writers' updates are checked against it). */
@@ -305,18 +335,39 @@ export class Room {
   }
 
   /**
-   * Validate on the probe, store as one row, then apply and relay that row as one update.
-   * Each update is read twice on the way (tried on the probe, merged into the row) and the
-   * row once more (applied to the document, which relays it as one message). Whether Yjs
-   * can merge an update is known from the merge itself; only when a merge throws is the
-   * batch taken again carefully, each update checked on its own before the probe sees it.
+   * Applies the batch to the document ahead of its storage, stores it as one row, then
+   * relays and acknowledges it. Each update is read twice on the way: applied, and merged
+   * into the row (for a batch of one, the merge only walks its metadata). Whether Yjs can
+   * merge an update is known from the merge itself; only when a merge throws is the batch
+   * taken again carefully, each update checked on its own before it is applied.
+   *
+   * With the journal, nothing may sit between the last check and the append: a section (a
+   * REST write, a lock, a merge) may start at any await, so the checks run again after
+   * each one, and from the last check to the append the batch runs without a break. A
+   * journaled record is acknowledged and is never refused later, which is why the write
+   * policy is checked here, with no section running, on a value every section that may
+   * have written refreshes before the gate opens.
    */
   private async persist(batch: UpdateJob[], careful = false): Promise<void> {
+    const journal = this.host.journal;
+    if (journal) {
+      for (let wait = this.journalWait(journal); wait; wait = this.journalWait(journal)) await wait;
+      if (this.destroyed) {
+        for (const j of batch) j.reject(new StorageError('room closed'));
+        return;
+      }
+      const policy = this.policyNow as RoomPolicy | SyncRefused;
+      if (policy instanceof SyncRefused) {
+        this.closeAll(policy.code, policy.reason);
+        for (const j of batch) j.reject(policy);
+        return;
+      }
+      if (policy.refusal) return this.refuseBatch(batch);
+    }
     const accepted: UpdateJob[] = [];
     const unchanged: UpdateJob[] = [];
-    for (const job of batch) {
-      const pendingBefore = pendingOf(this.probe);
-      this.probeChanged = false;
+    this.applyPending = true;
+    for (const [i, job] of batch.entries()) {
       if (careful) {
         try {
           assertMergeable(job.update);
@@ -325,16 +376,20 @@ export class Room {
           continue;
         }
       }
+      const pendingBefore = pendingOf(this.doc);
+      this.changed = false;
       try {
-        Y.applyUpdate(this.probe, job.update);
+        Y.applyUpdate(this.doc, job.update, AHEAD);
       } catch (err) {
         job.reject(new BadUpdateError((err as Error).message));
-        this.rebuildProbe(accepted.map((j) => j.update));
-        continue;
+        // Yjs may have integrated part of it before it threw: the document is read again
+        // from the log and the rest of the batch taken again.
+        await this.reload();
+        return this.persist([...accepted, ...unchanged, ...batch.slice(i + 1)], careful);
       }
-      const pendingChanged = pendingOf(this.probe).some((p, i) => p !== pendingBefore[i]);
+      const pendingChanged = pendingOf(this.doc).some((p, k) => p !== pendingBefore[k]);
       // An update that changes nothing (a reconnecting client's delete set) is not stored again.
-      if (!this.probeChanged && !pendingChanged) unchanged.push(job);
+      if (!this.changed && !pendingChanged) unchanged.push(job);
       else accepted.push(job);
     }
     let row: Uint8Array | undefined;
@@ -343,84 +398,76 @@ export class Room {
     } catch (err) {
       if (careful) throw err;
       // An update Yjs applies but cannot merge: find it, with nothing of the batch answered yet.
-      this.rebuildProbe([]);
+      await this.reload();
       return this.persist(batch, true);
     }
     if (!row) {
+      this.settleAhead();
       for (const j of unchanged) j.resolve();
       return;
     }
     // An update that changes nothing next to one of this batch is on disk only once the row is.
     const answered = [...accepted, ...unchanged];
-    if (this.host.journal) return this.journalBatch(this.host.journal, row, accepted, answered);
+    // One sender: relayed to everyone else. Several: to everyone, each sender's own part included (Yjs ignores what it has).
+    const senders = new Set(accepted.map((j) => j.from));
+    const sender = senders.size === 1 ? accepted[0]?.from : undefined;
+    if (journal) {
+      const seq = this.lastSeq + 1;
+      const durable = journal.append({ docId: this.docId, seq, update: row });
+      this.lastSeq = seq;
+      try {
+        await durable;
+      } catch (err) {
+        // The process stops (a journal that failed cannot promise anything more); nothing is relayed or acknowledged.
+        this.host.log.error({ err, docId: this.docId }, 'could not journal a sync update');
+        for (const j of answered) j.reject(new StorageError('storage failed'));
+        return;
+      }
+      return this.stored(row, sender, accepted, answered);
+    }
     let seq: number | undefined;
     try {
       seq = await this.host.append(this.docId, row);
     } catch (err) {
       this.host.log.error({ err, docId: this.docId }, 'could not store a sync update');
-      for (const j of answered) j.reject(new StorageError('storage failed'));
-      this.rebuildProbe([]);
+      try {
+        await this.reload();
+      } finally {
+        for (const j of answered) j.reject(new StorageError('storage failed'));
+      }
       return;
     }
-    if (seq === undefined) return this.refuseBatch(answered);
+    if (seq === undefined) {
+      await this.reload();
+      return this.refuseBatch(answered);
+    }
     // Rows other writers appended before ours come first, so `lastSeq` stays gap-free.
     if (seq > this.lastSeq + 1) await this.catchUp(seq - 1);
-    // One sender: relayed to everyone else. Several: to everyone, each sender's own part included (Yjs ignores what it has).
-    const senders = new Set(accepted.map((j) => j.from));
-    Y.applyUpdate(this.doc, row, senders.size === 1 ? accepted[0]?.from : FROM_BATCH);
     if (this.lastSeq === seq - 1) this.lastSeq = seq;
     else this.requestCatchUp();
-    this.rowsSinceSnapshot++;
-    for (const j of answered) j.resolve();
-    this.host.edited(this);
-    if (this.room.kind === 'changeRequest') await this.recordContributors(this.room.changeRequestId, accepted);
+    return this.stored(row, sender, accepted, answered);
   }
 
   /**
-   * Journals the batch's row under the next seq, then applies and relays it once it is on
-   * disk. Nothing may sit between the last check and the append: a section (a REST write,
-   * a lock, a merge) may start at any await, so the checks run again after each one. A
-   * journaled record is acknowledged and is never refused later, which is why the write
-   * policy is checked here, with no section running, on a value every section that may
-   * have written refreshes before the gate opens.
+   * What to wait for before a batch may be journaled, or undefined when it may be now: a
+   * section to end, rows other writers appended, a fresh policy.
    */
-  private async journalBatch(journal: SyncJournal, row: Uint8Array, accepted: UpdateJob[], answered: UpdateJob[]) {
+  private journalWait(journal: SyncJournal): Promise<void> | undefined {
     const gate = journal.gate;
-    for (;;) {
-      if (this.destroyed) {
-        for (const j of answered) j.reject(new StorageError('room closed'));
-        return;
-      }
-      if (gate.closed) await gate.whenOpen();
-      else if (this.stale) {
-        this.stale = false;
-        await this.catchUp(Number.POSITIVE_INFINITY);
-      } else if (!this.policyFresh || !this.policyNow) await this.readPolicy(gate.epoch);
-      else break;
+    if (this.destroyed) return undefined;
+    if (gate.closed) return gate.whenOpen();
+    if (this.stale) {
+      this.stale = false;
+      return this.catchUp(Number.POSITIVE_INFINITY);
     }
-    const policy = this.policyNow;
-    if (policy instanceof SyncRefused) {
-      this.rebuildProbe([]);
-      this.closeAll(policy.code, policy.reason);
-      for (const j of answered) j.reject(policy);
-      return;
-    }
-    if (policy.refusal) return this.refuseBatch(answered);
-    const seq = this.lastSeq + 1;
-    const durable = journal.append({ docId: this.docId, seq, update: row });
-    this.lastSeq = seq;
-    this.applyPending = true;
-    try {
-      await durable;
-    } catch (err) {
-      // The process stops (a journal that failed cannot promise anything more); nothing is relayed or acknowledged.
-      this.host.log.error({ err, docId: this.docId }, 'could not journal a sync update');
-      for (const j of answered) j.reject(new StorageError('storage failed'));
-      return;
-    }
-    const senders = new Set(accepted.map((j) => j.from));
-    Y.applyUpdate(this.doc, row, senders.size === 1 ? accepted[0]?.from : FROM_BATCH);
-    this.applyPending = false;
+    if (!this.policyFresh || !this.policyNow) return this.readPolicy(gate.epoch);
+    return undefined;
+  }
+
+  /** The batch's row is stored: relayed, acknowledged, counted. */
+  private async stored(row: Uint8Array, sender: RoomMember | undefined, accepted: UpdateJob[], answered: UpdateJob[]) {
+    this.relay(row, sender);
+    this.settleAhead();
     this.rowsSinceSnapshot++;
     for (const j of answered) j.resolve();
     this.host.edited(this);
@@ -432,7 +479,7 @@ export class Room {
    * snapshot straight from memory, instead of reading and merging the log again. The
    * document may hold more than that (a row applied before a gap before it was read): a
    * snapshot holding a row twice is harmless, as Yjs applies what it has once. Undefined
-   * while a journaled row is on its way to disk, unapplied, or once the room is gone.
+   * while the document holds a batch not stored yet, or once the room is gone.
    */
   stateAtLastSeq(): { update: Uint8Array; seq: number } | undefined {
     if (this.applyPending || this.destroyed || this.failed || this.lastSeq === 0) return undefined;
@@ -456,7 +503,6 @@ export class Room {
    * policy: nothing was stored. The policy is read again and the senders are told why.
    */
   private async refuseBatch(batch: UpdateJob[]) {
-    this.rebuildProbe([]);
     this.policyValue = undefined;
     let reason: string = this.room.kind === 'space' ? SyncRefusal.locked : SyncRefusal.closed;
     try {
@@ -495,13 +541,17 @@ export class Room {
     const stored = await readDocLog(this.host.db, this.docId, this.lastSeq);
     if (!stored) return;
     if (stored.snapshot) {
-      this.applyTrusted(stored.snapshot, FROM_LOG);
+      // Members get what the snapshot adds to the document, not the whole document again.
+      const missing = Y.diffUpdate(stored.snapshot, Y.encodeStateVector(this.doc));
+      Y.applyUpdate(this.doc, stored.snapshot, FROM_LOG);
+      this.relay(missing);
       this.lastSeq = Math.max(this.lastSeq, stored.snapshotSeq);
       this.rowsSinceSnapshot = 0;
     }
     for (const row of stored.updates) {
       if (row.seq > upTo) break;
-      this.applyTrusted(row.update, FROM_LOG);
+      Y.applyUpdate(this.doc, row.update, FROM_LOG);
+      this.relay(row.update);
       this.lastSeq = row.seq;
       this.rowsSinceSnapshot++;
     }
@@ -603,6 +653,6 @@ export class Room {
     this.jobs = [];
     this.awareness.destroy();
     this.doc.destroy();
-    this.probe.destroy();
+    this.storedWaiters = [];
   }
 }
