@@ -23,9 +23,11 @@ const DRAIN_RETRY_MS = 1000;
  * How long records on disk may wait for the next drain when nobody needs them in the
  * database yet. Each drain is a transaction of the embedded database, whose cost barely
  * depends on its size: typing at a few keystrokes a second per writer would otherwise pay
- * one per keystroke. A read or a REST write that needs the log flushes at once.
+ * one per keystroke. A read or a REST write that needs the log flushes at once, and a
+ * full group drains at once. Measured with 500 writers at one keystroke a second: the
+ * database's thread spent 11–13% of a core draining every 100 ms, 5–6% every second.
  */
-const DRAIN_IDLE_MS = 100;
+const DRAIN_IDLE_MS = 1000;
 /**
  * Zeros written ahead of the records. An append into space the file already has leaves its
  * size and blocks alone, so the fdatasync after it flushes data only; an append that grows

@@ -23,6 +23,9 @@ import { DRAIN_STATEMENT, readCheckpoint, writeCheckpoint } from './drainSql';
 import { encodeRecord } from './frames';
 import { type DataSync, Journal, type JournalLog, type WriteAt } from './Journal';
 
+/** A drain nobody asked for starts a second after the sync (see `DRAIN_IDLE_MS`). */
+const DRAIN_WAIT = { timeout: 5000, interval: 50 };
+
 let db: Db;
 let dir: string;
 let warnings: { obj: object; msg: string }[];
@@ -379,8 +382,8 @@ describe('the sync journal while it runs', () => {
     disk.answer();
     disk.answer();
     // Drained up to the middle of file 2 (the rest waits for the sync in flight): file 1 goes, file 2 stays.
-    await vi.waitFor(async () => expect((await loadDocUpdate(db, 'space:a')).seq).toBe(covered));
-    await vi.waitFor(() => expect(has(1)).toBe(false));
+    await vi.waitFor(async () => expect((await loadDocUpdate(db, 'space:a')).seq).toBe(covered), DRAIN_WAIT);
+    await vi.waitFor(() => expect(has(1)).toBe(false), DRAIN_WAIT);
     await settle();
     expect(await readCheckpoint(db)).toMatchObject({ gen: 2 });
     expect(has(2)).toBe(true);
@@ -442,9 +445,9 @@ describe('the sync journal while it runs', () => {
   it('drains on its own shortly after a sync, without anyone asking', async () => {
     const journal = await Journal.open(dir, db, log, fatal);
     await journal.append({ docId: 'space:a', seq: 1, update: typed('one', 1) });
-    await vi.waitFor(async () => expect((await loadDocUpdate(db, 'space:a')).seq).toBe(1));
+    await vi.waitFor(async () => expect((await loadDocUpdate(db, 'space:a')).seq).toBe(1), DRAIN_WAIT);
     await journal.append({ docId: 'space:a', seq: 2, update: typed('two', 2) });
-    await vi.waitFor(async () => expect((await loadDocUpdate(db, 'space:a')).seq).toBe(2));
+    await vi.waitFor(async () => expect((await loadDocUpdate(db, 'space:a')).seq).toBe(2), DRAIN_WAIT);
     expect(journal.backlog).toBe(0);
     await journal.close();
   });
