@@ -413,6 +413,44 @@ describe('a client update (stored in the database)', () => {
     expect(textOf(room.doc)).toBe(await storedText(docId));
   });
 
+  it('reads the document back from the log when Yjs throws on an update halfway through applying it', async () => {
+    const { room, docId } = await openRoom(await newSpace());
+    const [a, b] = [new Member(userA), new Member(userB)];
+    room.addMember(a);
+    room.addMember(b);
+    const base = new Y.Doc();
+    base.clientID = 1;
+    base.getText('t').insert(0, 'base');
+    await room.submit(a, Y.encodeStateAsUpdate(base));
+    // Found by fuzzing: Yjs integrates most of it, then throws on its delete set.
+    const halfway = new Uint8Array(
+      Buffer.from(
+        '0202030008010161037d01770178760101797d02c40101020d015a020200c4010101020568656c6c6f2801016d016b017701767001010001',
+        'hex',
+      ),
+    );
+    const copy = new Y.Doc();
+    Y.applyUpdate(copy, Y.encodeStateAsUpdate(base));
+    expect(() => Y.applyUpdate(copy, halfway)).toThrow();
+    expect(textOf(copy)).not.toBe('base');
+
+    // A step-2 answer asked for while the document holds the half-applied update waits for it to be gone.
+    let stepTwo: string | undefined;
+    room.doc.on('afterTransaction', () => {
+      if (stepTwo === undefined && textOf(room.doc) !== 'base') room.whenStored(() => (stepTwo = textOf(room.doc)));
+    });
+    await expect(room.submit(b, halfway)).rejects.toBeInstanceOf(BadUpdateError);
+    expect(stepTwo).toBe('base');
+    expect(textOf(room.doc)).toBe('base');
+    expect(Y.decodeStateVector(Y.encodeStateVector(room.doc))).toEqual(new Map([[1, 4]]));
+    expect(a.updates).toBe(0);
+    expect(await rowsOf(docId)).toBe(1);
+    // The room goes on from the document read back.
+    await room.submit(a, editor().append('!'));
+    expect(await storedText(docId)).toBe(textOf(room.doc));
+    expect(b.text).toBe(textOf(room.doc));
+  });
+
   it('refuses an update Yjs applies but cannot merge, alone or in a batch, and stores the others', async () => {
     const { room, docId } = await openRoom(await newSpace());
     const [a, b] = [new Member(userA), new Member(userB)];

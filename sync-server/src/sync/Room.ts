@@ -139,8 +139,9 @@ export class Room {
     readonly room: SyncRoom,
     private host: RoomHost,
   ) {
-    // Awareness keeps the first document for its own client id only: reloading swaps `doc` under it.
-    this.awareness = new awarenessProtocol.Awareness(this.current);
+    // Awareness takes a document only for a client id of its own, and keeps it: an empty
+    // one of its own, so a document read back from the log (`reload`) leaves nothing behind.
+    this.awareness = new awarenessProtocol.Awareness(new Y.Doc());
     this.awareness.setLocalState(null);
     this.watch(this.current);
     this.awareness.on('update', ({ added, updated, removed }: Record<string, number[]>, origin: unknown) => {
@@ -381,10 +382,13 @@ export class Room {
       try {
         Y.applyUpdate(this.doc, job.update, AHEAD);
       } catch (err) {
-        job.reject(new BadUpdateError((err as Error).message));
         // Yjs may have integrated part of it before it threw: the document is read again
         // from the log and the rest of the batch taken again.
-        await this.reload();
+        try {
+          await this.reload();
+        } finally {
+          job.reject(new BadUpdateError((err as Error).message));
+        }
         return this.persist([...accepted, ...unchanged, ...batch.slice(i + 1)], careful);
       }
       const pendingChanged = pendingOf(this.doc).some((p, k) => p !== pendingBefore[k]);
