@@ -18,7 +18,12 @@ export class QuietScheduler {
 
   /** A live edit of `docId` was stored. */
   touch(docId: string) {
-    clearTimeout(this.timers.get(docId));
+    // Every stored batch touches its document: restarting the timer it has is cheaper than a new one.
+    const current = this.timers.get(docId);
+    if (current) {
+      current.refresh();
+      return;
+    }
     const timer = setTimeout(() => void this.fire(docId), this.quietMs);
     timer.unref();
     this.timers.set(docId, timer);
