@@ -12,7 +12,9 @@
  *    others), alone and while scenario 1 runs: reads must not stall sync. The clients run in a
  *    worker thread, as the load generator does, so the figure is the server's delay and not
  *    the clients' own work queued behind REST requests (`API_BENCH_SYNC_CLIENTS=inline` runs
- *    them on the server's event loop, as this benchmark did at first).
+ *    them on the server's event loop, as this benchmark did at first). A control runs them once
+ *    more while the same load hits the bare server instead: on a machine whose cores the load
+ *    generator and the clients already fill, that is the floor no REST path can go below.
  *
  * Rate limits are off for the run (they would measure the limiter) and logs are at `warn`.
  * The load generator runs in a worker thread, so it does not share the server's event loop.
