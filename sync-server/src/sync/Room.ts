@@ -7,7 +7,7 @@ import type { Logger } from '../logger';
 import type { Db } from '../store/db';
 import type { SyncJournal } from '../store/journal/journaledDb';
 import { addContributor } from '../store/changeRequests';
-import { loadStoredDoc, readDocLog } from '../store/ydocs';
+import { type StoredDoc, loadStoredDoc, readDocLog } from '../store/ydocs';
 import { type RoomPolicy, SyncRefused, loadRoomPolicy } from './access';
 import type { SyncConfig } from './config';
 import { encodeAwarenessStates, encodeUpdate } from './protocol';
@@ -201,17 +201,9 @@ export class Room {
   private async load() {
     const stored = await loadStoredDoc(this.host.db, this.docId);
     if (!stored) return;
-    if (stored.snapshot) Y.applyUpdate(this.doc, stored.snapshot, FROM_LOG);
-    for (const row of stored.updates) Y.applyUpdate(this.doc, row.update, FROM_LOG);
+    this.readFrom(stored, stored.lastSeq);
     this.lastSeq = stored.lastSeq;
     this.rowsSinceSnapshot = stored.updates.length;
-  }
-
-  /** Sends a stored update to the members, all of them or all but its one sender. */
-  private relay(update: Uint8Array, except?: RoomMember) {
-    if (this.members.size === 0 || (except && this.members.size === 1 && this.members.has(except))) return;
-    const msg = encodeUpdate(update);
-    for (const m of this.members) if (m !== except) m.send(msg);
   }
 
   /**
@@ -222,13 +214,24 @@ export class Room {
     const stored = await loadStoredDoc(this.host.db, this.docId);
     if (stored && stored.snapshotSeq > this.lastSeq)
       throw new Error(`the snapshot of ${this.docId} is past the room's seq ${this.lastSeq}`);
+    this.readFrom(stored, this.lastSeq);
+    this.settleAhead();
+  }
+
+  /** Makes the document the stored snapshot and rows up to `upTo`, in a new Y doc. */
+  private readFrom(stored: StoredDoc | undefined, upTo: number) {
     const doc = new Y.Doc({ gc: true });
     if (stored?.snapshot) Y.applyUpdate(doc, stored.snapshot, FROM_LOG);
-    for (const row of stored?.updates ?? []) if (row.seq <= this.lastSeq) Y.applyUpdate(doc, row.update, FROM_LOG);
+    for (const row of stored?.updates ?? []) if (row.seq <= upTo) Y.applyUpdate(doc, row.update, FROM_LOG);
     this.watch(doc);
     this.current = doc;
     this.deleteSetCache = undefined;
-    this.settleAhead();
+  }
+
+  /** Sends a stored update to the members, all of them or all but its one sender; encoded only if someone gets it. */
+  private relay(update: Uint8Array, except?: RoomMember) {
+    let msg: Uint8Array | undefined;
+    for (const m of this.members) if (m !== except) m.send((msg ??= encodeUpdate(update)));
   }
 
   /** The document holds nothing unstored any more: replies waiting for that go out. */
