@@ -14,6 +14,7 @@
  * deployed by default (embedded PGlite, every update stored before it is relayed); memory
  * per connection is the growth of the server's live heap (after a full garbage collection)
  * from the idle server to the server with every client connected and every document typed in.
+ * Every scenario runs in rounds, the servers taking turns, and prints medians (`ROUNDS`).
  *
  * `npm run bench -- sync`, or `node --import tsx bench/sync.ts`.
  */
@@ -58,7 +59,13 @@ const KINDS: ServerKind[] = ['quire', ...(POSTGRES_URL ? (['quire-pg'] as const)
 /** `SYNC_BENCH_SERVERS=quire,relay` and `SYNC_BENCH_SCENARIOS=1` narrow a run (while working on one of them). */
 const ONLY_SERVERS = process.env.SYNC_BENCH_SERVERS?.split(',') as ServerKind[] | undefined;
 const ONLY_SCENARIOS = process.env.SYNC_BENCH_SCENARIOS?.split(',').map(Number);
-/** `SYNC_BENCH_PROFILE=<dir>` writes each Quire server's CPU profile of the measured window there (it slows the server down). */
+/**
+ * Each scenario runs every server this many times, the servers taking turns (Quire,
+ * Hocuspocus, relay, Quire, ...), and the table gives each figure's median: on a shared
+ * two-core machine one run's p99 can move twofold. `SYNC_BENCH_ROUNDS=1` for a quick look.
+ */
+const ROUNDS = Math.max(1, Number(process.env.SYNC_BENCH_ROUNDS ?? 3));
+/** `SYNC_BENCH_PROFILE=<dir>` writes each server's CPU profile of the measured window there (it slows the server down). */
 const PROFILE_DIR = process.env.SYNC_BENCH_PROFILE;
 const LABEL: Record<ServerKind, string> = {
   quire: 'quire (durable log)',
@@ -386,7 +393,7 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
 }
 
-async function runOne(kind: ServerKind, s: Scenario): Promise<Result> {
+async function runOne(kind: ServerKind, s: Scenario, round: number): Promise<Result> {
   const server = new ServerUnderTest(kind);
   const clients: BenchClient[] = [];
   try {
@@ -447,10 +454,9 @@ async function runOne(kind: ServerKind, s: Scenario): Promise<Result> {
     measuring = true;
     const deliveredBefore = delivered;
     const started = performance.now();
-    const profiling =
-      PROFILE_DIR && server.isQuire
-        ? server.cpuProfile(s.seconds * 1000, join(PROFILE_DIR, `${kind}-${s.clients}x${s.docs}.cpuprofile`))
-        : undefined;
+    const profiling = PROFILE_DIR
+      ? server.cpuProfile(s.seconds * 1000, join(PROFILE_DIR, `${kind}-${s.clients}x${s.docs}-${round}.cpuprofile`))
+      : undefined;
     await sleep(s.seconds * 1000);
     await profiling;
     measuring = false;
@@ -522,8 +528,37 @@ async function diskSyncCost(): Promise<DiskSync> {
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 const ratio = (a: number, b: number) => (b > 0 && Number.isFinite(a) && Number.isFinite(b) ? `${(a / b).toFixed(2)}x` : 'n/a');
 
-function print(s: Scenario, results: Result[], disk: DiskSync) {
-  console.log(`\n${s.name}: ${s.rate} keystrokes/s per client, ${s.seconds} s measured`);
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+
+/** One figure per metric from a server's rounds: the median, and for lost@KILL the worst round. */
+function combine(rounds: Result[]): Result {
+  const first = rounds[0] as Result;
+  const of = (f: (r: Result) => number) => median(rounds.map(f));
+  return {
+    kind: first.kind,
+    p50: of((r) => r.p50),
+    p99: of((r) => r.p99),
+    sentPerSecond: of((r) => r.sentPerSecond),
+    deliveredPerSecond: of((r) => r.deliveredPerSecond),
+    missing: Math.max(...rounds.map((r) => r.missing)),
+    cpuPercent: of((r) => r.cpuPercent),
+    cpuMicrosPerDelivery: of((r) => r.cpuMicrosPerDelivery),
+    kibPerConnection: of((r) => r.kibPerConnection),
+    lostAfterKill: Math.max(...rounds.map((r) => r.lostAfterKill)),
+  };
+}
+
+function print(s: Scenario, rounds: Result[][], disk: DiskSync) {
+  const results = (rounds[0] ?? []).map((_, k) => combine(rounds.map((round) => round[k] as Result)));
+  const n = rounds.length;
+  console.log(
+    `\n${s.name}: ${s.rate} keystrokes/s per client, ${s.seconds} s measured` +
+      (n > 1 ? `; medians of ${n} rounds (missing and lost@KILL: the worst round)` : ''),
+  );
   console.log(
     ['server'.padEnd(26), 'p50 ms', 'p99 ms', 'sent/s', 'delivered/s', 'missing', 'CPU %', 'CPU us/upd', 'heap KiB/c', 'lost@KILL']
       .map((h, i) => (i ? h.padStart(12) : h))
@@ -561,6 +596,21 @@ function print(s: Scenario, results: Result[], disk: DiskSync) {
         `CPU/update ${ratio(ours.cpuMicrosPerDelivery, base.cpuMicrosPerDelivery)}, ` +
         `memory/conn ${ratio(ours.kibPerConnection, base.kibPerConnection)}`,
     );
+    if (n > 1) {
+      // The same ratios within each round, where both ran minutes apart at most.
+      const each = (f: (r: Result) => number) =>
+        rounds
+          .map((round) => {
+            const q = round.find((r) => r.kind === 'quire');
+            const b = round.find((r) => r.kind === base.kind);
+            return q && b ? ratio(f(q), f(b)) : 'n/a';
+          })
+          .join(' ');
+      console.log(
+        `    each round: p50 ${each((r) => r.p50)}; p99 ${each((r) => r.p99)}; CPU/update ${each((r) => r.cpuMicrosPerDelivery)}; ` +
+          `memory/conn ${each((r) => r.kibPerConnection)}`,
+      );
+    }
   }
 }
 
@@ -581,9 +631,13 @@ export async function runSyncBench() {
   );
   for (const [n, s] of SCENARIOS.entries()) {
     if (ONLY_SCENARIOS && !ONLY_SCENARIOS.includes(n + 1)) continue;
-    const results: Result[] = [];
-    for (const kind of KINDS) if (!ONLY_SERVERS || ONLY_SERVERS.includes(kind)) results.push(await runOne(kind, s));
-    print(s, results, disk);
+    const rounds: Result[][] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const results: Result[] = [];
+      for (const kind of KINDS) if (!ONLY_SERVERS || ONLY_SERVERS.includes(kind)) results.push(await runOne(kind, s, round));
+      rounds.push(results);
+    }
+    print(s, rounds, disk);
   }
 }
 
