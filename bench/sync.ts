@@ -589,6 +589,16 @@ function print(s: Scenario, rounds: Result[][], disk: DiskSync) {
     `  one synced append per update: ${fmt(disk.cpuMicros, 0)} us of CPU, ${fmt(disk.p50Ms, 2)} ms; ` +
       `over ${peers} deliveries that is ${fmt(disk.cpuMicros / peers, 0)} us of Quire's CPU/update`,
   );
+  const relay = results.find((r) => r.kind === 'relay');
+  const hocuspocus = results.find((r) => r.kind === 'hocuspocus');
+  if (relay && hocuspocus) {
+    // What no server could beat that relays only what is on disk: the bare relay plus one synced append per update.
+    console.log(
+      `  floor for relaying only what is on disk (the relay plus one synced append): ` +
+        `p50 ${fmt(relay.p50 + disk.p50Ms)} ms (hocuspocus ${fmt(hocuspocus.p50)}), ` +
+        `CPU/update ${fmt(relay.cpuMicrosPerDelivery + disk.cpuMicros / peers, 0)} us (hocuspocus ${fmt(hocuspocus.cpuMicrosPerDelivery, 0)})`,
+    );
+  }
   for (const base of results.filter((r) => r.kind === 'hocuspocus' || r.kind === 'relay')) {
     console.log(
       `  quire / ${base.kind}: p50 ${ratio(ours.p50, base.p50)}, p99 ${ratio(ours.p99, base.p99)}, ` +
