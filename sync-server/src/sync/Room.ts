@@ -13,11 +13,8 @@ import type { SyncConfig } from './config';
 import { encodeAwarenessStates, encodeUpdate } from './protocol';
 import { type DeleteSet, assertMergeable, pendingOf } from './updates';
 
-/** Transaction origins in a room's doc and awareness, so nothing echoes back to where it came from. */
-export const FROM_LOG = Symbol('from-log');
+/** The origin of awareness other instances relayed, so it is not sent back to them. */
 export const FROM_REMOTE = Symbol('from-remote-instance');
-/** A client batch applied ahead of its storage: relayed only once it is stored. */
-const AHEAD = Symbol('ahead-of-storage');
 
 /** The row storing `updates`: the update itself when alone, else their merge. Throws when Yjs cannot merge one. */
 function rowOf(updates: Uint8Array[]): Uint8Array | undefined {
@@ -221,9 +218,10 @@ export class Room {
   /** Makes the document the stored snapshot and rows up to `upTo`, in a new Y doc. */
   private readFrom(stored: StoredDoc | undefined, upTo: number) {
     const doc = new Y.Doc({ gc: true });
-    if (stored?.snapshot) Y.applyUpdate(doc, stored.snapshot, FROM_LOG);
-    for (const row of stored?.updates ?? []) if (row.seq <= upTo) Y.applyUpdate(doc, row.update, FROM_LOG);
+    if (stored?.snapshot) Y.applyUpdate(doc, stored.snapshot);
+    for (const row of stored?.updates ?? []) if (row.seq <= upTo) Y.applyUpdate(doc, row.update);
     this.watch(doc);
+    this.current.destroy();
     this.current = doc;
     this.deleteSetCache = undefined;
   }
@@ -383,7 +381,7 @@ export class Room {
       const pendingBefore = pendingOf(this.doc);
       this.changed = false;
       try {
-        Y.applyUpdate(this.doc, job.update, AHEAD);
+        Y.applyUpdate(this.doc, job.update);
       } catch (err) {
         // Yjs may have integrated part of it before it threw: the document is read again
         // from the log and the rest of the batch taken again.
@@ -550,14 +548,14 @@ export class Room {
     if (stored.snapshot) {
       // Members get what the snapshot adds to the document, not the whole document again.
       const missing = Y.diffUpdate(stored.snapshot, Y.encodeStateVector(this.doc));
-      Y.applyUpdate(this.doc, stored.snapshot, FROM_LOG);
+      Y.applyUpdate(this.doc, stored.snapshot);
       this.relay(missing);
       this.lastSeq = Math.max(this.lastSeq, stored.snapshotSeq);
       this.rowsSinceSnapshot = 0;
     }
     for (const row of stored.updates) {
       if (row.seq > upTo) break;
-      Y.applyUpdate(this.doc, row.update, FROM_LOG);
+      Y.applyUpdate(this.doc, row.update);
       this.relay(row.update);
       this.lastSeq = row.seq;
       this.rowsSinceSnapshot++;
