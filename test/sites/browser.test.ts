@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type ServerType, serve } from '@hono/node-server';
 import { SignJWT } from 'jose';
-import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { CHROMIUM, hasChromium, launchChromium } from '../chromium';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writePages, xssDocument } from '../../sync-server/src/testing/testContent';
 import { TestServer, type TestUser } from '../../sync-server/src/testing/harness';
@@ -13,8 +14,6 @@ import { TestServer, type TestUser } from '../../sync-server/src/testing/harness
  * navigation, search, theme, visibility and an XSS corpus. Screenshots go to
  * test-artifacts/sites/ for a person to look at.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`Skipping published-site browser tests: ${CHROMIUM} is missing (apt-get install -y chromium).`);
 
 /** Text of the first match, once it is there. */
@@ -176,10 +175,7 @@ describe.skipIf(!hasChromium)('published sites in a browser', () => {
     portal = await site({ title: 'Customer portal', spaces: [api], visibility: 'visitor-auth' });
     await t.post(`/v1/orgs/${orgId}/sites/${portal.id}/publish`, admin.token);
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {

@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type ServerType, serve } from '@hono/node-server';
 import type { NodeJSON } from '@quire/shared/content/json';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { hasChromium, launchChromium } from '../chromium';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processSpec } from '../../sync-server/src/core/openapi/process';
@@ -21,7 +22,6 @@ import { TestServer } from '../../sync-server/src/testing/harness';
  * from a content source standing in for the space (the content model's JSON, as an
  * import writes it). Screenshots go to test-artifacts/sites/.
  */
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(import.meta.dirname, '../../test-artifacts/sites');
 
 const t_ = (text: string, marks?: unknown[]) => ({ type: 'text', text, ...(marks ? { marks } : {}) });
@@ -142,7 +142,7 @@ function shopSpec() {
   };
 }
 
-describe.skipIf(!existsSync(CHROMIUM))('real documentation constructs in a browser', () => {
+describe.skipIf(!hasChromium)('real documentation constructs in a browser', () => {
   let t: TestServer;
   let server: ServerType;
   let browser: Browser;
@@ -238,10 +238,7 @@ describe.skipIf(!existsSync(CHROMIUM))('real documentation constructs in a brows
     };
     await t.post(`/v1/orgs/${orgId}/sites/${site.id}/publish`, admin.token);
     base = `${origin}/s/${orgId}/${site.basename}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {

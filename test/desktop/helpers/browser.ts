@@ -2,15 +2,17 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } fro
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { LocalNode } from '../../../desktop/src/local/LocalNode';
 import { MemoryCredentialStore } from '../../../desktop/src/local/credentials';
 import { type WebBridge, startWebBridge } from '../../../desktop/src/web/webBridge';
+import { CHROMIUM, launchChromium } from '../../chromium';
+
+export { CHROMIUM, launchChromium };
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const RENDERER_DIR = join(ROOT, 'desktop/dist/renderer');
 export const ARTIFACTS = join(ROOT, 'test-artifacts/desktop');
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 function newest(dir: string): number {
   let latest = 0;
@@ -41,12 +43,6 @@ export async function ensureRendererBuilt(): Promise<void> {
   }
 }
 
-export async function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
-}
 
 /** A headless LocalNode with its own data directory behind the browser-mode bridge: one "machine". */
 export interface Machine {
