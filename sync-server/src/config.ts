@@ -32,6 +32,8 @@ export interface Config {
   maxFileBytes: number;
   allowPrivateFetch: boolean;
   logLevel: string;
+  /** `GET /metrics` in Prometheus's format (`METRICS=on`; off by default). */
+  metrics: boolean;
   /** The `/v1/sync` WebSocket endpoint: limits, quiet period, workers. */
   sync: SyncConfig;
   /** Content imports: size, time and page limits. */
@@ -85,6 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitSsoPerAddress: int('RATE_LIMIT_SSO_PER_ADDRESS', 300),
     allowPrivateFetch: env.ALLOW_PRIVATE_FETCH === 'true',
     logLevel: env.LOG_LEVEL ?? 'info',
+    metrics: env.METRICS === 'on',
     sync: loadSyncConfig(int),
     content: loadContentConfig(int),
     webhooks: {

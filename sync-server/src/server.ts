@@ -12,6 +12,7 @@ import { type RateLimiters, rateLimiters } from './http/middleware/rateLimit';
 import { cachedResponses } from './http/responseCache';
 import type { Deps } from './http/env';
 import { type Logger, createLogger } from './logger';
+import { createMetrics } from './metrics/metrics';
 import { type OpenedStore, openStore } from './store/open';
 import { SyncService } from './sync/SyncService';
 
@@ -39,7 +40,8 @@ export async function startServer(
   // Serve only once invalidations are heard: until then every read goes to the database.
   await readModelOf(db, { maxEntries: config.readModelEntries }).ready;
   const limiters = rateLimiters(config);
-  const app = createApp(deps, limiters);
+  const metrics = config.metrics ? createMetrics(db) : undefined;
+  const app = createApp(deps, limiters, metrics);
   const stopJobs = startJobs(db, log);
   const stopTranslationSchedule = startTranslationSchedule(deps);
   // Deliveries left pending by a stopped process go out from here too.
@@ -49,6 +51,7 @@ export async function startServer(
   const sync = await SyncService.start({ db, config, log });
   const server = await listenHttp(deps, config.port, config.host, limiters, app);
   sync.attach(server as Server);
+  metrics?.watchSync(sync);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   log.info({ port, database: db.kind }, 'serving');

@@ -9,6 +9,7 @@ import { Access } from '../core/access';
 import { publishedSiteHosts, registerPublishedSites } from '../sites/app';
 import { callerForToken, tokenHashOf } from '../core/callers';
 import { ApiError, notFound, unauthorized } from '@quire/shared/apiErrors';
+import type { Metrics } from '../metrics/metrics';
 import type { AppEnv, Deps } from './env';
 import { idempotency } from './middleware/idempotency';
 import { jsonBody, sendsBody } from './middleware/jsonBody';
@@ -50,7 +51,7 @@ function httpExceptionMessage(c: Context<AppEnv>, err: HTTPException): string {
 
 let scalarScript: string | undefined;
 
-export function createApp(deps: Deps, limiters: RateLimiters = rateLimiters(deps.config)) {
+export function createApp(deps: Deps, limiters: RateLimiters = rateLimiters(deps.config), metrics?: Metrics) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   const { perAddress, perToken } = limiters;
   // The rest of the body is never read, so the connection cannot carry another request.
@@ -100,6 +101,14 @@ export function createApp(deps: Deps, limiters: RateLimiters = rateLimiters(deps
     rateLimit(new RateLimiter(deps.config.rateLimitSsoPerAddress), (c) => `addr:${clientAddress(c)}`),
   );
   app.use('*', publishedSiteHosts(sitesLimit));
+  // After the site hostnames: on a site's own hostname, /metrics is that site's path.
+  if (metrics) {
+    app.get('/metrics', async (c) => {
+      c.header('content-type', metrics.contentType);
+      c.header('cache-control', 'no-store');
+      return c.body(await metrics.render());
+    });
+  }
 
   app.use(
     '/v1/*',

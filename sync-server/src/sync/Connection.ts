@@ -15,6 +15,7 @@ import {
 } from './protocol';
 import { BadUpdateError, type Room, type RoomMember, StorageError } from './Room';
 import { TokenBucket } from './TokenBucket';
+import { SyncTraffic, isRelayedUpdate } from './traffic';
 import { wouldChange } from './updates';
 
 /** Inbound messages queued before the socket stops being read (TCP then pushes back on the client). */
@@ -46,6 +47,7 @@ export class Connection implements RoomMember {
     public role: Role,
     private config: SyncConfig,
     private log: Logger,
+    private traffic: SyncTraffic = new SyncTraffic(),
   ) {
     this.bucket = new TokenBucket(config.messagesPerSecond, config.messageBurst);
     ws.on('message', (data, isBinary) => this.receive(data as Buffer, isBinary));
@@ -154,7 +156,10 @@ export class Connection implements RoomMember {
       return;
     }
     const stored = this.room.submit(this, update);
-    stored.catch((err) => this.fail(err));
+    stored.then(
+      () => this.traffic.updatesStored++,
+      (err) => this.fail(err),
+    );
     this.written = Promise.allSettled([this.written, stored]).then(() => undefined);
   }
 
@@ -188,6 +193,7 @@ export class Connection implements RoomMember {
       setTimeout(() => this.ws.terminate(), 1000).unref();
       return;
     }
+    if (isRelayedUpdate(data)) this.traffic.updatesRelayed++;
     this.ws.send(data);
   }
 

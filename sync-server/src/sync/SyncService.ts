@@ -19,6 +19,7 @@ import { QuietScheduler } from './QuietScheduler';
 import { Rechecks } from './Rechecks';
 import { UpgradeLimiter } from './UpgradeLimiter';
 import { Room, type RoomHost } from './Room';
+import { SyncTraffic } from './traffic';
 
 /** How often loaded rooms compare their position with the log, in case a notification was lost. */
 const SWEEP_MS = 5000;
@@ -55,6 +56,8 @@ export class SyncService {
   private wss: WebSocketServer;
   private rooms = new Map<string, Room>();
   private connections = new Set<Connection>();
+  /** Updates stored and relayed, for the metrics. */
+  readonly traffic = new SyncTraffic();
   private quiet: QuietScheduler;
   private host: RoomHost;
   private unlisten: (() => Promise<void>)[] = [];
@@ -250,7 +253,7 @@ export class SyncService {
       }
       this.alive.add(ws);
       ws.on('pong', () => this.alive.add(ws));
-      const conn = new Connection(ws, this.roomFor(room), creds, role, this.opts.config.sync, log);
+      const conn = new Connection(ws, this.roomFor(room), creds, role, this.opts.config.sync, log, this.traffic);
       this.connections.add(conn);
       ws.on('close', () => this.connections.delete(conn));
       void conn.start();

@@ -43,7 +43,6 @@ export async function ensureRendererBuilt(): Promise<void> {
   }
 }
 
-
 /** A headless LocalNode with its own data directory behind the browser-mode bridge: one "machine". */
 export interface Machine {
   node: LocalNode;

@@ -70,6 +70,8 @@ export class Journal {
   private durableLsn = 0;
   private drainedLsn = 0;
   private syncing = false;
+  /** Told how long each sync took, in milliseconds (the server's metrics). */
+  onSynced?: (ms: number) => void;
   private fatal?: Error;
   /** Written, not yet in the database, oldest first. */
   private pending: Written[] = [];
@@ -208,9 +210,11 @@ export class Journal {
     this.syncing = true;
     const target = this.lsn;
     const fds = [...this.retiring.splice(0), this.fd];
+    const started = performance.now();
     syncAll(this.disk.datasync, fds, (err) => {
       this.syncing = false;
       if (err) return this.die(err);
+      this.onSynced?.(performance.now() - started);
       for (const fd of fds.slice(0, -1)) closeSync(fd);
       this.durableLsn = target;
       const waiting = this.durableWaiters;

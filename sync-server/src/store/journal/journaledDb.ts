@@ -26,6 +26,8 @@ export interface SyncJournal {
    * anything that can fail. Returns the function that removes it.
    */
   onSectionEnd(listener: () => Promise<void>): () => void;
+  /** `observer` is told how long each sync of the journal took, in milliseconds. */
+  observeSyncs(observer: (ms: number) => void): void;
 }
 
 export interface JournaledDb extends Db {
@@ -56,6 +58,9 @@ export function journaledDb(raw: Db, journal: Journal): JournaledDb {
       return raw.transaction(fn);
     },
     gate,
+    observeSyncs(observer) {
+      journal.onSynced = observer;
+    },
     onSectionEnd(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
