@@ -30,6 +30,14 @@ module.exports = {
       },
     },
     {
+      name: 'statuses-only-at-the-fronts',
+      comment:
+        'Below the fronts, errors are domain errors (@quire/shared/domainErrors: not found, forbidden, invalid…); only the REST front turns them into statuses and headers (http/errorStatus.ts).',
+      severity: 'error',
+      from: { path: '^sync-server/src/', pathNot: '^sync-server/src/(http/|server\\.ts$)' },
+      to: { path: '^sync-server/src/http/errorStatus\\.ts$' },
+    },
+    {
       name: 'shared-stands-alone',
       comment: 'shared/ is imported by the server and the desktop app; it imports neither.',
       severity: 'error',

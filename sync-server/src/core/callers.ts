@@ -1,4 +1,4 @@
-import { notFound } from '@quire/shared/apiErrors';
+import { notFound } from '@quire/shared/domainErrors';
 import type { Db } from '../store/db';
 import { ssoTokenOrg } from '../store/saml';
 import { hashToken, userForTokenHash } from '../store/tokens';

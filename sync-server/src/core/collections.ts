@@ -15,7 +15,7 @@ import {
 } from '../store/collections';
 import type { OrgRow } from '../store/organizations';
 import type { PageRequest } from '../store/paginate';
-import { badRequest, forbidden, notFound } from '@quire/shared/apiErrors';
+import { badRequest, forbidden, notFound } from '@quire/shared/domainErrors';
 
 /** A collection as it is after a write, with the caller's access read again (the write may have changed it). */
 export interface CollectionAfterWrite {

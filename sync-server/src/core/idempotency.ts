@@ -1,4 +1,4 @@
-import { conflict, unprocessable } from '@quire/shared/apiErrors';
+import { conflict, unprocessable } from '@quire/shared/domainErrors';
 import type { Db } from '../store/db';
 import { claimKey, releaseKey, storeAnswer } from '../store/idempotency';
 

@@ -1,5 +1,5 @@
 import { type MoveBody, keyBetween } from '@quire/shared';
-import { badRequest, forbidden, notFound } from '@quire/shared/apiErrors';
+import { badRequest, forbidden, notFound } from '@quire/shared/domainErrors';
 import { atLeast } from './roles';
 import { collectionSubtree, getCollection, lastPosition } from '../store/collections';
 import type { Queryable } from '../store/db';

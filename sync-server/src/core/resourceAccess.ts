@@ -1,6 +1,6 @@
 import type { Role } from '@quire/shared';
 import type { SyncRoom } from '@quire/shared/sync';
-import { forbidden, notFound } from '@quire/shared/apiErrors';
+import { forbidden, notFound } from '@quire/shared/domainErrors';
 import type { Db } from '../store/db';
 import { type ChangeRequestRow, findChangeRequest } from '../store/changeRequests';
 import { type CollectionRow, getCollection } from '../store/collections';

@@ -1,7 +1,7 @@
 import { type Access, OrgAccess } from './access';
 import { spaceCountsOf, spaceRow } from './hotRows';
 import { sameSecret } from './secrets';
-import { notFound } from '@quire/shared/apiErrors';
+import { notFound } from '@quire/shared/domainErrors';
 import type { Db } from '../store/db';
 import type { SpaceCounts } from '../store/spaceCounts';
 import type { SpaceRow } from '../store/spaces';

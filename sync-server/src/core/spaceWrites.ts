@@ -1,5 +1,5 @@
 import type { MoveBody, Role } from '@quire/shared';
-import { forbidden, notFound } from '@quire/shared/apiErrors';
+import { forbidden, notFound } from '@quire/shared/domainErrors';
 import type { Access, OrgAccess } from './access';
 import { spaceCountsOf } from './hotRows';
 import { moveItem } from './placement';

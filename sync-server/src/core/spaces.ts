@@ -1,5 +1,5 @@
 import { keyBetween, type MergeRules, type Role } from '@quire/shared';
-import { badRequest, forbidden, notFound } from '@quire/shared/apiErrors';
+import { badRequest, forbidden, notFound } from '@quire/shared/domainErrors';
 import type { OrgAccess } from './access';
 import { IN_COLLECTION } from './placement';
 import { atLeast } from './roles';

@@ -8,7 +8,8 @@ import { HTTPException } from 'hono/http-exception';
 import { Access } from '../core/access';
 import { publishedSiteHosts, registerPublishedSites } from '../sites/app';
 import { callerForToken, tokenHashOf } from '../core/callers';
-import { ApiError, notFound, unauthorized } from '@quire/shared/apiErrors';
+import { notFound, unauthorized } from '@quire/shared/domainErrors';
+import { ApiError, type HttpAnswer, httpAnswerOf } from './errorStatus';
 import type { Metrics } from '../metrics/metrics';
 import type { AppEnv, Deps } from './env';
 import { idempotency } from './middleware/idempotency';
@@ -35,7 +36,7 @@ function errorResponse(c: Context<AppEnv>, status: number, message: string, head
  * unknown or invisible organization, space, change request, comment…) means the resource
  * is not there either, so it gets the same 204 as an unknown id in the last segment.
  */
-function deletedNothing(c: Context<AppEnv>, err: ApiError): boolean {
+function deletedNothing(c: Context<AppEnv>, err: HttpAnswer): boolean {
   return err.status === 404 && c.req.method === 'DELETE' && c.req.path.startsWith('/v1/');
 }
 
@@ -64,9 +65,10 @@ export function createApp(deps: Deps, limiters: RateLimiters = rateLimiters(deps
   });
 
   app.onError((err, c) => {
-    if (err instanceof ApiError) {
-      if (deletedNothing(c, err)) return c.body(null, 204);
-      return errorResponse(c, err.status, err.message, err.headers);
+    const answer = httpAnswerOf(err);
+    if (answer) {
+      if (deletedNothing(c, answer)) return c.body(null, 204);
+      return errorResponse(c, answer.status, answer.message, answer.headers);
     }
     if (err instanceof HTTPException) return errorResponse(c, err.status, httpExceptionMessage(c, err));
     deps.log.error({ err, requestId: c.get('requestId'), path: c.req.path }, 'request failed');

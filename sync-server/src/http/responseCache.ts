@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { tokenHashOf } from '../core/callers';
 import { readModelOf, tags, type Tag } from '../core/readModel';
-import { tooManyRequests } from '@quire/shared/apiErrors';
+import { tooManyRequests } from '@quire/shared/domainErrors';
+import { type HttpAnswer, httpAnswerOf } from './errorStatus';
 import type { AppEnv, Deps } from './env';
 import type { RateLimiters } from './middleware/rateLimit';
 
@@ -115,11 +116,11 @@ export function cachedResponses(deps: Deps, limiters: RateLimiters) {
         ['x-ratelimit-reset', String(r.resetSeconds)],
       );
       if (!r.allowed) {
-        const err = tooManyRequests(r.resetSeconds);
+        const err = httpAnswerOf(tooManyRequests(r.resetSeconds)) as HttpAnswer;
         const body = Buffer.from(JSON.stringify({ error: { code: err.status, message: err.message } }));
         send(req, res, started, {
           status: err.status,
-          headers: [['content-type', 'application/json'], ...rate, ...Object.entries(err.headers ?? {})],
+          headers: [['content-type', 'application/json'], ...rate, ...Object.entries(err.headers)],
           body,
         });
         return true;

@@ -1,6 +1,6 @@
 import type { Hook } from '@hono/zod-openapi';
 import type { z } from 'zod';
-import { ApiError } from '@quire/shared/apiErrors';
+import { ApiError } from './errorStatus';
 import type { AppEnv } from './env';
 
 const WHERE: Record<string, string> = { json: 'body', query: 'query parameter', param: 'path parameter', header: 'header' };

@@ -1,4 +1,4 @@
-import { ApiError, notFound } from '@quire/shared/apiErrors';
+import { DomainError, notFound } from '@quire/shared/domainErrors';
 import { NoArgs, SitePageArgs, SiteSearchArgs } from '@quire/shared/schemas/mcp';
 import type { Context } from 'hono';
 import { LRUCache } from 'lru-cache';
@@ -134,7 +134,7 @@ const SITE: McpEndpoint<SiteRequest> = {
         const loc = await locatePage(req, uri);
         return { contents: [{ uri, mimeType: 'text/markdown', text: await pageMarkdown(req, loc) }] };
       } catch (err) {
-        if (err instanceof ApiError && err.status === 404) return undefined;
+        if (err instanceof DomainError && err.kind === 'not_found') return undefined;
         throw err;
       }
     },

@@ -1,4 +1,4 @@
-import { ApiError } from '@quire/shared/apiErrors';
+import { DomainError } from '@quire/shared/domainErrors';
 import { describe, expect, it } from 'vitest';
 import type { Queryable } from './db';
 import { type Keyset, keysetPage } from './paginate';
@@ -38,7 +38,7 @@ async function refusal(page: string, sort?: Keyset['sort']): Promise<unknown> {
   return error;
 }
 
-const INVALID = { status: 400, message: expect.stringContaining('"page"') };
+const INVALID = { kind: 'invalid', message: expect.stringContaining('"page"') };
 const TIME = { expr: 'm.joined_at', type: 'timestamptz' };
 const BIGINT = { expr: 'm.n', type: 'bigint' };
 const INT = { expr: 'm.rank', type: 'int' };
@@ -89,7 +89,7 @@ describe('keyset pages', () => {
     ['an unsafe seq', cursor({ s: 2 ** 60 })],
   ])('refuses a forged cursor (%s) with a 400 naming the parameter', async (_, page) => {
     const error = await refusal(page);
-    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject(INVALID);
   });
 

@@ -1,4 +1,4 @@
-import { badRequest } from '@quire/shared/apiErrors';
+import { badRequest } from '@quire/shared/domainErrors';
 import type { Queryable } from './db';
 
 export interface PageRequest {

@@ -1,5 +1,5 @@
 import type { Role } from '@quire/shared';
-import { badRequest, forbidden, notFound } from '@quire/shared/apiErrors';
+import { badRequest, forbidden, notFound } from '@quire/shared/domainErrors';
 import type { CreateCommentBody, ListCommentsQuery, UpdateCommentBody, UpdateCommentReplyBody } from '@quire/shared/schemas/comment';
 import type { OrgAccess } from '../access';
 import { atLeast } from '../roles';

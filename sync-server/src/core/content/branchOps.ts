@@ -1,4 +1,4 @@
-import { badRequest, conflict, notFound } from '@quire/shared/apiErrors';
+import { badRequest, conflict, notFound } from '@quire/shared/domainErrors';
 import type { ContentRef } from '@quire/shared/schemas/content';
 import type { Config } from '../../config';
 import { addContributor, type ChangeRequestRow } from '../../store/changeRequests';

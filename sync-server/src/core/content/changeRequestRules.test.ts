@@ -97,30 +97,30 @@ describe('change request states', () => {
   it('refuses to merge or update an unknown, merged or archived change request, saying why', async () => {
     const { admin, spaceId } = await setup();
     await expect(mergeChangeRequest(t.db, 'no-such-cr', admin.id)).rejects.toMatchObject({
-      status: 404,
+      kind: 'not_found',
       message: 'No matching change request found.',
     });
-    await expect(updateFromMain(t.db, 'no-such-cr', admin.id)).rejects.toMatchObject({ status: 404 });
+    await expect(updateFromMain(t.db, 'no-such-cr', admin.id)).rejects.toMatchObject({ kind: 'not_found' });
 
     const archived = await openChangeRequest(t.db, spaceId, admin.id, { subject: 'Archived' });
     await setStatus(archived.id, 'archived');
     await expect(mergeChangeRequest(t.db, archived.id, admin.id)).rejects.toMatchObject({
-      status: 409,
+      kind: 'conflict',
       message: 'The change request is archived: reopen it (status open) before it can be merged.',
     });
     await expect(updateFromMain(t.db, archived.id, admin.id)).rejects.toMatchObject({
-      status: 409,
+      kind: 'conflict',
       message: 'The change request is archived: reopen it (status open) before it can be updated.',
     });
 
     const merged = await openChangeRequest(t.db, spaceId, admin.id, { subject: 'Merged' });
     await mergeChangeRequest(t.db, merged.id, admin.id);
     await expect(mergeChangeRequest(t.db, merged.id, admin.id)).rejects.toMatchObject({
-      status: 409,
+      kind: 'conflict',
       message: 'The change request is already merged: it cannot be merged again.',
     });
     await expect(updateFromMain(t.db, merged.id, admin.id)).rejects.toMatchObject({
-      status: 409,
+      kind: 'conflict',
       message: 'The change request is already merged: it cannot be updated again.',
     });
   });
@@ -136,16 +136,16 @@ describe('change request states', () => {
     await expect(attempt(branch)).resolves.toBeUndefined();
     await setStatus(cr.id, 'archived');
     await expect(attempt(branch)).rejects.toMatchObject({
-      status: 409,
+      kind: 'conflict',
       message: 'The change request is archived: its content cannot change any more.',
     });
     await setStatus(cr.id, 'merged');
     await expect(attempt(branch)).rejects.toMatchObject({
-      status: 409,
+      kind: 'conflict',
       message: 'The change request is merged: its content cannot change any more.',
     });
     await expect(attempt({ spaceId, changeRequestId: newId() })).rejects.toMatchObject({
-      status: 404,
+      kind: 'not_found',
       message: 'No matching change request found.',
     });
   });
@@ -155,7 +155,7 @@ describe('change request states', () => {
     const cr = await openChangeRequest(t.db, spaceId, admin.id, { subject: 'Locked' });
     await t.db.query("UPDATE spaces SET edit_mode = 'locked' WHERE id = $1", [spaceId]);
     await expect(mergeChangeRequest(t.db, cr.id, admin.id)).rejects.toMatchObject({
-      status: 409,
+      kind: 'conflict',
       message: 'The space is locked: change requests cannot be merged until it is live again.',
     });
     expect((await getChangeRequest(t.db, cr.id))?.status).toBe('draft');
@@ -187,7 +187,7 @@ describe('merge rules', () => {
       await insertReview(t.db, { id: newId(), changeRequestId: cr.id, reviewerId: who.id, status, revisionId: head!.id });
     };
     const refusal = (...users: TestUser[]) => ({
-      status: 409,
+      kind: 'conflict',
       message: `The merge rules of this space are not met: an approval of the current revision is required from ${users.map((u) => `user ${u.id}`).join(', ')}.`,
     });
     await expect(mergeChangeRequest(t.db, cr.id, admin.id)).rejects.toMatchObject(refusal(ann, bob));

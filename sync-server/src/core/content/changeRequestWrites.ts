@@ -1,5 +1,5 @@
 import { newId, type Role } from '@quire/shared';
-import { conflict, forbidden, notFound } from '@quire/shared/apiErrors';
+import { conflict, forbidden, notFound } from '@quire/shared/domainErrors';
 import type {
   ChangeRequestListQuery,
   CreateChangeRequestBody,

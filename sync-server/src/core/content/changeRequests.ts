@@ -1,6 +1,6 @@
 import { type MergeRules, newId } from '@quire/shared';
 import * as Y from 'yjs';
-import { ApiError, conflict } from '@quire/shared/apiErrors';
+import { DomainError, conflict } from '@quire/shared/domainErrors';
 import {
   type ChangeRequestRow,
   getChangeRequest,
@@ -155,11 +155,11 @@ async function mainEditsSince(tx: Queryable, spaceId: string, from: RevisionHead
  */
 async function lockActive(tx: Queryable, crId: string, action: 'merge' | 'update'): Promise<ChangeRequestRow> {
   const found = await maybeOne<{ space_id: string }>(tx, 'SELECT space_id FROM change_requests WHERE id = $1', [crId]);
-  if (!found) throw new ApiError(404, 'No matching change request found.');
+  if (!found) throw new DomainError('not_found', 'No matching change request found.');
   await lockBranch(tx, branchDocId({ spaceId: found.space_id }));
   await lockBranch(tx, branchDocId({ spaceId: found.space_id, changeRequestId: crId }));
   const cr = await lockChangeRequest(tx, crId);
-  if (!cr) throw new ApiError(404, 'No matching change request found.');
+  if (!cr) throw new DomainError('not_found', 'No matching change request found.');
   if (cr.status === 'merged')
     throw conflict(`The change request is already merged: it cannot be ${action === 'merge' ? 'merged' : 'updated'} again.`);
   if (cr.status === 'archived') throw conflict(`The change request is archived: reopen it (status open) before it can be ${action}d.`);
@@ -174,7 +174,7 @@ export async function lockActiveBranch(tx: Queryable, branch: Branch): Promise<v
   if (!branch.changeRequestId) return;
   await lockBranch(tx, branchDocId(branch));
   const cr = await lockChangeRequest(tx, branch.changeRequestId);
-  if (!cr) throw new ApiError(404, 'No matching change request found.');
+  if (!cr) throw new DomainError('not_found', 'No matching change request found.');
   if (!isActive(cr)) throw conflict(`The change request is ${cr.status}: its content cannot change any more.`);
 }
 
@@ -195,11 +195,11 @@ export async function mergeChangeRequest(
       'SELECT s.edit_mode, s.merge_rules, o.merge_rules AS org_rules FROM spaces s JOIN organizations o ON o.id = s.org_id WHERE s.id = $1',
       [cr.space_id],
     );
-    if (!space) throw new ApiError(404, 'No matching space found.');
+    if (!space) throw new DomainError('not_found', 'No matching space found.');
     if (space.edit_mode === 'locked') throw conflict('The space is locked: change requests cannot be merged until it is live again.');
     const main = { spaceId: cr.space_id };
     const head = await branchHead(tx, crBranch(cr));
-    if (!head) throw new ApiError(404, 'No matching change request found.');
+    if (!head) throw new DomainError('not_found', 'No matching change request found.');
     const missing = await missingApprovals(tx, cr, head.id, requiredReviewers(space.merge_rules, space.org_rules));
     if (missing.length) {
       throw conflict(
@@ -210,7 +210,7 @@ export async function mergeChangeRequest(
     const result = edits
       ? await commitToBranch(tx, main, edits, { type: 'merge', createdBy: userId, extraParents: [head.id] })
       : { revision: await mainHead(tx, cr.space_id) };
-    if (!result) throw new ApiError(404, 'No matching space found.');
+    if (!result) throw new DomainError('not_found', 'No matching space found.');
     const merged = await markMerged(tx, cr.id, result.revision.id, userId);
     await recordChangeRequestEvent(tx, 'change_request.merged', merged, result.revision.id, { mergedBy: userId });
     return { revision: result.revision.id, changeRequest: merged };
@@ -224,7 +224,7 @@ export async function updateFromMain(db: Db, crId: string, userId: string): Prom
     const branch = crBranch(cr);
     const main = await mainHead(tx, cr.space_id);
     let head = await branchHead(tx, branch);
-    if (!head) throw new ApiError(404, 'No matching change request found.');
+    if (!head) throw new DomainError('not_found', 'No matching change request found.');
     if (main.id !== cr.revision_merged_ancestor) {
       const ancestor = await getRevisionHead(tx, cr.revision_merged_ancestor);
       const edits = await mainEditsSince(tx, cr.space_id, ancestor, main);

@@ -1,4 +1,4 @@
-import { notFound } from '@quire/shared/apiErrors';
+import { notFound } from '@quire/shared/domainErrors';
 import type { Deps } from '../deps';
 import { renderPdf } from '../pdf/index';
 import { REMOTE_IMAGE_LIMITS } from '../pdf/images';

@@ -1,5 +1,5 @@
 import type { NodeJSON } from '@quire/shared/content/json';
-import { notFound } from '@quire/shared/apiErrors';
+import { notFound } from '@quire/shared/domainErrors';
 import type { Queryable } from '../../store/db';
 import type { Page, PageRequest } from '../../store/paginate';
 import { type PageRevisionRow, listPageRevisions, pageHasHistory } from '../../store/revisionPages';

@@ -1,4 +1,4 @@
-import { notFound } from '@quire/shared/apiErrors';
+import { notFound } from '@quire/shared/domainErrors';
 import type { ChangeRequestRow } from '../../store/changeRequests';
 import type { Queryable } from '../../store/db';
 import { type OrgRow, getOrg } from '../../store/organizations';

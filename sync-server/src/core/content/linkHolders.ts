@@ -1,4 +1,4 @@
-import { ApiError, notFound } from '@quire/shared/apiErrors';
+import { DomainError, notFound } from '@quire/shared/domainErrors';
 import { Access } from '../access';
 import type { Queryable } from '../../store/db';
 import { publishedSiteShowsSpace } from '../../store/sites';
@@ -6,8 +6,9 @@ import { getSpace } from '../../store/spaces';
 import { tokenOwner } from '../../store/tokens';
 import { type LinkHolder, verify } from './exports';
 
-const forbiddenLink = () => new ApiError(403, 'This link is not valid: it was not issued by this server or was altered.');
-const expiredLink = () => new ApiError(403, 'This link has expired: read the file or the page again (API or site) for a fresh link.');
+const forbiddenLink = () => new DomainError('forbidden', 'This link is not valid: it was not issued by this server or was altered.');
+const expiredLink = () =>
+  new DomainError('forbidden', 'This link has expired: read the file or the page again (API or site) for a fresh link.');
 
 /**
  * Whether whoever a link was handed to may still read the space: the API token still

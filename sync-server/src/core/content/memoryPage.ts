@@ -1,5 +1,5 @@
 import type { PageRequest } from '../../store/paginate';
-import { badRequest } from '@quire/shared/apiErrors';
+import { badRequest } from '@quire/shared/domainErrors';
 
 /**
  * Keyset pagination over a list built in memory (files, links, search hits of a

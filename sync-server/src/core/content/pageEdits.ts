@@ -1,4 +1,4 @@
-import { notFound } from '@quire/shared/apiErrors';
+import { notFound } from '@quire/shared/domainErrors';
 import { setPageMarkdown } from '@quire/shared/content/body';
 import { createPage, getPage, updatePage } from '@quire/shared/content/pages';
 import type { Queryable } from '../../store/db';

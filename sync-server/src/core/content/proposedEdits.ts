@@ -1,4 +1,4 @@
-import { conflict } from '@quire/shared/apiErrors';
+import { conflict } from '@quire/shared/domainErrors';
 import { addContributor, type ChangeRequestRow, getChangeRequest } from '../../store/changeRequests';
 import type { Db } from '../../store/db';
 import { getSpace, type SpaceRow } from '../../store/spaces';

@@ -1,7 +1,7 @@
 import { newId } from '@quire/shared';
 import { type CreatePageInput, createPage } from '@quire/shared/content/index';
 import type { ContentRef } from '@quire/shared/schemas/content';
-import { ApiError, badRequest } from '@quire/shared/apiErrors';
+import { DomainError, badRequest } from '@quire/shared/domainErrors';
 import type { Db, Queryable } from '../../store/db';
 import { getSpecByRef } from '../../store/openapiSpecs';
 import type { SpaceRow } from '../../store/spaces';
@@ -95,7 +95,7 @@ export async function templatePages(
       );
     if (ref.kind !== need.kind) throw badRequest(`Invalid body field "${field}params.contentRefs.${need.key}.kind": must be ${need.kind}.`);
     if (ref.kind === 'openapi' && !(await getSpecByRef(db, orgId, ref.spec))) {
-      throw new ApiError(404, 'No matching OpenAPI specification found.');
+      throw new DomainError('not_found', 'No matching OpenAPI specification found.');
     }
   }
   return template.pages(refs);

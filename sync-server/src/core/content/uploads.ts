@@ -1,4 +1,4 @@
-import { conflict } from '@quire/shared/apiErrors';
+import { conflict } from '@quire/shared/domainErrors';
 import type { Db } from '../../store/db';
 import { blobHash, claimSpaceFile, putBlob } from '../../store/files';
 

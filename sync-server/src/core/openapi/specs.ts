@@ -1,5 +1,5 @@
 import type { CreateOpenAPISpecBody, OpenAPISource } from '@quire/shared/schemas/openapi';
-import { conflict, notFound } from '@quire/shared/apiErrors';
+import { conflict, notFound } from '@quire/shared/domainErrors';
 import type { Access, OrgAccess } from '../access';
 import type { Deps } from '../deps';
 import { orgSeenBy } from '../resourceAccess';

@@ -1,5 +1,5 @@
 import type { Role } from '@quire/shared';
-import { conflict, forbidden, notFound } from '@quire/shared/apiErrors';
+import { conflict, forbidden, notFound } from '@quire/shared/domainErrors';
 import { type Access, type OrgAccess, loadOrgAccess } from '../access';
 import type { Caller } from '../callers';
 import { withCounts, type SpacePage } from '../spaceLists';

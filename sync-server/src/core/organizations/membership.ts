@@ -1,5 +1,5 @@
 import type { Role } from '@quire/shared';
-import { badRequest, notFound } from '@quire/shared/apiErrors';
+import { badRequest, notFound } from '@quire/shared/domainErrors';
 import { SignJWT } from 'jose';
 import type { Access, OrgAccess } from '../access';
 import { loadOrgAccess } from '../access';

@@ -1,4 +1,4 @@
-import { badRequest } from '@quire/shared/apiErrors';
+import { badRequest } from '@quire/shared/domainErrors';
 import type { UpdateOrganizationBody } from '@quire/shared/schemas/organization';
 import type { Deps } from '../deps';
 import { requireMergeRuleMembers } from '../spaces';

@@ -1,4 +1,4 @@
-import { forbidden, notFound } from '@quire/shared/apiErrors';
+import { forbidden, notFound } from '@quire/shared/domainErrors';
 import type { OrgAccess } from '../access';
 import type { Caller } from '../callers';
 import type { DbHandle } from '../deps';

@@ -1,4 +1,4 @@
-import { badRequest, notFound } from '@quire/shared/apiErrors';
+import { badRequest, notFound } from '@quire/shared/domainErrors';
 import type { ContentRef } from '@quire/shared/schemas/content';
 import type { Queryable } from '../../store/db';
 import { createSpace, getSpace, type SpaceRow } from '../../store/spaces';

@@ -1,5 +1,5 @@
 import { keyBetween } from '@quire/shared';
-import { badRequest } from '@quire/shared/apiErrors';
+import { badRequest } from '@quire/shared/domainErrors';
 import type { Sibling } from '../../store/sitesStructure';
 
 /** A move anchor: the sibling to go before or after. */

@@ -1,4 +1,4 @@
-import { badRequest } from '@quire/shared/apiErrors';
+import { badRequest } from '@quire/shared/domainErrors';
 import type { CreateSectionGroupBody, MoveSectionGroupBody, UpdateSectionGroupBody } from '@quire/shared/schemas/siteStructure';
 import type { z } from 'zod';
 import { positionAmong, positionAtEnd } from './placement';

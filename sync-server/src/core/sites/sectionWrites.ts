@@ -1,4 +1,4 @@
-import { badRequest, notFound } from '@quire/shared/apiErrors';
+import { badRequest, notFound } from '@quire/shared/domainErrors';
 import type { CreateSectionBody, MoveSectionBody, UpdateSectionBody } from '@quire/shared/schemas/siteStructure';
 import type { z } from 'zod';
 import { conditionError } from './expression';

@@ -1,4 +1,4 @@
-import { forbidden, notFound } from '@quire/shared/apiErrors';
+import { forbidden, notFound } from '@quire/shared/domainErrors';
 import { type Access, OrgAccess } from '../access';
 import { atLeast } from '../roles';
 import { sameSecret } from '../secrets';

@@ -1,4 +1,4 @@
-import { ApiError, badRequest, conflict, notFound } from '@quire/shared/apiErrors';
+import { DomainError, badRequest, conflict, notFound } from '@quire/shared/domainErrors';
 import type {
   CreateRedirectBody,
   RedirectDestination,
@@ -67,7 +67,7 @@ async function destinationToStore(db: Queryable, site: SiteRow, dest: RedirectIn
       return dest;
     case 'site-page': {
       const ss = await requireSiteSpace(db, site.id, dest.siteSpaceId);
-      if ((await currentPaths(db)(ss.space_id, dest.pageId)) === undefined) throw new ApiError(404, 'No matching page found.');
+      if ((await currentPaths(db)(ss.space_id, dest.pageId)) === undefined) throw new DomainError('not_found', 'No matching page found.');
       return dest;
     }
     case 'path': {

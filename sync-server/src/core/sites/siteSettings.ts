@@ -1,4 +1,4 @@
-import { badRequest, notFound } from '@quire/shared/apiErrors';
+import { badRequest, notFound } from '@quire/shared/domainErrors';
 import type { UpdateSiteBody } from '@quire/shared/schemas/site';
 import type { Access, OrgAccess } from '../access';
 import type { Deps } from '../deps';

@@ -1,4 +1,4 @@
-import { badRequest, notFound } from '@quire/shared/apiErrors';
+import { badRequest, notFound } from '@quire/shared/domainErrors';
 import type { CreateSiteSpaceBody, MoveSiteSpaceBody, UpdateSiteSpaceBody } from '@quire/shared/schemas/siteStructure';
 import type { z } from 'zod';
 import type { OrgAccess } from '../access';

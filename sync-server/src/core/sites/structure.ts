@@ -1,4 +1,4 @@
-import { notFound } from '@quire/shared/apiErrors';
+import { notFound } from '@quire/shared/domainErrors';
 import type { Queryable } from '../../store/db';
 import { type SiteRow, touchSite, updateSite } from '../../store/sites';
 import {

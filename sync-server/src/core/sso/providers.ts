@@ -1,5 +1,5 @@
 import { ID_PATTERN } from '@quire/shared';
-import { badRequest, notFound } from '@quire/shared/apiErrors';
+import { badRequest, notFound } from '@quire/shared/domainErrors';
 import type { CreateSamlProviderBody, UpdateSamlProviderBody } from '@quire/shared/schemas/saml';
 import { REQUEST_MAX_AGE_MS, samlFor } from './serviceProvider';
 import { normalizeCertificate } from './x509';

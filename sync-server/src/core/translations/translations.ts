@@ -1,4 +1,4 @@
-import { forbidden, notFound } from '@quire/shared/apiErrors';
+import { forbidden, notFound } from '@quire/shared/domainErrors';
 import type { CreateTranslationBody, UpdateTranslationBody } from '@quire/shared/schemas/translation';
 import type { z } from 'zod';
 import type { OrgAccess } from '../access';

@@ -1,4 +1,4 @@
-import { badRequest, conflict, notFound } from '@quire/shared/apiErrors';
+import { badRequest, conflict, notFound } from '@quire/shared/domainErrors';
 import type { CreateWebhookBody, UpdateWebhookBody } from '@quire/shared/schemas/webhook';
 import type { Deps } from '../deps';
 import type { Db } from '../../store/db';

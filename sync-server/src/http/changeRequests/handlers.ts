@@ -18,7 +18,7 @@ import {
 } from '../../core/content/changeRequestWrites';
 import { changeRequestPdfUrl } from '../../core/content/branchOps';
 import { atLeast } from '../../core/roles';
-import { badRequest } from '@quire/shared/apiErrors';
+import { badRequest } from '@quire/shared/domainErrors';
 import type { AppEnv } from '../env';
 import { requireChangeRequest, requireOrg, requireSpace } from '../guards';
 import { envelope } from '../listing';

@@ -14,7 +14,7 @@ import { pagePaths } from '../../core/content/tree';
 import { registerContentCopyStep } from '../../core/content/spaceCopyStep';
 import { computedSpecRef, renderSpecOperations } from '../../core/openapi';
 import { linkContextOf } from '../../core/content/linkContext';
-import { badRequest, notFound } from '@quire/shared/apiErrors';
+import { badRequest, notFound } from '@quire/shared/domainErrors';
 import type { AppEnv } from '../env';
 import { requireSpace } from '../guards';
 import { requireChangeRequest } from '../guards';

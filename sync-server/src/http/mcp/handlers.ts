@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { badRequest } from '@quire/shared/apiErrors';
+import { badRequest } from '@quire/shared/domainErrors';
 import { type ChangeRequestListQuery, CreateReviewBody, OrgChangeRequestListQuery } from '@quire/shared/schemas/changeRequest';
 import { CreateCommentBody, CreateCommentReplyBody, ListCommentsQuery } from '@quire/shared/schemas/comment';
 import { IdSchema, ListQuerySchema } from '@quire/shared/schemas/common';

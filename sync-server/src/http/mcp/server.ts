@@ -13,7 +13,7 @@ import {
   type Resource,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ApiError } from '@quire/shared/apiErrors';
+import { httpAnswerOf } from '../errorStatus';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import type { Logger } from '../../logger';
@@ -25,7 +25,7 @@ import { answerFor, keepable, plainToolCall, type ToolAnswers } from './keptAnsw
  * its own by a server made for that request, which knows the caller (an API token's user,
  * or a site's visitor). Tools are described once by zod schemas; arguments are checked
  * with them here, so a bad argument is a tool error worded like a /v1 400, and every
- * ApiError a tool throws comes back as a tool error carrying its message.
+ * refusal a tool throws (a domain error) comes back as a tool error carrying its message.
  */
 
 export interface McpTool<Ctx> {
@@ -140,7 +140,7 @@ async function callTool<Ctx>(endpoint: McpEndpoint<Ctx>, ctx: Ctx, name: string,
   try {
     return toolResult(await t.run(ctx, parsed.data));
   } catch (err) {
-    if (err instanceof ApiError) return toolError(err.message);
+    if (httpAnswerOf(err)) return toolError((err as Error).message);
     log.error({ err, tool: name }, 'MCP tool failed');
     return toolError('Internal error; it has been logged.');
   }

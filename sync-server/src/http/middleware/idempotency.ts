@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { claimRequest, isKept, keepAnswer, releaseRequest } from '../../core/idempotency';
-import { ApiError, badRequest } from '@quire/shared/apiErrors';
+import { badRequest } from '@quire/shared/domainErrors';
+import { httpAnswerOf } from '../errorStatus';
 import type { AppEnv } from '../env';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
@@ -32,10 +33,11 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
     try {
       await next();
     } catch (err) {
-      if (err instanceof ApiError && isKept(err.status)) {
+      const answer = httpAnswerOf(err);
+      if (answer && isKept(answer.status)) {
         // Hono's error handler builds the answer after we return; keep that same answer.
-        const body = JSON.stringify({ error: { code: err.status, message: err.message } });
-        await keepAnswer(db, userId, key, { status: err.status, contentType: 'application/json', body });
+        const body = JSON.stringify({ error: { code: answer.status, message: answer.message } });
+        await keepAnswer(db, userId, key, { status: answer.status, contentType: 'application/json', body });
       } else {
         await releaseRequest(db, userId, key);
       }

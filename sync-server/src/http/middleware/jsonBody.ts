@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { ApiError, badRequest } from '@quire/shared/apiErrors';
+import { badRequest } from '@quire/shared/domainErrors';
+import { ApiError } from '../errorStatus';
 import type { AppEnv } from '../env';
 
 const MAX_DEPTH = 32;

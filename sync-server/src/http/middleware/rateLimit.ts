@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { tooManyRequests } from '@quire/shared/apiErrors';
+import { tooManyRequests } from '@quire/shared/domainErrors';
 import type { AppEnv } from '../env';
 
 /**

@@ -11,7 +11,7 @@ import {
   specsOf,
 } from '../../core/openapi/specs';
 import { ID_PATTERN as ID } from '@quire/shared';
-import { notFound } from '@quire/shared/apiErrors';
+import { notFound } from '@quire/shared/domainErrors';
 import type { AppEnv } from '../env';
 import { envelope } from '../listing';
 import { baseUrl } from '../urls';

@@ -19,7 +19,7 @@ import type { SiteRow } from '../../store/sites';
 import type { SpaceRow } from '../../store/spaces';
 import { memoryPage } from '../../core/content/memoryPage';
 import type { AppEnv } from '../env';
-import { notFound } from '@quire/shared/apiErrors';
+import { notFound } from '@quire/shared/domainErrors';
 import { requireOrg } from '../guards';
 import { envelope } from '../listing';
 import { baseUrl } from '../urls';

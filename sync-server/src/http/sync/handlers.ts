@@ -3,7 +3,7 @@ import { parseRoom } from '@quire/shared/sync';
 import { roomSeenBy } from '../../core/resourceAccess';
 import { issueTicket } from '../../sync/tickets';
 import type { AppEnv } from '../env';
-import { badRequest } from '@quire/shared/apiErrors';
+import { badRequest } from '@quire/shared/domainErrors';
 import * as r from './routes';
 
 export function registerSync(app: OpenAPIHono<AppEnv>) {

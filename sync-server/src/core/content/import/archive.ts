@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { extract } from 'tar-stream';
-import { unprocessable } from '@quire/shared/apiErrors';
+import { unprocessable } from '@quire/shared/domainErrors';
 import yauzl from 'yauzl';
 
 /** Files of an archive by path (`/`-separated, no leading `./`), directories left out. */

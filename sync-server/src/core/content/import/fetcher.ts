@@ -1,4 +1,4 @@
-import { ApiError } from '@quire/shared/apiErrors';
+import { DomainError } from '@quire/shared/domainErrors';
 import { FetchError, guardedFetch } from '../../fetchGuard';
 import type { ContentConfig } from '../config';
 
@@ -32,14 +32,14 @@ export class ImportFetcher {
     try {
       const res = await this.fetch(url);
       if (res.status < 200 || res.status >= 300) {
-        throw new ApiError(
-          res.status >= 400 && res.status < 500 ? 422 : 502,
+        throw new DomainError(
+          res.status >= 400 && res.status < 500 ? 'unprocessable' : 'upstream_failed',
           `Fetching ${url} failed: the server answered ${res.status}. Nothing was imported.`,
         );
       }
       return { body: res.body, contentType: contentTypeOf(res.headers['content-type']) };
     } catch (err) {
-      throw asApiError(err, url);
+      throw asDomainError(err, url);
     }
   }
 
@@ -51,7 +51,7 @@ export class ImportFetcher {
       return { body: res.body, contentType: contentTypeOf(res.headers['content-type']) };
     } catch (err) {
       // Running out of time or bytes ends the whole import: a partial one would be a surprise.
-      if (err instanceof FetchError && (err.failure === 'TIMEOUT' || err.failure === 'TOO_LARGE')) throw asApiError(err, url);
+      if (err instanceof FetchError && (err.failure === 'TIMEOUT' || err.failure === 'TOO_LARGE')) throw asDomainError(err, url);
       return undefined;
     }
   }
@@ -70,20 +70,20 @@ function contentTypeOf(header: string | string[] | undefined): string {
   return (v ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
-function asApiError(err: unknown, url: string): Error {
-  if (err instanceof ApiError) return err;
+function asDomainError(err: unknown, url: string): Error {
+  if (err instanceof DomainError) return err;
   if (!(err instanceof FetchError)) return err as Error;
   switch (err.failure) {
     case 'REFUSED':
-      return new ApiError(
-        400,
+      return new DomainError(
+        'invalid',
         `Invalid body field "url": fetching ${url} was refused (loopback and private addresses are not fetched unless ALLOW_PRIVATE_FETCH=true).`,
       );
     case 'TIMEOUT':
-      return new ApiError(504, `${err.message} Nothing was imported.`);
+      return new DomainError('upstream_timeout', `${err.message} Nothing was imported.`);
     case 'TOO_LARGE':
-      return new ApiError(413, `${err.message} Nothing was imported.`);
+      return new DomainError('too_large', `${err.message} Nothing was imported.`);
     default:
-      return new ApiError(502, `${err.message} Nothing was imported.`);
+      return new DomainError('upstream_failed', `${err.message} Nothing was imported.`);
   }
 }

@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { unprocessable } from '@quire/shared/apiErrors';
+import { unprocessable } from '@quire/shared/domainErrors';
 import type { ContentConfig } from '../config';
 import { type ArchiveFiles, isGzip, isZip, readTarGz, readZip } from './archive';
 import type { ImportFetcher } from './fetcher';

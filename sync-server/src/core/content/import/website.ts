@@ -1,6 +1,6 @@
 import { newId } from '@quire/shared';
 import { type NodeJSON, rewriteTargets } from '@quire/shared/content/index';
-import { unprocessable } from '@quire/shared/apiErrors';
+import { unprocessable } from '@quire/shared/domainErrors';
 import type { ContentConfig } from '../config';
 import type { Fetched, ImportFetcher } from './fetcher';
 import { type HtmlPage, htmlToPage } from './html';

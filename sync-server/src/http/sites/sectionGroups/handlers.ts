@@ -10,7 +10,7 @@ import {
   removeSectionFromGroup,
 } from '../../../core/sites/sectionGroupWrites';
 import type { AppEnv } from '../../env';
-import { notFound } from '@quire/shared/apiErrors';
+import { notFound } from '@quire/shared/domainErrors';
 import { envelope } from '../../listing';
 import { baseUrl } from '../../urls';
 import { siteForDelete, siteForRead, siteForWrite } from '../guards';

@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import type { OrgAccess } from '../../../core/access';
 import { changeSiteSpace, createSiteSpace, deleteSiteSpace, moveSiteSpace } from '../../../core/sites/siteSpaceWrites';
 import type { AppEnv } from '../../env';
-import { notFound } from '@quire/shared/apiErrors';
+import { notFound } from '@quire/shared/domainErrors';
 import { envelope } from '../../listing';
 import { baseUrl } from '../../urls';
 import { siteForDelete, siteForRead, siteForWrite } from '../guards';
