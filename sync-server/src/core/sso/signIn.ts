@@ -1,3 +1,4 @@
+import { DomainError } from '@quire/shared/domainErrors';
 import type { Profile } from '@node-saml/node-saml';
 import type { Role } from '@quire/shared';
 import type { SsoSignIn } from '@quire/shared/schemas/saml';
@@ -12,12 +13,9 @@ import { getUserByEmail, insertUnverifiedUser } from '../../store/users';
 import { REQUEST_MAX_AGE_MS, samlFor } from './serviceProvider';
 
 /** A SAML response that does not sign anyone in; the message says why, for the person at the browser. */
-export class SamlRefused extends Error {
-  constructor(
-    readonly status: 400 | 401 | 403,
-    message: string,
-  ) {
-    super(message);
+export class SamlRefused extends DomainError {
+  constructor(kind: 'invalid' | 'unauthenticated' | 'forbidden', message: string) {
+    super(kind, message);
   }
 }
 
@@ -69,9 +67,12 @@ function assertionFacts(profile: Profile): AssertionFacts {
     ?.Assertion;
   const id = assertion?.$?.ID;
   const end = assertion?.Conditions?.[0]?.$?.NotOnOrAfter;
-  if (!id) throw new SamlRefused(401, 'The SAML response was refused: its assertion has no ID.');
+  if (!id) throw new SamlRefused('unauthenticated', 'The SAML response was refused: its assertion has no ID.');
   if (!end || Number.isNaN(Date.parse(end))) {
-    throw new SamlRefused(401, 'The SAML response was refused: its assertion has no Conditions NotOnOrAfter, so it would never expire.');
+    throw new SamlRefused(
+      'unauthenticated',
+      'The SAML response was refused: its assertion has no Conditions NotOnOrAfter, so it would never expire.',
+    );
   }
   return { id, notOnOrAfter: new Date(end) };
 }
@@ -92,19 +93,19 @@ export async function consumeSamlResponse(db: Db, provider: SamlProviderRow, bas
   try {
     ({ profile } = await instance.validatePostResponseAsync({ SAMLResponse: samlResponse }));
   } catch (err) {
-    throw new SamlRefused(401, `The SAML response was refused: ${explain(err)}.`);
+    throw new SamlRefused('unauthenticated', `The SAML response was refused: ${explain(err)}.`);
   }
-  if (!profile) throw new SamlRefused(401, 'The SAML response was refused: it carries no assertion.');
+  if (!profile) throw new SamlRefused('unauthenticated', 'The SAML response was refused: it carries no assertion.');
   if (profile.issuer !== provider.entity_id) {
     throw new SamlRefused(
-      401,
+      'unauthenticated',
       `The SAML response was refused: it was issued by "${profile.issuer ?? 'nobody'}", not by this provider's entity id.`,
     );
   }
   const facts = assertionFacts(profile);
   const email = first(profile, EMAIL_ATTRIBUTES) ?? profile.nameID;
   if (!email || !EMAIL.test(email)) {
-    throw new SamlRefused(400, 'The SAML response names no email address (an email attribute, or an email-format NameID).');
+    throw new SamlRefused('invalid', 'The SAML response names no email address (an email attribute, or an email-format NameID).');
   }
   const displayName = first(profile, NAME_ATTRIBUTES);
 
@@ -112,10 +113,10 @@ export async function consumeSamlResponse(db: Db, provider: SamlProviderRow, bas
     // Kept past the assertion's own expiry plus the tolerated skew, after which the window check refuses it anyway.
     const keepUntil = new Date(Math.max(facts.notOnOrAfter.getTime(), Date.now()) + REQUEST_MAX_AGE_MS);
     if (!(await saml.consumeAssertion(tx, provider.id, facts.id, keepUntil))) {
-      throw new SamlRefused(401, 'The SAML response was refused: its assertion was already used to sign in (replay).');
+      throw new SamlRefused('unauthenticated', 'The SAML response was refused: its assertion was already used to sign in (replay).');
     }
     const org = await getOrg(tx, provider.org_id);
-    if (!org) throw new SamlRefused(403, 'The organization of this identity provider no longer exists.');
+    if (!org) throw new SamlRefused('forbidden', 'The organization of this identity provider no longer exists.');
     // The provider speaks for its own organization only: it may sign in that organization's
     // members, or create a new account there, but never an account that exists elsewhere.
     const address = email.toLowerCase();
@@ -124,11 +125,11 @@ export async function consumeSamlResponse(db: Db, provider: SamlProviderRow, bas
     const existing = user && (await getMembership(tx, org.id, user.id));
     if (!user || (known && !existing)) {
       throw new SamlRefused(
-        403,
+        'forbidden',
         `The account ${address} is not a member of this organization, so its identity provider cannot sign it in; an administrator of the organization can invite it first.`,
       );
     }
-    if (existing?.disabled) throw new SamlRefused(403, 'Your membership of this organization is disabled; ask an administrator.');
+    if (existing?.disabled) throw new SamlRefused('forbidden', 'Your membership of this organization is disabled; ask an administrator.');
     if (!existing) {
       await addMember(tx, org.id, user.id, provider.default_role as Role | null);
       if (provider.default_team_id) await upsertTeamMember(tx, provider.default_team_id, user.id, undefined);

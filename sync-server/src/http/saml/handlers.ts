@@ -2,7 +2,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { SsoSignIn } from '@quire/shared/schemas/saml';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { consumeSamlResponse, SamlRefused } from '../../core/sso/signIn';
+import { consumeSamlResponse } from '../../core/sso/signIn';
 import * as providers from '../../core/sso/providers';
 import { activeProvider, signInUrl } from '../../core/sso/providers';
 import { serviceProviderMetadata, serviceUrls } from '../../core/sso/serviceProvider';
@@ -130,13 +130,7 @@ export function registerSaml(app: OpenAPIHono<AppEnv>) {
     const form = await c.req.parseBody();
     const samlResponse = form.SAMLResponse;
     if (typeof samlResponse !== 'string' || samlResponse.trim() === '') throw badRequest('Missing form field "SAMLResponse".');
-    let signedIn: SsoSignIn;
-    try {
-      signedIn = await consumeSamlResponse(c.get('deps').db, p, baseUrl(c), samlResponse);
-    } catch (err) {
-      if (err instanceof SamlRefused) throw new ApiError(err.status, err.message);
-      throw err;
-    }
+    const signedIn: SsoSignIn = await consumeSamlResponse(c.get('deps').db, p, baseUrl(c), samlResponse);
     c.header('cache-control', 'no-store');
     c.header('referrer-policy', 'no-referrer');
     if (/application\/json/i.test(c.req.header('accept') ?? '')) return c.json(signedIn, 200);
