@@ -17,6 +17,7 @@ const SUITES: { name: string; file: string; fn: string }[] = [
   { name: 'pdf', file: 'pdf.ts', fn: 'runPdfBench' },
   { name: 'desktop', file: 'desktop.ts', fn: 'runDesktopBench' },
   { name: 'integrations', file: 'integrations.ts', fn: 'runIntegrationsBench' },
+  { name: 'capacity', file: 'capacity.ts', fn: 'runCapacityBench' },
 ];
 
 const wanted = process.argv.slice(2);
