@@ -38,6 +38,14 @@ module.exports = {
       to: { path: '^sync-server/src/http/errorStatus\\.ts$' },
     },
     {
+      name: 'who-may-only-in-policies',
+      comment:
+        "Who may do what is decided by the policies in core/policies/ (one per resource, tested as tables) and nowhere else: ranking roles (core/roles.ts) is theirs and the effective-role function's (core/access.ts).",
+      severity: 'error',
+      from: { path: '^sync-server/src/', pathNot: '^sync-server/src/core/(policies/|access\\.ts$|roles\\.test\\.ts$)|\\.test\\.ts$' },
+      to: { path: '^sync-server/src/core/roles\\.ts$' },
+    },
+    {
       name: 'shared-stands-alone',
       comment: 'shared/ is imported by the server and the desktop app; it imports neither.',
       severity: 'error',

@@ -1,5 +1,4 @@
 import type { MoveBody, Role } from '@quire/shared';
-import { atLeast } from './roles';
 import { SSO_REQUIRED_MESSAGE } from './sso/enforcement';
 import type { Access, OrgAccess } from './access';
 import { moveItem } from './placement';
@@ -16,6 +15,8 @@ import {
 import type { OrgRow } from '../store/organizations';
 import type { PageRequest } from '../store/paginate';
 import { badRequest, forbidden, notFound } from '@quire/shared/domainErrors';
+import { mayCollection } from './policies/collections';
+import { mayOrganization } from './policies/organizations';
 
 /** A collection as it is after a write, with the caller's access read again (the write may have changed it). */
 export interface CollectionAfterWrite {
@@ -43,7 +44,7 @@ export async function deleteCollection(db: Db, callerAccess: Access, collectionI
   const role = access.roleOn(existing);
   if (!role) return;
   if (access.blockedBySso) throw forbidden(SSO_REQUIRED_MESSAGE);
-  if (!atLeast(role, 'admin')) throw forbidden('This needs the admin role on the collection.');
+  if (!mayCollection(role, 'administer')) throw forbidden('This needs the admin role on the collection.');
   await db.transaction((tx) => trashCollectionTree(tx, collectionId));
 }
 
@@ -65,8 +66,8 @@ export async function requireCreateIn(db: Db, org: OrgRow, access: OrgAccess, pa
   if (parentId) {
     const parent = await getCollection(db, parentId);
     if (!parent || parent.org_id !== org.id || !access.roleOn(parent)) throw notFound('collection');
-    if (!access.can(parent, 'create')) throw forbidden('This needs the create role on the collection.');
-  } else if (!atLeast(access.orgRole, 'create')) {
+    if (!mayCollection(access.roleOn(parent), 'create')) throw forbidden('This needs the create role on the collection.');
+  } else if (!mayOrganization(access, 'createContent')) {
     throw forbidden('This needs the create role in the organization.');
   }
 }
@@ -107,7 +108,7 @@ export async function transferCollection(
   if (!targetAccess.isMember) throw notFound('organization');
   if (targetOrgId === collection.org_id)
     throw badRequest('The transfer would not result in any update: the collection is already in this organization.');
-  if (!atLeast(targetAccess.orgRole, 'create')) throw forbidden('This needs the create role in the target organization.');
+  if (!mayOrganization(targetAccess, 'createContent')) throw forbidden('This needs the create role in the target organization.');
   if (collection.parent_id) throw badRequest('The collection cannot be moved: move it to the top level of its organization first.');
   await db.transaction((tx) => moveCollectionTreeToOrg(tx, collection.id, targetOrgId));
   // Access in both organizations changed.

@@ -1,10 +1,11 @@
 import { type MoveBody, keyBetween } from '@quire/shared';
 import { badRequest, forbidden, notFound } from '@quire/shared/domainErrors';
-import { atLeast } from './roles';
 import { collectionSubtree, getCollection, lastPosition } from '../store/collections';
 import type { Queryable } from '../store/db';
 import { neighbourPosition, setPlacement, siblingPosition } from '../store/spaces';
 import type { OrgAccess } from './access';
+import { mayCollection } from './policies/collections';
+import { mayOrganization } from './policies/organizations';
 
 export interface Placeable {
   id: string;
@@ -37,12 +38,12 @@ export async function moveItem(db: Queryable, access: OrgAccess, kind: 'space' |
   if (parentId) {
     const parent = await getCollection(db, parentId);
     if (!parent || parent.org_id !== item.org_id || !access.roleOn(parent)) throw notFound('collection');
-    if (!access.can(parent, 'create')) throw forbidden('This needs the create role on the target collection.');
+    if (!mayCollection(access.roleOn(parent), 'create')) throw forbidden('This needs the create role on the target collection.');
     if (kind === 'collection' && (await collectionSubtree(db, item.id)).includes(parentId)) {
       throw badRequest('Invalid body field "parent": a collection cannot be moved into itself or one of its descendants.');
     }
   } else {
-    if (!atLeast(access.orgRole, 'create')) throw forbidden('This needs the create role in the organization.');
+    if (!mayOrganization(access, 'createContent')) throw forbidden('This needs the create role in the organization.');
     if (item.visibility === IN_COLLECTION) {
       throw badRequest(
         'Invalid body field "parent": a space visible "in-collection" must stay in a collection; change its visibility first.',

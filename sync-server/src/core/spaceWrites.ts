@@ -3,12 +3,12 @@ import { forbidden, notFound } from '@quire/shared/domainErrors';
 import type { Access, OrgAccess } from './access';
 import { spaceCountsOf } from './hotRows';
 import { moveItem } from './placement';
-import { atLeast } from './roles';
 import { duplicateSpace, transferSpace, updateSpaceSettings } from './spaces';
 import { SSO_REQUIRED_MESSAGE } from './sso/enforcement';
 import type { Db } from '../store/db';
 import type { SpaceCounts } from '../store/spaceCounts';
 import * as spaces from '../store/spaces';
+import { maySpace } from './policies/spaces';
 
 /** A space as it is after a write, with its counters and the caller's access to present it with. */
 export interface SpaceAfterWrite {
@@ -40,7 +40,7 @@ export async function deleteSpace(db: Db, callerAccess: Access, spaceId: string)
   const role = access.roleOn(space);
   if (!role) return;
   if (access.blockedBySso) throw forbidden(SSO_REQUIRED_MESSAGE);
-  if (!atLeast(role, 'admin')) throw forbidden('This needs the admin role on the space.');
+  if (!maySpace(role, 'administer', space)) throw forbidden('This needs the admin role on the space.');
   await spaces.softDeleteSpace(db, spaceId);
 }
 

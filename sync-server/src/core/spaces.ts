@@ -2,21 +2,15 @@ import { keyBetween, type MergeRules, type Role } from '@quire/shared';
 import { badRequest, forbidden, notFound } from '@quire/shared/domainErrors';
 import type { OrgAccess } from './access';
 import { IN_COLLECTION } from './placement';
-import { atLeast } from './roles';
 import { runSpaceCopySteps } from './spaceCopy';
 import { lastPosition } from '../store/collections';
 import type { Db, Queryable } from '../store/db';
 import { copyGrants, deleteGrantsOn } from '../store/grants';
 import { membersAmong } from '../store/members';
 import * as spaces from '../store/spaces';
-
-/** Fields any editor may change (`icon` can only be cleared); the rest shape access and workflow and take an admin. */
-const EDITOR_FIELDS = new Set(['title', 'emoji', 'icon', 'language']);
-
-/** The role a change of these space fields needs. */
-export function roleToUpdateSpace(fields: object): Role {
-  return Object.keys(fields).some((k) => !EDITOR_FIELDS.has(k)) ? 'admin' : 'edit';
-}
+import { mayCollection } from './policies/collections';
+import { mayOrganization } from './policies/organizations';
+import { maySpace } from './policies/spaces';
 
 /**
  * Changes a space's settings for a caller who holds `role` on it: a locked space takes an
@@ -29,7 +23,7 @@ export async function updateSpaceSettings(
   role: Role | null,
   fields: Record<string, unknown> & { visibility?: string; mergeRules?: MergeRules },
 ): Promise<void> {
-  if (space.edit_mode === 'locked' && !atLeast(role, 'admin')) throw forbidden('The space is locked: only an admin can change it.');
+  if (!maySpace(role, 'updateDetails', space)) throw forbidden('The space is locked: only an admin can change it.');
   if (fields.visibility === IN_COLLECTION && !space.parent_id) {
     throw badRequest('Invalid body field "visibility": "in-collection" is only for spaces in a collection.');
   }
@@ -52,7 +46,7 @@ export async function requireMergeRuleMembers(db: Queryable, orgId: string, rule
  */
 export async function duplicateSpace(db: Db, space: spaces.SpaceRow, access: OrgAccess): Promise<string> {
   const parent = space.parent_id ? access.collection(space.parent_id) : undefined;
-  const canCreate = parent ? access.can(parent, 'create') : atLeast(access.orgRole, 'create');
+  const canCreate = parent ? mayCollection(access.roleOn(parent), 'create') : mayOrganization(access, 'createContent');
   if (!canCreate) throw forbidden('This needs the create role where the copy goes.');
   return db.transaction(async (tx) => {
     const copy = await spaces.createSpace(tx, space.org_id, {
@@ -76,7 +70,7 @@ export async function transferSpace(db: Db, space: spaces.SpaceRow, targetOrgId:
   if (!targetAccess.isMember) throw notFound('organization');
   if (targetOrgId === space.org_id)
     throw badRequest('The transfer would not result in any update: the space is already in this organization.');
-  if (!atLeast(targetAccess.orgRole, 'create')) throw forbidden('This needs the create role in the target organization.');
+  if (!mayOrganization(targetAccess, 'createContent')) throw forbidden('This needs the create role in the target organization.');
   if (space.visibility === IN_COLLECTION) {
     // It lands at the root of the target, where there is no collection to take its audience from.
     throw badRequest('The space cannot be moved: it is visible "in-collection"; change its visibility first.');

@@ -1,5 +1,8 @@
-import type { Role } from '@quire/shared';
 import type { Context } from 'hono';
+import type { ChangeRequestAction } from '../core/policies/changeRequests';
+import type { CollectionAction } from '../core/policies/collections';
+import type { OrganizationAction } from '../core/policies/organizations';
+import type { SpaceAction } from '../core/policies/spaces';
 import { changeRequestSeenBy, collectionSeenBy, orgSeenBy, spaceSeenBy } from '../core/resourceAccess';
 import type { AppEnv } from './env';
 
@@ -7,24 +10,24 @@ type Ctx = Context<AppEnv>;
 
 /*
  * The request's side of core/resourceAccess.ts, which decides who may see what (404 when
- * not at all, 403 below the role needed): these only hand it the request's database and
- * the caller's access.
+ * not at all, 403 when the resource's policy refuses the action): these only hand it the
+ * request's database and the caller's access.
  */
 
 /** The organization, if the caller may see it (404 as for a missing one otherwise). */
-export function requireOrg(c: Ctx, orgId: string, needed?: Role) {
-  return orgSeenBy(c.get('deps').db, c.get('access'), orgId, needed);
+export function requireOrg(c: Ctx, orgId: string, action?: OrganizationAction) {
+  return orgSeenBy(c.get('deps').db, c.get('access'), orgId, action);
 }
 
-export function requireSpace(c: Ctx, spaceId: string, needed: Role = 'read', opts: { includeDeleted?: boolean } = {}) {
-  return spaceSeenBy(c.get('deps').db, c.get('access'), spaceId, needed, opts);
+export function requireSpace(c: Ctx, spaceId: string, action: SpaceAction = 'view', opts: { includeDeleted?: boolean } = {}) {
+  return spaceSeenBy(c.get('deps').db, c.get('access'), spaceId, action, opts);
 }
 
-export function requireCollection(c: Ctx, collectionId: string, needed: Role = 'read') {
-  return collectionSeenBy(c.get('deps').db, c.get('access'), collectionId, needed);
+export function requireCollection(c: Ctx, collectionId: string, action: CollectionAction = 'view') {
+  return collectionSeenBy(c.get('deps').db, c.get('access'), collectionId, action);
 }
 
-/** The space and change request, if the caller may see them with `needed` (404 when not at all, 403 below `needed`). */
-export function requireChangeRequest(c: Ctx, spaceId: string, ref: string, needed: Role = 'read') {
-  return changeRequestSeenBy(c.get('deps').db, c.get('access'), spaceId, ref, needed);
+/** The space and change request, if the caller may see them (404 when not at all, 403 when `action` is refused). */
+export function requireChangeRequest(c: Ctx, spaceId: string, ref: string, action: ChangeRequestAction = 'view') {
+  return changeRequestSeenBy(c.get('deps').db, c.get('access'), spaceId, ref, action);
 }

@@ -1,12 +1,13 @@
 import type { Role } from '@quire/shared';
 import { SyncClose, SyncCloseReason, SyncRefusal, type SyncRoom } from '@quire/shared/sync';
 import { Access, type OrgAccess } from '../core/access';
-import { atLeast } from '../core/roles';
 import { type SpaceRow, getSpace } from '../store/spaces';
 import { type SyncChangeRequestRow, changeRequestsAvailable, getChangeRequestForSync, tokenExists } from '../store/syncRooms';
 import { userForToken } from '../store/tokens';
 import type { Queryable } from '../store/db';
 import { looksLikeTicket, verifyTicket } from './tickets';
+import { roleAllows } from '../core/policies/roleRules';
+import { SPACE_ROLES } from '../core/policies/spaces';
 
 /** A refused connection: closed with this code and reason before any document data is sent. */
 export class SyncRefused extends Error {
@@ -110,6 +111,6 @@ export async function loadRoomPolicy(db: Queryable, room: SyncRoom): Promise<Roo
 
 /** Why this caller may not write in the room now; undefined when they may. */
 export function writeRefusal(role: Role, policy: RoomPolicy): string | undefined {
-  if (!atLeast(role, 'edit')) return SyncRefusal.readOnly;
+  if (!roleAllows(SPACE_ROLES, role, 'edit')) return SyncRefusal.readOnly;
   return policy.refusal;
 }

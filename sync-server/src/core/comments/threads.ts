@@ -2,7 +2,7 @@ import type { Role } from '@quire/shared';
 import { badRequest, forbidden, notFound } from '@quire/shared/domainErrors';
 import type { CreateCommentBody, ListCommentsQuery, UpdateCommentBody, UpdateCommentReplyBody } from '@quire/shared/schemas/comment';
 import type { OrgAccess } from '../access';
-import { atLeast } from '../roles';
+import { commentPermissions as permissionsFor, commentRoleFor, mayComment } from '../policies/comments';
 import { recordWebhookEvent } from '../webhooks/events';
 import { BodyError, storedBody } from './bodies';
 import { BranchView, type PageTarget } from './targets';
@@ -29,20 +29,9 @@ export interface Scope {
   userId: string;
 }
 
-/** Who may read the discussion: anyone who can read the content. */
-export const VIEW: Role = 'read';
-/** Who may post, reply, react and resolve. */
-const COMMENT: Role = 'comment';
-
 /** What the caller may do with a comment or reply posted by `postedBy`. */
 export function commentPermissions(scope: Scope, postedBy: string) {
-  const mine = postedBy === scope.userId;
-  return {
-    view: atLeast(scope.role, VIEW),
-    edit: mine && atLeast(scope.role, COMMENT),
-    reply: atLeast(scope.role, COMMENT),
-    delete: (mine && atLeast(scope.role, COMMENT)) || atLeast(scope.role, 'admin'),
-  };
+  return permissionsFor(scope.role, postedBy === scope.userId);
 }
 
 /** Comments as read, with what presenting them needs: reactions, repliers, their users and targets. */
@@ -63,8 +52,8 @@ export interface RepliesRead {
   users: Map<string, UserRow>;
 }
 
-function need(scope: Scope, role: Role, what: string) {
-  if (!atLeast(scope.role, role)) throw forbidden(`This needs the ${role} role on the space to ${what}.`);
+function need(scope: Scope, action: 'view' | 'comment', what: string) {
+  if (!mayComment(scope.role, action)) throw forbidden(`This needs the ${commentRoleFor(action)} role on the space to ${what}.`);
 }
 
 function bodyOf(input: Parameters<typeof storedBody>[0]): string {
@@ -177,7 +166,7 @@ export function getComment(db: Db, scope: Scope, id: string): Promise<CommentsRe
 }
 
 export async function createComment(db: Db, scope: Scope, b: CreateCommentBody): Promise<CommentsRead> {
-  need(scope, COMMENT, 'comment');
+  need(scope, 'comment', 'comment');
   if (b.node && !b.page) throw badRequest('Invalid body field "node": a node is targeted within a page, so "page" is needed too.');
   if (b.tableCell && !b.page)
     throw badRequest('Invalid body field "tableCell": a table cell is targeted within a page, so "page" is needed too.');
@@ -204,7 +193,7 @@ export async function createComment(db: Db, scope: Scope, b: CreateCommentBody):
 
 export async function updateComment(db: Db, scope: Scope, id: string, b: UpdateCommentBody): Promise<CommentsRead> {
   const row = await requireComment(db, scope, id);
-  need(scope, COMMENT, 'change a comment');
+  need(scope, 'comment', 'change a comment');
   if (b.body !== undefined && row.posted_by !== scope.userId) throw forbidden("Only the comment's author can edit its body.");
   checkReactions(b.addedReactions, b.removedReactions);
   const body = b.body !== undefined ? bodyOf(b.body) : undefined;
@@ -221,7 +210,7 @@ export async function updateComment(db: Db, scope: Scope, id: string, b: UpdateC
 export async function deleteComment(db: Db, scope: Scope, id: string): Promise<void> {
   const row = await store.getComment(db, scope.thread, id);
   if (!row) return;
-  if (!(row.posted_by === scope.userId && atLeast(scope.role, COMMENT)) && !atLeast(scope.role, 'admin')) {
+  if (!mayComment(scope.role, 'delete', row.posted_by === scope.userId)) {
     throw forbidden('Only the author of a comment or an admin can delete it.');
   }
   await db.transaction((tx) => store.deleteComment(tx, row.id));
@@ -246,7 +235,7 @@ export async function createReply(
   b: { body: Parameters<typeof storedBody>[0] },
 ): Promise<RepliesRead> {
   const comment = await requireComment(db, scope, commentId);
-  need(scope, COMMENT, 'reply');
+  need(scope, 'comment', 'reply');
   const body = bodyOf(b.body);
   const id = await db.transaction(async (tx) => {
     const created = await store.insertReply(tx, comment.id, scope.userId, body);
@@ -264,7 +253,7 @@ export async function getReply(db: Db, scope: Scope, commentId: string, id: stri
 export async function updateReply(db: Db, scope: Scope, commentId: string, id: string, b: UpdateCommentReplyBody): Promise<RepliesRead> {
   const comment = await requireComment(db, scope, commentId);
   const reply = await requireReply(db, comment, id);
-  need(scope, COMMENT, 'change a reply');
+  need(scope, 'comment', 'change a reply');
   if (b.body !== undefined && reply.posted_by !== scope.userId) throw forbidden("Only the reply's author can edit its body.");
   checkReactions(b.addedReactions, b.removedReactions);
   const body = b.body !== undefined ? bodyOf(b.body) : undefined;
@@ -280,7 +269,7 @@ export async function deleteReply(db: Db, scope: Scope, commentId: string, id: s
   const comment = await store.getComment(db, scope.thread, commentId);
   const reply = comment ? await store.getReply(db, comment.id, id) : undefined;
   if (!reply) return;
-  if (!(reply.posted_by === scope.userId && atLeast(scope.role, COMMENT)) && !atLeast(scope.role, 'admin')) {
+  if (!mayComment(scope.role, 'delete', reply.posted_by === scope.userId)) {
     throw forbidden('Only the author of a reply or an admin can delete it.');
   }
   await db.transaction((tx) => store.deleteReply(tx, reply.id));

@@ -9,7 +9,7 @@ import type {
 import type { z } from 'zod';
 import type { OrgAccess } from '../access';
 import type { DbHandle } from '../deps';
-import { atLeast } from '../roles';
+import { mayReview } from '../policies/changeRequests';
 import { visibleSpaceIds } from '../visibleSpaces';
 import type { Branch } from './branches';
 import { crBranch, isActive, openChangeRequest, recordChangeRequestEvent, updateFromMain } from './changeRequests';
@@ -131,7 +131,7 @@ export async function reviewChangeRequestAs(
   review: { status: z.output<typeof ReviewStatusSchema>; markdown?: string },
 ): Promise<ReviewsRead> {
   const requested = await store.isRequestedReviewer(db, cr.id, userId);
-  if (!requested && !atLeast(role, 'review')) throw forbidden('This needs the review role on the space, or a review request.');
+  if (!mayReview(role, requested)) throw forbidden('This needs the review role on the space, or a review request.');
   if (!isActive(cr)) throw conflict(`The change request is ${cr.status}: it cannot be reviewed any more.`);
   const row = await db.transaction(async (tx) => {
     const head = await branchHead(tx, crBranch(cr));

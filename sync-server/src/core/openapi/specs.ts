@@ -15,8 +15,8 @@ import { scheduleSpecProcessing } from './process';
  * Each create or put starts processing in the background (see process.ts).
  */
 
-const READ = 'read' as const;
-const WRITE = 'create' as const;
+const READ = 'readContent' as const;
+const WRITE = 'createContent' as const;
 
 type Visibility = 'private' | 'public';
 

@@ -1,10 +1,10 @@
 import { forbidden, notFound } from '@quire/shared/domainErrors';
 import { type Access, OrgAccess } from '../access';
-import { atLeast } from '../roles';
 import { sameSecret } from '../secrets';
 import { SITE_MANAGER_ROLE } from './structureRead';
 import type { Db } from '../../store/db';
 import { getSite, type SiteRow } from '../../store/sites';
+import { mayOrganization } from '../policies/organizations';
 
 /** Who reads a site: a member of its organization, or an outsider let in by its audience. */
 export interface SiteReader {
@@ -22,8 +22,8 @@ export interface SiteReader {
 export async function siteForRead(db: Db, access: Access, orgId: string, siteId: string, shareKey?: string): Promise<SiteReader> {
   const [site, orgAccess] = await Promise.all([getSite(db, orgId, siteId), access.org(orgId)]);
   if (!site) throw notFound('site');
-  if (orgAccess.isMember && atLeast(orgAccess.orgRole, 'read')) {
-    return { site, access: orgAccess, manager: atLeast(orgAccess.orgRole, SITE_MANAGER_ROLE) };
+  if (mayOrganization(orgAccess, 'readContent')) {
+    return { site, access: orgAccess, manager: mayOrganization(orgAccess, 'manageSites') };
   }
   const open =
     site.visibility === 'public' ||
@@ -42,7 +42,7 @@ export async function siteForWrite(db: Db, access: Access, orgId: string, siteId
   if (!orgAccess.isMember) throw notFound('organization');
   const site = await getSite(db, orgId, siteId);
   if (!site) throw notFound('site');
-  if (!atLeast(orgAccess.orgRole, SITE_MANAGER_ROLE)) throw forbidden(`This needs the ${SITE_MANAGER_ROLE} role in the organization.`);
+  if (!mayOrganization(orgAccess, 'manageSites')) throw forbidden(`This needs the ${SITE_MANAGER_ROLE} role in the organization.`);
   return { site, access: orgAccess };
 }
 

@@ -3,7 +3,6 @@ import type { UpdateSiteBody } from '@quire/shared/schemas/site';
 import type { Access, OrgAccess } from '../access';
 import type { Deps } from '../deps';
 import { orgSeenBy } from '../resourceAccess';
-import { atLeast } from '../roles';
 import { adaptiveSchemaError } from './adaptiveSchema';
 import { recordWebhookEvent } from '../webhooks/events';
 import { hostnameProven, isReservedHostname } from './hostnameOwnership';
@@ -15,6 +14,7 @@ import { getSection, getSiteSpace, setSectionDefaultSiteSpace } from '../../stor
 import type { SpaceRow } from '../../store/spaces';
 import type { Db } from '../../store/db';
 import type { PageRequest } from '../../store/paginate';
+import { mayOrganization } from '../policies/organizations';
 
 /** Where the server publishes a site: `/s/<organization>/<basename>`, no trailing slash. */
 export function publishedBase(base: string, site: Pick<sites.SiteRow, 'org_id' | 'basename'>): string {
@@ -44,13 +44,13 @@ export async function sitesOf(
   filters: sites.SiteFilters,
   page: PageRequest,
 ): Promise<{ page: Awaited<ReturnType<typeof sites.listSites>>; counts: Map<string, number>; manager: boolean; access: OrgAccess }> {
-  const { access: orgAccess } = await orgSeenBy(db, access, orgId, 'read');
+  const { access: orgAccess } = await orgSeenBy(db, access, orgId, 'readContent');
   const found = await sites.listSites(db, orgId, filters, page);
   const counts = await sites.siteSpaceCounts(
     db,
     found.rows.map((s) => s.id),
   );
-  return { page: found, counts, manager: atLeast(orgAccess.orgRole, SITE_MANAGER_ROLE), access: orgAccess };
+  return { page: found, counts, manager: mayOrganization(orgAccess, 'manageSites'), access: orgAccess };
 }
 
 /** Replaces the JSON schema of a site's visitor attributes; 400 when it is not one the site can use. */

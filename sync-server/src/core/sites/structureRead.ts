@@ -1,5 +1,4 @@
 import type { OrgAccess } from '../access';
-import { atLeast } from '../roles';
 import { conditionHolds } from './expression';
 import type { Queryable } from '../../store/db';
 import type { Page, PageRequest } from '../../store/paginate';
@@ -17,9 +16,10 @@ import {
 } from '../../store/sitesStructure';
 import { type SpaceCounts, spaceCounts } from '../../store/spaceCounts';
 import { type SpaceRow, spacesById } from '../../store/spaces';
+import { ORGANIZATION_ROLES, mayOrganization } from '../policies/organizations';
 
 /** The role in its organization that may change a site. */
-export const SITE_MANAGER_ROLE = 'create' as const;
+export const SITE_MANAGER_ROLE = ORGANIZATION_ROLES.manageSites;
 
 /** A site's structure as one caller may read it, with the spaces it publishes. */
 export interface SiteStructureRead {
@@ -62,7 +62,7 @@ export async function readSiteStructure(db: Queryable, site: SiteRow, access: Or
   const ids = [...new Set(siteSpaces.map((s) => s.space_id))];
   const spaces = await spacesById(db, ids);
   const counts = await spaceCounts(db, ids);
-  const manager = access.isMember && atLeast(access.orgRole, SITE_MANAGER_ROLE);
+  const manager = mayOrganization(access, 'manageSites');
   return { site, sections, groups, siteSpaces, spaces, counts, visitor, manager };
 }
 

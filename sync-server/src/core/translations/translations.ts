@@ -2,7 +2,6 @@ import { forbidden, notFound } from '@quire/shared/domainErrors';
 import type { CreateTranslationBody, UpdateTranslationBody } from '@quire/shared/schemas/translation';
 import type { z } from 'zod';
 import type { OrgAccess } from '../access';
-import { atLeast } from '../roles';
 import { visibleSpaceIds } from '../visibleSpaces';
 import type { Deps } from '../deps';
 import { scheduleTranslationRun } from './run';
@@ -11,6 +10,7 @@ import type { Page, PageRequest } from '../../store/paginate';
 import { getSpace } from '../../store/spaces';
 import * as store from '../../store/translations';
 import type { TranslationRow } from '../../store/translations';
+import { ORGANIZATION_ROLES, mayOrganization } from '../policies/organizations';
 
 /**
  * The translations of an organization, as its members manage them. `access` is the caller's,
@@ -19,9 +19,9 @@ import type { TranslationRow } from '../../store/translations';
  */
 
 /** Creating and running translations makes spaces: the organization's create role. */
-export const TRANSLATION_WRITE_ROLE = 'create' as const;
+export const TRANSLATION_WRITE_ROLE = ORGANIZATION_ROLES.translate;
 
-export const mayEditTranslations = (access: OrgAccess) => atLeast(access.orgRole, TRANSLATION_WRITE_ROLE);
+export const mayEditTranslations = (access: OrgAccess) => mayOrganization(access, 'translate');
 
 function requireWriter(access: OrgAccess) {
   if (!mayEditTranslations(access)) throw forbidden(`This needs the ${TRANSLATION_WRITE_ROLE} role in the organization.`);

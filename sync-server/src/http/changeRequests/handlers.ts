@@ -1,7 +1,10 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { z } from 'zod';
 import type { ChangeRequestListQuery, CreateReviewBody, OrgChangeRequestListQuery } from '@quire/shared/schemas/changeRequest';
+import type { Role } from '@quire/shared';
 import type { Context } from 'hono';
+import type { ChangeRequestRow } from '../../store/changeRequests';
+import type { SpaceRow } from '../../store/spaces';
 import { BodyError, storedBody } from '../../core/comments/bodies';
 import { mergeChangeRequest } from '../../core/content/changeRequests';
 import { requestedReviewerOf, requestedReviewersPage, reviewOf, reviewsPage } from '../../core/content/changeRequestViews';
@@ -17,7 +20,8 @@ import {
   updateChangeRequestAs,
 } from '../../core/content/changeRequestWrites';
 import { changeRequestPdfUrl } from '../../core/content/branchOps';
-import { atLeast } from '../../core/roles';
+import { mayChangeRequest } from '../../core/policies/changeRequests';
+import { isActive } from '../../core/content/changeRequests';
 import { badRequest } from '@quire/shared/domainErrors';
 import type { AppEnv } from '../env';
 import { requireChangeRequest, requireOrg, requireSpace } from '../guards';
@@ -25,6 +29,10 @@ import { envelope } from '../listing';
 import { baseUrl, linkBase } from '../urls';
 import { presentChangeRequest, presentChangeRequests, presentRequestedReviewers, presentReviews } from '../presenters/changeRequest';
 import * as r from './routes';
+
+/** Whether the caller may change who is asked to review (the list shows it as `permissions.remove`). */
+const mayAskForReviews = (role: Role, cr: ChangeRequestRow, space: SpaceRow) =>
+  mayChangeRequest(role, 'askForReviews', { active: isActive(cr) }, space);
 
 type Ctx = Context<AppEnv>;
 type OrgListQuery = z.output<typeof OrgChangeRequestListQuery>;
@@ -46,7 +54,7 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
   );
 
   app.openapi(r.createChangeRequest, async (c) => {
-    const { space, access } = await requireSpace(c, c.req.valid('param').spaceId, 'edit');
+    const { space, access } = await requireSpace(c, c.req.valid('param').spaceId, 'openChangeRequest');
     const opened = await openChangeRequestAs(c.get('deps').db, space, c.get('caller').user.id, c.req.valid('json'));
     return c.json(presentChangeRequest(opened, access, baseUrl(c)), 200);
   });
@@ -112,9 +120,9 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(r.listRequestedReviewers, async (c) => {
     const { spaceId, changeRequestId } = c.req.valid('param');
-    const { cr, role } = await requireChangeRequest(c, spaceId, changeRequestId);
+    const { cr, role, space } = await requireChangeRequest(c, spaceId, changeRequestId);
     const { page, read } = await requestedReviewersPage(c.get('deps').db, cr, c.req.valid('query'));
-    const items = presentRequestedReviewers(read, atLeast(role, 'edit'), baseUrl(c));
+    const items = presentRequestedReviewers(read, mayAskForReviews(role, cr, space), baseUrl(c));
     return c.json(
       envelope({ ...page, rows: items }, (x) => x),
       200,
@@ -123,7 +131,7 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(r.requestReviewers, async (c) => {
     const { spaceId, changeRequestId } = c.req.valid('param');
-    const { space, cr } = await requireChangeRequest(c, spaceId, changeRequestId, 'edit');
+    const { space, cr } = await requireChangeRequest(c, spaceId, changeRequestId, 'askForReviews');
     const { page, read } = await requestReviewersAs(c.get('deps').db, space, cr, c.req.valid('json'), c.get('caller').user.id);
     const items = presentRequestedReviewers(read, true, baseUrl(c));
     return c.json({ ...envelope({ ...page, rows: items }, (x) => x), users: items }, 200);
@@ -131,15 +139,15 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(r.getRequestedReviewer, async (c) => {
     const { spaceId, changeRequestId, userId } = c.req.valid('param');
-    const { cr, role } = await requireChangeRequest(c, spaceId, changeRequestId);
+    const { cr, role, space } = await requireChangeRequest(c, spaceId, changeRequestId);
     const read = await requestedReviewerOf(c.get('deps').db, cr, userId);
-    const [item] = presentRequestedReviewers(read, atLeast(role, 'edit'), baseUrl(c));
+    const [item] = presentRequestedReviewers(read, mayAskForReviews(role, cr, space), baseUrl(c));
     return c.json(item as NonNullable<typeof item>, 200);
   });
 
   app.openapi(r.removeRequestedReviewer, async (c) => {
     const { spaceId, changeRequestId, userId } = c.req.valid('param');
-    const { cr } = await requireChangeRequest(c, spaceId, changeRequestId, 'edit');
+    const { cr } = await requireChangeRequest(c, spaceId, changeRequestId, 'askForReviews');
     await removeRequestedReviewerAs(c.get('deps').db, cr, userId);
     return c.body(null, 204);
   });
@@ -156,9 +164,9 @@ export async function spaceChangeRequests(c: Ctx, spaceId: string, q: SpaceListQ
   return envelope({ ...page, rows: presentChangeRequests(read, access, baseUrl(c)) }, (x) => x);
 }
 
-/** Merges a change request as the caller, who needs the review role (`POST .../merge`). */
+/** Merges a change request as the caller (`POST .../merge`). */
 export async function mergeChangeRequestAs(c: Ctx, spaceId: string, changeRequestId: string) {
-  const { cr } = await requireChangeRequest(c, spaceId, changeRequestId, 'review');
+  const { cr } = await requireChangeRequest(c, spaceId, changeRequestId, 'merge');
   const { revision } = await mergeChangeRequest(c.get('deps').db, cr.id, c.get('caller').user.id);
   return { revision, result: 'merge' as const };
 }

@@ -20,7 +20,7 @@ export function registerCollections(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(r.updateCollection, async (c) => {
-    const { collection } = await requireCollection(c, c.req.valid('param').collectionId, 'admin');
+    const { collection } = await requireCollection(c, c.req.valid('param').collectionId, 'administer');
     const updated = await changeCollection(c.get('deps').db, c.get('access'), collection, c.req.valid('json'));
     return c.json(presentCollection(updated.collection, updated.access, baseUrl(c)), 200);
   });
@@ -33,13 +33,13 @@ export function registerCollections(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(r.moveCollection, async (c) => {
-    const { collection, access } = await requireCollection(c, c.req.valid('param').collectionId, 'admin');
+    const { collection, access } = await requireCollection(c, c.req.valid('param').collectionId, 'administer');
     const moved = await moveCollection(c.get('deps').db, c.get('access'), collection, access, c.req.valid('json'));
     return c.json(presentCollection(moved.collection, moved.access, baseUrl(c)), 200);
   });
 
   app.openapi(r.transferCollection, async (c) => {
-    const { collection } = await requireCollection(c, c.req.valid('param').collectionId, 'admin');
+    const { collection } = await requireCollection(c, c.req.valid('param').collectionId, 'administer');
     const moved = await transferCollection(c.get('deps').db, c.get('access'), collection, c.req.valid('json').organization);
     return c.json(presentCollection(moved.collection, moved.access, baseUrl(c)), 200);
   });

@@ -10,7 +10,7 @@ import type {
 import type { Context } from 'hono';
 import type { storedBody } from '../../core/comments/bodies';
 import * as core from '../../core/comments/threads';
-import { type Scope, VIEW } from '../../core/comments/threads';
+import type { Scope } from '../../core/comments/threads';
 import type { PageRequest } from '../../store/paginate';
 import type { AppEnv } from '../env';
 import { requireChangeRequest, requireSpace } from '../guards';
@@ -28,7 +28,7 @@ export type { Scope } from '../../core/comments/threads';
  */
 
 export async function spaceScope(c: Ctx, spaceId: string): Promise<Scope> {
-  const { space, access, role } = await requireSpace(c, spaceId, VIEW);
+  const { space, access, role } = await requireSpace(c, spaceId, 'view');
   return {
     thread: { spaceId: space.id, changeRequestId: null },
     space,
@@ -40,7 +40,7 @@ export async function spaceScope(c: Ctx, spaceId: string): Promise<Scope> {
 }
 
 export async function changeRequestScope(c: Ctx, spaceId: string, ref: string): Promise<Scope> {
-  const { space, access, role, cr } = await requireChangeRequest(c, spaceId, ref, VIEW);
+  const { space, access, role, cr } = await requireChangeRequest(c, spaceId, ref, 'view');
   return {
     thread: { spaceId: space.id, changeRequestId: cr.id },
     space,

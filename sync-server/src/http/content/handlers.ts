@@ -34,12 +34,12 @@ interface BranchParams {
 }
 
 /** The branch a content route reads or writes, checked for the caller, and its current revision. */
-async function branchContext(c: Ctx, p: BranchParams, needed: Role = 'read') {
+async function branchContext(c: Ctx, p: BranchParams, action: 'view' | 'edit' = 'view') {
   if (p.changeRequestId) {
-    const found = await requireChangeRequest(c, p.spaceId, p.changeRequestId, needed);
+    const found = await requireChangeRequest(c, p.spaceId, p.changeRequestId, action);
     return { ...found, branch: crBranch(found.cr), revisionId: found.cr.revision_id };
   }
-  const found = await requireSpace(c, p.spaceId, needed);
+  const found = await requireSpace(c, p.spaceId, action);
   const revisionId = await spaceRevisionId(c.get('deps').db, found.space);
   return { ...found, cr: undefined, branch: { spaceId: found.space.id }, revisionId };
 }

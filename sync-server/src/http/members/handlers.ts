@@ -42,14 +42,14 @@ export function registerMembers(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(r.updateMember, async (c) => {
     const { organizationId, userId } = c.req.valid('param');
-    const { access } = await requireOrg(c, organizationId, 'admin');
+    const { access } = await requireOrg(c, organizationId, 'manage');
     const m = await changeMemberRole(c.get('deps').db, c.get('access'), organizationId, userId, c.req.valid('json').role);
     return c.json(presentMember(m, baseUrl(c), access), 200);
   });
 
   app.openapi(r.setMemberSso, async (c) => {
     const { organizationId, userId } = c.req.valid('param');
-    const { access } = await requireOrg(c, organizationId, 'admin');
+    const { access } = await requireOrg(c, organizationId, 'manage');
     return c.json(presentMember(await makeSsoMember(c.get('deps').db, organizationId, userId), baseUrl(c), access), 200);
   });
 

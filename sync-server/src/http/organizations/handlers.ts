@@ -44,14 +44,14 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(r.updateOrganization, async (c) => {
-    const { org, access } = await requireOrg(c, c.req.valid('param').organizationId, 'admin');
+    const { org, access } = await requireOrg(c, c.req.valid('param').organizationId, 'manage');
     const updated = await updateOrganization(c.get('deps'), org, c.req.valid('json'));
     return c.json(presentOrg(updated, access, baseUrl(c)), 200);
   });
 
   app.openapi(r.deleteLinkInvite, async (c) => {
     const { organizationId, inviteId } = c.req.valid('param');
-    await requireOrg(c, organizationId, 'admin');
+    await requireOrg(c, organizationId, 'manage');
     await withdrawLinkInvite(c.get('deps').db, organizationId, inviteId);
     return c.body(null, 204);
   });
@@ -62,7 +62,7 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(r.inviteMembers, async (c) => {
-    const { org } = await requireOrg(c, c.req.valid('param').organizationId, 'admin');
+    const { org } = await requireOrg(c, c.req.valid('param').organizationId, 'manage');
     const ids = await inviteMembers(c.get('deps').db, org, c.req.valid('json'));
     return c.json({ users: ids, invited: ids.length }, 200);
   });
@@ -84,7 +84,7 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(r.putAgentInstructions, async (c) => {
-    const { org } = await requireOrg(c, c.req.valid('param').organizationId, 'admin');
+    const { org } = await requireOrg(c, c.req.valid('param').organizationId, 'manage');
     const { instructions } = c.req.valid('json');
     const row = await replaceAgentInstructions(c.get('deps').db, org.id, instructions, c.get('caller').user.id);
     return c.json(

@@ -3,7 +3,7 @@ import type { ChangeRequest, ChangeRequestReview, RequestedReviewer } from '@qui
 import type { CommentFormat } from '@quire/shared/schemas/comment';
 import { presentBody, storedBody } from '../../core/comments/bodies';
 import { isActive, isOutdated } from '../../core/content/changeRequests';
-import { atLeast } from '../../core/roles';
+import { changeRequestPermissions as permissionsFor } from '../../core/policies/changeRequests';
 import type { OrgAccess } from '../../core/access';
 import type { ChangeRequestsRead, RequestedReviewersRead, ReviewsRead } from '../../core/content/changeRequestViews';
 import type { ChangeRequestRow, ReviewRow } from '../../store/changeRequests';
@@ -18,14 +18,7 @@ function ghost(id: string | null): UserRow {
 }
 
 export function changeRequestPermissions(cr: ChangeRequestRow, space: SpaceRow, role: Role | null) {
-  const active = isActive(cr);
-  return {
-    view: !!role,
-    edit: active && atLeast(role, 'edit'),
-    comment: atLeast(role, 'comment'),
-    review: active && atLeast(role, 'review'),
-    merge: active && space.edit_mode === 'live' && atLeast(role, 'review'),
-  };
+  return permissionsFor(role, { active: isActive(cr) }, space);
 }
 
 /** Change requests as read with their people and counters (`readChangeRequests`). */

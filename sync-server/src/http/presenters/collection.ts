@@ -1,6 +1,6 @@
 import type { Collection } from '@quire/shared';
 import type { OrgAccess } from '../../core/access';
-import { atLeast } from '../../core/roles';
+import { collectionPermissions } from '../../core/policies/collections';
 import type { CollectionRow } from '../../store/collections';
 import { compact } from './iso';
 import { apiDefaultLevel } from './space';
@@ -16,11 +16,6 @@ export function presentCollection(col: CollectionRow, access: OrgAccess, base: s
     parent: col.parent_id ?? undefined,
     defaultLevel: apiDefaultLevel(col.default_level),
     urls: { location: `${base}/v1/collections/${col.id}`, app: `${base}/app/collections/${col.id}` },
-    permissions: {
-      view: !!role,
-      admin: atLeast(role, 'admin'),
-      viewInviteLinks: atLeast(role, 'admin'),
-      create: atLeast(role, 'create'),
-    },
+    permissions: collectionPermissions(role),
   });
 }

@@ -1,5 +1,5 @@
 import type { OpenAPISpec } from '@quire/shared/schemas/openapi';
-import { atLeast } from '../../core/roles';
+import { mayOrganization } from '../../core/policies/organizations';
 import type { OrgAccess } from '../../core/access';
 import type { OpenAPISpecRow } from '../../store/openapiSpecs';
 import { compact, iso } from './iso';
@@ -25,7 +25,7 @@ export function presentSpec(s: OpenAPISpecRow, access: OrgAccess, base: string):
     lastProcessErrorCode: failed ? (s.last_error_code ?? undefined) : undefined,
     lastProcessedErrors: failed ? (s.last_errors ?? undefined) : undefined,
     lastProcessedErrorCount: failed ? Math.max(s.last_errors?.length ?? 0, 1) : 0,
-    permissions: { view: true, edit: atLeast(access.orgRole, 'create') },
+    permissions: { view: true, edit: mayOrganization(access, 'createContent') },
     urls: compact({
       location: `${base}/v1/orgs/${s.org_id}/openapi/${s.slug}`,
       app: `${base}/app/orgs/${s.org_id}/openapi/${s.slug}`,

@@ -1,13 +1,10 @@
 import type { Organization } from '@quire/shared';
 import type { OrgAccess } from '../../core/access';
-import { atLeast } from '../../core/roles';
+import { organizationPermissions } from '../../core/policies/organizations';
 import type { OrgRow } from '../../store/organizations';
 import { compact, iso } from './iso';
 
 export function presentOrg(o: OrgRow, access: OrgAccess, base: string): Organization {
-  const role = access.orgRole;
-  const admin = access.isAdmin;
-  const member = role !== null;
   return compact({
     object: 'organization' as const,
     id: o.id,
@@ -28,20 +25,6 @@ export function presentOrg(o: OrgRow, access: OrgAccess, base: string): Organiza
     mergeRules: o.merge_rules,
     customHostname: o.hostname ?? undefined,
     urls: compact({ location: `${base}/v1/orgs/${o.id}`, app: `${base}/app/orgs/${o.id}`, logo: o.logo ?? undefined }),
-    permissions: {
-      view: access.isMember,
-      access: access.isMember,
-      admin,
-      ownTeam: member,
-      createContent: atLeast(role, 'create'),
-      createOpenAPISpec: atLeast(role, 'create'),
-      ingestConversations: admin,
-      viewBilling: admin,
-      listMembers: member,
-      listTeams: member,
-      listIntegrations: member,
-      listInstallations: admin,
-      installIntegration: admin,
-    },
+    permissions: organizationPermissions(access),
   });
 }

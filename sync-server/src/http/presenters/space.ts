@@ -1,6 +1,6 @@
 import type { Role, Space } from '@quire/shared';
 import type { OrgAccess } from '../../core/access';
-import { atLeast } from '../../core/roles';
+import { shareLinkReaderPermissions, spacePermissions } from '../../core/policies/spaces';
 import type { SpaceCounts } from '../../store/spaceCounts';
 import type { SpaceRow } from '../../store/spaces';
 import { compact, iso } from './iso';
@@ -11,9 +11,10 @@ export function apiDefaultLevel(stored: Role | 'inherit' | 'none' | null): Role 
   return stored ?? 'inherit';
 }
 
-export function presentSpace(s: SpaceRow, access: OrgAccess, base: string, counts: SpaceCounts): Space {
+/** A space as the caller sees it; `byShareLink` when they opened it with its share key (read-only, whatever their role). */
+export function presentSpace(s: SpaceRow, access: OrgAccess, base: string, counts: SpaceCounts, byShareLink = false): Space {
   const role = access.roleOn(s);
-  const live = s.edit_mode === 'live';
+  const permissions = byShareLink ? shareLinkReaderPermissions(role, s) : spacePermissions(role, s);
   return compact({
     object: 'space' as const,
     id: s.id,
@@ -39,18 +40,7 @@ export function presentSpace(s: SpaceRow, access: OrgAccess, base: string, count
     changeRequestsOpen: counts.changeRequestsOpen,
     changeRequestsDraft: counts.changeRequestsDraft,
     // The share key is a secret: only those who administrate the space see it.
-    shareKey: atLeast(role, 'admin') ? s.share_key : undefined,
-    permissions: {
-      view: !!role,
-      access: !!role,
-      admin: atLeast(role, 'admin'),
-      viewInviteLinks: atLeast(role, 'admin'),
-      edit: live && atLeast(role, 'edit'),
-      triggerGitSync: atLeast(role, 'admin'),
-      comment: atLeast(role, 'comment'),
-      merge: live && atLeast(role, 'review'),
-      review: atLeast(role, 'review'),
-      installIntegration: atLeast(role, 'admin'),
-    },
+    shareKey: permissions.admin ? s.share_key : undefined,
+    permissions,
   });
 }

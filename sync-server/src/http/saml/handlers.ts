@@ -45,7 +45,7 @@ function tokenPage(s: SsoSignIn): string {
 export function registerSaml(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.listProviders, async (c) => {
     const { organizationId } = c.req.valid('param');
-    const { access } = await requireOrg(c, organizationId, 'admin');
+    const { access } = await requireOrg(c, organizationId, 'manage');
     const { page, teams } = await providers.listProviders(c.get('deps').db, organizationId, c.req.valid('query'));
     const base = baseUrl(c);
     return c.json(
@@ -60,28 +60,28 @@ export function registerSaml(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(r.createProvider, async (c) => {
     const { organizationId } = c.req.valid('param');
-    const { access } = await requireOrg(c, organizationId, 'admin');
+    const { access } = await requireOrg(c, organizationId, 'manage');
     const { provider, team } = await providers.createProvider(c.get('deps').db, organizationId, c.req.valid('json'));
     return c.json(presentProvider(provider, team, access, baseUrl(c)), 200);
   });
 
   app.openapi(r.getProvider, async (c) => {
     const { organizationId, samlProviderId } = c.req.valid('param');
-    const { access } = await requireOrg(c, organizationId, 'admin');
+    const { access } = await requireOrg(c, organizationId, 'manage');
     const { provider, team } = await providers.readProvider(c.get('deps').db, organizationId, samlProviderId);
     return c.json(presentProvider(provider, team, access, baseUrl(c)), 200);
   });
 
   app.openapi(r.deleteProvider, async (c) => {
     const { organizationId, samlProviderId } = c.req.valid('param');
-    await requireOrg(c, organizationId, 'admin');
+    await requireOrg(c, organizationId, 'manage');
     await providers.deleteProvider(c.get('deps').db, organizationId, samlProviderId);
     return c.body(null, 204);
   });
 
   app.openapi(r.updateProvider, async (c) => {
     const { organizationId, samlProviderId } = c.req.valid('param');
-    const { access } = await requireOrg(c, organizationId, 'admin');
+    const { access } = await requireOrg(c, organizationId, 'manage');
     const { provider, team } = await providers.updateProvider(c.get('deps').db, organizationId, samlProviderId, c.req.valid('json'));
     return c.json(presentProvider(provider, team, access, baseUrl(c)), 200);
   });

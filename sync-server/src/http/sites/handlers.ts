@@ -24,7 +24,7 @@ import { requireOrg } from '../guards';
 import { envelope } from '../listing';
 import { baseUrl } from '../urls';
 import { registerSiteCustomization } from './customization/handlers';
-import { SITE_MANAGER_ROLE, siteForDelete, siteForRead, siteForWrite, spaceForSite } from './guards';
+import { siteForDelete, siteForRead, siteForWrite, spaceForSite } from './guards';
 import { presentSite, publishedBase, SiteStructure } from '../presenters/site';
 import { registerSiteRedirects } from './redirects/handlers';
 import * as r from './routes';
@@ -65,7 +65,7 @@ export function registerSites(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(r.createSite, async (c) => {
     const { organizationId } = c.req.valid('param');
-    const { access } = await requireOrg(c, organizationId, SITE_MANAGER_ROLE);
+    const { access } = await requireOrg(c, organizationId, 'manageSites');
     const b = c.req.valid('json');
     const spaces: SpaceRow[] = [];
     for (const id of new Set(b.spaces ?? [])) spaces.push(await spaceForSite(c, organizationId, id, access));

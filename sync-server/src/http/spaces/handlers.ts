@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { readSpace } from '../../core/spaceRead';
-import { roleToUpdateSpace } from '../../core/spaces';
+import { spaceUpdateAction } from '../../core/policies/spaces';
 import { type SpaceAfterWrite, changeSpace, deleteSpace, duplicate, moveSpace, restore, transfer } from '../../core/spaceWrites';
 import type { AppEnv } from '../env';
 import { requireSpace } from '../guards';
@@ -20,13 +20,8 @@ export function registerSpaces(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.getSpace, async (c) => {
     const { spaceId } = c.req.valid('param');
     const read = await readSpace(c.get('deps').db, c.get('access'), spaceId, c.req.valid('query').shareKey);
-    const shown = presentSpace(read.space, read.access, baseUrl(c), read.counts);
-    if (read.byShareLink) {
-      // A share-link space opens for anyone who holds its key, read-only.
-      shown.permissions.view = true;
-      shown.permissions.access = true;
-      return c.json(shown, 200);
-    }
+    const shown = presentSpace(read.space, read.access, baseUrl(c), read.counts, read.byShareLink);
+    if (read.byShareLink) return c.json(shown, 200);
     cacheable(c, [tags.space(read.space.id), tags.access(read.space.org_id)]);
     return c.json(shown, 200);
   });
@@ -38,27 +33,27 @@ export function registerSpaces(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(r.updateSpace, async (c) => {
     const fields = c.req.valid('json');
-    const { space, role } = await requireSpace(c, c.req.valid('param').spaceId, roleToUpdateSpace(fields));
+    const { space, role } = await requireSpace(c, c.req.valid('param').spaceId, spaceUpdateAction(fields));
     return c.json(presentWritten(c, await changeSpace(c.get('deps').db, c.get('access'), space, role, fields)), 200);
   });
 
   app.openapi(r.duplicateSpace, async (c) => {
-    const { space, access } = await requireSpace(c, c.req.valid('param').spaceId, 'read');
+    const { space, access } = await requireSpace(c, c.req.valid('param').spaceId, 'view');
     return c.json(presentWritten(c, await duplicate(c.get('deps').db, c.get('access'), space, access)), 200);
   });
 
   app.openapi(r.restoreSpace, async (c) => {
-    const { space, access } = await requireSpace(c, c.req.valid('param').spaceId, 'admin', { includeDeleted: true });
+    const { space, access } = await requireSpace(c, c.req.valid('param').spaceId, 'administer', { includeDeleted: true });
     return c.json(presentWritten(c, await restore(c.get('deps').db, space, access)), 200);
   });
 
   app.openapi(r.moveSpace, async (c) => {
-    const { space, access } = await requireSpace(c, c.req.valid('param').spaceId, 'admin');
+    const { space, access } = await requireSpace(c, c.req.valid('param').spaceId, 'administer');
     return c.json(presentWritten(c, await moveSpace(c.get('deps').db, space, access, c.req.valid('json'))), 200);
   });
 
   app.openapi(r.transferSpace, async (c) => {
-    const { space } = await requireSpace(c, c.req.valid('param').spaceId, 'admin');
+    const { space } = await requireSpace(c, c.req.valid('param').spaceId, 'administer');
     const moved = await transfer(c.get('deps').db, c.get('access'), space, c.req.valid('json').organization);
     return c.json(presentWritten(c, moved), 200);
   });

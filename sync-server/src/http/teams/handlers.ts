@@ -42,7 +42,7 @@ export function registerTeams(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(r.createTeam, async (c) => {
     const { organizationId } = c.req.valid('param');
-    const { access } = await requireOrg(c, organizationId, 'admin');
+    const { access } = await requireOrg(c, organizationId, 'manage');
     const b = c.req.valid('json');
     const team = await createTeam(c.get('deps').db, organizationId, b.title, b.members ?? []);
     return c.json(presentTeam(team, access, true, baseUrl(c)), 200);
@@ -56,7 +56,7 @@ export function registerTeams(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(r.deleteTeam, async (c) => {
     const { organizationId, teamId } = c.req.valid('param');
-    await requireOrg(c, organizationId, 'admin');
+    await requireOrg(c, organizationId, 'manage');
     await deleteTeam(c.get('deps').db, organizationId, teamId);
     return c.body(null, 204);
   });

@@ -1,6 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import * as core from '../../core/translations/translations';
-import { TRANSLATION_WRITE_ROLE } from '../../core/translations/translations';
 import type { AppEnv } from '../env';
 import { requireOrg } from '../guards';
 import { envelope } from '../listing';
@@ -22,7 +21,7 @@ export function registerTranslations(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(r.createTranslation, async (c) => {
     const { organizationId } = c.req.valid('param');
-    const { access } = await requireOrg(c, organizationId, TRANSLATION_WRITE_ROLE);
+    const { access } = await requireOrg(c, organizationId, 'translate');
     const t = await core.createTranslation(c.get('deps').db, access, c.req.valid('json'));
     return c.json(presentTranslation(t, access, baseUrl(c)), 200);
   });

@@ -20,14 +20,14 @@ import * as r from './routes';
 type Ctx = Context<AppEnv>;
 
 async function requireWebhook(c: Ctx, orgId: string, id: string) {
-  await requireOrg(c, orgId, 'admin');
+  await requireOrg(c, orgId, 'manage');
   return webhookOf(c.get('deps').db, orgId, id);
 }
 
 export function registerWebhooks(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.listWebhooks, async (c) => {
     const { organizationId } = c.req.valid('param');
-    await requireOrg(c, organizationId, 'admin');
+    await requireOrg(c, organizationId, 'manage');
     const page = await webhooksOf(c.get('deps').db, organizationId, c.req.valid('query'));
     const base = baseUrl(c);
     return c.json(
@@ -38,7 +38,7 @@ export function registerWebhooks(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(r.createWebhook, async (c) => {
     const { organizationId } = c.req.valid('param');
-    await requireOrg(c, organizationId, 'admin');
+    await requireOrg(c, organizationId, 'manage');
     const by = { userId: c.get('caller').user.id, apiBase: baseUrl(c) };
     const { hook, secret } = await createWebhook(c.get('deps'), organizationId, c.req.valid('json'), by);
     return c.json({ ...presentWebhook(hook, baseUrl(c)), secret }, 201);
@@ -58,7 +58,7 @@ export function registerWebhooks(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(r.deleteWebhook, async (c) => {
     const { organizationId, webhookId } = c.req.valid('param');
-    await requireOrg(c, organizationId, 'admin');
+    await requireOrg(c, organizationId, 'manage');
     await deleteWebhook(c.get('deps').db, organizationId, webhookId);
     return c.body(null, 204);
   });
