@@ -5,6 +5,7 @@
  * - idle sync connections over many rooms: the server's live heap (after a full collection)
  *   per idle connection and per loaded small document; rooms unloaded after `SYNC_IDLE_MS`
  *   once everyone left, and the heap back near where it started;
+ * - the server's CPU while all of them sit idle;
  * - a 4 MB document (a page of 40,000 paragraphs): storing it, loading it into a room and
  *   compacting its log, each with the longest event-loop block seen meanwhile (the server's
  *   own `nodejs_eventloop_lag_max_seconds`, reset at each scrape of `/metrics`).
@@ -18,7 +19,8 @@ import * as encoding from 'lib0/encoding';
 import WebSocket from 'ws';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
-import { POSTGRES_URL, ServerUnderTest, TOKEN, sleep, until } from './sync/servers';
+import { join } from 'node:path';
+import { POSTGRES_URL, ServerUnderTest, TOKEN, cpuSeconds, sleep, until } from './sync/servers';
 
 const CONNECTIONS = Number(process.env.CAPACITY_CONNECTIONS ?? 10_000);
 const ROOMS = Number(process.env.CAPACITY_ROOMS ?? 1000);
@@ -27,6 +29,9 @@ const COMPACT_EVERY = 100;
 const LARGE_PARAGRAPHS = 40_000;
 /** Sockets opened at once: enough to be quick, few enough not to be the upgrade limiter's flood. */
 const OPENING_AT_ONCE = 100;
+const IDLE_WINDOW_MS = 10_000;
+/** `CAPACITY_PROFILE=<dir>` writes the server's CPU profile of the idle window there. */
+const PROFILE_DIR = process.env.CAPACITY_PROFILE;
 
 const EMPTY_STEP1 = (() => {
   const e = encoding.createEncoder();
@@ -91,6 +96,8 @@ interface Figures {
   baseKib: number;
   kibPerConnection: number;
   kibPerRoom: number;
+  /** CPU of the server process, threads included, while every connection sits idle. */
+  idleCpuPercent: number;
   roomsAfterIdle: number;
   kibAfterAllLeft: number;
   large: {
@@ -134,6 +141,11 @@ async function measure(kind: 'quire' | 'quire-pg', large: Uint8Array): Promise<F
       Array.from({ length: CONNECTIONS - first.length }, (_, i) => rooms[i % rooms.length] as string),
     );
     const withAll = await server.liveHeapKib();
+    // Nobody types: what the server spends on connections and rooms that only sit there.
+    const cpuBefore = cpuSeconds(server.pid);
+    if (PROFILE_DIR) await server.cpuProfile(IDLE_WINDOW_MS, join(PROFILE_DIR, `capacity-idle-${kind}.cpuprofile`));
+    else await sleep(IDLE_WINDOW_MS);
+    const idleCpuPercent = ((cpuSeconds(server.pid) - cpuBefore) / (IDLE_WINDOW_MS / 1000)) * 100;
     const kibPerConnection = (withAll - withRooms) / rest.length;
     const kibPerRoom = (withRooms - base - kibPerConnection * first.length) / rooms.length;
 
@@ -188,6 +200,7 @@ async function measure(kind: 'quire' | 'quire-pg', large: Uint8Array): Promise<F
       baseKib: base,
       kibPerConnection,
       kibPerRoom,
+      idleCpuPercent,
       roomsAfterIdle,
       kibAfterAllLeft,
       large: { bytes, storeMs, storeBlockMs, loadMs, loadBlockMs, compactMs, compactBlockMs },
@@ -207,6 +220,7 @@ function print(all: Figures[]) {
     ['live heap, idle server', ...all.map((f) => kb(f.baseKib))],
     ['per idle connection (goal ≤ 20 kB)', ...all.map((f) => `${kb(f.kibPerConnection)} ${goal(f.kibPerConnection * 1.024 <= 20)}`)],
     ['per loaded small document (goal ≤ 100 kB)', ...all.map((f) => `${kb(f.kibPerRoom)} ${goal(f.kibPerRoom * 1.024 <= 100)}`)],
+    [`CPU while all sit idle (${IDLE_WINDOW_MS / 1000} s), % of a core`, ...all.map((f) => f.idleCpuPercent.toFixed(1))],
     [`rooms loaded ${IDLE_MS / 1000 + 2} s after all left`, ...all.map((f) => String(f.roomsAfterIdle))],
     ['live heap after all left', ...all.map((f) => `${kb(f.kibAfterAllLeft)} (+${kb(f.kibAfterAllLeft - f.baseKib)})`)],
     ['large document, as sent to a client', ...all.map((f) => `${(f.large.bytes / 1e6).toFixed(2)} MB`)],
