@@ -4,7 +4,7 @@ import type { OrgAccess } from './access';
 import { IN_COLLECTION } from './placement';
 import { atLeast } from './roles';
 import { runSpaceCopySteps } from './spaceCopy';
-import { lastPosition } from '../store/collections';
+import { lastPosition } from '../store/tree';
 import type { Db, Queryable } from '../store/db';
 import { copyGrants, deleteGrantsOn } from '../store/grants';
 import { membersAmong } from '../store/members';
