@@ -1,6 +1,7 @@
 import { type MoveBody, keyBetween } from '@quire/shared';
 import { badRequest, forbidden, notFound } from '@quire/shared/domainErrors';
-import { collectionSubtree, getCollection, lastPosition } from '../store/collections';
+import { collectionSubtree, getCollection } from '../store/collections';
+import { lastPosition } from '../store/tree';
 import type { Queryable } from '../store/db';
 import { neighbourPosition, setPlacement, siblingPosition } from '../store/spaces';
 import type { OrgAccess } from './access';

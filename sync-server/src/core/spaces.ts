@@ -3,7 +3,7 @@ import { badRequest, forbidden, notFound } from '@quire/shared/domainErrors';
 import type { OrgAccess } from './access';
 import { IN_COLLECTION } from './placement';
 import { runSpaceCopySteps } from './spaceCopy';
-import { lastPosition } from '../store/collections';
+import { lastPosition } from '../store/tree';
 import type { Db, Queryable } from '../store/db';
 import { copyGrants, deleteGrantsOn } from '../store/grants';
 import { membersAmong } from '../store/members';

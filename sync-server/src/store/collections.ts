@@ -1,7 +1,7 @@
 import { type Role, keyBetween, newId } from '@quire/shared';
 import { type Queryable, maybeOne, one } from './db';
 import { type PageRequest, keysetPage } from './paginate';
-import { storedDefaultLevel } from './spaces';
+import { lastPosition, storedDefaultLevel } from './tree';
 
 export interface CollectionRow {
   id: string;
@@ -22,21 +22,6 @@ export function getCollection(db: Queryable, id: string) {
 
 export function collectionsOfOrg(db: Queryable, orgId: string) {
   return db.query<CollectionRow>('SELECT * FROM collections WHERE org_id = $1', [orgId]);
-}
-
-/**
- * The greatest sibling position under a parent (spaces and collections share one order),
- * compared bytewise like the fractional-index keys themselves.
- */
-export async function lastPosition(db: Queryable, orgId: string, parentId: string | null): Promise<string | null> {
-  const row = await maybeOne<{ p: string | null }>(
-    db,
-    `SELECT max(p COLLATE "C") AS p FROM (
-       SELECT position AS p FROM spaces WHERE org_id = $1 AND parent_id IS NOT DISTINCT FROM $2 AND deleted_at IS NULL
-       UNION ALL SELECT position FROM collections WHERE org_id = $1 AND parent_id IS NOT DISTINCT FROM $2) x`,
-    [orgId, parentId],
-  );
-  return row?.p ?? null;
 }
 
 export async function createCollection(db: Queryable, orgId: string, title: string, parentId: string | null, description?: string) {

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { PGlite, type QueryOptions } from '@electric-sql/pglite';
 import { type Db, DurabilityUnknownError, type Queryable, mayWrite } from './db';
+import type { PGliteLike } from './pgliteLike';
 import { startPgliteThread } from './pgliteThread';
 
 /**
@@ -118,16 +119,6 @@ export function startParams(dataDir: string | undefined, sharedBuffersMb?: numbe
   const buffers = dataDir ? sharedBuffersMb : (sharedBuffersMb ?? 8);
   if (buffers !== undefined) settings.push(`shared_buffers=${buffers}MB`);
   return [...PGlite.defaultStartParams, ...settings.flatMap((s) => ['-c', s])];
-}
-
-/** What the adapter uses of PGlite: PGlite itself, or the same database in a thread of its own (`pgliteThread.ts`). */
-export interface PGliteLike {
-  query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<{ rows: T[] }>;
-  transaction<T>(fn: (tx: Pick<PGliteLike, 'query'>) => Promise<T>): Promise<T>;
-  exec(sql: string): Promise<unknown>;
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
-  readonly closed: boolean;
-  close(): Promise<void>;
 }
 
 /**

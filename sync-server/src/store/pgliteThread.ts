@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { PGliteLike } from './pglite';
+import type { PGliteLike } from './pgliteLike';
 
 interface Reply {
   id?: number;

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { type MergeRules, type Role, keyBetween, newId } from '@quire/shared';
-import { lastPosition } from './collections';
 import { type Queryable, maybeOne, one } from './db';
 import { type PageRequest, keysetPage } from './paginate';
+import { lastPosition, storedDefaultLevel } from './tree';
 
 export interface SpaceRow {
   id: string;
@@ -58,12 +58,6 @@ export async function createSpace(
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
     [newId(), orgId, parentId, fields.title, fields.emoji ?? null, fields.language ?? null, newShareKey(), position],
   );
-}
-
-/** `defaultLevel` as stored: 'inherit' is the absence of a level, null (no default access) is 'none'. */
-export function storedDefaultLevel(level: Role | 'inherit' | null): Role | 'none' | null {
-  if (level === 'inherit') return null;
-  return level === null ? 'none' : level;
 }
 
 const COLUMNS: Record<string, string> = {

@@ -7,7 +7,7 @@ import { searchBranch } from '../content';
 import { getSpace } from '../store/catalog';
 import { getChangeRequest } from '../store/changeRequests';
 import { loadDocStateBase64, type SavedState } from '../store/docs';
-import { LocalError, type NodeContext, docIdOf } from './context';
+import { LocalError, type NodeContext, docIdOf, type BranchesPart } from './context';
 
 const PUSH_RETRY_FIRST_MS = 1000;
 const PUSH_RETRY_MAX_MS = 30_000;
@@ -22,7 +22,7 @@ interface OpenBranch {
  * The branches open in memory (a space's main or a change request, one Y.Doc each),
  * shared by every window and by background work, and their sync with the server's rooms.
  */
-export class Branches {
+export class Branches implements BranchesPart {
   private readonly open = new Map<string, OpenBranch>();
   private readonly opening = new Map<string, Promise<OpenBranch>>();
   /** Branches saving their last edits on close: opened again only after, from what they saved. */

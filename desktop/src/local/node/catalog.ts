@@ -17,7 +17,7 @@ import { type CommentRow, listComments } from '../store/comments';
 import type { Queryable } from '../store/database';
 import { appendDocUpdateIn } from '../store/docs';
 import { enqueue } from '../store/outbox';
-import { LocalError, type NodeContext, docIdOf } from './context';
+import { LocalError, type NodeContext, docIdOf, type CatalogPart } from './context';
 import { LOCAL_USER } from './session';
 
 const summary = (s: SpaceRow): SpaceSummary => ({
@@ -30,7 +30,7 @@ const summary = (s: SpaceRow): SpaceSummary => ({
 });
 
 /** Organizations, collections and spaces: what the sidebar lists, and creating, renaming and publishing spaces. */
-export class Catalog {
+export class Catalog implements CatalogPart {
   constructor(private readonly ctx: NodeContext) {}
 
   async get(): Promise<CatalogView> {

@@ -14,10 +14,10 @@ import {
 } from '../store/changeRequests';
 import { appendDocUpdateIn, docLastSeq } from '../store/docs';
 import { enqueue } from '../store/outbox';
-import { LocalError, type NodeContext, docIdOf } from './context';
+import { LocalError, type NodeContext, docIdOf, type ChangeRequestsPart } from './context';
 
 /** Change requests: opened here at once (offline too), renamed, updated from main, merged, diffed. */
-export class ChangeRequests {
+export class ChangeRequests implements ChangeRequestsPart {
   constructor(private readonly ctx: NodeContext) {}
 
   async orThrow(id: string): Promise<ChangeRequestRow> {

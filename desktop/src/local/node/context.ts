@@ -1,15 +1,11 @@
 import type { EventEmitter } from 'node:events';
-import type { BranchRef, SyncStatus } from '../../common/ipc';
+import type { BranchRef, Catalog as CatalogView, SyncStatus, UserSummary } from '../../common/ipc';
+import type { BranchDoc } from '../BranchDoc';
 import type { Outbox } from '../Outbox';
-import type { LocalDb } from '../store/database';
-import type { Branches } from './branches';
-import type { Catalog } from './catalog';
-import type { ChangeRequests } from './changeRequests';
-import type { Comments } from './comments';
-import type { Files } from './files';
-import type { History } from './history';
-import type { OutboxQueue } from './outbox';
-import type { Session } from './session';
+import type { ServerClient } from '../ServerClient';
+import type { SpaceRow } from '../store/catalog';
+import type { ChangeRequestRow } from '../store/changeRequests';
+import type { LocalDb, Queryable } from '../store/database';
 
 export interface LocalNodeOptions {
   /** The user's data directory; undefined keeps everything in memory. */
@@ -48,6 +44,52 @@ export class LocalError extends Error {
   }
 }
 
+export type SessionMode = 'none' | 'local' | 'server';
+
+/*
+ * What each part of a LocalNode offers the others. The parts need each other both ways
+ * (a sync touches the session, the session reconnects branches), so they meet here, at
+ * these interfaces, and not by importing each other's classes; each class implements its own.
+ */
+
+export interface SessionPart {
+  readonly mode: SessionMode;
+  readonly user: UserSummary;
+  /** undefined until the first answer (or failure) from the server. */
+  readonly reachable: boolean | undefined;
+  readonly server: ServerClient | undefined;
+  setReachable(reachable: boolean): void;
+  /** Asks the server whether it is there; on success starts syncing and replaying. */
+  probe(): Promise<boolean>;
+  scheduleStatus(): void;
+}
+
+export interface CatalogPart {
+  refresh(): Promise<CatalogView>;
+  spaceOrThrow(spaceId: string): Promise<SpaceRow>;
+}
+
+export interface BranchesPart {
+  with<T>(ref: BranchRef, fn: (branch: BranchDoc) => Promise<T> | T): Promise<T>;
+  connectAll(): void;
+  disconnectAll(): void;
+  anyConnecting(): boolean;
+  pushWaiting(): Promise<void>;
+}
+
+export interface ChangeRequestsPart {
+  orThrow(id: string): Promise<ChangeRequestRow>;
+}
+
+export interface FilesPart {
+  settleUploads(branch: BranchDoc): Promise<void>;
+  queueLocalFiles(tx: Queryable, spaceId: string): Promise<void>;
+}
+
+export interface QueuePart {
+  afterEnqueue(): void;
+}
+
 /**
  * What the parts of a LocalNode share: the database, the events windows listen to, and
  * each other. Every part gets this one object, so a part reaches another through it
@@ -58,14 +100,12 @@ export interface NodeContext {
   readonly events: EventEmitter<NodeEvents>;
   readonly options: LocalNodeOptions;
   readonly outbox: Outbox;
-  readonly session: Session;
-  readonly catalog: Catalog;
-  readonly branches: Branches;
-  readonly changeRequests: ChangeRequests;
-  readonly comments: Comments;
-  readonly files: Files;
-  readonly history: History;
-  readonly queue: OutboxQueue;
+  readonly session: SessionPart;
+  readonly catalog: CatalogPart;
+  readonly branches: BranchesPart;
+  readonly changeRequests: ChangeRequestsPart;
+  readonly files: FilesPart;
+  readonly queue: QueuePart;
   /** True once the node is closing: timers and background work stop. */
   readonly closed: boolean;
 }

@@ -9,7 +9,7 @@ import { pointAtUploadedFiles, uploadingFileIds } from '../fileBlocks';
 import { type LocalFile, fileRecords, getLocalFile, localOnlyFiles, putLocalFile } from '../store/files';
 import type { Queryable } from '../store/database';
 import { enqueue } from '../store/outbox';
-import { LocalError, type NodeContext } from './context';
+import { LocalError, type NodeContext, type FilesPart } from './context';
 
 /** The largest file inserted here: the server's default upload limit (`MAX_FILE_BYTES`). */
 export const MAX_FILE_BYTES = 25 * 1024 * 1024;
@@ -38,7 +38,7 @@ const EXTENSIONS: Record<string, string> = {
  * offline), uploaded by the outbox under the same id the page refers to (`file:<id>`), and
  * fetched from the server once when another writer inserted them.
  */
-export class Files {
+export class Files implements FilesPart {
   constructor(private readonly ctx: NodeContext) {}
 
   /**

@@ -1,9 +1,9 @@
 import type { OutboxEntryView } from '../../common/ipc';
 import { deleteEntry, getEntry, openEntries, retryEntry, waitingOnFailed } from '../store/outbox';
-import { LocalError, type NodeContext } from './context';
+import { LocalError, type NodeContext, type QueuePart } from './context';
 
 /** What the writer sees of the outbox: what waits, what the server refused, and retry or discard. */
-export class OutboxQueue {
+export class OutboxQueue implements QueuePart {
   constructor(private readonly ctx: NodeContext) {}
 
   /** Something was queued: replay now when we can, and tell the windows. */

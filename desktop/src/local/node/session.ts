@@ -5,9 +5,9 @@ import { RemoteError, ServerClient, UnreachableError, normalizeServerUrl } from 
 import { deleteMeta, getMeta, setMeta } from '../store/catalog';
 import { pendingPageCount, unsentEdits } from '../store/docs';
 import { countByState } from '../store/outbox';
-import { LocalError, type NodeContext } from './context';
+import { LocalError, type NodeContext, type SessionPart, type SessionMode } from './context';
 
-type Mode = 'none' | 'local' | 'server';
+type Mode = SessionMode;
 
 export const LOCAL_USER: UserSummary = { id: 'local', displayName: safeUserName() };
 
@@ -24,7 +24,7 @@ function safeUserName(): string {
  * Who the user is and how the node talks to a server: signing in and out, working
  * offline, probing an unreachable server, and the sync status the windows show.
  */
-export class Session {
+export class Session implements SessionPart {
   mode: Mode = 'none';
   private client?: ServerClient;
   user: UserSummary = LOCAL_USER;

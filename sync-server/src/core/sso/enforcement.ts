@@ -1,4 +1,4 @@
-import { OrgAccess } from '../access';
+import { OrgAccess } from '../orgAccess';
 import type { Queryable } from '../../store/db';
 import { ssoTokenOrg } from '../../store/saml';
 
