@@ -1,5 +1,6 @@
 import type { Role } from '@quire/shared';
 import type { Context } from 'hono';
+import type { CommandContext } from '../core/deps';
 import { changeRequestSeenBy, collectionSeenBy, orgSeenBy, spaceSeenBy } from '../core/resourceAccess';
 import type { AppEnv } from './env';
 
@@ -27,4 +28,9 @@ export function requireCollection(c: Ctx, collectionId: string, needed: Role = '
 /** The space and change request, if the caller may see them with `needed` (404 when not at all, 403 below `needed`). */
 export function requireChangeRequest(c: Ctx, spaceId: string, ref: string, needed: Role = 'read') {
   return changeRequestSeenBy(c.get('deps').db, c.get('access'), spaceId, ref, needed);
+}
+
+/** The caller's context, as every command and query takes it. */
+export function commandContext(c: Ctx): CommandContext {
+  return { deps: c.get('deps'), access: c.get('access'), userId: c.get('caller').user.id };
 }

@@ -1,5 +1,6 @@
 import type { Role, Space } from '@quire/shared';
 import type { OrgAccess } from '../../core/access';
+import { mayTriggerGitSync } from '../../core/policies/git';
 import { atLeast } from '../../core/roles';
 import type { SpaceCounts } from '../../store/spaceCounts';
 import type { SpaceRow } from '../../store/spaces';
@@ -46,7 +47,8 @@ export function presentSpace(s: SpaceRow, access: OrgAccess, base: string, count
       admin: atLeast(role, 'admin'),
       viewInviteLinks: atLeast(role, 'admin'),
       edit: live && atLeast(role, 'edit'),
-      triggerGitSync: atLeast(role, 'admin'),
+      // What the git import and export ask (core/policies/git.ts).
+      triggerGitSync: mayTriggerGitSync(role),
       comment: atLeast(role, 'comment'),
       merge: live && atLeast(role, 'review'),
       review: atLeast(role, 'review'),
