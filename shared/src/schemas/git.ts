@@ -49,12 +49,10 @@ export const ExportToGitRepositoryBody = z
   .meta({ id: 'ExportToGitRepository' });
 export type ExportToGitRepositoryBody = z.infer<typeof ExportToGitRepositoryBody>;
 
-export const GIT_OPERATION_STATES = ['running', 'failure', 'success', 'timeout'] as const;
-export const GitOperationStateSchema = z.enum(GIT_OPERATION_STATES).meta({ id: 'GitSyncOperationState' });
-export type GitOperationState = z.infer<typeof GitOperationStateSchema>;
+/** `running` until the operation is over (queued included), then how it ended. */
+const GitOperationStateSchema = z.enum(['running', 'failure', 'success', 'timeout']).meta({ id: 'GitSyncOperationState' });
 
-export const GIT_DIRECTIONS = ['import', 'export'] as const;
-export type GitDirection = (typeof GIT_DIRECTIONS)[number];
+const GIT_DIRECTIONS = ['import', 'export'] as const;
 
 /** The host the repository lives on, guessed from its address; `generic` for any other git server. */
 export const GIT_PROVIDERS = ['github', 'gitlab', 'generic'] as const;

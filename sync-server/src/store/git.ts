@@ -66,19 +66,6 @@ export function lastGitOperation(db: Queryable, spaceId: string) {
   return maybeOne<GitOperationRow>(db, 'SELECT * FROM git_operations WHERE space_id = $1 ORDER BY seq DESC LIMIT 1', [spaceId]);
 }
 
-/** The last operation of a space that ended well, of one direction. */
-export function lastSuccessfulGitOperation(db: Queryable, spaceId: string, direction: 'import' | 'export') {
-  return maybeOne<GitOperationRow>(
-    db,
-    `SELECT * FROM git_operations WHERE space_id = $1 AND direction = $2 AND state = 'success' ORDER BY seq DESC LIMIT 1`,
-    [spaceId, direction],
-  );
-}
-
-export function getGitOperation(db: Queryable, id: string) {
-  return maybeOne<GitOperationRow>(db, 'SELECT * FROM git_operations WHERE id = $1', [id]);
-}
-
 /**
  * Claims the next operation to run: a queued one, or a running one whose lease ran out
  * (its instance stopped), and only the oldest unfinished operation of its space, so a

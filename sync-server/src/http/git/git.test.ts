@@ -12,6 +12,7 @@ import { UNKNOWN_ID, expectError } from '../../testing/apiExpect';
 import { handWrittenRepository, png } from '../../testing/docsRepository';
 import { GitServer, git } from '../../testing/gitServer';
 import { TestServer, type TestUser } from '../../testing/harness';
+import { waitFor } from '../../testing/syncClients';
 import { editLive } from '../../testing/testEdits';
 
 let t: TestServer;
@@ -281,6 +282,36 @@ describe('git/import', () => {
     expect(info.operation.state).toBe('success');
     const [row] = await t.db.query<{ attempts: number }>('SELECT attempts FROM git_operations WHERE space_id = $1', [spaceId]);
     expect(row?.attempts).toBe(2);
+  });
+
+  it('a runner that stops hands its operation back to the queue, and its late end changes nothing', async () => {
+    const silent: Server = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const spaceId = await newSpace();
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/docs.git`;
+    expect((await t.post(`/v1/spaces/${spaceId}/git/import`, admin.token, { url, ref: 'main' })).status).toBe(204);
+    const stopping = new GitRunner(t.deps);
+    const running = stopping.runOnce();
+    const state = async () =>
+      (
+        await t.db.query<{ state: string; lease_until: Date | null }>('SELECT state, lease_until FROM git_operations WHERE space_id = $1', [
+          spaceId,
+        ])
+      )[0];
+    await waitFor(async () => (await state())?.state === 'running', 'the operation to be claimed');
+    await stopping.stop(50);
+    expect(await state()).toEqual({ state: 'queued', lease_until: null });
+    // The stopped runner's request now fails: what it records is nothing.
+    silent.closeAllConnections();
+    silent.close();
+    await running;
+    expect((await state())?.state).toBe('queued');
+    // The next runner takes it up (the repository is gone by now).
+    expect(await runner.runOnce()).toBe(1);
+    expect((await t.get(`/v1/spaces/${spaceId}/git/info`, admin.token)).body.operation).toMatchObject({
+      state: 'failure',
+      error: expect.stringMatching(/^could not reach http:\/\/127\.0\.0\.1:\d+\/docs\.git: /),
+    });
   });
 
   it("runs a space's operations one at a time, in order, each once, with two runners on the queue", async () => {

@@ -14,7 +14,7 @@ export const importGitRepository = apiRoute({
   tags,
   summary: 'Import a git repository into the space',
   ...extension(
-    'Runs in the background after the 204: the ref (`refs/heads/main`, or a branch name) is fetched over smart HTTP, and the folder `repoProjectDirectory` (honouring its `.gitbook.yaml`: `root`, `structure.readme`, `structure.summary`) replaces the main content, as the markdown import reads a folder. `standalone: true` opens a change request holding it instead. Credentials in the URL (`https://user:token@host/…`) are used for this operation only and never shown. Needs the edit role; `git/info` tells how it went.',
+    'Runs in the background after the 204: the ref (`refs/heads/main`, or a branch name) is fetched over smart HTTP, and the folder `repoProjectDirectory` (honouring its `.gitbook.yaml`: `root`, `structure.readme`, `structure.summary`) replaces the main content, as the markdown import reads a folder. `standalone: true` opens a change request holding it instead. Credentials in the URL (`https://user:token@host/…`) are used for this operation only and never shown. Needs the edit role; `git/info` tells how it went. `force`, `timestamp` and the deprecated `repoCacheID`, `repoTreeURL` and `repoCommitURL` are accepted as the public client sends them and change nothing: an import always makes the content match the repository.',
   ),
   request: { params: SpaceParams, body: body(ImportGitRepositoryBody) },
   responses: { 204: { description: 'The import is queued' } },
@@ -26,7 +26,7 @@ export const exportToGitRepository = apiRoute({
   tags,
   summary: "Export the space's content to a git repository",
   ...extension(
-    'Runs in the background after the 204: the main content, as the folder the markdown import reads, is written into `repoProjectDirectory` of the ref as one commit with `commitMessage` (committed by Quire, authored by the caller) and pushed. Unchanged files keep their blobs; an export that changes nothing makes no commit. A push refused because the ref moved is fetched and built again; it is forced only with `force: true`. Needs the edit role; `git/info` tells how it went.',
+    'Runs in the background after the 204: the main content, as the folder the markdown import reads, is written into `repoProjectDirectory` of the ref as one commit with `commitMessage` (committed by Quire, authored by the caller) and pushed. Unchanged files keep their blobs; an export that changes nothing makes no commit. A push refused because the ref moved is fetched and built again; it is forced only with `force: true`. Needs the edit role; `git/info` tells how it went. `standalone`, `timestamp` and the deprecated `repoCacheID`, `repoTreeURL` and `repoCommitURL` are accepted and change nothing.',
   ),
   request: { params: SpaceParams, body: body(ExportToGitRepositoryBody) },
   responses: { 204: { description: 'The export is queued' } },
