@@ -66,6 +66,14 @@ export function lastGitOperation(db: Queryable, spaceId: string) {
   return maybeOne<GitOperationRow>(db, 'SELECT * FROM git_operations WHERE space_id = $1 ORDER BY seq DESC LIMIT 1', [spaceId]);
 }
 
+/** Whether an operation waits to be claimed: a read, so an idle queue costs no write (nor, on the embedded database, a WAL flush). */
+export async function gitOperationWaiting(db: Queryable, now: Date): Promise<boolean> {
+  const rows = await db.query(`SELECT 1 FROM git_operations WHERE state = 'queued' OR (state = 'running' AND lease_until < $1) LIMIT 1`, [
+    now,
+  ]);
+  return rows.length > 0;
+}
+
 /**
  * Claims the next operation to run: a queued one, or a running one whose lease ran out
  * (its instance stopped), and only the oldest unfinished operation of its space, so a

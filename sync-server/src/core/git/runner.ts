@@ -7,6 +7,7 @@ import {
   type GitOperationRow,
   claimGitOperation,
   finishGitOperation,
+  gitOperationWaiting,
   nextGitLeaseEnd,
   releaseGitOperation,
 } from '../../store/git';
@@ -100,6 +101,7 @@ export class GitRunner {
     let ran = 0;
     while (!this.stopped) {
       const now = new Date();
+      if (!(await gitOperationWaiting(this.deps.db, now))) return ran;
       const op = await claimGitOperation(this.deps.db, now, new Date(now.getTime() + this.deps.config.git.timeoutMs + LEASE_MARGIN_MS));
       if (!op) return ran;
       const done = this.run(op);
