@@ -7,6 +7,7 @@ import { updatePage } from '@quire/shared/content/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportRevisionFiles } from '../../core/content/export';
 import { GitRunner } from '../../core/git/runner';
+import { type Db, mayWrite } from '../../store/db';
 import { claimGitOperation } from '../../store/git';
 import { UNKNOWN_ID, expectError } from '../../testing/apiExpect';
 import { handWrittenRepository, png } from '../../testing/docsRepository';
@@ -70,6 +71,16 @@ interface TreePage {
 const outline = (pages: TreePage[]): unknown[] => pages.map((p) => [p.title, ...(p.pages.length ? [outline(p.pages)] : [])]);
 
 describe('git/import', () => {
+  it('an empty queue is looked at with reads alone', async () => {
+    const statements: string[] = [];
+    const db = Object.create(t.db, {
+      query: { value: (sql: string, params?: unknown[]) => (statements.push(sql), t.db.query(sql, params)) },
+    }) as Db;
+    expect(await new GitRunner({ ...t.deps, db }).runOnce()).toBe(0);
+    expect(statements.length).toBeGreaterThan(0);
+    expect(statements.filter(mayWrite)).toEqual([]);
+  });
+
   it('imports a ref of a repository over smart HTTP: pages, nesting, images; git/info tells it went well', async () => {
     const spaceId = await newSpace();
     expectError(await t.get(`/v1/spaces/${spaceId}/git/info`, admin.token), 404, 'No matching git sync found.');
