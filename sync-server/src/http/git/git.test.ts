@@ -467,6 +467,24 @@ describe('git/export', () => {
       rmSync(work, { recursive: true, force: true });
     }
   });
+  it('force: true pushes over a branch that moved, as asked', async () => {
+    const spaceId = await newSpace();
+    await t.post(`/v1/spaces/${spaceId}/content/template`, admin.token, { id: 'getting-started' });
+    g.createRepository('forced', { 'code.txt': 'v1\n' }, { message: 'Code' });
+    let pushedMeanwhile = false;
+    g.beforeRequest = (request) => {
+      if (pushedMeanwhile || !request.startsWith('GET /forced.git/info/refs?service=git-receive-pack')) return;
+      pushedMeanwhile = true;
+      g.commit('forced', { 'code.txt': 'v2\n' }, { message: 'Code change' });
+    };
+    try {
+      const info = await operate(spaceId, 'export', { url: g.url('forced'), ref: 'main', commitMessage: 'Docs', force: true });
+      expect(info.operation.state).toBe('success');
+    } finally {
+      g.beforeRequest = undefined;
+    }
+    expect(g.log('forced').map((c) => c.subject)).toEqual(['Docs', 'Code']);
+  });
 });
 
 describe('who may', () => {
