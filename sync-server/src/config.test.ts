@@ -26,3 +26,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ RATE_LIMIT_PER_TOKEN: '-1' })).toThrow(/RATE_LIMIT_PER_TOKEN/);
   });
 });
+
+describe('git limits', () => {
+  it('default to 256 MiB and ten minutes an operation, and are read from GIT_MAX_BYTES and GIT_TIMEOUT_MS', () => {
+    expect(loadConfig({}).git).toEqual({ maxBytes: 256 * 1024 * 1024, timeoutMs: 600_000 });
+    expect(loadConfig({ GIT_MAX_BYTES: '1048576', GIT_TIMEOUT_MS: '30000' }).git).toEqual({ maxBytes: 1048576, timeoutMs: 30_000 });
+    expect(() => loadConfig({ GIT_MAX_BYTES: 'lots' })).toThrow('GIT_MAX_BYTES must be a whole number, got "lots"');
+  });
+});

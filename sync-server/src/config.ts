@@ -51,6 +51,11 @@ export interface Config {
   rateLimitSsoPerAddress: number;
   /** Webhook deliveries: one attempt's time limit and the first retry's wait (doubled after each failure). */
   webhooks: { timeoutMs: number; retryBaseMs: number };
+  /**
+   * Git imports and exports: most bytes one operation may fetch from a repository
+   * (`GIT_MAX_BYTES`), and how long one may run before it is stopped (`GIT_TIMEOUT_MS`).
+   */
+  git: { maxBytes: number; timeoutMs: number };
   /** The machine translation service translation runs use (LibreTranslate API); none: runs fail and say so. */
   translation: { providerUrl?: string; providerKey?: string };
 }
@@ -93,6 +98,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooks: {
       timeoutMs: Math.max(1, int('WEBHOOK_TIMEOUT_MS', 10_000)),
       retryBaseMs: Math.max(1, int('WEBHOOK_RETRY_BASE_MS', 10_000)),
+    },
+    git: {
+      maxBytes: Math.max(1, int('GIT_MAX_BYTES', 256 * 1024 * 1024)),
+      timeoutMs: Math.max(1, int('GIT_TIMEOUT_MS', 10 * 60 * 1000)),
     },
     translation: {
       providerUrl: env.TRANSLATION_PROVIDER_URL?.trim() || undefined,

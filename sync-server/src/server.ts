@@ -2,6 +2,7 @@ import { type Server, createServer } from 'node:http';
 import { type ServerType, serve } from '@hono/node-server';
 import type { Config } from './config';
 import { bootstrapAdmin } from './core/bootstrap';
+import { GitRunner } from './core/git/runner';
 import { startJobs } from './core/jobs';
 import { resumeUnfinishedSpecs } from './core/openapi/process';
 import { readModelOf } from './core/readModel';
@@ -46,6 +47,8 @@ export async function startServer(
   const stopTranslationSchedule = startTranslationSchedule(deps);
   // Deliveries left pending by a stopped process go out from here too.
   const webhooks = await new WebhookDispatcher({ db, log, ...config.webhooks, allowPrivate: config.allowPrivateFetch }).start();
+  // Git operations a stopped process left queued or running are resumed from here too.
+  const git = await new GitRunner(deps).start();
   // Spec processing a stopped process left pending or in progress starts again.
   void resumeUnfinishedSpecs(deps).catch((err) => log.error({ err }, 'resuming OpenAPI processing failed'));
   const sync = await SyncService.start({ db, config, log });
@@ -65,6 +68,7 @@ export async function startServer(
       stopping ??= (async () => {
         stopTranslationSchedule();
         await webhooks.stop();
+        await git.stop();
         await stopJobs();
         await sync.stop();
         await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -11,6 +11,9 @@ import { FetchError, guardedFetch } from './fetchGuard';
 let publicHost: Server;
 let privateHost: Server;
 let publicBase: string;
+/** The same host on another port: another origin. */
+let otherBase: string;
+let otherHost: Server;
 let privatePort: number;
 
 function listen(server: Server, host: string): Promise<number> {
@@ -38,6 +41,12 @@ beforeAll(async () => {
           .writeHead(Number(url.searchParams.get('status') ?? 200), { location: '/headers', 'content-type': 'application/json' })
           .end(JSON.stringify({ method: req.method, body, signature: req.headers['x-signature'], ua: req.headers['user-agent'] })),
       );
+    } else if (url.pathname === '/auth') {
+      res.end(JSON.stringify({ authorization: req.headers.authorization ?? null }));
+    } else if (url.pathname === '/bytes') {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => res.end(Buffer.concat(chunks).toString('hex')));
     } else if (url.pathname === '/headers') {
       res.end(JSON.stringify({ ua: req.headers['user-agent'], accept: req.headers.accept }));
     } else if (url.pathname === '/status') {
@@ -63,9 +72,12 @@ beforeAll(async () => {
     } else res.end('public page');
   });
   publicBase = `http://127.0.0.2:${await listen(publicHost, '127.0.0.2')}`;
+  otherHost = createServer(publicHost.listeners('request')[0] as Parameters<typeof createServer>[0]);
+  otherBase = `http://127.0.0.2:${await listen(otherHost, '127.0.0.2')}`;
 });
 
 afterAll(() => {
+  otherHost.close();
   publicHost.close();
   privateHost.close();
 });
@@ -148,6 +160,26 @@ describe('guardedFetch redirects', () => {
   it('returns a redirect without a Location as it is', async () => {
     const res = await guardedFetch(`${publicBase}/chain?n=0`, opts);
     expect(res.status).toBe(200);
+  });
+});
+
+describe('guardedFetch headers and bodies', () => {
+  const auth = { headers: { authorization: 'Basic c2VjcmV0' } };
+
+  it('sends the headers of a GET, and keeps Authorization on a redirect within the origin', async () => {
+    const res = await guardedFetch(`${publicBase}/?to=${encodeURIComponent('/auth')}`, { ...opts, ...auth });
+    expect(JSON.parse(res.body.toString())).toEqual({ authorization: 'Basic c2VjcmV0' });
+  });
+
+  it('drops Authorization on a redirect to another origin: credentials never reach another host', async () => {
+    const res = await guardedFetch(`${publicBase}/?to=${encodeURIComponent(`${otherBase}/auth`)}`, { ...opts, ...auth });
+    expect(JSON.parse(res.body.toString())).toEqual({ authorization: null });
+  });
+
+  it('posts a binary body as it is', async () => {
+    const body = new Uint8Array([0, 255, 1, 254]);
+    const res = await guardedFetch(`${publicBase}/bytes`, { ...opts, send: { method: 'POST', body, headers: {} } });
+    expect(res.body.toString()).toBe('00ff01fe');
   });
 });
 

@@ -15,10 +15,15 @@ export interface GuardedFetchOptions {
    */
   trustedAddresses?: readonly string[];
   /**
-   * A request that sends something (a webhook delivery): its method, body and headers.
-   * Redirects are not followed for it: the receiver's 3xx is its answer.
+   * A request that sends something (a webhook delivery, a git request): its method, body
+   * and headers. Redirects are not followed for it: the receiver's 3xx is its answer.
    */
-  send?: { method: 'POST'; body: string; headers: Record<string, string> };
+  send?: { method: 'POST'; body: string | Uint8Array; headers: Record<string, string> };
+  /**
+   * Headers of a GET (a git client's `Authorization`). A redirect to another origin drops
+   * `Authorization`, so credentials meant for one host never reach another.
+   */
+  headers?: Record<string, string>;
 }
 
 export interface GuardedFetchResult {
@@ -50,16 +55,24 @@ const MAX_REDIRECTS = 5;
 export async function guardedFetch(url: string, opts: GuardedFetchOptions): Promise<GuardedFetchResult> {
   const deadline = Date.now() + opts.timeoutMs;
   let current = url;
+  let hopOpts = opts;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    const res = await fetchOnce(current, opts, deadline);
+    const res = await fetchOnce(current, hopOpts, deadline);
     const location = res.headers.location;
     if (!opts.send && res.status >= 300 && res.status < 400 && location) {
-      current = new URL(location, current).toString();
+      const next = new URL(location, current);
+      if (next.origin !== new URL(current).origin && hopOpts.headers)
+        hopOpts = { ...hopOpts, headers: withoutAuthorization(hopOpts.headers) };
+      current = next.toString();
       continue;
     }
     return res;
   }
   throw new FetchError('FAILED', `Too many redirects (more than ${MAX_REDIRECTS}) fetching ${url}.`);
+}
+
+function withoutAuthorization(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'authorization'));
 }
 
 function fetchOnce(url: string, opts: GuardedFetchOptions, deadline: number): Promise<GuardedFetchResult> {
@@ -81,7 +94,7 @@ function fetchOnce(url: string, opts: GuardedFetchOptions, deadline: number): Pr
     keepAlive: false,
   });
   const request = parsed.protocol === 'https:' ? https.request : http.request;
-  const headers = { 'user-agent': 'Quire', accept: '*/*', ...opts.send?.headers };
+  const headers = { 'user-agent': 'Quire', accept: '*/*', ...opts.headers, ...opts.send?.headers };
   return new Promise((resolve, reject) => {
     let settled = false;
     const fail = (err: FetchError) => {

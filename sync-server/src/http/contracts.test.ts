@@ -66,6 +66,8 @@ async function fixture(owner: TestUser, orgId: string, reviewer: TestUser, slug:
   ids.pageId = ok(await t.get(`/v1/spaces/${ids.spaceId}/content/pages`, owner.token), 'pages').pages[0].id;
   ids.revisionId = ok(await t.get(`/v1/spaces/${ids.spaceId}/content`, owner.token), 'content').id;
   const S = `/v1/spaces/${ids.spaceId}`;
+  // Queued, never run here: git/info answers its state.
+  ok(await t.post(`${S}/git/import`, owner.token, { url: 'https://93.184.216.34/docs.git', ref: 'main' }), 'git import');
   // Before the comments, so that their events give it deliveries.
   ids.webhookId = ok(
     await t.post(`/v1/orgs/${orgId}/webhooks`, owner.token, { url: 'https://93.184.216.34/hook', events: ['comment.created'] }),

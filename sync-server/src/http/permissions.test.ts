@@ -235,7 +235,7 @@ describe('permissions objects match the role', () => {
     admin: atLeast(r, 'admin'),
     viewInviteLinks: atLeast(r, 'admin'),
     edit: atLeast(r, 'edit'),
-    triggerGitSync: atLeast(r, 'admin'),
+    triggerGitSync: atLeast(r, 'edit'),
     comment: atLeast(r, 'comment'),
     merge: atLeast(r, 'review'),
     review: atLeast(r, 'review'),

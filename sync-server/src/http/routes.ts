@@ -4,6 +4,7 @@ import { registerChangeRequestComments } from './changeRequestComments/handlers'
 import { registerCollections } from './collections/handlers';
 import { registerComments } from './comments/handlers';
 import { registerContentApi } from './content/register';
+import { registerGit } from './git/handlers';
 import { registerMcp } from './mcp/handlers';
 import { registerMembers } from './members/handlers';
 import { registerOpenAPISpecs } from './openapi/handlers';
@@ -26,6 +27,7 @@ export function registerApiRoutes(app: OpenAPIHono<AppEnv>) {
   registerCollections(app);
   registerSpaces(app);
   registerContentApi(app);
+  registerGit(app);
   registerSync(app);
   registerOpenAPISpecs(app);
   registerSaml(app);

@@ -1,4 +1,5 @@
 import type { Role } from '@quire/shared';
+import { mayTriggerGitSync } from './git';
 import { type RoleTable, roleAllows } from './roleRules';
 
 /**
@@ -52,7 +53,8 @@ export function spacePermissions(role: Role | null | undefined, space: SpaceStat
     admin: may('administer'),
     viewInviteLinks: may('administer'),
     edit: may('edit'),
-    triggerGitSync: may('administer'),
+    // What the git import and export ask (policies/git.ts).
+    triggerGitSync: mayTriggerGitSync(role),
     comment: may('comment'),
     merge: may('merge'),
     review: may('review'),
