@@ -5,7 +5,8 @@
  * - idle sync connections over many rooms: the server's live heap (after a full collection)
  *   per idle connection and per loaded small document; rooms unloaded after `SYNC_IDLE_MS`
  *   once everyone left, and the heap back near where it started;
- * - the server's CPU while all of them sit idle;
+ * - the server's CPU while all of them sit idle, then while some of them type: updates stored
+ *   and relayed a second, CPU per update and, on PostgreSQL, write-ahead log per update;
  * - a 4 MB document (a page of 40,000 paragraphs): storing it, loading it into a room and
  *   compacting its log, each with the longest event-loop block seen meanwhile (the server's
  *   own `nodejs_eventloop_lag_max_seconds`, reset at each scrape of `/metrics`).
@@ -16,6 +17,7 @@
  */
 import { createPage } from '@quire/shared/content/index';
 import * as encoding from 'lib0/encoding';
+import pg from 'pg';
 import WebSocket from 'ws';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
@@ -30,6 +32,9 @@ const LARGE_PARAGRAPHS = 40_000;
 /** Sockets opened at once: enough to be quick, few enough not to be the upgrade limiter's flood. */
 const OPENING_AT_ONCE = 100;
 const IDLE_WINDOW_MS = 10_000;
+const TYPISTS = Number(process.env.CAPACITY_TYPISTS ?? 200);
+const TYPING_RATE = 2;
+const TYPING_MS = 10_000;
 /** `CAPACITY_PROFILE=<dir>` writes the server's CPU profile of the idle window there. */
 const PROFILE_DIR = process.env.CAPACITY_PROFILE;
 
@@ -98,6 +103,7 @@ interface Figures {
   kibPerRoom: number;
   /** CPU of the server process, threads included, while every connection sits idle. */
   idleCpuPercent: number;
+  typing: Typing;
   roomsAfterIdle: number;
   kibAfterAllLeft: number;
   large: {
@@ -108,6 +114,74 @@ interface Figures {
     loadBlockMs: number;
     compactMs: number;
     compactBlockMs: number;
+  };
+}
+
+interface Typing {
+  storedPerSecond: number;
+  relayedPerSecond: number;
+  cpuMicrosPerStored: number;
+  /** PostgreSQL only: write-ahead log per stored update, the same window's idle WAL taken out. */
+  walBytesPerStored?: number;
+}
+
+/** WAL position of the whole PostgreSQL cluster, in bytes. */
+async function walPosition(): Promise<bigint> {
+  const c = new pg.Client({ connectionString: POSTGRES_URL });
+  await c.connect();
+  try {
+    const { rows } = await c.query<{ lsn: string }>("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text AS lsn");
+    return BigInt((rows[0] as { lsn: string }).lsn.split('.')[0] as string);
+  } finally {
+    await c.end();
+  }
+}
+
+/**
+ * `TYPISTS` clients, one per room, each sending `TYPING_RATE` keystrokes a second for
+ * `TYPING_MS` while every other connection stays open: what one instance stores and relays,
+ * and at what cost in CPU and (on PostgreSQL) write-ahead log.
+ */
+async function typeFor(server: ServerUnderTest, kind: 'quire' | 'quire-pg', typists: IdleClient[]): Promise<Typing> {
+  const wal = kind === 'quire-pg';
+  const idleWalStart = wal ? await walPosition() : 0n;
+  if (wal) await sleep(TYPING_MS);
+  const idleWal = wal ? (await walPosition()) - idleWalStart : 0n;
+  const stored0 = await metric(server, 'quire_sync_updates_stored_total');
+  const relayed0 = await metric(server, 'quire_sync_updates_relayed_total');
+  const cpu0 = cpuSeconds(server.pid);
+  const wal0 = wal ? await walPosition() : 0n;
+  const started = performance.now();
+  let sent = 0;
+  await Promise.all(
+    typists.map(async (c, i) => {
+      const doc = new Y.Doc();
+      doc.on('update', (u: Uint8Array) => {
+        sent++;
+        c.ws.send(updateMessage(u));
+      });
+      await sleep((i / typists.length) * (1000 / TYPING_RATE));
+      while (performance.now() - started < TYPING_MS) {
+        doc.getText('typed').insert(0, 'k');
+        await sleep(1000 / TYPING_RATE);
+      }
+    }),
+  );
+  await until(
+    async () => (await metric(server, 'quire_sync_updates_stored_total')) - stored0 >= sent,
+    'the keystrokes to be stored',
+    60_000,
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const stored = (await metric(server, 'quire_sync_updates_stored_total')) - stored0;
+  const relayed = (await metric(server, 'quire_sync_updates_relayed_total')) - relayed0;
+  const cpu = cpuSeconds(server.pid) - cpu0;
+  const walBytes = wal ? (await walPosition()) - wal0 - idleWal : undefined;
+  return {
+    storedPerSecond: stored / seconds,
+    relayedPerSecond: relayed / seconds,
+    cpuMicrosPerStored: (cpu / stored) * 1e6,
+    walBytesPerStored: walBytes === undefined ? undefined : Number(walBytes) / stored,
   };
 }
 
@@ -148,6 +222,7 @@ async function measure(kind: 'quire' | 'quire-pg', large: Uint8Array): Promise<F
     const idleCpuPercent = ((cpuSeconds(server.pid) - cpuBefore) / (IDLE_WINDOW_MS / 1000)) * 100;
     const kibPerConnection = (withAll - withRooms) / rest.length;
     const kibPerRoom = (withRooms - base - kibPerConnection * first.length) / rooms.length;
+    const typing = await typeFor(server, kind, first.slice(0, TYPISTS));
 
     for (const c of [...first, ...rest]) c.close();
     await until(async () => (await metric(server, 'quire_sync_connections')) === 0, 'every connection to close', 60_000);
@@ -201,6 +276,7 @@ async function measure(kind: 'quire' | 'quire-pg', large: Uint8Array): Promise<F
       kibPerConnection,
       kibPerRoom,
       idleCpuPercent,
+      typing,
       roomsAfterIdle,
       kibAfterAllLeft,
       large: { bytes, storeMs, storeBlockMs, loadMs, loadBlockMs, compactMs, compactBlockMs },
@@ -221,6 +297,13 @@ function print(all: Figures[]) {
     ['per idle connection (goal ≤ 20 kB)', ...all.map((f) => `${kb(f.kibPerConnection)} ${goal(f.kibPerConnection * 1.024 <= 20)}`)],
     ['per loaded small document (goal ≤ 100 kB)', ...all.map((f) => `${kb(f.kibPerRoom)} ${goal(f.kibPerRoom * 1.024 <= 100)}`)],
     [`CPU while all sit idle (${IDLE_WINDOW_MS / 1000} s), % of a core`, ...all.map((f) => f.idleCpuPercent.toFixed(1))],
+    [`${TYPISTS} typists, ${TYPING_RATE}/s each, among them: updates stored/s`, ...all.map((f) => f.typing.storedPerSecond.toFixed(0))],
+    ['  updates relayed/s (to the room’s other members)', ...all.map((f) => f.typing.relayedPerSecond.toFixed(0))],
+    ['  server CPU per stored update', ...all.map((f) => `${f.typing.cpuMicrosPerStored.toFixed(0)} us`)],
+    [
+      '  write-ahead log per stored update (cluster, idle WAL taken out)',
+      ...all.map((f) => (f.typing.walBytesPerStored === undefined ? '-' : `${f.typing.walBytesPerStored.toFixed(0)} B`)),
+    ],
     [`rooms loaded ${IDLE_MS / 1000 + 2} s after all left`, ...all.map((f) => String(f.roomsAfterIdle))],
     ['live heap after all left', ...all.map((f) => `${kb(f.kibAfterAllLeft)} (+${kb(f.kibAfterAllLeft - f.baseKib)})`)],
     ['large document, as sent to a client', ...all.map((f) => `${(f.large.bytes / 1e6).toFixed(2)} MB`)],

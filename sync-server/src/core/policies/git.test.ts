@@ -48,10 +48,10 @@ describe('git policy', () => {
     });
   });
 
-  it('the 403 names the role needed', () => {
+  it('a refusal names the role needed', () => {
     expect(gitDecision('export', { role: 'comment', locked: false })).toEqual({
       allowed: false,
-      status: 'forbidden',
+      kind: 'forbidden',
       message: 'This needs the edit role on the space.',
     });
   });
