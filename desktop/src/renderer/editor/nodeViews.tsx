@@ -67,11 +67,17 @@ function CodeBlockView({ node, updateAttributes, editor }: NodeViewProps) {
   return (
     <NodeViewWrapper className="qe-code" data-language={language || undefined}>
       <div className="qe-code-bar" contentEditable={false}>
+        {/* Out of the Tab order, and the caret goes back to the code once a language is picked:
+            a focused list takes typed keys as a choice of language. */}
         <select
           value={LANGUAGES.includes(language) ? language : '__other'}
           disabled={!editor.isEditable}
           aria-label="Code language"
-          onChange={(e) => updateAttributes({ language: e.target.value === '' ? null : e.target.value })}
+          tabIndex={-1}
+          onChange={(e) => {
+            updateAttributes({ language: e.target.value === '' ? null : e.target.value });
+            editor.commands.focus();
+          }}
         >
           {LANGUAGES.map((l) => (
             <option key={l} value={l}>
