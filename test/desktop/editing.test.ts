@@ -135,4 +135,17 @@ describe('the editor keeps what is typed', { timeout: 60_000 }, () => {
     expect(block?.attrs?.language).toBe('python');
     await page.close();
   });
+  it('Markdown pasted at the start of a heading goes in as blocks before it, and the heading stays whole', async () => {
+    const { page, pageId } = await pageWith('Pasting', '# Install the tools\n\nThen run them.\n');
+    await select(page, 'h1', 'Install', 0);
+    await paste(page, { 'text/plain': 'Some context first.\n\n| Tool | Version |\n| --- | --- |\n| node | 20 |\n' });
+    const editor = page.locator('.ProseMirror');
+    await expect.poll(() => editor.locator('td').allTextContents()).toEqual(['node', '20']);
+    expect(await editor.locator('th').allTextContents()).toEqual(['Tool', 'Version']);
+    expect(await editor.locator('h1').allTextContents()).toEqual(['Install the tools']);
+    await expect
+      .poll(() => markdownOf(pageId))
+      .toBe('Some context first.\n\n| Tool | Version |\n| --- | --- |\n| node | 20 |\n\n# Install the tools\n\nThen run them.\n');
+    await page.close();
+  });
 });
