@@ -148,4 +148,16 @@ describe('the editor keeps what is typed', { timeout: 60_000 }, () => {
       .toBe('Some context first.\n\n| Tool | Version |\n| --- | --- |\n| node | 20 |\n\n# Install the tools\n\nThen run them.\n');
     await page.close();
   });
+
+  it('a URL pasted over selected words makes them a link to it, the words kept', async () => {
+    const { page, pageId } = await pageWith('Linking', 'Read the install guide first.\n');
+    await select(page, 'p', 'install guide', 'install guide'.length);
+    await paste(page, { 'text/plain': 'https://example.com/guide' });
+    const link = page.locator('.ProseMirror a');
+    await expect.poll(() => link.count()).toBe(1);
+    expect(await link.textContent()).toBe('install guide');
+    expect(await link.getAttribute('href')).toBe('https://example.com/guide');
+    await expect.poll(() => markdownOf(pageId)).toBe('Read the [install guide](https://example.com/guide) first.\n');
+    await page.close();
+  });
 });

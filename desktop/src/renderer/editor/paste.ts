@@ -13,6 +13,25 @@ export function looksLikeMarkdown(text: string): boolean {
   return /(\*\*[^*\n]+\*\*|\[[^\]\n]+\]\([^)\s]+\)|`[^`\n]+`|~~[^~\n]+~~)/.test(text);
 }
 
+/** A pasted text that is one web or mail address, nothing else. */
+export function pastedUrl(text: string): string | null {
+  const t = text.trim();
+  return /^(https?:\/\/|mailto:)[^\s<>"]+$/i.test(t) ? t : null;
+}
+
+/**
+ * Makes the selected text a link to `href`, its words kept: what a writer means by pasting
+ * an address over words. False where there is nothing to link (a caret, code).
+ */
+function linkSelection(view: EditorView, href: string): boolean {
+  const { state } = view;
+  const { from, to, empty, $from } = state.selection;
+  const link = state.schema.marks.link;
+  if (empty || !link || $from.parent.type.spec.code) return false;
+  view.dispatch(state.tr.addMark(from, to, link.create({ href })).scrollIntoView());
+  return true;
+}
+
 /**
  * Puts pasted blocks in the page without cutting into the text that is there: at the
  * start of a block they go before it, at its end (or anywhere inside it) after it, and an
@@ -95,8 +114,9 @@ const filesOf = (list: FileList | null | undefined) => [...(list ?? [])];
 
 /**
  * Paste and drop: files become space files (images as image blocks, others as file blocks);
- * plain text that reads as markdown is parsed as markdown (headings, lists, tables, GitBook
- * blocks); HTML goes through the schema's parse rules. Pasted blocks never cut into the text already there.
+ * an address pasted over selected words links them; plain text that reads as markdown is
+ * parsed as markdown (headings, lists, tables, GitBook blocks); HTML goes through the
+ * schema's parse rules. Pasted blocks never cut into the text already there.
  */
 export const PasteHandling = Extension.create({
   name: 'pasteHandling',
@@ -117,6 +137,8 @@ export const PasteHandling = Extension.create({
             const html = data.getData('text/html');
             const text = data.getData('text/plain');
             if (view.state.selection.$from.parent.type.spec.code) return false;
+            const url = pastedUrl(text);
+            if (url && linkSelection(view, url)) return true;
             if (!html && text && looksLikeMarkdown(text)) return insertMarkdown(view, text);
             // Several blocks (HTML from elsewhere, or copied here) go in whole, like markdown.
             if (slice.content.childCount > 0 && !isInline(slice.content) && slice.content.firstChild?.isBlock)
