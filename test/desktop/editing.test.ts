@@ -1,6 +1,6 @@
-import { getPageDocument, getPageMarkdown } from '@quire/shared/content/body';
+import { getPageDocument, getPageMarkdown, setPageMarkdown } from '@quire/shared/content/body';
 import type { NodeJSON } from '@quire/shared/content/json';
-import { createPage, listPages } from '@quire/shared/content/pages';
+import { createPage, listPages, movePage } from '@quire/shared/content/pages';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
@@ -11,6 +11,9 @@ import { type Machine, ensureRendererBuilt, launchChromium, openWindow, screensh
  * comment never writes into the page, a paste never splits existing text, and images never
  * point the window at an address it may not load.
  */
+
+/** A 1×1 PNG. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 let m: Machine;
 let browser: Browser;
@@ -158,6 +161,65 @@ describe('the editor keeps what is typed', { timeout: 60_000 }, () => {
     expect(await link.textContent()).toBe('install guide');
     expect(await link.getAttribute('href')).toBe('https://example.com/guide');
     await expect.poll(() => markdownOf(pageId)).toBe('Read the [install guide](https://example.com/guide) first.\n');
+    await page.close();
+  });
+  it('images show a placeholder until their file is read, never an address the window may not load', async () => {
+    const album = (await m.node.createSpace({ title: 'Album' })).id;
+    const png = new Uint8Array(Buffer.from(PNG, 'base64'));
+    const ids: string[] = [];
+    for (const name of ['one.png', 'two.png', 'icon.png'])
+      ids.push((await m.node.putFile({ spaceId: album }, { name, contentType: 'image/png', bytes: png })).id);
+    await m.node.withBranch({ spaceId: album }, async (branch) => {
+      const first = listPages(branch.doc)[0]!.id;
+      setPageMarkdown(
+        branch.doc,
+        first,
+        `![One](file:${ids[0]})\n\nText with ![icon](file:${ids[2]}) inline.\n\n![Two](upload:${ids[1]})\n`,
+      );
+      // Large enough that the window draws the saved page before it decodes the space.
+      const pages = new Y.Doc();
+      for (let i = 0; i < 1000; i++) createPage(pages, { title: `Photo ${i}`, markdown: `A photograph, number ${i}, with its story.\n` });
+      Y.applyUpdate(branch.doc, Y.encodeStateAsUpdate(pages));
+      pages.destroy();
+      const top = listPages(branch.doc).find((p) => p.parent === null && p.id !== first);
+      if (top) movePage(branch.doc, first, { before: top.id });
+      await branch.saved();
+    });
+    await expect.poll(() => m.node.openBranch({ spaceId: album }) === undefined, { timeout: 30_000 }).toBe(true);
+
+    const { page, errors: logged } = await openWindow(browser, m, {
+      initScript: () => {
+        const w = window as unknown as { __unloadable: string[]; __savedView: boolean };
+        w.__unloadable = [];
+        w.__savedView = false;
+        const check = (el: Element) => {
+          if (el.matches('.is-opening') || el.querySelector('.is-opening')) w.__savedView = true;
+          for (const img of [el, ...el.querySelectorAll('img')]) {
+            const src = img.tagName === 'IMG' ? (img.getAttribute('src') ?? '') : '';
+            if (/^(file|upload):/i.test(src)) w.__unloadable.push(src);
+          }
+        };
+        new MutationObserver((records) => {
+          for (const r of records) {
+            if (r.type === 'attributes') check(r.target as Element);
+            for (const n of r.addedNodes) if (n.nodeType === 1) check(n as Element);
+          }
+        }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['src', 'class'] });
+      },
+    });
+    await page.locator('.space-row', { hasText: 'Album' }).first().click();
+    const editor = page.locator('.ProseMirror[contenteditable="true"]');
+    await editor.waitFor();
+    await expect.poll(() => editor.locator('.qe-image img[src^="blob:"]').count()).toBe(2);
+    await expect.poll(() => editor.locator('img.qe-inline-image[src^="blob:"]').count()).toBe(1);
+    const seen = await page.evaluate(() => {
+      const w = window as unknown as { __unloadable: string[]; __savedView: boolean };
+      return { savedView: w.__savedView, unloadable: w.__unloadable };
+    });
+    // The saved page was drawn first: the path where the addresses came from.
+    expect(seen.savedView).toBe(true);
+    expect(seen.unloadable).toEqual([]);
+    expect(logged.filter((e) => /local resource|ERR_UNKNOWN_URL_SCHEME/i.test(e))).toEqual([]);
     await page.close();
   });
 });

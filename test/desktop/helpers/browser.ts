@@ -72,9 +72,17 @@ export async function startMachine(): Promise<Machine> {
   };
 }
 
-/** A window on a machine, with page errors collected (a test fails on any). */
-export async function openWindow(browser: Browser, machine: Machine): Promise<{ page: Page; errors: string[] }> {
+/**
+ * A window on a machine, with page errors collected (a test fails on any). `initScript`
+ * runs in the window before the app does (to watch the DOM from its first node).
+ */
+export async function openWindow(
+  browser: Browser,
+  machine: Machine,
+  options: { initScript?: () => void } = {},
+): Promise<{ page: Page; errors: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  if (options.initScript) await page.addInitScript(options.initScript);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => {

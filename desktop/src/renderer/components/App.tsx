@@ -335,11 +335,12 @@ function Workspace({
                   )}
                 </article>
               </div>
-            ) : !replica && page && view?.first?.id === page.id ? (
+            ) : !replica && branch && page && view?.first?.id === page.id ? (
               <div className="page-scroll">
                 <article className="page">
                   <SavedPage
                     key={`saved:${page.id}`}
+                    branch={branch}
                     title={page.title}
                     body={view.first.body}
                     onPlaceCaret={(caret) => setPlacedCaret({ pageId: page.id, caret })}
