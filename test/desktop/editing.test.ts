@@ -4,7 +4,7 @@ import { createPage, listPages, movePage } from '@quire/shared/content/pages';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { type Machine, ensureRendererBuilt, launchChromium, openWindow, screenshot, startMachine } from './helpers/browser';
+import { type Machine, ensureRendererBuilt, launchChromium, openWindow, screenshot, select, startMachine } from './helpers/browser';
 
 /**
  * Nothing a writer types is lost by the editor: keys stay in the page (Tab in code), a
@@ -26,6 +26,16 @@ async function window(): Promise<Page> {
   return w.page;
 }
 
+/** A window on a page of the Notebook space. */
+async function openPage(title: string): Promise<Page> {
+  const page = await window();
+  await page.locator('.space-row', { hasText: 'Notebook' }).first().click();
+  await page.locator('.tree-row', { hasText: title }).click();
+  await expect.poll(() => page.locator('.page-title').inputValue()).toBe(title);
+  await page.locator('.ProseMirror').waitFor();
+  return page;
+}
+
 /** A page of the Notebook space written as `markdown`, opened in a window. */
 async function pageWith(title: string, markdown: string): Promise<{ page: Page; pageId: string }> {
   const pageId = await m.node.withBranch({ spaceId }, async (branch) => {
@@ -33,12 +43,7 @@ async function pageWith(title: string, markdown: string): Promise<{ page: Page; 
     await branch.saved();
     return id;
   });
-  const page = await window();
-  await page.locator('.space-row', { hasText: 'Notebook' }).first().click();
-  await page.locator('.tree-row', { hasText: title }).click();
-  await expect.poll(() => page.locator('.page-title').inputValue()).toBe(title);
-  await page.locator('.ProseMirror').waitFor();
-  return { page, pageId };
+  return { page: await openPage(title), pageId };
 }
 
 const markdownOf = (pageId: string) => m.node.withBranch({ spaceId }, (branch) => getPageMarkdown(branch.doc, pageId));
@@ -54,44 +59,6 @@ async function paste(page: Page, data: Record<string, string>): Promise<void> {
 }
 
 /** The editor itself has the focus, not a control drawn inside it (a code block's language). */
-/**
- * Selects `length` characters of the editor's text from where `text` first appears inside
- * `within` (a caret when 0), the way a mouse would: the editor reads the DOM selection.
- */
-async function select(page: Page, within: string, text: string, length: number): Promise<void> {
-  await page
-    .locator(`.ProseMirror ${within}`)
-    .first()
-    .evaluate(
-      (root, { text, length }) => {
-        const nodes: Text[] = [];
-        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-        while (walker.nextNode()) nodes.push(walker.currentNode as Text);
-        const whole = nodes.map((n) => n.data).join('');
-        const at = whole.indexOf(text);
-        if (at < 0) throw new Error(`“${text}” is not in the page`);
-        const point = (offset: number): [Text, number] => {
-          let left = offset;
-          for (const n of nodes) {
-            if (left <= n.data.length) return [n, left];
-            left -= n.data.length;
-          }
-          throw new Error('offset past the text');
-        };
-        const range = document.createRange();
-        range.setStart(...point(at));
-        range.setEnd(...point(at + length));
-        (root.closest('.ProseMirror') as HTMLElement).focus();
-        const selection = document.getSelection() as Selection;
-        selection.removeAllRanges();
-        selection.addRange(range);
-      },
-      { text, length },
-    );
-  // The editor takes the DOM selection on the next selectionchange.
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
-}
-
 const focusInEditor = (page: Page) => page.evaluate(() => !!document.activeElement?.classList.contains('ProseMirror'));
 
 beforeAll(async () => {
@@ -163,6 +130,47 @@ describe('the editor keeps what is typed', { timeout: 60_000 }, () => {
     await expect.poll(() => markdownOf(pageId)).toBe('Read the [install guide](https://example.com/guide) first.\n');
     await page.close();
   });
+  it('a comment on selected words takes the keys typed, leaves the page as it was, and marks the passage for everyone until resolved', async () => {
+    const { page, pageId } = await pageWith('Reviewed', 'The deploy script runs every night.\n');
+    const before = await markdownOf(pageId);
+    await select(page, 'p', 'deploy script', 'deploy script'.length);
+    await page.getByRole('button', { name: 'Comment on the selection' }).click();
+    // Typed straight away, as a writer does: into the comment, not over the selected words.
+    await page.keyboard.type('Which script exactly?');
+    await page.keyboard.press('Enter');
+    const thread = page.locator('.thread', { hasText: 'Which script exactly?' });
+    await thread.waitFor();
+    expect(await page.locator('.ProseMirror').textContent()).toBe('The deploy script runs every night.');
+    expect(await markdownOf(pageId)).toBe(before);
+    expect((await m.node.listComments({ spaceId }, pageId)).map((c) => c.body)).toEqual(['> deploy script\n\nWhich script exactly?']);
+    const mark = page.locator('.ProseMirror .qe-comment-highlight');
+    await expect.poll(() => mark.allTextContents()).toEqual(['deploy script']);
+
+    // Another window (a browser context of its own) marks the same words, and the mark
+    // follows the text when words are written before it there.
+    const other = await openPage('Reviewed');
+    const otherMark = other.locator('.ProseMirror .qe-comment-highlight');
+    await expect.poll(() => otherMark.allTextContents()).toEqual(['deploy script']);
+    await select(other, 'p', 'The', 0);
+    await other.keyboard.type('Tonight: ');
+    await expect.poll(() => page.locator('.ProseMirror p').first().innerText()).toMatch(/^Tonight: /);
+    await expect.poll(() => mark.allTextContents()).toEqual(['deploy script']);
+    expect(await otherMark.allTextContents()).toEqual(['deploy script']);
+    await screenshot(other, 'editing-01-comment-mark');
+
+    // A click on the passage opens its thread.
+    await otherMark.click();
+    await other.locator('.thread.is-focused', { hasText: 'Which script exactly?' }).waitFor();
+
+    // Resolved: the mark goes, in both windows; the page keeps its words.
+    await thread.getByRole('button', { name: 'Resolve' }).click();
+    await expect.poll(() => mark.count()).toBe(0);
+    await expect.poll(() => otherMark.count()).toBe(0);
+    expect(await markdownOf(pageId)).toBe('Tonight: The deploy script runs every night.\n');
+    await page.close();
+    await other.close();
+  });
+
   it('images show a placeholder until their file is read, never an address the window may not load', async () => {
     const album = (await m.node.createSpace({ title: 'Album' })).id;
     const png = new Uint8Array(Buffer.from(PNG, 'base64'));

@@ -98,3 +98,41 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.waitForTimeout(250);
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
 }
+
+/**
+ * Selects `length` characters of the editor's text from where `text` first appears inside
+ * `within` (a caret when 0), the way a mouse would: the editor reads the DOM selection.
+ */
+export async function select(page: Page, within: string, text: string, length: number): Promise<void> {
+  await page
+    .locator(`.ProseMirror ${within}`)
+    .first()
+    .evaluate(
+      (root, { text, length }) => {
+        const nodes: Text[] = [];
+        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+        while (walker.nextNode()) nodes.push(walker.currentNode as Text);
+        const whole = nodes.map((n) => n.data).join('');
+        const at = whole.indexOf(text);
+        if (at < 0) throw new Error(`“${text}” is not in the page`);
+        const point = (offset: number): [Text, number] => {
+          let left = offset;
+          for (const n of nodes) {
+            if (left <= n.data.length) return [n, left];
+            left -= n.data.length;
+          }
+          throw new Error('offset past the text');
+        };
+        const range = document.createRange();
+        range.setStart(...point(at));
+        range.setEnd(...point(at + length));
+        (root.closest('.ProseMirror') as HTMLElement).focus();
+        const selection = document.getSelection() as Selection;
+        selection.removeAllRanges();
+        selection.addRange(range);
+      },
+      { text, length },
+    );
+  // The editor takes the DOM selection on the next selectionchange.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+}
