@@ -52,6 +52,8 @@ export const PageKey = {
   variables: 'variables',
   /** plain JSON: `{oid, path}` of the repository file the page came from (git sync layout) */
   git: 'git',
+  /** plain JSON: `{revision, by, at}` of the last time the page was restored from its history (`restores.ts`) */
+  restoredFrom: 'restoredFrom',
 } as const;
 export type PageKey = (typeof PageKey)[keyof typeof PageKey];
 
