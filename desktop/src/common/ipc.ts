@@ -181,6 +181,10 @@ export const PageRevisionView = z.object({
   title: z.string(),
   type: z.string(),
   createdAt: z.string(),
+  /** Who cut it (who restored the page, for a restore), by name when known; null for live edits. */
+  by: z.string().nullable(),
+  /** For a restore (`type` `restore`): the revision whose page it brought back. */
+  restoredFrom: z.string().nullable(),
   /** The page as it was in this revision is kept on this machine: it can be compared offline. */
   cached: z.boolean(),
 });

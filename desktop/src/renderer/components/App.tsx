@@ -407,6 +407,7 @@ function Workspace({
           pageId={page.id}
           pageTitle={page.title || 'Untitled'}
           editable={editable}
+          me={session.user.id}
           onClose={() => setPanel(null)}
         />
       )}
