@@ -230,4 +230,8 @@ describe('the editor keeps what is typed', { timeout: 60_000 }, () => {
     expect(logged.filter((e) => /local resource|ERR_UNKNOWN_URL_SCHEME/i.test(e))).toEqual([]);
     await page.close();
   });
+
+  it('no page error in any window', () => {
+    expect(errors).toEqual([]);
+  });
 });
