@@ -2,7 +2,7 @@ import { getPageMarkdown, setPageMarkdown } from '@quire/shared/content/body';
 import { createPage, listPages } from '@quire/shared/content/pages';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Machine, ensureRendererBuilt, launchChromium, openWindow, screenshot, startMachine } from './helpers/browser';
+import { type Machine, ensureRendererBuilt, launchChromium, openWindow, screenshot, select, startMachine } from './helpers/browser';
 import { type QuireTestServer, eventually, startQuireServer } from './helpers/server';
 
 /**
@@ -226,6 +226,32 @@ describe('desktop app in the browser mode', { timeout: 90_000 }, () => {
     expect(posted[0].status).toBe('resolved');
     expect(posted[0].replies).toBe(1);
     await pa.close();
+  });
+
+  it('a passage commented on one machine is marked on the other, opens its thread there, and resolving it there unmarks it for both', async () => {
+    const pa = await window(a);
+    const pb = await window(b);
+    await openSpace(pa);
+    await openSpace(pb);
+    await select(pa, 'h2', 'Install', 'Install'.length);
+    await pa.getByRole('button', { name: 'Comment on the selection' }).click();
+    await pa.keyboard.type('Which installer?');
+    await pa.keyboard.press('Enter');
+    await pa.locator('.thread', { hasText: 'Which installer?' }).waitFor();
+    const markA = pa.locator('.ProseMirror .qe-comment-highlight');
+    await expect.poll(() => markA.allTextContents()).toEqual(['Install']);
+    await allSent(a);
+    // On the other machine the mark names the comment by the server's id, which is the one it knows.
+    const markB = pb.locator('.ProseMirror .qe-comment-highlight');
+    await expect.poll(() => markB.allTextContents(), { timeout: 15_000 }).toEqual(['Install']);
+    await markB.click();
+    const threadB = pb.locator('.thread.is-focused', { hasText: 'Which installer?' });
+    await threadB.waitFor({ timeout: 15_000 });
+    await threadB.getByRole('button', { name: 'Resolve' }).click();
+    await expect.poll(() => markB.count()).toBe(0);
+    await expect.poll(() => markA.count(), { timeout: 15_000 }).toBe(0);
+    await pa.close();
+    await pb.close();
   });
 
   it('search within a space, and the page tree: add, rename, reorder by drag and drop, delete', async () => {

@@ -108,26 +108,56 @@ describe('page history in the desktop app', { timeout: 90_000 }, () => {
     await page.close();
   });
 
-  it('restores a version as a new edit: the editor shows it at once and the server gets it', async () => {
+  it('restores a version as one edit that one Ctrl+Z takes back, recorded as a restore of that version by this writer', async () => {
+    const me = (await s.live.t.get('/v1/user', s.token)).body as { id: string; displayName: string };
     const page = await window();
     await page.locator('.space-row', { hasText: 'Runbook' }).click();
+    const editor = page.locator('.ProseMirror');
     await page.locator('.ProseMirror', { hasText: 'dry-run flag' }).waitFor();
     await page.getByRole('button', { name: 'Page history' }).click();
     const panel = page.getByRole('complementary', { name: 'Page history' });
     await panel.locator(`[data-revision="${firstRevision}"]`).click();
     await panel.getByRole('button', { name: 'Restore this version' }).click();
     await page.locator('.ProseMirror', { hasText: 'Check the dashboard.' }).waitFor();
-    expect(await page.locator('.ProseMirror').textContent()).not.toContain('dry-run flag');
-    // Nothing lost: the replaced text is still a revision, and the restore syncs like any edit.
+    expect(await editor.textContent()).not.toContain('dry-run flag');
+    // Nothing lost: the replaced text is still a revision, and the restore syncs like any edit,
+    // into a revision the server records as a restore of that version, by this writer.
     await eventually(async () => (await serverMarkdown()).includes('Check the dashboard.'), 'the restored page on the server', 30_000);
     expect(await serverMarkdown()).not.toContain('dry-run flag');
     expect(await serverMarkdown(secondRevision)).toContain('dry-run flag');
+    let restore: { revision: string; type: string; createdBy?: string; restoredFrom?: string } | undefined;
     await eventually(
       async () => {
         const res = await s.live.t.get(`/v1/spaces/${remoteSpaceId}/content/page/${pageId}/revisions`, s.token);
-        return res.body.items[0]?.revision !== secondRevision;
+        restore = res.body.items[0];
+        return restore?.revision !== secondRevision;
       },
       'a revision of the restore',
+      30_000,
+    );
+    expect(restore).toMatchObject({ type: 'restore', createdBy: me.id, restoredFrom: firstRevision });
+    // The panel lists it so.
+    await page.getByRole('button', { name: 'Page history' }).click();
+    await page.getByRole('button', { name: 'Page history' }).click();
+    await expect
+      .poll(() => panel.locator(`[data-revision="${restore?.revision}"] .history-what`).textContent(), { timeout: 20_000 })
+      .toMatch(new RegExp(`^Restored the version of .+ · by ${me.displayName}$`));
+    await screenshot(page, 'history-02-restored');
+
+    // One Ctrl+Z in the page brings back the text from before the restore; redo restores again.
+    await editor.click();
+    await page.keyboard.press('Control+z');
+    await page.locator('.ProseMirror', { hasText: 'dry-run flag' }).waitFor();
+    expect(await editor.textContent()).not.toContain('Check the dashboard.');
+    await page.keyboard.press('Control+Shift+z');
+    await page.locator('.ProseMirror', { hasText: 'Check the dashboard.' }).waitFor();
+    expect(await editor.textContent()).not.toContain('dry-run flag');
+    await eventually(
+      async () => {
+        const now = await serverMarkdown();
+        return now.includes('Check the dashboard.') && !now.includes('dry-run flag');
+      },
+      'the page restored again on the server',
       30_000,
     );
     await page.close();
@@ -153,7 +183,7 @@ describe('page history in the desktop app', { timeout: 90_000 }, () => {
       .getByRole('region', { name: 'Changes since this version' })
       .getByText('The page reads the same as in this version.')
       .waitFor();
-    await screenshot(page, 'history-02-offline');
+    await screenshot(page, 'history-03-offline');
     await page.close();
     await a.node.setWorkOffline(false);
   });
@@ -195,7 +225,7 @@ describe('page history in the desktop app', { timeout: 90_000 }, () => {
     // Restored into the request only: main keeps what it has.
     expect(await a.node.withBranch(ref, (b) => getPageMarkdown(b.doc, pageId))).toContain('dry-run flag');
     expect(await a.node.withBranch({ spaceId: localSpaceId }, (b) => getPageMarkdown(b.doc, pageId))).toContain('After the fork.');
-    await screenshot(page, 'history-03-change-request');
+    await screenshot(page, 'history-04-change-request');
     await page.close();
   });
 

@@ -115,6 +115,8 @@ export type DiffLine = z.infer<typeof DiffLine>;
 
 export const CommentView = z.object({
   id: z.string(),
+  /** The id the server gave it (the same as `id` for a comment that came from the server), null until then. */
+  serverId: z.string().nullable(),
   pageId: z.string().nullable(),
   author: z.object({ id: z.string(), displayName: z.string() }).nullable(),
   body: z.string(),
@@ -179,6 +181,10 @@ export const PageRevisionView = z.object({
   title: z.string(),
   type: z.string(),
   createdAt: z.string(),
+  /** Who cut it (who restored the page, for a restore), by name when known; null for live edits. */
+  by: z.string().nullable(),
+  /** For a restore (`type` `restore`): the revision whose page it brought back. */
+  restoredFrom: z.string().nullable(),
   /** The page as it was in this revision is kept on this machine: it can be compared offline. */
   cached: z.boolean(),
 });
@@ -198,6 +204,17 @@ export type SearchHit = z.infer<typeof SearchHit>;
 
 const Emoji = Text(32, 1);
 const Markdown = Text(64 * 1024, 1).refine((s) => s.trim().length > 0, 'must not be blank');
+const YId = z.strictObject({ client: z.number().int().nonnegative(), clock: z.number().int().nonnegative() });
+/** A Yjs relative position into a page body, as `Y.relativePositionToJSON` writes it. */
+const RelativePosition = z.strictObject({
+  type: YId.optional(),
+  tname: Text(256).optional(),
+  item: YId.optional(),
+  assoc: z.number().int().optional(),
+});
+/** The passage a comment is about: where it starts and ends in the page's text. */
+export const CommentAnchorInput = z.strictObject({ from: RelativePosition, to: RelativePosition });
+export type CommentAnchorInput = z.infer<typeof CommentAnchorInput>;
 const Title = Text(256, 1).refine((s) => s.trim().length > 0, 'must not be blank');
 
 /** What a computed page (`builtin:openapi`) shows: a body rendered by the server, or why there is none. */
@@ -304,7 +321,10 @@ export const ipcContract = {
   'reviews.withdraw': { input: z.strictObject({ changeRequestId: Id, userId: Id }), output: ReviewPanel },
 
   'comments.list': { input: z.strictObject({ branch: BranchRef, pageId: Id.optional() }), output: z.array(CommentView) },
-  'comments.create': { input: z.strictObject({ branch: BranchRef, pageId: Id, markdown: Markdown }), output: CommentView },
+  'comments.create': {
+    input: z.strictObject({ branch: BranchRef, pageId: Id, markdown: Markdown, anchor: CommentAnchorInput.optional() }),
+    output: CommentView,
+  },
   'comments.reply': { input: z.strictObject({ commentId: Id, markdown: Markdown }), output: CommentView },
   'comments.react': {
     input: z.strictObject({ commentId: Id, replyId: Id.optional(), emoji: Emoji, on: z.boolean() }),

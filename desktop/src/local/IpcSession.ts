@@ -256,7 +256,7 @@ export class IpcSession {
         void node.refreshComments(branch).catch(() => {});
         return node.listComments(branch, pageId);
       },
-      'comments.create': ({ branch, pageId, markdown }) => node.postComment(branch, pageId, markdown),
+      'comments.create': ({ branch, pageId, markdown, anchor }) => node.postComment(branch, pageId, markdown, anchor),
       'comments.reply': ({ commentId, markdown }) => node.reply(commentId, markdown),
       'comments.react': (input) => node.react(input),
       'comments.resolve': ({ commentId, resolved }) => node.resolve(commentId, resolved),

@@ -4,6 +4,7 @@ import type {
   Catalog as CatalogView,
   ChangeRequestDiff,
   ChangeRequestSummary,
+  CommentAnchorInput,
   CommentView,
   ComputedPageView,
   OutboxEntryView,
@@ -240,8 +241,8 @@ export class LocalNode extends EventEmitter<NodeEvents> {
   refreshComments(ref: BranchRef): Promise<CommentView[]> {
     return this.parts.comments.refresh(ref);
   }
-  postComment(ref: BranchRef, pageId: string, markdown: string): Promise<CommentView> {
-    return this.parts.comments.post(ref, pageId, markdown);
+  postComment(ref: BranchRef, pageId: string, markdown: string, anchor?: CommentAnchorInput): Promise<CommentView> {
+    return this.parts.comments.post(ref, pageId, markdown, anchor);
   }
   reply(commentId: string, markdown: string): Promise<CommentView> {
     return this.parts.comments.reply(commentId, markdown);

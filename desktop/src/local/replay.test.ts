@@ -1,4 +1,6 @@
+import { listCommentAnchors, setCommentAnchor } from '@quire/shared/content/commentAnchors';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
 import { type BranchRef, branchKey } from '../common/ipc';
 import type { BranchDoc } from './BranchDoc';
 import { type Applied, RefusedError, RetryLaterError } from './Outbox';
@@ -53,10 +55,19 @@ class RecordingNode implements ReplayContext {
   server() {
     return this.client as unknown as ServerClient | undefined;
   }
+  /** Each branch's doc, made on first use. */
+  docs = new Map<string, Y.Doc>();
   async withBranch<T>(ref: BranchRef, fn: (branch: BranchDoc) => Promise<T> | T): Promise<T> {
     const b = this.branch;
     const log = this.log;
+    const key = branchKey(ref);
+    if (!this.docs.has(key)) this.docs.set(key, new Y.Doc());
+    const ydoc = this.docs.get(key) as Y.Doc;
     const doc = {
+      doc: ydoc,
+      async saved() {
+        log.push(`saved ${key}`);
+      },
       get connection() {
         return b.connection;
       },
@@ -303,6 +314,18 @@ describe('replaying a queued mutation', () => {
     expect(node.log).toEqual(['reconnect s1', 'flush s1 within 15000', 'POST /v1/spaces/S1/comments', 'changed {"branch":"s1"}']);
     expect(server().sent[0]?.opts.body).toEqual({ body: { markdown: 'Looks good' }, page: 'p1' });
     expect(await getComment(db, 'k1')).toMatchObject({ remoteId: 'srv-new', syncState: 'synced' });
+  });
+
+  it('a comment on a passage: once the server has it, the passage’s mark names it by the server’s id', async () => {
+    await space('s1', 'S1');
+    await comment('k1', 's1', { pageId: 'p1', body: '> words\n\nWhy?' });
+    const doc = new Y.Doc();
+    node.docs.set('s1', doc);
+    const at = { item: { client: 1, clock: 0 } };
+    setCommentAnchor(doc, 'k1', { page: 'p1', comment: 'k1', from: at, to: at });
+    await replay('comment.create', { commentId: 'k1', anchored: true });
+    expect(node.log.slice(-2)).toEqual(['changed {"branch":"s1"}', 'saved s1']);
+    expect([...listCommentAnchors(doc, 'p1')]).toEqual([['k1', { page: 'p1', comment: 'srv-new', from: at, to: at }]]);
   });
 
   it('posts a comment in a change request to its branch, without a page when it has none', async () => {

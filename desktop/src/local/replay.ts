@@ -1,3 +1,4 @@
+import { renameAnchoredComment } from '@quire/shared/content/commentAnchors';
 import { type BranchRef, branchKey } from '../common/ipc';
 import type { BranchDoc } from './BranchDoc';
 import { type Applied, type OutboxPerformer, RefusedError, RetryLaterError } from './Outbox';
@@ -181,9 +182,17 @@ export function createPerformer(node: ReplayContext): OutboxPerformer {
           }
           throw err;
         });
+        const ref = { spaceId: c.spaceId, changeRequestId: c.changeRequestId ?? undefined };
         return {
           apply: (tx) => setCommentRemote(tx, c.id, created.id),
-          after: () => node.changed({ branch: branchKey({ spaceId: c.spaceId, changeRequestId: c.changeRequestId ?? undefined }) }),
+          after: async () => {
+            node.changed({ branch: branchKey(ref) });
+            // The passage's mark names the comment as every other client knows it.
+            if (!p.anchored) return;
+            await node.withBranch(ref, async (branch) => {
+              if (renameAnchoredComment(branch.doc, c.id, created.id)) await branch.saved();
+            });
+          },
         };
       }
       case 'comment.reply': {

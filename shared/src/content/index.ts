@@ -54,6 +54,7 @@ export {
   setReusableContentDocument,
   setReusableContentMarkdown,
 } from './reusableContents';
+export { type PageRestore, markPageRestored, pageRestoredFrom } from './restores';
 export { bodySchema, HINT_STYLES, type HintStyle, MAX_HEADING_LEVEL } from './schema';
 export { slugify, uniqueSlug } from './slugs';
 export { fileTarget, isSafeUrl, pageTarget, parseTarget, type Target, type TargetKind } from './targets';

@@ -17,10 +17,12 @@ export const PageRevisionSchema = z
     change: z.enum(PAGE_CHANGES),
     /** The page's title in that revision. */
     title: z.string(),
-    /** Why the revision was cut (`edits`, `merge`, `import`, …). */
+    /** Why the revision was cut (`edits`, `merge`, `import`, `restore`, …). */
     type: z.string(),
-    /** The user whose server-side write cut it; absent for live edits. */
+    /** The user whose server-side write cut it, or who restored the page; absent for live edits. */
     createdBy: z.string().optional(),
+    /** For a `restore`: the revision whose page was brought back (the revision's second parent). */
+    restoredFrom: z.string().optional(),
     createdAt: Timestamp,
     /** `page`: the page as it was in this revision. */
     urls: z.object({ page: z.string() }),

@@ -17,6 +17,7 @@ export interface PageRevisionRow {
   type: string;
   created_by: string | null;
   created_at: Date;
+  parents: string[];
 }
 
 /** Records which pages a revision of a space's main branch changed (one statement, any count). */
@@ -36,7 +37,7 @@ export async function listPageRevisions(db: Queryable, spaceId: string, pageId: 
   return keysetPage<PageRevisionRow>(
     db,
     {
-      columns: 'p.revision_id, p.change, p.title, r.type, r.created_by, r.created_at',
+      columns: 'p.revision_id, p.change, p.title, r.type, r.created_by, r.created_at, r.parents',
       from: 'FROM revision_pages p JOIN revisions r ON r.id = p.revision_id WHERE p.space_id = $1 AND p.page_id = $2',
       countFrom: 'FROM revision_pages p WHERE p.space_id = $1 AND p.page_id = $2',
       params: [spaceId, pageId],

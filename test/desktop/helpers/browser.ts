@@ -67,9 +67,17 @@ export async function startMachine(): Promise<Machine> {
   };
 }
 
-/** A window on a machine, with page errors collected (a test fails on any). */
-export async function openWindow(browser: Browser, machine: Machine): Promise<{ page: Page; errors: string[] }> {
+/**
+ * A window on a machine, with page errors collected (a test fails on any). `initScript`
+ * runs in the window before the app does (to watch the DOM from its first node).
+ */
+export async function openWindow(
+  browser: Browser,
+  machine: Machine,
+  options: { initScript?: () => void } = {},
+): Promise<{ page: Page; errors: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  if (options.initScript) await page.addInitScript(options.initScript);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => {
@@ -84,4 +92,42 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   // Let transitions and the caret settle so the picture shows the resting state.
   await page.waitForTimeout(250);
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+}
+
+/**
+ * Selects `length` characters of the editor's text from where `text` first appears inside
+ * `within` (a caret when 0), the way a mouse would: the editor reads the DOM selection.
+ */
+export async function select(page: Page, within: string, text: string, length: number): Promise<void> {
+  await page
+    .locator(`.ProseMirror ${within}`)
+    .first()
+    .evaluate(
+      (root, { text, length }) => {
+        const nodes: Text[] = [];
+        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+        while (walker.nextNode()) nodes.push(walker.currentNode as Text);
+        const whole = nodes.map((n) => n.data).join('');
+        const at = whole.indexOf(text);
+        if (at < 0) throw new Error(`“${text}” is not in the page`);
+        const point = (offset: number): [Text, number] => {
+          let left = offset;
+          for (const n of nodes) {
+            if (left <= n.data.length) return [n, left];
+            left -= n.data.length;
+          }
+          throw new Error('offset past the text');
+        };
+        const range = document.createRange();
+        range.setStart(...point(at));
+        range.setEnd(...point(at + length));
+        (root.closest('.ProseMirror') as HTMLElement).focus();
+        const selection = document.getSelection() as Selection;
+        selection.removeAllRanges();
+        selection.addRange(range);
+      },
+      { text, length },
+    );
+  // The editor takes the DOM selection on the next selectionchange.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
 }

@@ -1,5 +1,6 @@
+import { listCommentAnchors, setCommentAnchor, setCommentAnchorsResolved } from '@quire/shared/content/commentAnchors';
 import { newId } from '@quire/shared/ids';
-import type { BranchRef, CommentView } from '../../common/ipc';
+import type { BranchRef, CommentAnchorInput, CommentView } from '../../common/ipc';
 import { branchKey } from '../../common/ipc';
 import { commentsPath } from '../paths';
 import { UnreachableError } from '../ServerClient';
@@ -30,6 +31,7 @@ export class Comments {
     const top = rows.filter((r) => !r.parentId);
     return top.map((c) => ({
       id: c.id,
+      serverId: c.remoteId,
       pageId: c.pageId,
       author: c.author,
       body: c.body,
@@ -91,8 +93,9 @@ export class Comments {
         const before = JSON.stringify(await listComments(db, scope.spaceId, scope.changeRequestId));
         await db.transaction((tx) => mergeRemoteComments(tx, scope, withReplies));
         // Only a real change is announced: windows re-list on it, which refreshes again.
-        if (JSON.stringify(await listComments(db, scope.spaceId, scope.changeRequestId)) !== before)
-          events.emit('comments', branchKey(ref));
+        const after = await listComments(db, scope.spaceId, scope.changeRequestId);
+        await this.markAnchors(ref, after);
+        if (JSON.stringify(after) !== before) events.emit('comments', branchKey(ref));
       } catch (err) {
         if (err instanceof UnreachableError) session.setReachable(false);
       }
@@ -120,8 +123,27 @@ export class Comments {
     this.ctx.events.emit('comments', branchKey(ref));
   }
 
-  /** Posts a comment on a page: stored at once, sent when the server is reachable. */
-  async post(ref: BranchRef, pageId: string, markdown: string): Promise<CommentView> {
+  /**
+   * Resolution decided elsewhere (another client, the API) shows in the page too: the
+   * passages of resolved threads are no longer marked, those of reopened ones are again.
+   */
+  private async markAnchors(ref: BranchRef, rows: CommentRow[]): Promise<void> {
+    // Only a branch open here (a window shows it): a closed one is marked on a refresh while it is open.
+    if (!this.ctx.branches.get(ref)) return;
+    await this.ctx.branches.with(ref, async (branch) => {
+      if (listCommentAnchors(branch.doc).size === 0) return;
+      let changed = 0;
+      for (const c of rows) if (!c.parentId) changed += setCommentAnchorsResolved(branch.doc, [c.id, c.remoteId ?? c.id], c.resolved);
+      if (changed) await branch.saved();
+    });
+  }
+
+  /**
+   * Posts a comment on a page: stored at once, sent when the server is reachable. With an
+   * `anchor` (the passage selected in the page), the passage is marked in the branch for
+   * everyone who has it, until the thread is resolved.
+   */
+  async post(ref: BranchRef, pageId: string, markdown: string, anchor?: CommentAnchorInput): Promise<CommentView> {
     const { space, queued } = await this.target(ref);
     const id = newId();
     await this.ctx.db.transaction(async (tx) => {
@@ -135,8 +157,14 @@ export class Comments {
         body: markdown,
         syncState: queued ? 'pending' : 'local',
       });
-      if (queued) await enqueue(tx, 'comment.create', { commentId: id }, 'Post a comment');
+      if (queued) await enqueue(tx, 'comment.create', { commentId: id, ...(anchor ? { anchored: true } : {}) }, 'Post a comment');
     });
+    if (anchor) {
+      await this.ctx.branches.with(ref, async (branch) => {
+        setCommentAnchor(branch.doc, id, { page: pageId, comment: id, from: anchor.from, to: anchor.to });
+        await branch.saved();
+      });
+    }
     this.changed(ref);
     return this.thread(id);
   }
@@ -192,6 +220,9 @@ export class Comments {
     await this.ctx.db.transaction(async (tx) => {
       await setResolved(tx, c.id, resolved);
       if (queued) await enqueue(tx, 'comment.resolve', { commentId: c.id, resolved }, resolved ? 'Resolve a comment' : 'Reopen a comment');
+    });
+    await this.ctx.branches.with(ref, async (branch) => {
+      if (setCommentAnchorsResolved(branch.doc, [c.id, c.remoteId ?? c.id], resolved)) await branch.saved();
     });
     this.changed(ref);
     return this.thread(c.id);

@@ -1,11 +1,20 @@
 import { setPageDocument } from '@quire/shared/content/body';
 import type { NodeJSON } from '@quire/shared/content/json';
 import { getPage, updatePage } from '@quire/shared/content/pages';
+import { markPageRestored } from '@quire/shared/content/restores';
+import type { Member } from '@quire/shared/schemas/member';
 import type { PageRevisionList, RevisionPage as RemoteRevisionPage } from '@quire/shared/schemas/pageHistory';
-import type { BranchRef, PageHistoryView } from '../../common/ipc';
+import type { BranchRef, PageHistoryView, PageRevisionView } from '../../common/ipc';
 import { RemoteError, UnreachableError } from '../ServerClient';
 import type { SpaceRow } from '../store/catalog';
-import { type RevisionPage, loadPageRevisions, loadRevisionPage, savePageRevisions, saveRevisionPage } from '../store/history';
+import {
+  type PageRevisionRow,
+  type RevisionPage,
+  loadPageRevisions,
+  loadRevisionPage,
+  savePageRevisions,
+  saveRevisionPage,
+} from '../store/history';
 import { LocalError, type NodeContext } from './context';
 
 /** Revisions listed at most, newest first: a page edited for years still answers at once. */
@@ -60,9 +69,40 @@ export class History {
     if (fresh) {
       await savePageRevisions(db, space.id, pageId, fresh);
       const kept = new Map((await loadPageRevisions(db, space.id, pageId)).map((r) => [r.revisionId, r.cached]));
-      return { revisions: fresh.map((r) => ({ ...r, cached: kept.get(r.revisionId) ?? false })), source: 'server', notice: null };
+      return { revisions: await this.named(space, fresh, (r) => kept.get(r.revisionId) ?? false), source: 'server', notice: null };
     }
-    return { revisions: await loadPageRevisions(db, space.id, pageId), source: 'cache', notice: OFFLINE };
+    return {
+      revisions: await this.named(space, await loadPageRevisions(db, space.id, pageId), (r) => r.cached),
+      source: 'cache',
+      notice: OFFLINE,
+    };
+  }
+
+  /** Display names of the members who cut revisions, asked of the server once each (while it answers). */
+  private readonly names = new Map<string, string>();
+
+  /** The revisions as the panel lists them: who cut each one by name (this writer's own without asking). */
+  private async named<R extends PageRevisionRow>(space: SpaceRow, rows: R[], cached: (r: R) => boolean): Promise<PageRevisionView[]> {
+    const me = this.ctx.session.user;
+    const client = this.ctx.session.server;
+    for (const id of new Set(rows.map((r) => r.createdBy).filter((id): id is string => !!id))) {
+      if (id === me.id || this.names.has(id) || !client || !space.orgId || this.ctx.session.reachable === false) continue;
+      const member = await client
+        .get<Member>(`/v1/orgs/${encodeURIComponent(space.orgId)}/members/${encodeURIComponent(id)}`)
+        .catch(() => undefined);
+      if (member?.user.displayName) this.names.set(id, member.user.displayName);
+    }
+    const nameOf = (id: string | null) => (!id ? null : id === me.id ? me.displayName : (this.names.get(id) ?? null));
+    return rows.map((r) => ({
+      revisionId: r.revisionId,
+      change: r.change,
+      title: r.title,
+      type: r.type,
+      createdAt: r.createdAt,
+      by: nameOf(r.createdBy),
+      restoredFrom: r.restoredFrom,
+      cached: cached(r),
+    }));
   }
 
   /** The server's list, `undefined` when it cannot be asked now, `unknown` when it does not know the page. */
@@ -78,7 +118,15 @@ export class History {
         items.push(...page.items);
         cursor = page.next?.page;
       } while (cursor && items.length < MAX_LISTED);
-      return items.map((r) => ({ revisionId: r.revision, change: r.change, title: r.title, type: r.type, createdAt: r.createdAt }));
+      return items.map((r) => ({
+        revisionId: r.revision,
+        change: r.change,
+        title: r.title,
+        type: r.type,
+        createdAt: r.createdAt,
+        createdBy: r.createdBy ?? null,
+        restoredFrom: r.restoredFrom ?? null,
+      }));
     } catch (err) {
       if (err instanceof RemoteError && err.status === 404) return 'unknown' as const;
       if (err instanceof UnreachableError) this.ctx.session.setReachable(false);
@@ -110,7 +158,11 @@ export class History {
     return page;
   }
 
-  /** Makes the page read as it did in the revision again: one new edit, saved here first, then synced. */
+  /**
+   * Makes the page read as it did in the revision again: one new edit, saved here first, then
+   * synced, with the restore mark the server records it by. A window showing the page writes
+   * the restore through its editor instead, so that its undo can take it back.
+   */
   async restore(ref: BranchRef, pageId: string, revisionId: string): Promise<void> {
     const old = await this.page(ref, pageId, revisionId);
     await this.ctx.branches.with(ref, async (branch) => {
@@ -118,6 +170,7 @@ export class History {
       branch.doc.transact(() => {
         setPageDocument(branch.doc, pageId, old.body);
         updatePage(branch.doc, pageId, { title: old.title });
+        markPageRestored(branch.doc, pageId, { revision: revisionId, by: this.ctx.session.user.id, at: new Date().toISOString() });
       });
       await branch.saved();
     });

@@ -7,15 +7,20 @@ export interface PageRevisionRow {
   title: string;
   type: string;
   createdAt: string;
+  /** The user who cut it (who restored the page, for a restore); null for live edits. */
+  createdBy: string | null;
+  /** For a restore: the revision whose page it brought back. */
+  restoredFrom: string | null;
 }
 
 /** Keeps the revisions the server listed for a page (they never change; new ones are added). */
 export async function savePageRevisions(db: Queryable, spaceId: string, pageId: string, rows: PageRevisionRow[]): Promise<void> {
   if (rows.length === 0) return;
   await db.query(
-    `INSERT INTO page_revisions (space_id, page_id, revision_id, change, title, type, created_at)
-     SELECT $1, $2, r.revision_id, r.change, r.title, r.type, r.created_at
-       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[]) AS r(revision_id, change, title, type, created_at)
+    `INSERT INTO page_revisions (space_id, page_id, revision_id, change, title, type, created_at, created_by, restored_from)
+     SELECT $1, $2, r.revision_id, r.change, r.title, r.type, r.created_at, r.created_by, r.restored_from
+       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[], $9::text[])
+            AS r(revision_id, change, title, type, created_at, created_by, restored_from)
      ON CONFLICT DO NOTHING`,
     [
       spaceId,
@@ -25,6 +30,8 @@ export async function savePageRevisions(db: Queryable, spaceId: string, pageId: 
       rows.map((r) => r.title),
       rows.map((r) => r.type),
       rows.map((r) => r.createdAt),
+      rows.map((r) => r.createdBy),
+      rows.map((r) => r.restoredFrom),
     ],
   );
 }
@@ -41,9 +48,11 @@ export async function loadPageRevisions(
     title: string;
     type: string;
     created_at: Date;
+    created_by: string | null;
+    restored_from: string | null;
     cached: boolean;
   }>(
-    `SELECT r.revision_id, r.change, r.title, r.type, r.created_at,
+    `SELECT r.revision_id, r.change, r.title, r.type, r.created_at, r.created_by, r.restored_from,
             EXISTS (SELECT 1 FROM revision_pages b WHERE b.space_id = r.space_id AND b.revision_id = r.revision_id AND b.page_id = r.page_id) AS cached
        FROM page_revisions r WHERE r.space_id = $1 AND r.page_id = $2 ORDER BY r.created_at DESC, r.revision_id DESC`,
     [spaceId, pageId],
@@ -54,6 +63,8 @@ export async function loadPageRevisions(
     title: r.title,
     type: r.type,
     createdAt: new Date(r.created_at).toISOString(),
+    createdBy: r.created_by,
+    restoredFrom: r.restored_from,
     cached: r.cached,
   }));
 }

@@ -179,4 +179,9 @@ ALTER TABLE doc_heads ADD COLUMN IF NOT EXISTS snapshot_v2 boolean NOT NULL DEFA
 -- An image's size as inserted: the branch records it with the file once the upload is acknowledged.
 ALTER TABLE files ADD COLUMN IF NOT EXISTS width integer;
 ALTER TABLE files ADD COLUMN IF NOT EXISTS height integer;
+
+-- Who cut a revision (the writer who restored the page, for a restore) and, for a restore,
+-- which revision it brought back.
+ALTER TABLE page_revisions ADD COLUMN IF NOT EXISTS created_by text;
+ALTER TABLE page_revisions ADD COLUMN IF NOT EXISTS restored_from text;
 `;

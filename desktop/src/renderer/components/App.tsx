@@ -18,6 +18,7 @@ import { Icon } from './Icons';
 import { PageSwitcher } from './PageSwitcher';
 import { PageTitle } from './PageTitle';
 import { COMMENT_ON_SELECTION } from '../review/commentAnchor';
+import { OPEN_COMMENT } from '../editor/commentHighlights';
 import { PromptHost } from './Prompt';
 import { Sidebar } from './Sidebar';
 import { BackendBanner } from './BackendBanner';
@@ -191,11 +192,22 @@ function Workspace({
   const onOpenOutbox = useCallback(() => setDialog('outbox'), []);
   const onAccount = useCallback(() => setDialog('account'), []);
 
-  // "Comment" on a selection (the editor's toolbar) opens the panel on that passage.
+  // "Comment" on a selection (the editor's toolbar) opens the panel on that passage; a click
+  // on a marked passage opens the panel on its thread.
+  const [focusComment, setFocusComment] = useState<{ commentId: string; n: number } | null>(null);
   useEffect(() => {
     const open = () => setPanel('comments');
+    const openThread = (e: Event) => {
+      const commentId = (e as CustomEvent<{ commentId: string }>).detail.commentId;
+      setPanel('comments');
+      setFocusComment((f) => ({ commentId, n: (f?.n ?? 0) + 1 }));
+    };
     window.addEventListener(COMMENT_ON_SELECTION, open);
-    return () => window.removeEventListener(COMMENT_ON_SELECTION, open);
+    window.addEventListener(OPEN_COMMENT, openThread);
+    return () => {
+      window.removeEventListener(COMMENT_ON_SELECTION, open);
+      window.removeEventListener(OPEN_COMMENT, openThread);
+    };
   }, []);
 
   // Ctrl/Cmd+K: the page switcher, from anywhere in the window (the editor included).
@@ -335,11 +347,12 @@ function Workspace({
                   )}
                 </article>
               </div>
-            ) : !replica && page && view?.first?.id === page.id ? (
+            ) : !replica && branch && page && view?.first?.id === page.id ? (
               <div className="page-scroll">
                 <article className="page">
                   <SavedPage
                     key={`saved:${page.id}`}
+                    branch={branch}
                     title={page.title}
                     body={view.first.body}
                     onPlaceCaret={(caret) => setPlacedCaret({ pageId: page.id, caret })}
@@ -376,7 +389,16 @@ function Workspace({
         )}
       </main>
       {panel === 'comments' && branch && page && nav.view === 'page' && (
-        <CommentsPanel branch={branch} pageId={page.id} pageTitle={page.title || 'Untitled'} onClose={() => setPanel(null)} />
+        <CommentsPanel
+          branch={branch}
+          pageId={page.id}
+          pageTitle={page.title || 'Untitled'}
+          focus={focusComment}
+          onClose={() => {
+            setPanel(null);
+            setFocusComment(null);
+          }}
+        />
       )}
       {panel === 'history' && branch && replica && page && nav.view === 'page' && (
         <HistoryPanel
@@ -385,6 +407,7 @@ function Workspace({
           pageId={page.id}
           pageTitle={page.title || 'Untitled'}
           editable={editable}
+          me={session.user.id}
           onClose={() => setPanel(null)}
         />
       )}

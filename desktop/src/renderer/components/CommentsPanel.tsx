@@ -1,10 +1,11 @@
-import { Fragment, type ReactNode, useEffect, useState } from 'react';
+import { Fragment, type ReactNode, useEffect, useRef, useState } from 'react';
 import type { BranchRef, CommentView } from '../../common/ipc';
 import { branchKey } from '../../common/ipc';
 import { bridge, call } from '../bridge';
 import { Icon } from './Icons';
 import { colorFor, initials, timeAgo } from './hooks';
 import { COMMENT_ON_SELECTION, revealQuote, selectedText, splitQuote, withQuote } from '../review/commentAnchor';
+import { selectionAnchor } from '../editor/commentHighlights';
 import { notify } from './Toasts';
 
 /** How often an open panel asks for new comments. */
@@ -96,6 +97,7 @@ function Composer({
   placeholder,
   onSend,
   autoFocus,
+  focusKey,
   compact,
   quote,
   onDropQuote,
@@ -103,6 +105,8 @@ function Composer({
   placeholder: string;
   onSend: (text: string) => Promise<void>;
   autoFocus?: boolean;
+  /** Takes the focus each time this changes (to a truthy value). */
+  focusKey?: number;
   compact?: boolean;
   /** The passage the comment is about, shown above the text. */
   quote?: string | null;
@@ -110,6 +114,10 @@ function Composer({
 }) {
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (focusKey) input.current?.focus();
+  }, [focusKey]);
   const send = async () => {
     if (!text.trim()) return;
     setBusy(true);
@@ -133,6 +141,7 @@ function Composer({
         </div>
       )}
       <textarea
+        ref={input}
         value={text}
         placeholder={placeholder}
         aria-label={placeholder}
@@ -183,13 +192,22 @@ function ThreadBody({ markdown }: { markdown: string }) {
   );
 }
 
-function Thread({ comment }: { comment: CommentView }) {
+function Thread({ comment, focused }: { comment: CommentView; focused?: number }) {
   const [replying, setReplying] = useState(false);
+  const article = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (focused) article.current?.scrollIntoView({ block: 'nearest' });
+  }, [focused]);
   const react = (replyId: string | undefined) => (emoji: string, on: boolean) =>
     void call('comments.react', { commentId: comment.id, replyId, emoji, on }).catch((err: Error) => notify('error', err.message));
   const author = comment.author?.displayName ?? 'Someone';
   return (
-    <article className={`thread${comment.resolved ? ' is-resolved' : ''}`} data-comment-id={comment.id}>
+    <article
+      ref={article}
+      className={`thread${comment.resolved ? ' is-resolved' : ''}${focused ? ' is-focused' : ''}`}
+      aria-current={focused ? 'true' : undefined}
+      data-comment-id={comment.id}
+    >
       <header className="thread-head">
         <span className="avatar" style={{ background: colorFor(comment.author?.id ?? author) }}>
           {initials(author)}
@@ -264,24 +282,33 @@ function Thread({ comment }: { comment: CommentView }) {
   );
 }
 
-/** Discussion of the open page: post, reply, react and resolve, offline too. */
+/**
+ * Discussion of the open page: post, reply, react and resolve, offline too. Asked to
+ * comment on a selected passage, the composer takes the focus (the words typed are the
+ * comment's, never the page's) and the passage is marked in the page once it is sent.
+ */
 export function CommentsPanel({
   branch,
   pageId,
   pageTitle,
+  focus,
   onClose,
 }: {
   branch: BranchRef;
   pageId: string;
   pageTitle: string;
+  /** A thread to show (a click on its passage in the page): its id, and how many times it was asked for. */
+  focus?: { commentId: string; n: number } | null;
   onClose: () => void;
 }) {
   const [comments, setComments] = useState<CommentView[]>([]);
   const [showResolved, setShowResolved] = useState(false);
-  // The passage selected in the page when the panel opened (or when asked again).
-  const [quote, setQuote] = useState<string | null>(() => selectedText());
+  // The passage selected in the page when the panel opened (or when asked again); `ask`
+  // counts the times the composer was asked to take the focus (opening the panel is one).
+  const [passage, setPassage] = useState(() => ({ quote: selectedText(), anchor: selectionAnchor(), ask: 1 }));
+  const quote = passage.quote;
   useEffect(() => {
-    const onAsk = () => setQuote(selectedText());
+    const onAsk = () => setPassage((p) => ({ quote: selectedText(), anchor: selectionAnchor(), ask: p.ask + 1 }));
     window.addEventListener(COMMENT_ON_SELECTION, onAsk);
     return () => window.removeEventListener(COMMENT_ON_SELECTION, onAsk);
   }, []);
@@ -302,6 +329,12 @@ export function CommentsPanel({
   }, [key, pageId]);
   const open = comments.filter((c) => !c.resolved);
   const resolved = comments.filter((c) => c.resolved);
+  const isFocus = (c: CommentView) => !!focus && (c.id === focus.commentId || c.serverId === focus.commentId);
+  const focusedResolved = resolved.some(isFocus);
+  useEffect(() => {
+    if (focusedResolved) setShowResolved(true);
+  }, [focusedResolved, focus?.n]);
+  const focusOf = (c: CommentView) => (isFocus(c) ? focus?.n : undefined);
   return (
     <aside className="panel" aria-label="Comments">
       <header className="panel-head">
@@ -317,10 +350,17 @@ export function CommentsPanel({
         <Composer
           placeholder={quote ? 'Comment on the selected passage…' : 'Add a comment on this page…'}
           quote={quote}
-          onDropQuote={() => setQuote(null)}
+          focusKey={passage.ask}
+          onDropQuote={() => setPassage((p) => ({ ...p, quote: null, anchor: null }))}
           onSend={async (text) => {
-            const created = await call('comments.create', { branch, pageId, markdown: withQuote(quote, text) });
-            setQuote(null);
+            const anchor = quote ? passage.anchor : null;
+            const created = await call('comments.create', {
+              branch,
+              pageId,
+              markdown: withQuote(quote, text),
+              ...(anchor ? { anchor } : {}),
+            });
+            setPassage((p) => ({ ...p, quote: null, anchor: null }));
             setComments((all) => [...all.filter((c) => c.id !== created.id), created]);
           }}
         />
@@ -331,14 +371,14 @@ export function CommentsPanel({
           </div>
         )}
         {open.map((c) => (
-          <Thread key={c.id} comment={c} />
+          <Thread key={c.id} comment={c} focused={focusOf(c)} />
         ))}
         {resolved.length > 0 && (
           <button type="button" className="link-btn" onClick={() => setShowResolved((s) => !s)}>
             {showResolved ? 'Hide' : 'Show'} {resolved.length} resolved
           </button>
         )}
-        {showResolved && resolved.map((c) => <Thread key={c.id} comment={c} />)}
+        {showResolved && resolved.map((c) => <Thread key={c.id} comment={c} focused={focusOf(c)} />)}
       </div>
     </aside>
   );

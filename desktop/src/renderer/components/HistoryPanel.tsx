@@ -10,8 +10,19 @@ import type { BranchReplica } from '../sync/BranchReplica';
 import { Icon } from './Icons';
 import { timeAgo } from './hooks';
 import { notify } from './Toasts';
+import { restoreInEditor } from '../editor/restore';
 
 const CHANGE_LABEL: Record<PageRevisionView['change'], string> = { added: 'Created', edited: 'Edited', removed: 'Removed' };
+
+/** What a revision did, as the list says it: a restore names the version it brought back and who did it. */
+function revisionLabel(r: PageRevisionView, all: PageRevisionView[]): string {
+  if (r.type === 'restore') {
+    const from = all.find((o) => o.revisionId === r.restoredFrom);
+    const version = from ? `the version of ${new Date(from.createdAt).toLocaleString()}` : 'an earlier version';
+    return `Restored ${version}${r.by ? ` · by ${r.by}` : ''}`;
+  }
+  return `${CHANGE_LABEL[r.change]}${TYPE_LABEL[r.type] ? ` · ${TYPE_LABEL[r.type]}` : ''}${r.by ? ` · by ${r.by}` : ''}`;
+}
 
 const TYPE_LABEL: Record<string, string> = {
   merge: 'merged change request',
@@ -46,6 +57,7 @@ export function HistoryPanel({
   pageId,
   pageTitle,
   editable,
+  me,
   onClose,
 }: {
   branch: BranchRef;
@@ -53,6 +65,8 @@ export function HistoryPanel({
   pageId: string;
   pageTitle: string;
   editable: boolean;
+  /** The signed-in user's id: who a restore is recorded as. */
+  me: string;
   onClose: () => void;
 }) {
   const [history, setHistory] = useState<PageHistoryView | null>(null);
@@ -107,11 +121,17 @@ export function HistoryPanel({
   }, [old, replica, pageId]);
 
   const restore = async () => {
-    if (!selected) return;
+    if (!selected || !old) return;
     setRestoring(true);
     try {
-      await call('history.restore', { branch, pageId, revisionId: selected });
-      notify('info', 'The page reads as it did in that version again. Its history keeps what it replaced.');
+      // Through the page's editor when it shows the page: one step Ctrl+Z takes back.
+      if (!restoreInEditor(replica.doc, pageId, old, { revision: selected, by: me })) {
+        await call('history.restore', { branch, pageId, revisionId: selected });
+      }
+      notify(
+        'info',
+        'The page reads as it did in that version again (Ctrl+Z in the page takes it back). Its history keeps what it replaced.',
+      );
     } catch (err) {
       notify('error', (err as Error).message);
     } finally {
@@ -163,10 +183,7 @@ export function HistoryPanel({
                     <span className="history-when" title={new Date(r.createdAt).toLocaleString()}>
                       {timeAgo(r.createdAt)}
                     </span>
-                    <span className="history-what">
-                      {CHANGE_LABEL[r.change]}
-                      {TYPE_LABEL[r.type] ? ` · ${TYPE_LABEL[r.type]}` : ''}
-                    </span>
+                    <span className="history-what">{revisionLabel(r, history.revisions)}</span>
                     <span className="history-title">{r.title || 'Untitled'}</span>
                     {!reachable && <span className="muted small">Needs a connection</span>}
                   </button>

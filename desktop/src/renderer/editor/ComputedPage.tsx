@@ -2,6 +2,9 @@ import { EditorContent, useEditor } from '@tiptap/react';
 import { useEffect, useState } from 'react';
 import type { BranchRef, ComputedPageView } from '../../common/ipc';
 import { call } from '../bridge';
+import { BranchFiles } from '../files/fileUrls';
+import { contractViewExtras } from './contractViews';
+import { nodeViewExtras } from './nodeViews';
 import { schemaExtensions } from './schema';
 
 /** Whether a page's body is computed (its `computed` definition names a known type). */
@@ -18,11 +21,14 @@ export function isComputedPage(page: { computed: unknown }): boolean {
 export function ComputedPage({ branch, pageId }: { branch: BranchRef; pageId: string }) {
   const [view, setView] = useState<ComputedPageView | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const editor = useEditor({
-    editable: false,
-    extensions: schemaExtensions(),
-    editorProps: { attributes: { class: 'prose', 'aria-label': 'Page content' } },
-  });
+  const editor = useEditor(
+    {
+      editable: false,
+      extensions: [...schemaExtensions({ ...nodeViewExtras(), ...contractViewExtras() }), BranchFiles.configure({ branch })],
+      editorProps: { attributes: { class: 'prose', 'aria-label': 'Page content' } },
+    },
+    [branch.spaceId, branch.changeRequestId],
+  );
   useEffect(() => {
     let alive = true;
     setView(null);

@@ -18,6 +18,7 @@ import { contractViewExtras } from './contractViews';
 import { WritingShortcuts } from './behaviour';
 import { BLOCK_CHOICES } from './blocks';
 import { CodeHighlight } from './highlight';
+import { CommentHighlights } from './commentHighlights';
 import { pickImageFiles } from './images';
 import { nodeViewExtras } from './nodeViews';
 import { PasteHandling, insertFiles } from './paste';
@@ -305,6 +306,7 @@ export function PageEditor({
         }),
         SlashMenu.configure({ pages: () => pagesRef.current }),
         CodeHighlight,
+        CommentHighlights.configure({ doc: replica.doc, pageId }),
         Collaboration.configure({ fragment }),
         CollaborationCursor.configure({ provider: { awareness: replica.awareness }, user }),
       ],

@@ -1,5 +1,9 @@
 import type { NodeJSON } from '@quire/shared/content/json';
 import { EditorContent, useEditor } from '@tiptap/react';
+import type { BranchRef } from '../../common/ipc';
+import { BranchFiles } from '../files/fileUrls';
+import { contractViewExtras } from './contractViews';
+import { nodeViewExtras } from './nodeViews';
 import type { PlacedCaret } from './placedCaret';
 import { schemaExtensions } from './schema';
 
@@ -10,10 +14,21 @@ import { schemaExtensions } from './schema';
  * clicked (or what they selected) meanwhile is handed over to it (`onPlaceCaret`): the
  * saved body is the live page's body, so its positions hold there.
  */
-export function SavedPage({ title, body, onPlaceCaret }: { title: string; body: NodeJSON; onPlaceCaret?: (caret: PlacedCaret) => void }) {
+export function SavedPage({
+  branch,
+  title,
+  body,
+  onPlaceCaret,
+}: {
+  branch: BranchRef;
+  title: string;
+  body: NodeJSON;
+  onPlaceCaret?: (caret: PlacedCaret) => void;
+}) {
   const editor = useEditor({
     editable: false,
-    extensions: schemaExtensions(),
+    // Drawn by the live editor's own views: images show from the file's bytes (a placeholder until then).
+    extensions: [...schemaExtensions({ ...nodeViewExtras(), ...contractViewExtras() }), BranchFiles.configure({ branch })],
     content: body,
     editorProps: { attributes: { class: 'prose', 'aria-label': 'Page content', 'aria-readonly': 'true' } },
   });

@@ -1,5 +1,6 @@
 import { Extension, InputRule, markInputRule, textblockTypeInputRule, wrappingInputRule } from '@tiptap/core';
 import { TextSelection } from '@tiptap/pm/state';
+import { indentCode } from './codeIndent';
 import { moveToCell, tableCellAt } from './tables';
 
 /**
@@ -101,15 +102,19 @@ export const WritingShortcuts = Extension.create({
         if (this.editor.isActive('taskItem')) return this.editor.commands.splitListItem('taskItem');
         return false;
       },
+      // Tab never leaves the page: the browser would move the focus to the next control (a
+      // code block's language list, which then takes the keys typed next as a choice).
       Tab: () => {
+        if (indentCode(this.editor, false)) return true;
         if (inTable()) return moveToCell(this.editor, 1);
-        if (this.editor.isActive('listItem') || this.editor.isActive('taskItem')) return this.editor.commands.sinkListItem(listItem());
-        return false;
+        if (this.editor.isActive('listItem') || this.editor.isActive('taskItem')) this.editor.commands.sinkListItem(listItem());
+        return true;
       },
       'Shift-Tab': () => {
+        if (indentCode(this.editor, true)) return true;
         if (inTable()) return moveToCell(this.editor, -1);
-        if (this.editor.isActive('listItem') || this.editor.isActive('taskItem')) return this.editor.commands.liftListItem(listItem());
-        return false;
+        if (this.editor.isActive('listItem') || this.editor.isActive('taskItem')) this.editor.commands.liftListItem(listItem());
+        return true;
       },
     };
   },

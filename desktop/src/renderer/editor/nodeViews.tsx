@@ -3,10 +3,10 @@ import type { NodeViewRendererProps } from '@tiptap/core';
 import type { Node as PMNode } from '@tiptap/pm/model';
 import { NodeViewContent, NodeViewWrapper, type NodeViewProps, ReactNodeViewRenderer } from '@tiptap/react';
 import { useState } from 'react';
-import { editorBranch, fileIdOf, fileUrl, uploadingIdOf, useImageUrl } from '../files/fileUrls';
+import { editorBranch, fileIdOf, fileUrl, uploadingIdOf, useImageUrl, watchFileUrl } from '../files/fileUrls';
 import { Icon } from '../components/Icons';
 import { askText } from '../components/Prompt';
-import type { NodeExtras } from './schema';
+import { type NodeExtras, imageDom, inlineImageDom, loadableSrc } from './schema';
 
 /**
  * How the richer blocks look and are edited: a hint's style, a code block's language, a
@@ -67,11 +67,17 @@ function CodeBlockView({ node, updateAttributes, editor }: NodeViewProps) {
   return (
     <NodeViewWrapper className="qe-code" data-language={language || undefined}>
       <div className="qe-code-bar" contentEditable={false}>
+        {/* Out of the Tab order, and the caret goes back to the code once a language is picked:
+            a focused list takes typed keys as a choice of language. */}
         <select
           value={LANGUAGES.includes(language) ? language : '__other'}
           disabled={!editor.isEditable}
           aria-label="Code language"
-          onChange={(e) => updateAttributes({ language: e.target.value === '' ? null : e.target.value })}
+          tabIndex={-1}
+          onChange={(e) => {
+            updateAttributes({ language: e.target.value === '' ? null : e.target.value });
+            editor.commands.focus();
+          }}
         >
           {LANGUAGES.map((l) => (
             <option key={l} value={l}>
@@ -280,6 +286,45 @@ function taskItemView({ node, getPos, editor }: NodeViewRendererProps) {
   };
 }
 
+/**
+ * An inline image: a space file is shown once its bytes are read (its alt text until
+ * then), never by giving the `img` an address the window cannot load.
+ */
+function inlineImageView({ node, editor }: NodeViewRendererProps) {
+  const img = document.createElement('img');
+  img.className = 'qe-inline-image';
+  img.dataset.inline = 'true';
+  const branch = editorBranch(editor);
+  let current: PMNode = node as PMNode;
+  let shownSrc: string | null = null;
+  let stop = () => {};
+  const paint = () => {
+    img.alt = String(current.attrs.alt ?? '');
+    if (current.attrs.title) img.title = String(current.attrs.title);
+    else img.removeAttribute('title');
+    const src = String(current.attrs.src ?? '');
+    if (src === shownSrc) return;
+    shownSrc = src;
+    stop();
+    img.dataset.src = src;
+    img.removeAttribute('src');
+    const fileId = fileIdOf(src);
+    if (fileId && branch) stop = watchFileUrl(branch, fileId, (url) => img.setAttribute('src', url));
+    else if (loadableSrc(src)) img.setAttribute('src', src);
+  };
+  paint();
+  return {
+    dom: img,
+    update: (next: PMNode) => {
+      if (next.type !== current.type) return false;
+      current = next;
+      paint();
+      return true;
+    },
+    destroy: () => stop(),
+  };
+}
+
 /** Node views by node name, merged into the schema extensions. */
 export function nodeViewExtras(): NodeExtras {
   return {
@@ -289,7 +334,13 @@ export function nodeViewExtras(): NodeExtras {
     embed: { name: 'embed', addNodeView: () => ReactNodeViewRenderer(EmbedView) },
     contentRef: { name: 'contentRef', addNodeView: () => ReactNodeViewRenderer(ContentRefView) },
     file: { name: 'file', addNodeView: () => ReactNodeViewRenderer(FileView) },
-    image: { name: 'image', addNodeView: () => ReactNodeViewRenderer(ImageView) },
+    // The DOM made from the node outside its view (the clipboard's) keeps space files' addresses out of `src` too.
+    image: { name: 'image', addNodeView: () => ReactNodeViewRenderer(ImageView), renderHTML: ({ node }) => imageDom(node, true) },
+    inlineImage: {
+      name: 'inlineImage',
+      addNodeView: () => inlineImageView as never,
+      renderHTML: ({ node }) => inlineImageDom(node, true),
+    },
     taskItem: { name: 'taskItem', addNodeView: () => taskItemView as never },
   };
 }

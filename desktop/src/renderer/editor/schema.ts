@@ -32,6 +32,57 @@ const block = (type: string, tag = 'div'): DomMapping => ({
   render: () => [tag, { 'data-type': type, class: `qe-${type}` }, 0],
 });
 
+/** A picture's address as written: a space file's (`data-src`) or a web one (`src`). */
+const srcOf = (img: HTMLElement) => img.getAttribute('data-src') ?? img.getAttribute('src') ?? '';
+
+/**
+ * An address the window can load as it is. A space file (`file:<id>`, `upload:<id>`) is
+ * not one: its bytes come from the LocalNode, and an `img` given that address would have
+ * the browser try (and refuse) to load it.
+ */
+export function loadableSrc(src: unknown): string | undefined {
+  return typeof src === 'string' && /^(https?:|data:image\/|blob:)/i.test(src) ? src : undefined;
+}
+
+/**
+ * An image block's DOM. `safe`: only an address the window can load goes in `src` (the
+ * written one is kept in `data-src`, which parsing reads back), so the DOM made for the
+ * clipboard or a read-only view never loads a space file's address.
+ */
+export function imageDom(node: PMNode, safe: boolean): DOMOutputSpec {
+  const src = str(node.attrs.src);
+  return [
+    'figure',
+    { class: 'qe-image' },
+    [
+      'img',
+      clean({
+        src: safe ? loadableSrc(src) : src,
+        'data-src': safe ? src : undefined,
+        alt: str(node.attrs.alt),
+        width: str(node.attrs.width),
+      }),
+    ],
+    ...(node.attrs.caption ? [['figcaption', String(node.attrs.caption)] as DOMOutputSpec] : []),
+  ];
+}
+
+/** An inline image's DOM; `safe` as for `imageDom`. */
+export function inlineImageDom(node: PMNode, safe: boolean): DOMOutputSpec {
+  const src = str(node.attrs.src);
+  return [
+    'img',
+    clean({
+      'data-inline': 'true',
+      src: safe ? loadableSrc(src) : src,
+      'data-src': safe ? src : undefined,
+      alt: str(node.attrs.alt),
+      title: str(node.attrs.title),
+      class: 'qe-inline-image',
+    }),
+  ];
+}
+
 /** DOM for every node of the body schema. A node missing here fails the startup check below. */
 const NODE_DOM: Record<string, DomMapping> = {
   paragraph: { parse: [{ tag: 'p' }], render: () => ['p', 0] },
@@ -119,27 +170,22 @@ const NODE_DOM: Record<string, DomMapping> = {
           const img = (el as HTMLElement).querySelector('img');
           if (!img) return false;
           return {
-            src: img.getAttribute('src') ?? '',
+            src: srcOf(img),
             alt: img.getAttribute('alt'),
             caption: (el as HTMLElement).querySelector('figcaption')?.textContent ?? null,
           };
         },
       },
       {
-        tag: 'img[src]',
+        tag: 'img[src], img[data-src]',
         getAttrs: (el) => ({
-          src: (el as HTMLElement).getAttribute('src') ?? '',
+          src: srcOf(el as HTMLElement),
           alt: (el as HTMLElement).getAttribute('alt'),
           width: (el as HTMLElement).getAttribute('width'),
         }),
       },
     ],
-    render: (node) => [
-      'figure',
-      { class: 'qe-image' },
-      ['img', clean({ src: str(node.attrs.src), alt: str(node.attrs.alt), width: str(node.attrs.width) })],
-      ...(node.attrs.caption ? [['figcaption', String(node.attrs.caption)] as DOMOutputSpec] : []),
-    ],
+    render: (node) => imageDom(node, false),
   },
   file: {
     parse: [
@@ -312,19 +358,10 @@ const NODE_DOM: Record<string, DomMapping> = {
     parse: [
       {
         tag: 'img[data-inline]',
-        getAttrs: (el) => ({ src: (el as HTMLElement).getAttribute('src') ?? '', alt: (el as HTMLElement).getAttribute('alt') }),
+        getAttrs: (el) => ({ src: srcOf(el as HTMLElement), alt: (el as HTMLElement).getAttribute('alt') }),
       },
     ],
-    render: (node) => [
-      'img',
-      clean({
-        'data-inline': 'true',
-        src: str(node.attrs.src),
-        alt: str(node.attrs.alt),
-        title: str(node.attrs.title),
-        class: 'qe-inline-image',
-      }),
-    ],
+    render: (node) => inlineImageDom(node, false),
   },
 };
 

@@ -30,6 +30,28 @@ export function fileUrl(branch: BranchRef, fileId: string): Promise<string | nul
   return url;
 }
 
+/**
+ * Calls `onUrl` once a space file's URL is known: at once when it was read before, else
+ * when the LocalNode has its bytes (asked again, less and less often, while it has not:
+ * another writer's file reaches the server a moment after the page does). Answers a stop.
+ */
+export function watchFileUrl(branch: BranchRef, fileId: string, onUrl: (url: string) => void): () => void {
+  let live = true;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  const load = (delay: number) => {
+    void fileUrl(branch, fileId).then((url) => {
+      if (!live) return;
+      if (url) onUrl(url);
+      else retry = setTimeout(() => load(Math.min(delay * 2, 10_000)), delay);
+    });
+  };
+  load(1000);
+  return () => {
+    live = false;
+    clearTimeout(retry);
+  };
+}
+
 /** The URL to show `src` at: a file's object URL once read, a web address as it is. */
 export function useImageUrl(branch: BranchRef | null, src: string): string | null {
   const fileId = fileIdOf(src);
@@ -37,21 +59,7 @@ export function useImageUrl(branch: BranchRef | null, src: string): string | nul
   useEffect(() => {
     setResolved(null);
     if (!fileId || !branch) return;
-    let live = true;
-    let retry: ReturnType<typeof setTimeout> | undefined;
-    const load = (delay: number) => {
-      void fileUrl(branch, fileId).then((url) => {
-        if (!live) return;
-        if (url) setResolved(url);
-        // Another writer's file reaches the server a moment after the page does.
-        else retry = setTimeout(() => load(Math.min(delay * 2, 10_000)), delay);
-      });
-    };
-    load(1000);
-    return () => {
-      live = false;
-      clearTimeout(retry);
-    };
+    return watchFileUrl(branch, fileId, setResolved);
   }, [fileId, branch?.spaceId, branch?.changeRequestId]);
   if (fileId) return resolved;
   return /^(https?:|data:image\/|blob:)/i.test(src) ? src : null;

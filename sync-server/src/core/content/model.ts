@@ -6,6 +6,8 @@
 import {
   BranchMap,
   type FileInfo,
+  PageKey,
+  type PageRestore,
   type NodeJSON,
   type Page,
   type Target,
@@ -17,9 +19,10 @@ import {
   listFiles,
   listPages,
   listReusableContents,
+  pageRestoredFrom,
   parseTarget,
 } from '@quire/shared/content/index';
-import type * as Y from 'yjs';
+import * as Y from 'yjs';
 
 export type { NodeJSON, Target };
 export type PageMeta = Page;
@@ -29,6 +32,8 @@ export type FileMeta = FileInfo;
 export interface BranchChanges {
   /** Pages added, removed or edited (fields or body). */
   pages: Set<string>;
+  /** Pages whose restore mark (`PageKey.restoredFrom`) was written: a writer restored them from their history. */
+  restored: Set<string>;
   files: boolean;
   variables: boolean;
   reusableContents: boolean;
@@ -41,7 +46,14 @@ export interface BranchChanges {
  * in one page's body marks that page alone.
  */
 export function watchChanges(doc: Y.Doc): () => BranchChanges {
-  const changes: BranchChanges = { pages: new Set(), files: false, variables: false, reusableContents: false, any: false };
+  const changes: BranchChanges = {
+    pages: new Set(),
+    restored: new Set(),
+    files: false,
+    variables: false,
+    reusableContents: false,
+    any: false,
+  };
   const pages = doc.getMap(BranchMap.pages);
   const files = doc.getMap(BranchMap.files);
   const variables = doc.getMap(BranchMap.variables);
@@ -50,7 +62,10 @@ export function watchChanges(doc: Y.Doc): () => BranchChanges {
     changes.any = true;
     for (const e of events) {
       if (e.target === pages) for (const key of (e as Y.YMapEvent<unknown>).keysChanged) changes.pages.add(key);
-      else if (typeof e.path[0] === 'string') changes.pages.add(e.path[0]);
+      else if (typeof e.path[0] === 'string') {
+        changes.pages.add(e.path[0]);
+        if (e.path.length === 1 && e instanceof Y.YMapEvent && e.keysChanged.has(PageKey.restoredFrom)) changes.restored.add(e.path[0]);
+      }
     }
   };
   const flag = (key: 'files' | 'variables' | 'reusableContents') => () => {
@@ -125,4 +140,9 @@ export interface BodySection {
 /** The body split at its headings, with the anchors the outline gives them. */
 export function bodySections(body: NodeJSON): BodySection[] {
   return modelSections(body).map((s) => ({ anchor: s.anchor ?? '', title: s.title, text: s.text.replace(/\s+/g, ' ').trim() }));
+}
+
+/** The page's last restore from its history, as the restoring writer marked it. */
+export function readPageRestore(doc: Y.Doc, pageId: string): PageRestore | null {
+  return pageRestoredFrom(doc, pageId);
 }

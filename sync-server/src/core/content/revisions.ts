@@ -16,6 +16,7 @@ import {
 } from '../../store/revisions';
 import { type PageChangeRow, recordPageChanges } from '../../store/revisionPages';
 import { appendUpdate, loadDocUpdate, readDocLog } from '../../store/ydocs';
+import { restoreInCut } from './restores';
 import { type Branch, branchDocId, branchOfDocId, inTransaction, lockBranch } from './branches';
 import { Lru } from './lru';
 import {
@@ -32,7 +33,7 @@ import { reindexPages } from './searchIndex';
 import { branchPath, recordWebhookEvent } from '../webhooks/events';
 
 /** Revision types: why a revision was cut. */
-export type RevisionType = 'initial' | 'edits' | 'merge' | 'update' | 'import' | 'template' | 'fork';
+export type RevisionType = 'initial' | 'edits' | 'merge' | 'update' | 'import' | 'template' | 'fork' | 'restore';
 
 /**
  * Documents and contents at recent revisions. Revisions never change, so an entry is
@@ -157,6 +158,8 @@ async function cutIn(tx: Queryable, branch: Branch, opts: CutOptions): Promise<C
   const prev = head ? await contentAtRevision(tx, head.id) : emptyMaterialized();
   const now = new Date().toISOString();
   const { next, pageChanges, fileChanges } = rematerialize(doc, prev, head ? changes : 'all', now);
+  // Live edits that restored a page from its history: recorded as the restore they are.
+  const restore = head && !opts.type ? await restoreInCut(tx, branch, space.org_id, doc, changes.restored, pageChanges) : undefined;
 
   let state: Uint8Array;
   let stateBase: string | null = null;
@@ -198,9 +201,9 @@ async function cutIn(tx: Queryable, branch: Branch, opts: CutOptions): Promise<C
     spaceId: branch.spaceId,
     changeRequestId: branch.changeRequestId ?? null,
     branch: docId,
-    parents: [...(head ? [head.id] : []), ...(opts.extraParents ?? [])],
-    type: opts.type ?? (head ? 'edits' : 'initial'),
-    createdBy: opts.createdBy ?? null,
+    parents: [...(head ? [head.id] : []), ...(opts.extraParents ?? restore?.revisions ?? [])],
+    type: opts.type ?? (restore ? 'restore' : head ? 'edits' : 'initial'),
+    createdBy: opts.createdBy ?? restore?.by ?? null,
     docSeq: lastSeq,
     state,
     stateBase,

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createPage, deletePage, setPageMarkdown, updatePage } from '@quire/shared/content/index';
+import { createPage, deletePage, markPageRestored, setPageDocument, setPageMarkdown, updatePage } from '@quire/shared/content/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestServer } from '../../testing/harness';
 import { editLive } from '../../testing/testEdits';
@@ -125,6 +125,56 @@ describe('page history', () => {
     const badFormat = await t.get(`/v1/spaces/${s.id}/revisions/${items[0]!.revision}/page/${guide}?format=pdf`, admin.token);
     expect(badFormat.status).toBe(400);
     expect(badFormat.body.error.message).toMatch(/"format"/);
+  });
+
+  it('lists a page restored by a writer as a restore of that version, by that writer; an unbelievable mark reads as edits', async () => {
+    const { admin, reader, s, guide } = await editedPage();
+    const list = async () => (await t.get(`/v1/spaces/${s.id}/content/page/${guide}/revisions`, admin.token)).body.items as Listed[];
+    const oldest = (await list()).at(-1)!;
+    const old = await t.get(`/v1/spaces/${s.id}/revisions/${oldest.revision}/page/${guide}?format=body`, admin.token);
+    // As the writer's client does it: the old title and body, and the mark, in one transaction.
+    await editLive(t.db, { spaceId: s.id }, (doc) =>
+      doc.transact(() => {
+        setPageDocument(doc, guide, old.body.body);
+        updatePage(doc, guide, { title: old.body.page.title });
+        markPageRestored(doc, guide, { revision: oldest.revision, by: admin.id, at: new Date().toISOString() });
+      }),
+    );
+    const [restored] = await list();
+    expect(restored).toMatchObject({
+      change: 'edited',
+      title: 'Guide',
+      type: 'restore',
+      createdBy: admin.id,
+      restoredFrom: oldest.revision,
+    });
+    const revision = await t.get(`/v1/spaces/${s.id}/revisions/${restored!.revision}/page/${guide}?format=markdown`, admin.token);
+    expect(revision.body.page.markdown.trim()).toBe('First words.');
+
+    // A mark naming someone outside the organization, or a revision of another space, proves nothing.
+    const stranger = await t.user();
+    const elsewhere = await editedPage();
+    const foreign = (
+      (await t.get(`/v1/spaces/${elsewhere.s.id}/content/page/${elsewhere.guide}/revisions`, elsewhere.admin.token)).body.items as Listed[]
+    )[0]!.revision;
+    for (const [i, mark] of [
+      { revision: oldest.revision, by: stranger.id },
+      { revision: foreign, by: reader.id },
+    ].entries()) {
+      await editLive(t.db, { spaceId: s.id }, (doc) =>
+        doc.transact(() => {
+          setPageMarkdown(doc, guide, `Edited again, ${i}.\n`);
+          markPageRestored(doc, guide, { ...mark, at: new Date().toISOString() });
+        }),
+      );
+      const [edits] = await list();
+      expect(edits!.type).toBe('edits');
+      expect(edits).not.toHaveProperty('createdBy');
+      expect(edits).not.toHaveProperty('restoredFrom');
+    }
+    // A mark left over from an earlier restore makes later edits nothing but edits.
+    await editLive(t.db, { spaceId: s.id }, (doc) => setPageMarkdown(doc, guide, 'Plain edit.\n'));
+    expect((await list())[0]!.type).toBe('edits');
   });
 
   it('is in the OpenAPI document as an extension', async () => {

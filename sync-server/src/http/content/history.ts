@@ -61,6 +61,7 @@ export function registerPageHistory(app: OpenAPIHono<AppEnv>) {
         title: r.title,
         type: r.type,
         ...(r.created_by ? { createdBy: r.created_by } : {}),
+        ...(r.type === 'restore' && r.parents[1] ? { restoredFrom: r.parents[1] } : {}),
         createdAt: iso(r.created_at) as string,
         urls: { page: `${base}/${r.revision_id}/page/${p.pageId}` },
         permissions: { view: true },
