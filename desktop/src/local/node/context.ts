@@ -70,6 +70,8 @@ export interface CatalogPart {
 }
 
 export interface BranchesPart {
+  /** The branch when it is open here (a window shows it), without opening it. */
+  get(ref: BranchRef): BranchDoc | undefined;
   with<T>(ref: BranchRef, fn: (branch: BranchDoc) => Promise<T> | T): Promise<T>;
   connectAll(): void;
   disconnectAll(): void;
