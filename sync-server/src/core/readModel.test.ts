@@ -229,6 +229,54 @@ describe('reads racing writes', () => {
   });
 });
 
+describe('response bytes racing writes', () => {
+  it('an answer whose read of the database came before a write is not served again after it', async () => {
+    const { reader, spaceId } = await setup();
+    // A server on a handle whose read of this space's row, once armed, waits after the
+    // database answered: the write then lands between that read and the keeping of the bytes.
+    let armed = false;
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let answered!: () => void;
+    const readAnswered = new Promise<void>((resolve) => (answered = resolve));
+    const slow = Object.create(db) as Db;
+    slow.query = async (sql, params) => {
+      const rows = await db.query(sql, params);
+      if (armed && /\bFROM spaces\b/.test(sql) && params?.includes(spaceId)) {
+        armed = false;
+        answered();
+        await gate;
+      }
+      return rows as never;
+    };
+    const model = readModelOf(slow);
+    await model.ready;
+    const config = { ...loadConfig({}), publicUrl: 'http://quire.test', rateLimitPerAddress: 0, rateLimitPerToken: 0 };
+    const base = await serve({ db: slow, config, log: createLogger('silent') });
+    const path = `/v1/spaces/${spaceId}`;
+
+    armed = true;
+    const racing = call(base, 'GET', path, reader.token);
+    await readAnswered;
+    await db.query('UPDATE spaces SET title = $1 WHERE id = $2', ['Written during the read', spaceId]);
+    // On PostgreSQL the write's notification arrives asynchronously: wait until this process heard it.
+    await model.fence();
+    open();
+    // The racing request itself answers what it read.
+    expect((await racing).body.title).toBe('Handbook');
+
+    const hits = model.stats.responseHits;
+    const next = await call(base, 'GET', path, reader.token);
+    expect(next.status).toBe(200);
+    expect(next.body.title).toBe('Written during the read');
+    expect(model.stats.responseHits).toBe(hits);
+    // Answers that raced nothing are kept and served from bytes again.
+    const again = await call(base, 'GET', path, reader.token);
+    expect(again.body).toEqual(next.body);
+    expect(model.stats.responseHits).toBe(hits + 1);
+  });
+});
+
 describe('cache on and off give the same answers', () => {
   it('for any sequence of writes and reads', async () => {
     const { orgId, admin, reader, spaceId } = await setup();

@@ -64,9 +64,15 @@ export class SiteRequest {
     return v.isDefault ? this.sectionRoot(s) : `${this.sectionRoot(s)}/${v.path}`;
   }
 
-  /** The page at a variant's root: its first document page that is not hidden. */
+  /** The page at a variant's root: its first document page that is neither hidden nor below a hidden page. */
   firstPage(flat: PublishedPage[]): PublishedPage | undefined {
-    return flat.find((p) => p.type === 'document' && !p.hidden);
+    for (let i = 0; i < flat.length; i++) {
+      const p = flat[i] as PublishedPage;
+      // `flat` is in reading order, so a page's descendants follow it: skip them with it.
+      if (p.hidden) i += flatten(p.children).length;
+      else if (p.type === 'document') return p;
+    }
+    return undefined;
   }
 
   pageUrl(s: Section, v: Variant, flat: PublishedPage[], page: PublishedPage): string {

@@ -262,6 +262,32 @@ describe('kept answers of site tools', () => {
     expect((await toolCall(portalUrl, 3, 'list_pages', {}, { authorization: `Bearer ${expired}` })).status).toBe(401);
   });
 
+  it('on a restricted site, answers nobody from what another visitor was given', async () => {
+    const portal = await publishSite('Restricted portal', 'visitor-auth');
+    const portalUrl = `${http.base}${portal.root}/~mcp`;
+    const pro = await bearer(portal, { plan: 'pro' });
+    expect((await toolCall(portalUrl, 1, 'read_page', { page: '/pro-api/' }, pro)).answer).toContain('Send a bearer token.');
+    expect(await hits(() => toolCall(portalUrl, 2, 'read_page', { page: '/pro-api/' }, pro))).toBe(1);
+    const free = await toolCall(portalUrl, 3, 'read_page', { page: '/pro-api/' }, await bearer(portal, { plan: 'free' }));
+    expect(JSON.parse(free.text).result).toMatchObject({ isError: true, content: [{ text: 'No matching page found.' }] });
+    for (const headers of [{}, await bearer(publicSite, { plan: 'pro' })]) {
+      const refused = await toolCall(portalUrl, 4, 'read_page', { page: '/pro-api/' }, headers);
+      expect(refused.status).toBe(401);
+      expect(refused.text).not.toContain('bearer token');
+    }
+
+    const partners = await publishSite('Restricted partners', 'share-link');
+    const partnersUrl = `${http.base}${partners.root}/~mcp`;
+    const withKey = `${partnersUrl}?shareKey=${partners.shareKey}`;
+    expect((await toolCall(withKey, 1, 'read_page', { page: '/install-guide' })).answer).toContain('zeppelin package');
+    expect(await hits(() => toolCall(withKey, 2, 'read_page', { page: '/install-guide' }))).toBe(1);
+    for (const url of [partnersUrl, `${partnersUrl}?shareKey=wrong`, `${partnersUrl}?shareKey=${portal.shareKey}`]) {
+      const refused = await toolCall(url, 3, 'read_page', { page: '/install-guide' });
+      expect(refused.status, url).toBe(404);
+      expect(refused.text, url).not.toContain('zeppelin');
+    }
+  });
+
   it('answers with what is published now: a new version shows on the next call', async () => {
     const site = await publishSite('Kept changing docs', 'public');
     const url = `${http.base}${site.root}/~mcp`;

@@ -175,6 +175,43 @@ describe('sync endpoint', () => {
     p.destroy();
   });
 
+  it("refuses a change request of another space or organization named under one's own space, sending none of it", async () => {
+    const { orgId, admin, spaceId } = await fixture();
+    const sibling = await s.space(orgId, admin.token);
+    const other = await s.t.org();
+    const foreign = await s.space(other.orgId, other.admin.token);
+    /** A change request whose branch holds text, written live by someone who may. */
+    const branchWithText = async (space: string, token: string) => {
+      const cr = await s.t.post(`/v1/spaces/${space}/change-requests`, token, { subject: 'Private draft' });
+      expect(cr.status).toBe(200);
+      const p = s.provider(changeRequestRoom(space, cr.body.id), token);
+      await synced(p);
+      p.doc.getText('t').insert(0, 'unreleased plans');
+      await acknowledged(p);
+      p.destroy();
+      return cr.body.id as string;
+    };
+    const ofSibling = await branchWithText(sibling, admin.token);
+    const ofForeign = await branchWithText(foreign, other.admin.token);
+
+    for (const crId of [ofSibling, ofForeign]) {
+      const client = await rawClient(`${s.wsUrl}/${changeRequestRoom(spaceId, crId)}`, admin.token);
+      // Asks for the whole document, as a fresh client would: a server that let it in would answer with it.
+      const step1 = encoding.createEncoder();
+      encoding.writeVarUint(step1, 0);
+      encoding.writeVarUint(step1, 0);
+      encoding.writeVarUint8Array(step1, Y.encodeStateVector(new Y.Doc()));
+      if (client.ws.readyState === client.ws.OPEN) client.ws.send(encoding.toUint8Array(step1));
+      // Whichever comes first: the refusal, or anything of the document.
+      const firstMessage = new Promise<void>((resolve) =>
+        client.messages.length ? resolve() : client.ws.once('message', () => resolve()),
+      );
+      await Promise.race([client.closed, firstMessage]);
+      expect(client.messages).toEqual([]);
+      expect(await client.closed).toEqual({ code: SyncClose.notFound, reason: SyncCloseReason.noAccess });
+    }
+  });
+
   it('refuses edits on the branch of a merged change request, and still sends it the document', async () => {
     const { admin, spaceId } = await fixture();
     const cr = await s.t.post(`/v1/spaces/${spaceId}/change-requests`, admin.token, { subject: 'Done soon' });

@@ -402,4 +402,50 @@ describe('import', () => {
     const after = await t.get(`/v1/spaces/${s.id}/content`, admin.token);
     expect(after.body).toMatchObject({ id: s.revision, pages: [], files: [] });
   });
+
+  it('refuses an archive whose entries each fit under IMPORT_MAX_BYTES but together unpack to more, and changes nothing', async () => {
+    const { orgId, admin } = await t.org();
+    const s = await space(admin.token, orgId);
+    const path = `/v1/spaces/${s.id}/content/import`;
+    const LIMIT = 100_000;
+    // Three chapters of 40 000 bytes each (120 000 together), compressing to a few hundred bytes.
+    const chapters: Record<string, string> = {
+      'SUMMARY.md': '# Table of contents\n\n* [One](one.md)\n* [Two](two.md)\n* [Three](three.md)\n',
+    };
+    for (const name of ['one', 'two', 'three']) chapters[`${name}.md`] = `# ${name}\n\n${'All work and no play. '.repeat(40_000 / 22)}\n`;
+    for (const entry of Object.values(chapters)) expect(Buffer.byteLength(entry)).toBeLessThan(LIMIT);
+    served['/big.tar.gz'] = { type: 'application/gzip', body: await tarGz(chapters) };
+    served['/big.zip'] = {
+      type: 'application/zip',
+      body: Buffer.from(zipSync(Object.fromEntries(Object.entries(chapters).map(([k, v]) => [k, new TextEncoder().encode(v)])))),
+    };
+
+    const limits = t.deps.config.content;
+    const saved = { ...limits };
+    try {
+      limits.importMaxBytes = LIMIT;
+      for (const archive of ['big.tar.gz', 'big.zip']) {
+        expect(served[`/${archive}`]!.body.length, archive).toBeLessThan(LIMIT);
+        const refused = await t.post(path, admin.token, { source: 'markdown', url: `${origin}/${archive}` });
+        expect([413, 422], archive).toContain(refused.status);
+        expect(refused.body.error.message, archive).toMatch(/more than 100000 bytes.*Nothing was imported\.$/);
+        const after = await t.get(`/v1/spaces/${s.id}/content`, admin.token);
+        expect(after.body, archive).toMatchObject({ id: s.revision, pages: [], files: [] });
+      }
+      // The same archives fit a limit above what they unpack to.
+      limits.importMaxBytes = 4 * LIMIT;
+      for (const archive of ['big.tar.gz', 'big.zip']) {
+        const other = await space(admin.token, orgId);
+        const imported = await t.post(`/v1/spaces/${other.id}/content/import`, admin.token, {
+          source: 'markdown',
+          url: `${origin}/${archive}`,
+        });
+        expect(imported.status, archive).toBe(201);
+        const pages = (await t.get(`/v1/spaces/${other.id}/content/pages`, admin.token)).body.pages as TreePage[];
+        expect(titles(pages), archive).toEqual(['One', 'Two', 'Three']);
+      }
+    } finally {
+      Object.assign(limits, saved);
+    }
+  });
 });

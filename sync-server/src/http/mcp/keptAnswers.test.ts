@@ -120,6 +120,33 @@ describe('kept answers of /v1/mcp read-only tools', () => {
     expect((await readPage(revoked.token)).status).toBe(401);
   });
 
+  it("never answers a caller from another caller's kept answer: a stranger and another organization's admin get not found", async () => {
+    const member = await t.member(orgId, 'read');
+    const tree = (id: number) => callMessage(id, 'list_pages', { spaceId });
+    const read = await readPage(member.token);
+    expect(read.message.result.isError).toBeFalsy();
+    const listed = await post(member.token, tree(1));
+    expect(JSON.parse(listed.text).result.isError).toBeFalsy();
+    expect(await keptHits(() => readPage(member.token))).toBe(1);
+    expect(await keptHits(() => post(member.token, tree(2)))).toBe(1);
+
+    const stranger = await t.user('stranger');
+    const elsewhere = (await t.org()).admin;
+    for (const [who, token] of [
+      ['a user of no organization', stranger.token],
+      ["another organization's admin", elsewhere.token],
+    ] as const) {
+      let refused!: Awaited<ReturnType<typeof readPage>>;
+      expect(await keptHits(async () => (refused = await readPage(token))), who).toBe(0);
+      expect(refused.message.result, who).toMatchObject({ isError: true, content: [{ text: 'No matching space found.' }] });
+      let tree3!: Awaited<ReturnType<typeof post>>;
+      expect(await keptHits(async () => (tree3 = await post(token, tree(3)))), who).toBe(0);
+      expect(JSON.parse(tree3.text).result, who).toMatchObject({ isError: true, content: [{ text: 'No matching space found.' }] });
+      // Asked twice, still nothing of the member's answer.
+      expect((await readPage(token)).markdown, who).toBe('No matching space found.');
+    }
+  });
+
   it('leaves batches, malformed messages and unusual headers to the SDK', async () => {
     await readPage(reader.token);
     expect(await keptHits(() => readPage(reader.token))).toBe(1);

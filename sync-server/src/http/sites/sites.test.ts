@@ -118,6 +118,32 @@ describe('sites', () => {
     expect(elsewhere.status).toBe(404);
   });
 
+  it('shows a guest (no organization role) only the sites published to everyone: 404 otherwise, and none listed', async () => {
+    const guest = await t.member(orgId, null);
+    const draft = await newSite({ title: 'Guest draft', spaces: [spaceA] });
+    const shared = await newSite({ title: 'Guest partners', visibility: 'share-link' });
+    const portal = await newSite({ title: 'Guest portal', visibility: 'visitor-auth' });
+    const open = await newSite({ title: 'Guest open' });
+    for (const s of [shared, portal, open]) expect((await t.post(`${sites()}/${s.id}/publish`, admin.token)).status).toBe(200);
+    // Members with a role read every one of them: the guest's answers are about the guest.
+    for (const s of [draft, shared, portal]) expect((await t.get(`${sites()}/${s.id}`, reader.token)).status).toBe(200);
+
+    for (const s of [draft, shared, portal]) {
+      const res = await t.get(`${sites()}/${s.id}`, guest.token);
+      expect(res.body, s.title).toEqual({ error: { code: 404, message: 'No matching site found.' } });
+    }
+    expect((await t.get(`${sites()}/${shared.id}?shareKey=${shared.shareKey}`, guest.token)).status).toBe(404);
+    const seen = await t.get(`${sites()}/${open.id}`, guest.token);
+    expect(seen.status).toBe(200);
+    expect(seen.body.shareKey).toBeUndefined();
+
+    for (const query of ['', '?published=false', `?space=${spaceA}`, '?title=guest']) {
+      const list = await t.get(`${sites()}${query}`, guest.token);
+      const listed = list.status === 200 ? list.body.items.map((s: { id: string }) => s.id) : [];
+      for (const s of [draft, shared, portal]) expect(listed, `${s.title} in ${query}`).not.toContain(s.id);
+    }
+  });
+
   it('patches fields with the formats of the specification, and a refused patch changes nothing', async () => {
     const s = await newSite({ spaces: [spaceA, spaceB] });
     const ok = await t.patch(`${sites()}/${s.id}`, admin.token, {

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import * as Y from 'yjs';
 import { createPage, updatePage } from '@quire/shared/content/pages';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -295,6 +296,37 @@ describe('webhook deliveries', () => {
       ).toEqual([500, 200]);
     }
     await t.delete(`${hooks()}/${hook.id}`, admin.token);
+  });
+
+  it('signs each delivery as documented: hex HMAC-SHA256 of "<t>.<raw body>" keyed with the secret, t in unix seconds', async () => {
+    const hook = await webhook({ events: ['change_request.created'] });
+    const s = await space('Signed');
+    // Characters outside ASCII: the signature covers the bytes sent, as UTF-8.
+    expect((await t.post(`/v1/spaces/${s}/change-requests`, editor.token, { subject: 'Café ✓ “signed” 😀' })).status).toBe(200);
+    expect((await t.post(`/v1/spaces/${s}/change-requests`, editor.token, { subject: 'second' })).status).toBe(200);
+    await drain();
+    const received = receiver.accepted();
+    expect(received).toHaveLength(2);
+    expect(received.some((r) => r.body.includes('Café ✓ “signed” 😀'))).toBe(true);
+    for (const r of received) {
+      const header = String(r.headers['quire-signature']);
+      const parts = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header);
+      expect(parts, header).not.toBeNull();
+      const [, t, v1] = parts as unknown as [string, string, string];
+      expect(Math.abs(Number(t) - Math.floor(now() / 1000))).toBeLessThanOrEqual(300);
+      const raw = Buffer.from(r.body, 'utf8');
+      const expected = createHmac('sha256', hook.secret).update(`${t}.`).update(raw).digest('hex');
+      expect(v1).toBe(expected);
+      // Nothing else verifies: another secret, another timestamp, or another body.
+      expect(createHmac('sha256', `${hook.secret}x`).update(`${t}.`).update(raw).digest('hex')).not.toBe(v1);
+      expect(
+        createHmac('sha256', hook.secret)
+          .update(`${Number(t) + 1}.`)
+          .update(raw)
+          .digest('hex'),
+      ).not.toBe(v1);
+      expect(createHmac('sha256', hook.secret).update(`${t}.`).update(`${r.body} `).digest('hex')).not.toBe(v1);
+    }
   });
 
   it('cuts one content event per revision of live edits, not one per update', async () => {
