@@ -4,8 +4,9 @@ import { WebhookReceiver } from '../../sync-server/src/testing/webhookReceiver';
 import { World } from './world';
 
 /**
- * What the API shows of secrets it holds: credentials in a webhook's URL are used, never
- * shown, as the signing secret is.
+ * What the API shows beyond what the caller may read: credentials in a webhook's URL are
+ * used, never shown, as the signing secret is; a site's structure names the spaces it
+ * publishes without opening them.
  */
 let w: World;
 let receiver: WebhookReceiver;
@@ -81,5 +82,51 @@ describe('webhook URLs with credentials', () => {
     expect(failed.body.items[0].attempts[0].error).toMatch(/127\.0\.0\.1/);
     expect(failed.text).not.toContain(PASSWORD);
     expect(failed.text).not.toContain(USER);
+  });
+});
+
+describe("a published site's spaces", () => {
+  it('show a member only what they may read of a space closed to them, with permissions that say so', async () => {
+    const closed = await w.space(w.a, 'Board minutes');
+    expect((await w.patch(`/v1/spaces/${closed}`, w.a.admin.token, { defaultLevel: null })).status).toBe(200);
+    const cr = await w.post(`/v1/spaces/${closed}/change-requests`, w.a.admin.token, { subject: 'Q3 layoffs' });
+    expect(cr.status, cr.text).toBe(200);
+    const full = await w.get(`/v1/spaces/${closed}`, w.a.admin.token);
+    expect(full.body).toMatchObject({ changeRequests: 1, permissions: { view: true } });
+    expect(full.body.revision).not.toBe('');
+    // The writer is a member of A, but the space is closed to them.
+    expect((await w.get(`/v1/spaces/${closed}`, w.a.writer.token)).status).toBe(404);
+
+    const created = await w.post(`/v1/orgs/${w.a.orgId}/sites`, w.a.admin.token, {
+      title: 'Board',
+      spaces: [closed],
+      visibility: 'public',
+    });
+    expect(created.status, created.text).toBe(200);
+    const site = `/v1/orgs/${w.a.orgId}/sites/${created.body.id}`;
+    expect((await w.post(`${site}/publish`, w.a.admin.token)).status).toBe(200);
+
+    const asAdmin = await w.get(`${site}/published`, w.a.admin.token);
+    expect(asAdmin.body.structure.structure[0].space).toMatchObject({
+      id: closed,
+      changeRequests: 1,
+      permissions: { view: true, edit: true },
+    });
+
+    for (const [who, token] of [
+      ['a member without access', w.a.writer.token],
+      ['another organization', w.b.writer.token],
+    ] as const) {
+      for (const res of [await w.get(`${site}/published`, token), await w.get(`${site}/site-spaces`, token)]) {
+        expect(res.status, who).toBe(200);
+        const siteSpace = (res.body.structure?.structure ?? res.body.items)[0];
+        const space = siteSpace.space;
+        expect(space.id, who).toBe(closed);
+        expect(Object.values(space.permissions).filter(Boolean), who).toEqual([]);
+        expect(res.text, who).not.toContain(full.body.revision);
+        expect(space, who).toMatchObject({ comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 });
+        expect(space.shareKey, who).toBeUndefined();
+      }
+    }
   });
 });
