@@ -1,9 +1,12 @@
+import { SyncClose, SyncCloseReason, spaceRoom } from '@quire/shared/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawClient } from '../../sync-server/src/testing/syncClients';
 import { World } from './world';
 
 /**
  * One request, or one credential, doing the work of many: a JSON-RPC batch that starts a
- * hundred tool calls counted once by the rate limits.
+ * hundred tool calls counted once by the rate limits, a sync ticket that opens any number of
+ * connections within its minute.
  */
 let w: World;
 let space: string;
@@ -76,5 +79,51 @@ describe('JSON-RPC batches', () => {
       expect(one.status, `chunked: ${chunked}`).toBe(200);
       expect(one.body.result.structuredContent.sections[0].variants[0].pages[0].title).toBe('Welcome');
     }
+  });
+});
+
+describe('sync tickets', () => {
+  const ticket = async (token: string) => {
+    const res = await w.post('/v1/sync/tickets', token, { room: spaceRoom(space) });
+    expect(res.status, res.text).toBe(201);
+    return res.body.ticket as string;
+  };
+  const connect = (base: string, t: string) => rawClient(`${base.replace(/^http/, 'ws')}/v1/sync/${spaceRoom(space)}?token=${t}`);
+  /** The connection was let in: the server sent it the document. */
+  const opened = async (client: Awaited<ReturnType<typeof connect>>) => {
+    for (let i = 0; i < 100 && client.messages.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    return client.messages.length > 0;
+  };
+
+  it('open one connection each: a second upgrade with the same ticket is refused before any data', async () => {
+    const t = await ticket(w.a.writer.token);
+    const first = await connect(w.url, t);
+    expect(await opened(first)).toBe(true);
+    for (let i = 0; i < 3; i++) {
+      const again = await connect(w.url, t);
+      expect(await again.closed).toEqual({ code: SyncClose.unauthenticated, reason: SyncCloseReason.ticketUsed });
+      expect(again.messages).toEqual([]);
+    }
+    // Closing the first connection gives the ticket nothing back.
+    first.ws.close();
+    await first.closed;
+    expect(await (await connect(w.url, t)).closed).toEqual({ code: SyncClose.unauthenticated, reason: SyncCloseReason.ticketUsed });
+    // A new ticket opens a new connection.
+    const next = await connect(w.url, await ticket(w.a.writer.token));
+    expect(await opened(next)).toBe(true);
+    next.ws.close();
+  });
+
+  // The embedded database serves one process: there is no other instance to ask.
+  it.runIf(!!process.env.DATABASE_URL)('are spent for every instance sharing the database', async () => {
+    const other = await w.anotherInstance();
+    if (!other) throw new Error('no second instance');
+    const t = await ticket(w.a.writer.token);
+    const onOther = await connect(other.url, t);
+    expect(await opened(onOther)).toBe(true);
+    const here = await connect(w.url, t);
+    expect(await here.closed).toEqual({ code: SyncClose.unauthenticated, reason: SyncCloseReason.ticketUsed });
+    expect(here.messages).toEqual([]);
+    onOther.ws.close();
   });
 });
