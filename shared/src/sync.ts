@@ -49,6 +49,7 @@ export const SyncCloseReason = {
   noToken: 'a token is required: Authorization: Bearer <token>, or ?token=<sync ticket>',
   badToken: 'the token is not valid (unknown or revoked)',
   badTicket: 'the sync ticket is not valid (expired, or for another room)',
+  ticketUsed: 'the sync ticket was used already: each connection needs a new one',
   tokenInUrl: 'an API token is not accepted in the URL: send it as Authorization: Bearer, or use a sync ticket',
   unknownRoom: 'no such room',
   noAccess: 'no such space or change request',

@@ -16,6 +16,19 @@ export const MUTATION_MODULES: Record<string, MutationModule> = {
     mutate: ['sync-server/src/core/access.ts', 'sync-server/src/core/roles.ts'],
     tests: ['sync-server/src/core/access.test.ts', 'sync-server/src/core/accessLoading.test.ts'],
   },
+  // Who may do what, per resource: pure tables and the state rules beside them.
+  policies: {
+    mutate: [
+      'sync-server/src/core/policies/roleRules.ts',
+      'sync-server/src/core/policies/spaces.ts',
+      'sync-server/src/core/policies/changeRequests.ts',
+      'sync-server/src/core/policies/collections.ts',
+      'sync-server/src/core/policies/organizations.ts',
+      'sync-server/src/core/policies/comments.ts',
+      'sync-server/src/core/policies/git.ts',
+    ],
+    tests: ['sync-server/src/core/policies/policies.test.ts', 'sync-server/src/core/policies/git.test.ts'],
+  },
   fetchGuard: {
     mutate: ['sync-server/src/core/fetchGuard.ts'],
     tests: ['sync-server/src/core/fetchGuard.test.ts'],

@@ -71,6 +71,11 @@ describe('SAML of one organization', () => {
     const fromB = await w.get(`/v1/spaces/${aSpace}`, token);
     expect(fromB.status).toBe(404);
     expect((await w.get(`/v1/orgs/${w.a.orgId}/spaces`, token)).status).toBe(404);
+    // Joining answers as every other route of A does, though the user is a member there.
+    const join = await w.post(`/v1/orgs/${w.a.orgId}/join`, token);
+    expect(join.status).toBe(404);
+    expect(join.body.error).toEqual({ code: 404, message: (await w.get(`/v1/orgs/${w.a.orgId}`, token)).body.error.message });
+    expect((await w.post(`/v1/orgs/${w.b.orgId}/join`, token)).status).toBe(204);
     // Nor does it show the people of A the user happens to share it with.
     expect((await w.get(`/v1/users/${w.a.writer.id}`, w.both.token)).status).toBe(200);
     expect((await w.get(`/v1/users/${w.a.writer.id}`, token)).status).toBe(404);

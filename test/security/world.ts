@@ -47,6 +47,8 @@ export interface RequestOptions {
  * the process starts (the API cannot create users); everything else goes through HTTP.
  */
 export class World {
+  private others: { server: ServerProcess; dataDir: string }[] = [];
+
   private constructor(
     readonly server: ServerProcess,
     readonly dataDir: string,
@@ -54,6 +56,7 @@ export class World {
     readonly b: Tenant,
     readonly both: User,
     private drop: () => Promise<void>,
+    private env: Record<string, string>,
   ) {}
 
   static async start(env: Record<string, string> = {}, prepare?: (dataDir: string) => void): Promise<World> {
@@ -94,7 +97,7 @@ export class World {
     await db.close();
     prepare?.(dataDir);
     const server = await spawnServer(serverEnv);
-    return new World(server, dataDir, a, b, both, drop);
+    return new World(server, dataDir, a, b, both, drop, serverEnv);
   }
 
   get url(): string {
@@ -147,7 +150,24 @@ export class World {
     return res.body.id;
   }
 
+  /**
+   * Another instance of the server on the same PostgreSQL database, with a data directory of
+   * its own (the embedded database serves one process: undefined there).
+   */
+  async anotherInstance(): Promise<ServerProcess | undefined> {
+    if (!this.env.DATABASE_URL) return undefined;
+    const dataDir = preparedDataDir('quire-security-');
+    const server = await spawnServer({ ...this.env, DATA_DIR: dataDir });
+    this.others.push({ server, dataDir });
+    return server;
+  }
+
   async stop() {
+    for (const other of this.others) {
+      other.server.proc.kill('SIGKILL');
+      await other.server.exited;
+      rmSync(other.dataDir, { recursive: true, force: true });
+    }
     this.server.proc.kill('SIGKILL');
     await this.server.exited;
     await this.drop();

@@ -56,7 +56,7 @@ export {
 } from './reusableContents';
 export { type PageRestore, markPageRestored, pageRestoredFrom } from './restores';
 export { bodySchema, HINT_STYLES, type HintStyle, MAX_HEADING_LEVEL } from './schema';
-export { slugify, uniqueSlug } from './slugs';
+export { pageSlug, slugify, uniqueSlug } from './slugs';
 export { fileTarget, isSafeUrl, pageTarget, parseTarget, type Target, type TargetKind } from './targets';
 export { type BodySection, bodySections, bodyText } from './text';
 export { findPageByPath, flattenPageTree, type PageTreeNode, pagePath, pageTree } from './tree';

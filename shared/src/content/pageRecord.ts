@@ -1,7 +1,9 @@
 import type * as Y from 'yjs';
 import type { JsonValue } from './json';
 import { PageKey, readBoolean, readJson, readObject, readString } from './layout';
-import { slugify } from './slugs';
+import { pageSlug } from './slugs';
+
+export { FALLBACK_SLUG } from './slugs';
 
 /** `document` pages hold a body; `group` pages only title a set of children; `link` pages point elsewhere. */
 export const PAGE_TYPES = ['document', 'group', 'link'] as const;
@@ -14,7 +16,7 @@ export interface Page {
   title: string;
   emoji: string | null;
   icon: string | null;
-  /** As stored; paths use the slug made unique among siblings (see `pageTree`). */
+  /** As stored, read through `pageSlug`; paths use the slug made unique among siblings (see `pageTree`). */
   slug: string;
   description: string;
   /** As stored; a parent that is missing or part of a cycle puts the page at the root of `pageTree`. */
@@ -47,9 +49,6 @@ export function readGitSource(value: unknown): GitSource | null {
   return typeof oid === 'string' && typeof path === 'string' ? { oid, path } : null;
 }
 
-/** Slug of a page whose title gives none (empty, or only punctuation). */
-export const FALLBACK_SLUG = 'untitled';
-
 export function readPage(id: string, map: Y.Map<unknown>): Page {
   const type = readString(map, PageKey.type);
   const title = readString(map, PageKey.title) ?? '';
@@ -59,7 +58,7 @@ export function readPage(id: string, map: Y.Map<unknown>): Page {
     title,
     emoji: readString(map, PageKey.emoji),
     icon: readString(map, PageKey.icon),
-    slug: readString(map, PageKey.slug) || slugify(title) || FALLBACK_SLUG,
+    slug: pageSlug(readString(map, PageKey.slug), title),
     description: readString(map, PageKey.description) ?? '',
     parent: readString(map, PageKey.parent),
     order: readString(map, PageKey.order) ?? '',

@@ -25,3 +25,20 @@ export function uniqueSlug(base: string, taken: ReadonlySet<string>): string {
     if (!taken.has(candidate)) return candidate;
   }
 }
+
+/** Slug of a page whose title gives none (empty, or only punctuation). */
+export const FALLBACK_SLUG = 'untitled';
+
+/** The common form of a slug `slugify` writes, which it leaves as it is. */
+const PLAIN_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/**
+ * A page's slug as everything reads it: what the document stores, as `slugify` writes it,
+ * else the title's, else `untitled`. Any client may write the stored value over sync, raw
+ * (`../../x`, `/abs`, `..\win`); read through here it is one path segment, never a way
+ * out of the folder of an export or the base of a site.
+ */
+export function pageSlug(stored: string | null | undefined, title: string): string {
+  if (stored && stored.length <= 100 && PLAIN_SLUG.test(stored)) return stored;
+  return slugify(stored ?? '') || slugify(title) || FALLBACK_SLUG;
+}

@@ -1,7 +1,7 @@
 import * as Y from 'yjs';
 import { pagesMap } from './layout';
 import { type Page, readPage } from './pageRecord';
-import { uniqueSlug } from './slugs';
+import { pageSlug, uniqueSlug } from './slugs';
 
 /** A page as the tree shows it. */
 export interface PageTreeNode extends Page {
@@ -94,7 +94,8 @@ export function treeFromIndex(index: TreeIndex): PageTreeNode[] {
   const build = (parent: string | null, parentPath: string): PageTreeNode[] => {
     const taken = new Set<string>();
     return (index.childrenOf.get(parent) ?? []).map((page) => {
-      const slug = uniqueSlug(page.slug, taken);
+      // Read again: pages of a revision stored before slugs were read through `pageSlug` may hold any text.
+      const slug = uniqueSlug(pageSlug(page.slug, page.title), taken);
       taken.add(slug);
       const path = parentPath ? `${parentPath}/${slug}` : slug;
       return { ...page, slug, path, children: build(page.id, path) };

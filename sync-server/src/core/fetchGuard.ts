@@ -1,6 +1,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { useAgent } from 'request-filtering-agent';
+import { shownUrl } from './shownUrl';
 
 export interface GuardedFetchOptions {
   /** Let the fetch reach loopback and private addresses (`ALLOW_PRIVATE_FETCH=true`). */
@@ -68,7 +69,7 @@ export async function guardedFetch(url: string, opts: GuardedFetchOptions): Prom
     }
     return res;
   }
-  throw new FetchError('FAILED', `Too many redirects (more than ${MAX_REDIRECTS}) fetching ${url}.`);
+  throw new FetchError('FAILED', `Too many redirects (more than ${MAX_REDIRECTS}) fetching ${shownUrl(url)}.`);
 }
 
 function withoutAuthorization(headers: Record<string, string>): Record<string, string> {
@@ -76,11 +77,13 @@ function withoutAuthorization(headers: Record<string, string>): Record<string, s
 }
 
 function fetchOnce(url: string, opts: GuardedFetchOptions, deadline: number): Promise<GuardedFetchResult> {
+  // Errors are shown to the user and recorded (webhook attempts): never with credentials.
+  const shown = shownUrl(url);
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return Promise.reject(new FetchError('FAILED', `Not a valid URL: ${url}.`));
+    return Promise.reject(new FetchError('FAILED', `Not a valid URL: ${shown}.`));
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     return Promise.reject(new FetchError('REFUSED', `Only http and https URLs can be fetched, not ${parsed.protocol}.`));
@@ -104,18 +107,18 @@ function fetchOnce(url: string, opts: GuardedFetchOptions, deadline: number): Pr
       req.destroy();
       reject(err);
     };
-    const timer = setTimeout(() => fail(new FetchError('TIMEOUT', `Fetching ${url} took longer than ${opts.timeoutMs} ms.`)), remaining);
+    const timer = setTimeout(() => fail(new FetchError('TIMEOUT', `Fetching ${shown} took longer than ${opts.timeoutMs} ms.`)), remaining);
     const req = request(url, { method: opts.send?.method ?? 'GET', agent, headers }, (res) => {
       const declared = Number(res.headers['content-length']);
       if (Number.isFinite(declared) && declared > opts.maxBytes) {
-        fail(new FetchError('TOO_LARGE', `The body at ${url} is larger than ${opts.maxBytes} bytes.`));
+        fail(new FetchError('TOO_LARGE', `The body at ${shown} is larger than ${opts.maxBytes} bytes.`));
         return;
       }
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        if (size > opts.maxBytes) fail(new FetchError('TOO_LARGE', `The body at ${url} is larger than ${opts.maxBytes} bytes.`));
+        if (size > opts.maxBytes) fail(new FetchError('TOO_LARGE', `The body at ${shown} is larger than ${opts.maxBytes} bytes.`));
         else chunks.push(chunk);
       });
       res.on('end', () => {
@@ -124,7 +127,7 @@ function fetchOnce(url: string, opts: GuardedFetchOptions, deadline: number): Pr
         clearTimeout(timer);
         resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
       });
-      res.on('error', (err) => fail(new FetchError('FAILED', `Fetching ${url} failed: ${err.message}.`)));
+      res.on('error', (err) => fail(new FetchError('FAILED', `Fetching ${shown} failed: ${err.message}.`)));
     });
     req.on('error', (err) => {
       // The filtering agent reports refused addresses as plain errors; tell them apart by message.
@@ -132,7 +135,7 @@ function fetchOnce(url: string, opts: GuardedFetchOptions, deadline: number): Pr
       fail(
         new FetchError(
           refused ? 'REFUSED' : 'FAILED',
-          refused ? `Fetching ${url} was refused: ${err.message}` : `Fetching ${url} failed: ${err.message}.`,
+          refused ? `Fetching ${shown} was refused: ${err.message}` : `Fetching ${shown} failed: ${err.message}.`,
         ),
       );
     });

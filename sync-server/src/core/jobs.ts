@@ -2,12 +2,13 @@ import type { Logger } from '../logger';
 import type { Db } from '../store/db';
 import { purgeOldKeys } from '../store/idempotency';
 import { purgeDeletedSpaces } from '../store/spaces';
+import { purgeSpentSyncTickets } from '../store/syncRooms';
 import { purgeOldDeliveries } from '../store/webhooks';
 
 /**
  * One round of background work: spaces past their retention are purged for good (in one
- * transaction, so a purge is never half done), old idempotency keys and finished webhook
- * deliveries (30 days) are dropped, and the embedded database gets the upkeep a PostgreSQL
+ * transaction, so a purge is never half done), old idempotency keys, finished webhook
+ * deliveries (30 days) and the uses of expired sync tickets are dropped, and the embedded database gets the upkeep a PostgreSQL
  * server does on its own.
  */
 export async function runBackgroundJobs(db: Db, log: Logger): Promise<{ purgedSpaces: string[] }> {
@@ -27,6 +28,11 @@ export async function runBackgroundJobs(db: Db, log: Logger): Promise<{ purgedSp
     await purgeOldDeliveries(db);
   } catch (err) {
     log.error({ err }, 'webhook delivery purge failed');
+  }
+  try {
+    await purgeSpentSyncTickets(db);
+  } catch (err) {
+    log.error({ err }, 'sync ticket purge failed');
   }
   if (db.kind === 'pglite') {
     // PostgreSQL's autovacuum does this on a server; the embedded database has no such

@@ -24,6 +24,23 @@ export async function tokenExists(db: Queryable, tokenId: string): Promise<boole
   return !!(await maybeOne(db, 'SELECT 1 FROM api_tokens WHERE id = $1', [tokenId]));
 }
 
+/**
+ * Records that a sync ticket opened a connection: true for the first use of `ticketId`, false
+ * when it was used before (by any instance: the primary key decides, in one statement).
+ */
+export async function spendSyncTicket(db: Queryable, ticketId: string, expiresAt: Date): Promise<boolean> {
+  const rows = await db.query('INSERT INTO sync_ticket_uses (id, expires_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING RETURNING id', [
+    ticketId,
+    expiresAt.toISOString(),
+  ]);
+  return rows.length > 0;
+}
+
+/** Drops the uses of tickets expired for a while: those are refused as expired anyway (with room for clocks that differ). */
+export async function purgeSpentSyncTickets(db: Queryable): Promise<void> {
+  await db.query("DELETE FROM sync_ticket_uses WHERE expires_at < now() - interval '10 minutes'");
+}
+
 /** The log position of a document: the last seq handed out and the last one folded into the snapshot. */
 export async function docHead(db: Queryable, docId: string): Promise<{ lastSeq: number; snapshotSeq: number } | undefined> {
   const row = await maybeOne<{ last_seq: number; snapshot_seq: number }>(db, 'SELECT last_seq, snapshot_seq FROM ydocs WHERE id = $1', [

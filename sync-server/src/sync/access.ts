@@ -2,7 +2,13 @@ import type { Role } from '@quire/shared';
 import { SyncClose, SyncCloseReason, SyncRefusal, type SyncRoom } from '@quire/shared/sync';
 import { Access, type OrgAccess } from '../core/access';
 import { type SpaceRow, getSpace } from '../store/spaces';
-import { type SyncChangeRequestRow, changeRequestsAvailable, getChangeRequestForSync, tokenExists } from '../store/syncRooms';
+import {
+  type SyncChangeRequestRow,
+  changeRequestsAvailable,
+  getChangeRequestForSync,
+  spendSyncTicket,
+  tokenExists,
+} from '../store/syncRooms';
 import { userForToken } from '../store/tokens';
 import type { Queryable } from '../store/db';
 import { looksLikeTicket, verifyTicket } from './tickets';
@@ -30,7 +36,7 @@ export type CredentialSource = 'header' | 'query';
 
 /**
  * Turns the upgrade's credential into a user: an API token in the `Authorization` header,
- * or a sync ticket for this room (header or `?token=`). A full API token in the URL is
+ * or a sync ticket for this room (header or `?token=`), which opens this connection only. A full API token in the URL is
  * refused: URLs end up in proxy and server logs, tickets exist for browsers. Throws
  * `SyncRefused` with 4401.
  */
@@ -46,6 +52,10 @@ export async function authenticate(
     if (claims) {
       if (claims.room !== roomName || !(await tokenExists(db, claims.tokenId))) {
         throw new SyncRefused(SyncClose.unauthenticated, SyncCloseReason.badTicket);
+      }
+      // Spent by this upgrade whatever follows: a ticket seen once in a log opens nothing more.
+      if (!(await spendSyncTicket(db, claims.id, claims.expiresAt))) {
+        throw new SyncRefused(SyncClose.unauthenticated, SyncCloseReason.ticketUsed);
       }
       return { userId: claims.userId, tokenId: claims.tokenId };
     }

@@ -21,9 +21,14 @@ export async function joinOrganization(db: Db, caller: Caller, organizationId: s
   const org = await getOrg(db, organizationId);
   if (!org) throw notFound('organization');
   const user = caller.user;
+  // A token from a SAML sign-in acts in its own organization only. Elsewhere it is a stranger,
+  // even to an organization its user belongs to: asked first, so this route answers it as
+  // every other route of that organization does.
+  const scope = await ssoTokenOrg(db, caller.tokenId);
+  if (scope && scope !== org.id) throw notFound('organization');
   if (await getMembership(db, org.id, user.id)) return;
-  // A token from a SAML sign-in acts in its own organization only: it joins no other.
-  if (await ssoTokenOrg(db, caller.tokenId)) throw notFound('organization');
+  // Nor does it join anything: its own organization made its user a member at sign-in.
+  if (scope) throw notFound('organization');
   const domain = user.email.split('@')[1]?.toLowerCase() ?? '';
   if (!user.email_verified || !org.email_domains.includes(domain)) throw notFound('organization');
   await addMember(db, org.id, user.id, org.default_role ?? 'read');

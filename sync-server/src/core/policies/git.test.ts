@@ -1,6 +1,6 @@
 import { ROLES, type Role } from '@quire/shared';
 import { describe, expect, it } from 'vitest';
-import { type GitAction, gitDecision, mayTriggerGitSync } from './git';
+import { type GitAction, authorizeGit, gitDecision, mayTriggerGitSync } from './git';
 
 /** The answer: `ok` when allowed, else the kind of refusal the caller is told. */
 const answer = (action: GitAction, role: Role | null, locked: boolean, standalone = false) => {
@@ -60,5 +60,18 @@ describe('git policy', () => {
     for (const role of [null, ...ROLES]) {
       expect(mayTriggerGitSync(role), String(role)).toBe(answer('import', role, false) === 'ok' && answer('export', role, false) === 'ok');
     }
+  });
+
+  it('refuses with the domain error a caller is answered', () => {
+    expect(() => authorizeGit('info', { role: null, locked: false })).toThrow(
+      expect.objectContaining({ kind: 'not_found', message: 'No matching space found.' }),
+    );
+    expect(() => authorizeGit('export', { role: 'read', locked: false })).toThrow(
+      expect.objectContaining({ kind: 'forbidden', message: 'This needs the edit role on the space.' }),
+    );
+    expect(() => authorizeGit('import', { role: 'edit', locked: true })).toThrow(
+      expect.objectContaining({ kind: 'conflict', message: expect.stringMatching(/^The space is locked/) }),
+    );
+    expect(() => authorizeGit('import', { role: 'edit', locked: true, standalone: true })).not.toThrow();
   });
 });

@@ -1,9 +1,9 @@
 import type { Role } from '@quire/shared';
 import { describe, expect, it } from 'vitest';
 import { type ChangeRequestAction, changeRequestPermissions, mayChangeRequest, mayReview } from './changeRequests';
-import { type CollectionAction, mayCollection } from './collections';
-import { type CommentAction, mayComment } from './comments';
-import { type OrganizationAction, mayOrganization, organizationPermissions } from './organizations';
+import { type CollectionAction, collectionPermissions, mayCollection } from './collections';
+import { type CommentAction, commentPermissions, commentRoleFor, mayComment } from './comments';
+import { type OrganizationAction, mayOrganization, organizationPermissions, organizationRoleFor } from './organizations';
 import { type SpaceAction, maySpace, shareLinkReaderPermissions, spacePermissions, spaceUpdateAction } from './spaces';
 
 /**
@@ -176,5 +176,106 @@ describe('comment policy', () => {
           deleteTheirs: theirs('delete'),
         })[action](role),
     );
+  });
+});
+
+/** The `permissions` objects the API shows, field by field, for a few callers. */
+describe('permissions as shown', () => {
+  const none = (keys: string[]) => Object.fromEntries(keys.map((k) => [k, false]));
+
+  it('of a space', () => {
+    const keys = [
+      'view',
+      'access',
+      'admin',
+      'viewInviteLinks',
+      'edit',
+      'triggerGitSync',
+      'comment',
+      'merge',
+      'review',
+      'installIntegration',
+    ];
+    expect(spacePermissions(null, live)).toEqual(none(keys));
+    expect(spacePermissions('edit', live)).toEqual({
+      ...none(keys),
+      view: true,
+      access: true,
+      edit: true,
+      triggerGitSync: true,
+      comment: true,
+    });
+    expect(spacePermissions('review', locked)).toEqual({
+      ...none(keys),
+      view: true,
+      access: true,
+      triggerGitSync: true,
+      comment: true,
+      review: true,
+    });
+    expect(spacePermissions('admin', live)).toEqual(Object.fromEntries(keys.map((k) => [k, true])));
+  });
+
+  it('of an organization', () => {
+    const keys = [
+      'view',
+      'access',
+      'admin',
+      'ownTeam',
+      'createContent',
+      'createOpenAPISpec',
+      'ingestConversations',
+      'viewBilling',
+      'listMembers',
+      'listTeams',
+      'listIntegrations',
+      'listInstallations',
+      'installIntegration',
+    ];
+    expect(organizationPermissions({ isMember: true, orgRole: null })).toEqual({ ...none(keys), view: true, access: true });
+    expect(organizationPermissions({ isMember: true, orgRole: 'read' })).toEqual({
+      ...none(keys),
+      view: true,
+      access: true,
+      ownTeam: true,
+      listMembers: true,
+      listTeams: true,
+      listIntegrations: true,
+    });
+    expect(organizationPermissions({ isMember: true, orgRole: 'create' })).toEqual({
+      ...none(keys),
+      view: true,
+      access: true,
+      ownTeam: true,
+      createContent: true,
+      createOpenAPISpec: true,
+      listMembers: true,
+      listTeams: true,
+      listIntegrations: true,
+    });
+    expect(organizationPermissions({ isMember: true, orgRole: 'admin' })).toEqual(Object.fromEntries(keys.map((k) => [k, true])));
+  });
+
+  it('of a collection', () => {
+    expect(collectionPermissions(null)).toEqual({ view: false, admin: false, viewInviteLinks: false, create: false });
+    expect(collectionPermissions('read')).toEqual({ view: true, admin: false, viewInviteLinks: false, create: false });
+    expect(collectionPermissions('create')).toEqual({ view: true, admin: false, viewInviteLinks: false, create: true });
+    expect(collectionPermissions('admin')).toEqual({ view: true, admin: true, viewInviteLinks: true, create: true });
+  });
+
+  it('of a comment', () => {
+    expect(commentPermissions('read', true)).toEqual({ view: true, edit: false, reply: false, delete: false });
+    expect(commentPermissions('comment', true)).toEqual({ view: true, edit: true, reply: true, delete: true });
+    expect(commentPermissions('comment', false)).toEqual({ view: true, edit: false, reply: true, delete: false });
+    expect(commentPermissions('admin', false)).toEqual({ view: true, edit: false, reply: true, delete: true });
+    // Whether a comment is mine is for the caller to say: by default it is not.
+    expect(mayComment('comment', 'editBody')).toBe(false);
+  });
+
+  it('names the role a refusal asks for', () => {
+    expect(organizationRoleFor('manage')).toBe('admin');
+    expect(organizationRoleFor('manageSites')).toBe('create');
+    expect(commentRoleFor('comment')).toBe('comment');
+    expect(commentRoleFor('view')).toBe('read');
   });
 });

@@ -29,8 +29,6 @@ export interface SiteStructureRead {
   siteSpaces: SiteSpaceRow[];
   spaces: SpaceRow[];
   counts: Map<string, SpaceCounts>;
-  /** Reads it as one of the published site's audience rather than as a member of its organization. */
-  visitor: boolean;
   /** May change the site: decides `permissions.edit` of every part. */
   manager: boolean;
 }
@@ -63,7 +61,7 @@ export async function readSiteStructure(db: Queryable, site: SiteRow, access: Or
   const spaces = await spacesById(db, ids);
   const counts = await spaceCounts(db, ids);
   const manager = mayOrganization(access, 'manageSites');
-  return { site, sections, groups, siteSpaces, spaces, counts, visitor, manager };
+  return { site, sections, groups, siteSpaces, spaces, counts, manager };
 }
 
 /** A site's structure read again, as a write just left it (the site was found before the write). */

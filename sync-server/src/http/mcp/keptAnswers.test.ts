@@ -147,16 +147,16 @@ describe('kept answers of /v1/mcp read-only tools', () => {
     }
   });
 
-  it('leaves batches, malformed messages and unusual headers to the SDK', async () => {
+  it('leaves malformed messages and unusual headers to the SDK, and refuses batches', async () => {
     await readPage(reader.token);
     expect(await keptHits(() => readPage(reader.token))).toBe(1);
     const message = callMessage(5, 'read_page', { spaceId, pageId });
 
-    // A batch of one: the SDK answers it (as one message), not the kept bytes.
+    // A batch, even of one, is refused before the SDK, and never answered from kept bytes.
     let batch!: Awaited<ReturnType<typeof post>>;
     expect(await keptHits(async () => (batch = await post(reader.token, [message])))).toBe(0);
-    expect(batch.status).toBe(200);
-    expect(JSON.parse(batch.text)).toMatchObject({ id: 5, result: { content: [{ text: expect.any(String) }] } });
+    expect(batch.status).toBe(400);
+    expect(JSON.parse(batch.text)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
 
     const fractional = await post(reader.token, { ...message, id: 1.5 });
     expect(fractional.status).toBe(400);

@@ -8,9 +8,9 @@ import type { Context } from 'hono';
  * REST, where the SDK's handling of each message (its transport per request, a dozen zod
  * checks of the message) cost more than the read itself (profiled). Only the plainest
  * message takes this path: one `tools/call` request, nothing else in it, sent with the
- * headers the transport requires. Anything else (a batch, a notification, `_meta`, an
- * unsupported protocol version, a malformed message) goes to the SDK, which answers it as
- * before.
+ * headers the transport requires. Anything else (a notification, `_meta`, an unsupported
+ * protocol version, a malformed message) goes to the SDK, which answers it as before; a batch
+ * is refused before either (see `answerMcp`).
  */
 
 /** The bytes of an answer up to its id: `{"result":…,"jsonrpc":"2.0"`; the id and `}` follow. */

@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { readRequestBody, requestBodyTooLargeMessage } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import {
@@ -170,6 +171,20 @@ function protocolServer<Ctx>(endpoint: McpEndpoint<Ctx>, ctx: Ctx, log: Logger):
   return server;
 }
 
+/** A JSON-RPC error without an id, as the transport answers a request it cannot take. */
+function jsonRpcError(c: Context, status: 400 | 413, code: number, message: string): Response {
+  return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status);
+}
+
+/** The parsed body; null when it is no JSON, which the transport answers as a parse error (-32700). */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Answers one HTTP request to an MCP endpoint. Only POST carries messages: in stateless
  * mode there is no stream to resume (GET) and no session to end (DELETE).
@@ -184,7 +199,20 @@ export async function answerMcp<Ctx>(
     c.header('Allow', 'POST');
     return c.json({ error: { code: 405, message: 'This MCP endpoint is stateless: send JSON-RPC messages with POST.' } }, 405);
   }
-  const call = opts.answers && plainToolCall(c, opts.parsedBody, keptToolNames(endpoint));
+  let parsedBody = opts.parsedBody;
+  if (parsedBody === undefined && !c.req.raw.bodyUsed) {
+    // A body the endpoint did not read (chunked, or without a declared length) is read here,
+    // within the same limit, so that no batch reaches the transport unseen.
+    const read = await readRequestBody(c.req.raw, opts.maxBodyBytes);
+    if (read.tooLarge) return jsonRpcError(c, 413, -32000, requestBodyTooLargeMessage(opts.maxBodyBytes));
+    parsedBody = parseJson(read.text);
+  }
+  // One request, one message. The protocol has no batches since its 2025-06-18 revision, and a
+  // batch would have one request (counted once by the rate limits) start a hundred calls.
+  if (Array.isArray(parsedBody)) {
+    return jsonRpcError(c, 400, -32600, 'Invalid Request: JSON-RPC batches are not accepted; send one message per request.');
+  }
+  const call = opts.answers && plainToolCall(c, parsedBody, keptToolNames(endpoint));
   if (call) {
     const hit = opts.answers?.get(call.key);
     if (hit) {
@@ -201,7 +229,7 @@ export async function answerMcp<Ctx>(
   // Not closed afterwards: with JSON answers and no session nothing outlives the request (no
   // stream, no timer), and closing would abort handlers whose answer is already written,
   // building an abort error for each (a quarter of a tool call's time, profiled).
-  const res = await transport.handleRequest(c.req.raw, opts.parsedBody === undefined ? undefined : { parsedBody: opts.parsedBody });
+  const res = await transport.handleRequest(c.req.raw, parsedBody === undefined ? undefined : { parsedBody });
   // Answered through Hono, not as the transport's Response: Hono would copy that Response to add
   // the headers set before (rate limits), turning its body into a stream the Node adapter then
   // pipes (profiled: more than half of a tool call's cost).

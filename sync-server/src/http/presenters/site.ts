@@ -93,24 +93,33 @@ export function presentRedirect(
   };
 }
 
-/** A space as publishing shows it to someone outside its organization: its identity, not its workings. */
-function publishedSpace(s: Space): Space {
+/**
+ * A space the caller may not read (`GET /v1/spaces/{id}` answers them 404), as a site that
+ * publishes it names it: its identity, not the state of its content (revision, counters) or
+ * its workings (merge rules, parent, default level), and no permission at all.
+ */
+function namedSpace(s: Space): Space {
+  const none = Object.fromEntries(Object.keys(s.permissions).map((k) => [k, false])) as Space['permissions'];
   return {
     ...s,
     mergeRules: { type: 'inherit' },
     defaultLevel: 'inherit',
     parent: undefined,
+    revision: '',
     comments: 0,
     changeRequests: 0,
     changeRequestsOpen: 0,
     changeRequestsDraft: 0,
+    shareKey: undefined,
+    permissions: none,
   } as Space;
 }
 
 /**
  * A site's structure as read for one caller (`readSiteStructure`), presented: the spaces
- * behind it show what the caller may see of them, and to one of the published site's
- * audience only what publishing shows (no counters or merge rules).
+ * behind it show what the caller may see of them, and a space the caller may not read only
+ * what names it (see `namedSpace`), whether they read the site as a member or as one of its
+ * published audience.
  */
 export class SiteStructure {
   readonly site: SiteRow;
@@ -133,10 +142,8 @@ export class SiteStructure {
     this.manager = read.manager;
     for (const row of read.spaces) {
       const shown = presentSpace(row, access, base, read.counts.get(row.id) as never);
-      // Published content is readable by whoever may read the site.
-      shown.permissions.view = true;
-      shown.permissions.access = true;
-      this.spaces.set(row.id, read.visitor ? publishedSpace(shown) : shown);
+      // Reading the site's structure opens none of its spaces: each shows what the caller may read of it.
+      this.spaces.set(row.id, access.roleOn(row) ? shown : namedSpace(shown));
     }
   }
 

@@ -1,5 +1,7 @@
 import { spaceRoom } from '@quire/shared/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runBackgroundJobs } from '../../core/jobs';
+import { spendSyncTicket } from '../../store/syncRooms';
 import { TestServer } from '../../testing/harness';
 import { verifyTicket } from '../../sync/tickets';
 
@@ -53,5 +55,25 @@ describe('POST /v1/sync/tickets', () => {
     expect(cr.body.error.message).toBe('No matching change request found.');
     const anonymous = await t.request('POST', '/v1/sync/tickets', { body: { room: spaceRoom(spaceId) } });
     expect(anonymous.status).toBe(401);
+  });
+
+  it('gives every ticket an id of its own, spent once; the uses of long-expired tickets are dropped', async () => {
+    const { orgId, admin } = await t.org();
+    const room = spaceRoom(await space(admin.token, orgId));
+    const [a, b] = await Promise.all(
+      [1, 2].map(async () => verifyTicket(t.db, (await t.post('/v1/sync/tickets', admin.token, { room })).body.ticket)),
+    );
+    expect(a?.id).toMatch(/^[\w-]{20,}$/);
+    expect(a?.id).not.toBe(b?.id);
+    expect(await spendSyncTicket(t.db, a!.id, a!.expiresAt)).toBe(true);
+    expect(await spendSyncTicket(t.db, a!.id, a!.expiresAt)).toBe(false);
+
+    const longAgo = new Date(Date.now() - 60 * 60 * 1000);
+    expect(await spendSyncTicket(t.db, b!.id, longAgo)).toBe(true);
+    await runBackgroundJobs(t.db, t.deps.log);
+    // Dropped: only a ticket that expired long ago could be presented again, and it is refused as expired.
+    expect(await spendSyncTicket(t.db, b!.id, longAgo)).toBe(true);
+    // Kept until its ticket has expired.
+    expect(await spendSyncTicket(t.db, a!.id, a!.expiresAt)).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import type { Webhook, WebhookDelivery, WebhookEvent } from '@quire/shared/schemas/webhook';
 import type { DeliveryRow, WebhookRow } from '../../store/webhooks';
+import { shownUrl } from '../../core/shownUrl';
 import { iso } from '../presenters/iso';
 
 export function webhookPath(w: Pick<WebhookRow, 'org_id' | 'id'>) {
@@ -11,7 +12,8 @@ export function presentWebhook(w: WebhookRow, base: string): Webhook {
   return {
     object: 'webhook',
     id: w.id,
-    url: w.url,
+    // Credentials in the URL are a secret like the signing one: used for delivery, never shown.
+    url: shownUrl(w.url),
     events: w.events as WebhookEvent[],
     spaces: w.space_ids,
     ...(w.description ? { description: w.description } : {}),

@@ -8,9 +8,25 @@ const EPOCH = new Date('2000-01-01T00:00:00Z');
 
 export type ArchiveFormat = 'zip' | 'tar.gz';
 
+/**
+ * An entry's name, once it is sure to stay inside the folder the archive unpacks to: relative,
+ * `/` between segments, none of them empty, `.` or `..`, no backslash, drive letter or control
+ * character. The export makes its names so (slugs and file names come out plain); this is the
+ * last check before the bytes, so a name that slipped through fails the export instead of
+ * writing where an unpacking tool would leave the folder.
+ */
+export function entryName(path: string): string {
+  const outside =
+    /[\\\u0000-\u001f\u007f]/.test(path) ||
+    /^[A-Za-z]:/.test(path) ||
+    path.split('/').some((segment) => segment === '' || segment === '.' || segment === '..');
+  if (outside) throw new Error(`An export entry would be written outside the archive: ${JSON.stringify(path)}.`);
+  return path;
+}
+
 export function packZip(files: ExportFiles): Uint8Array {
   const entries: Zippable = {};
-  for (const [path, bytes] of files) entries[path] = [bytes, { mtime: EPOCH }];
+  for (const [path, bytes] of files) entries[entryName(path)] = [bytes, { mtime: EPOCH }];
   return zipSync(entries, { level: 6 });
 }
 
@@ -22,7 +38,7 @@ export async function packTarGz(files: ExportFiles): Promise<Uint8Array> {
     tar.on('end', resolve);
     tar.on('error', reject);
   });
-  for (const [path, bytes] of files) tar.entry({ name: path, mtime: EPOCH, mode: 0o644 }, Buffer.from(bytes));
+  for (const [path, bytes] of files) tar.entry({ name: entryName(path), mtime: EPOCH, mode: 0o644 }, Buffer.from(bytes));
   tar.finalize();
   await done;
   return new Uint8Array(gzipSync(Buffer.concat(chunks), { level: 6 }));

@@ -60,7 +60,7 @@ export async function exportBranchAsMarkdown(
   }
   const includePaths = new Map<string, string>();
   for (const content of listReusableContents(doc)) {
-    includePaths.set(content.id, uniquePath(INCLUDES, `${slugify(content.title) || content.id}.md`, taken));
+    includePaths.set(content.id, uniquePath(INCLUDES, `${slugify(content.title) || slugify(content.id) || 'include'}.md`, taken));
   }
 
   const resolverFrom = (fromFile: string) => {
@@ -187,9 +187,14 @@ function pathTarget(path: string): string {
   return path.replace(/[%#?]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
-/** `folder/name`, or `folder/name (1).ext`… when a file of that name is already there. */
+/**
+ * `folder/name`, or `folder/name (1).ext`… when a file of that name is already there. Names
+ * come from the document, which any editor writes: one that would be a folder (`/`, `\`), a
+ * step up (`..`) or a control character is made a plain file name.
+ */
 function uniquePath(folder: string, name: string, taken: Set<string>): string {
-  const safe = name.replace(/[/\\]/g, '_') || 'file';
+  const plain = name.replace(/[/\\\u0000-\u001f\u007f]/g, '_');
+  const safe = /^\.*$/.test(plain) ? 'file' : plain;
   const dot = safe.lastIndexOf('.');
   const [stem, ext] = dot > 0 ? [safe.slice(0, dot), safe.slice(dot)] : [safe, ''];
   let path = `${folder}/${safe}`;
