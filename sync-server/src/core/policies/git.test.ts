@@ -63,6 +63,11 @@ describe('git policy', () => {
   });
 
   it('refuses with the domain error a caller is answered', () => {
+    expect(gitDecision('info', { role: null, locked: false })).toEqual({
+      allowed: false,
+      kind: 'not_found',
+      message: 'No matching space found.',
+    });
     expect(() => authorizeGit('info', { role: null, locked: false })).toThrow(
       expect.objectContaining({ kind: 'not_found', message: 'No matching space found.' }),
     );

@@ -114,6 +114,7 @@ describe('change request policy', () => {
   it('merges nothing into a locked space', () => {
     expect(ROLES.map((r) => mayChangeRequest(r, 'merge', open, locked))).toEqual(ROLES.map(() => false));
     expect(changeRequestPermissions('admin', open, locked)).toEqual({ view: true, edit: true, comment: true, review: true, merge: false });
+    expect(changeRequestPermissions('review', open, live)).toEqual({ view: true, edit: true, comment: true, review: true, merge: true });
   });
 });
 
