@@ -49,6 +49,8 @@ export interface Config {
   rateLimitSsoPerAddress: number;
   /** Webhook deliveries: one attempt's time limit and the first retry's wait (doubled after each failure). */
   webhooks: { timeoutMs: number; retryBaseMs: number };
+  /** Days site insights keep an event (`INSIGHTS_RETENTION_DAYS`); older ones are deleted by the background jobs. */
+  insightsRetentionDays: number;
   /** The machine translation service translation runs use (LibreTranslate API); none: runs fail and say so. */
   translation: { providerUrl?: string; providerKey?: string };
 }
@@ -91,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: Math.max(1, int('WEBHOOK_TIMEOUT_MS', 10_000)),
       retryBaseMs: Math.max(1, int('WEBHOOK_RETRY_BASE_MS', 10_000)),
     },
+    insightsRetentionDays: Math.max(1, int('INSIGHTS_RETENTION_DAYS', 400)),
     translation: {
       providerUrl: env.TRANSLATION_PROVIDER_URL?.trim() || undefined,
       providerKey: env.TRANSLATION_PROVIDER_KEY?.trim() || undefined,

@@ -4,6 +4,7 @@ import { registerChangeRequestComments } from './changeRequestComments/handlers'
 import { registerCollections } from './collections/handlers';
 import { registerComments } from './comments/handlers';
 import { registerContentApi } from './content/register';
+import { registerInsights } from './insights/handlers';
 import { registerMcp } from './mcp/handlers';
 import { registerMembers } from './members/handlers';
 import { registerOpenAPISpecs } from './openapi/handlers';
@@ -33,6 +34,7 @@ export function registerApiRoutes(app: OpenAPIHono<AppEnv>) {
   registerChangeRequestComments(app);
   registerTranslations(app);
   registerSites(app);
+  registerInsights(app);
   registerMcp(app);
   registerWebhooks(app);
 }
