@@ -2,6 +2,7 @@ import { type Server, createServer } from 'node:http';
 import { type ServerType, serve } from '@hono/node-server';
 import type { Config } from './config';
 import { bootstrapAdmin } from './core/bootstrap';
+import { stopInsightsRecorder } from './core/insights/recorder';
 import { startJobs } from './core/jobs';
 import { resumeUnfinishedSpecs } from './core/openapi/process';
 import { readModelOf } from './core/readModel';
@@ -40,7 +41,7 @@ export async function startServer(
   await readModelOf(db, { maxEntries: config.readModelEntries }).ready;
   const limiters = rateLimiters(config);
   const app = createApp(deps, limiters);
-  const stopJobs = startJobs(db, log);
+  const stopJobs = startJobs(db, log, undefined, { insightsRetentionDays: config.insightsRetentionDays });
   const stopTranslationSchedule = startTranslationSchedule(deps);
   // Deliveries left pending by a stopped process go out from here too.
   const webhooks = await new WebhookDispatcher({ db, log, ...config.webhooks, allowPrivate: config.allowPrivateFetch }).start();
@@ -65,6 +66,8 @@ export async function startServer(
         await stopJobs();
         await sync.stop();
         await new Promise<void>((resolve) => server.close(() => resolve()));
+        // What sites recorded in the last seconds is written before the database closes.
+        await stopInsightsRecorder(db);
         await db.close();
         unlock();
       })();

@@ -341,3 +341,25 @@ export const VisitorSegmentSchema = z
   })
   .meta({ id: 'SiteInsightsVisitorSegment' });
 export type VisitorSegment = z.infer<typeof VisitorSegmentSchema>;
+
+// ---------------------------------------------------------------------------------------
+// What a published site's own script sends to `<site>/~insights`: the server knows the
+// site, the visitor and the page, so an event names only what happened.
+
+const SitePath = text(2048, 1).refine((p) => p.startsWith('/'), 'must be a path on the site, starting with /');
+
+export const SiteBeaconEventSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('search_type_query'), query: text(512, 1), results: z.number().int().min(0).max(1000) }),
+  z.strictObject({ type: z.literal('search_open_result'), query: text(512), url: SitePath }),
+  z.strictObject({ type: z.literal('link_click'), href: text(2048, 1), position: z.enum(LINK_POSITIONS) }),
+  z.strictObject({ type: z.literal('page_post_feedback'), rating: z.enum(PAGE_FEEDBACK_RATINGS) }),
+  z.strictObject({ type: z.literal('page_post_feedback_comment'), rating: z.enum(PAGE_FEEDBACK_RATINGS), comment: text(512, 1) }),
+]);
+export type SiteBeaconEvent = z.infer<typeof SiteBeaconEventSchema>;
+
+export const SiteBeaconBody = z.strictObject({
+  /** The page the events happened on, as a path below the site's root. */
+  page: SitePath,
+  events: z.array(SiteBeaconEventSchema).min(1).max(20),
+});
+export type SiteBeaconBody = z.infer<typeof SiteBeaconBody>;

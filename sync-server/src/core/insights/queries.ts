@@ -175,7 +175,7 @@ export async function insightsReport(
   });
   const [ratedPaths, ratings] = await run({
     select: [{ column: 'urlPath' }, { column: 'pageFeedbackRating' }],
-    where: [{ column: 'eventType', values: ['page_post_feedback', 'page_post_feedback_comment'] }],
+    where: [{ column: 'eventType', values: ['page_post_feedback'] }],
     order: { by: { column: 'eventsCount' }, direction: 'desc' },
     limit,
   });
