@@ -110,12 +110,16 @@ const COLUMN_TYPES: Record<keyof InsightsEventRow, string> = {
 const INSERT_COLUMNS = Object.keys(COLUMN_TYPES) as (keyof InsightsEventRow)[];
 const RECORDSET = INSERT_COLUMNS.map((c) => `${c} ${COLUMN_TYPES[c]}`).join(', ');
 
-/** Stores a batch of events in one statement: all of them or, when it fails, none. */
+/**
+ * Stores a batch of events in one statement: all of them or, when it fails, none. Events
+ * of a site deleted since they were recorded are left out rather than failing the batch.
+ */
 export async function insertEvents(db: Queryable, rows: InsightsEventRow[]): Promise<void> {
   if (!rows.length) return;
   await db.query(
     `INSERT INTO insights_events (${INSERT_COLUMNS.join(', ')})
-     SELECT ${INSERT_COLUMNS.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS x(${RECORDSET})`,
+     SELECT ${INSERT_COLUMNS.map((c) => `x.${c}`).join(', ')} FROM jsonb_to_recordset($1::jsonb) AS x(${RECORDSET})
+      WHERE EXISTS (SELECT 1 FROM sites s WHERE s.id = x.site_id)`,
     [JSON.stringify(rows)],
   );
 }

@@ -96,6 +96,26 @@ export function recordSiteVisit(ctx: { deps: { db: Db; log?: Logger } }, visit: 
   return true;
 }
 
+/**
+ * A PDF opened from a published site's "Download PDF" link (the link names the site it was
+ * handed to): recorded as `pdf_request`, an event type of ours besides the public client's.
+ * Links handed to API tokens are not a site's readers and are not recorded.
+ */
+export function recordPdfDownload(
+  ctx: { deps: { db: Db; log?: Logger } },
+  input: { holder: string; spaceId: string; revisionId: string; url: string; sender: Sender; signals: SiteVisit['signals'] },
+): boolean {
+  if (!input.holder.startsWith('s.')) return false;
+  return recordSiteVisit(ctx, {
+    site: { id: input.holder.slice(2), adaptive_schema: null },
+    type: 'pdf_request',
+    url: input.url,
+    location: { space: input.spaceId, revision: input.revisionId },
+    sender: input.sender,
+    signals: input.signals,
+  });
+}
+
 /** Writes what sites recorded and have not stored yet. */
 export function flushSiteVisits(ctx: { deps: { db: Db; log?: Logger } }): Promise<void> {
   return insightsRecorder(ctx.deps.db, ctx.deps.log).flush();

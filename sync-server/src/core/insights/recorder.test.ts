@@ -83,6 +83,14 @@ describe('the recorder', () => {
     expect(await count()).toBe(5);
   });
 
+  it('leaves out the events of a site deleted before they were written, and keeps the rest of the batch', async () => {
+    const { db } = watched(t.db);
+    recordSiteVisit({ deps: { db } }, { ...visit(1), site: { id: 'deleted-site-0000000000', adaptive_schema: null } });
+    recordSiteVisit({ deps: { db } }, visit(2));
+    await stopInsightsRecorder(db);
+    expect(await t.db.query('SELECT site_id FROM insights_events')).toEqual([{ site_id: siteId }]);
+  });
+
   it('records nothing for a visitor who sent GPC or DNT', async () => {
     const { db } = watched(t.db);
     expect(recordSiteVisit({ deps: { db } }, { ...visit(1), signals: { gpc: '1' } })).toBe(false);
