@@ -41,17 +41,23 @@ export const INSIGHTS_JS = String.raw`(() => {
     });
   }
 
+  // A search is reported once typing pauses, or when a result is opened before that.
   let query = (d.querySelector('.search-page input[name=q]') || {}).value || '';
+  let found = 0;
   let timer = 0;
-  let reported = '';
+  // The search page's own query was counted by the server as it answered.
+  let reported = query;
+  const typed = () => {
+    clearTimeout(timer);
+    if (!query || query === reported) return [];
+    reported = query;
+    return [{ type: 'search_type_query', query: query.slice(0, 512), results: Math.min(found, 1000) }];
+  };
   d.addEventListener('quire:search', (e) => {
     query = e.detail.query;
+    found = e.detail.results;
     clearTimeout(timer);
-    timer = setTimeout(() => {
-      if (!query || query === reported) return;
-      reported = query;
-      send([{ type: 'search_type_query', query: query.slice(0, 512), results: Math.min(e.detail.results, 1000) }]);
-    }, 1000);
+    timer = setTimeout(() => { const events = typed(); if (events.length) send(events); }, 1000);
   });
 
   const AREAS = [['.announcement', 'announcement'], ['.site-header', 'header'], ['.site-footer', 'footer'], ['.sidebar', 'sidebar'], ['.content', 'content']];
@@ -59,7 +65,7 @@ export const INSIGHTS_JS = String.raw`(() => {
     const a = e.target.closest && e.target.closest('a[href]');
     if (!a) return;
     const href = a.getAttribute('href');
-    if (a.classList.contains('result')) return send([{ type: 'search_open_result', query: query.slice(0, 512), url: new URL(href, location.href).pathname }]);
+    if (a.classList.contains('result')) return send([...typed(), { type: 'search_open_result', query: query.slice(0, 512), url: new URL(href, location.href).pathname }]);
     if (!href || href[0] === '#') return;
     const area = AREAS.find(([sel]) => a.closest(sel));
     if (area) send([{ type: 'link_click', href: a.href.slice(0, 2048), position: area[1] }]);
