@@ -97,9 +97,9 @@ describe.skipIf(!hasChromium)('site insights in a browser', () => {
     expect(page.url()).toBe(`${origin}${root}/install`);
     const rows = await stored(3);
     expect(rows.map((r) => [r.type, r.url_path, r.feedback_rating, r.feedback_comment]).sort()).toEqual([
-      ['page_view', `${root}/install`, null, null],
       ['page_post_feedback', `${root}/install`, 'good', null],
       ['page_post_feedback_comment', `${root}/install`, 'good', 'Clear and short.'],
+      ['page_view', `${root}/install`, null, null],
     ]);
     expect(await context.cookies()).toEqual([]);
     expect(await page.evaluate(() => localStorage.length + sessionStorage.length)).toBe(0);
