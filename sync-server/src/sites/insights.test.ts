@@ -244,6 +244,11 @@ describe("the site's script reports", () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(/^Invalid body field "events\.1\.position": /);
+    const form = await s.t.request('POST', `${root}/~insights`, {
+      raw: JSON.stringify({ page: '/', events: [{ type: 'page_post_feedback', rating: 'good' }] }),
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(form.status).toBe(415);
     const big = await s.t.request('POST', `${root}/~insights`, {
       raw: JSON.stringify({ page: '/', pad: 'x'.repeat(10_000) }),
       headers: { 'content-type': 'application/json' },

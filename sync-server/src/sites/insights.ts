@@ -154,6 +154,9 @@ function apiError(c: Ctx, status: number, message: string) {
 
 /** What the site's script reports: searches typed and results opened, links followed, page ratings. */
 export async function receiveBeacon(c: Ctx, req: SiteRequest, claims: Record<string, unknown>): Promise<Response> {
+  // JSON only: a page of another site cannot send it without the browser asking this one first.
+  if (!/^application\/json\b/i.test(c.req.header('content-type') ?? ''))
+    return apiError(c, 415, 'Request bodies must be sent as Content-Type: application/json.');
   const raw = await smallBody(c);
   if (raw === undefined) return apiError(c, 413, `Request body is larger than ${MAX_BODY} bytes.`);
   let input: unknown;

@@ -62,7 +62,7 @@ export function optedOut(signals: SiteVisit['signals']): boolean {
 /** The first language a visitor's browser asks for (`fr-CA`), or none. */
 function firstLanguage(header: string | undefined): string | null {
   const tag = header?.split(',')[0]?.split(';')[0]?.trim();
-  return tag && /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(tag) && tag !== '*' ? tag : null;
+  return tag && tag.length <= 35 && /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(tag) ? tag : null;
 }
 
 /**

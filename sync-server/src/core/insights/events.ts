@@ -63,13 +63,13 @@ export function urlFields(raw: string) {
   try {
     url = new URL(raw);
   } catch {
-    const path = raw.split(/[?#]/)[0] ?? '';
+    const path = (raw.split(/[?#]/)[0] ?? '').slice(0, 2048);
     return { url: path, url_path: path, utm_source: null, utm_medium: null, utm_campaign: null, utm_term: null, utm_content: null };
   }
   const tag = (name: string) => url.searchParams.get(`utm_${name}`)?.slice(0, 256) || null;
   return {
-    url: `${url.origin === 'null' ? '' : url.origin}${url.pathname}`,
-    url_path: url.pathname,
+    url: `${url.origin === 'null' ? '' : url.origin}${url.pathname}`.slice(0, 2048),
+    url_path: url.pathname.slice(0, 2048),
     utm_source: tag('source'),
     utm_medium: tag('medium'),
     utm_campaign: tag('campaign'),
@@ -88,7 +88,7 @@ export function referrerFields(
     const url = new URL(raw);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return { referrer: null, referrer_domain: null };
     if (ownHost && url.host === ownHost) return { referrer: null, referrer_domain: null };
-    return { referrer: `${url.origin}${url.pathname}`, referrer_domain: url.hostname };
+    return { referrer: `${url.origin}${url.pathname}`.slice(0, 2048), referrer_domain: url.hostname.slice(0, 256) };
   } catch {
     return { referrer: null, referrer_domain: null };
   }

@@ -321,6 +321,16 @@ describe('who may', () => {
   });
 });
 
+describe('the API document', () => {
+  it('lists the three insights operations', async () => {
+    const doc = (await t.get('/v1/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
+    const base = '/v1/orgs/{organizationId}/sites/{siteId}/insights';
+    expect(Object.keys(doc.paths[`${base}/events`] ?? {})).toEqual(['post']);
+    expect(Object.keys(doc.paths[`${base}/events/aggregate`] ?? {})).toEqual(['post']);
+    expect(Object.keys(doc.paths[`${base}/visitor-segments`] ?? {})).toEqual(['get']);
+  });
+});
+
 describe('visitor segments', () => {
   it('lists none for a site without a visitor schema', async () => {
     const res = await t.get(`/v1/orgs/${orgId}/sites/${siteId}/insights/visitor-segments`, admin.token);
