@@ -179,7 +179,8 @@ export async function insightsReport(
     order: { by: { column: 'eventsCount' }, direction: 'desc' },
     limit,
   });
-  const [commentPaths, commentRatings, comments, commentTimes] = await run({
+  // The hour is selected to order the newest first; it is not printed.
+  const [commentPaths, commentRatings, comments] = await run({
     select: [
       { column: 'urlPath' },
       { column: 'eventPageFeedbackRating' },
@@ -190,7 +191,6 @@ export async function insightsReport(
     order: { by: { column: 'datetime', interval: 'hour' }, direction: 'desc' },
     limit,
   });
-  void commentTimes;
   const [queries, queryTimes] = await run({
     select: [{ column: 'eventSearchQuery' }, { column: 'eventsCount' }],
     where: [
