@@ -25,6 +25,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow('PORT must be a whole number, got "eighty"');
     expect(() => loadConfig({ RATE_LIMIT_PER_TOKEN: '-1' })).toThrow(/RATE_LIMIT_PER_TOKEN/);
   });
+
+  it('keeps site insights 400 days unless INSIGHTS_RETENTION_DAYS says otherwise, and at least a day', () => {
+    expect(loadConfig({}).insightsRetentionDays).toBe(400);
+    expect(loadConfig({ INSIGHTS_RETENTION_DAYS: '30' }).insightsRetentionDays).toBe(30);
+    expect(loadConfig({ INSIGHTS_RETENTION_DAYS: '0' }).insightsRetentionDays).toBe(1);
+    expect(() => loadConfig({ INSIGHTS_RETENTION_DAYS: 'forever' })).toThrow(/INSIGHTS_RETENTION_DAYS/);
+  });
 });
 
 describe('git limits', () => {

@@ -56,6 +56,8 @@ export interface Config {
    * (`GIT_MAX_BYTES`), and how long one may run before it is stopped (`GIT_TIMEOUT_MS`).
    */
   git: { maxBytes: number; timeoutMs: number };
+  /** Days site insights keep an event (`INSIGHTS_RETENTION_DAYS`); older ones are deleted by the background jobs. */
+  insightsRetentionDays: number;
   /** The machine translation service translation runs use (LibreTranslate API); none: runs fail and say so. */
   translation: { providerUrl?: string; providerKey?: string };
 }
@@ -103,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBytes: Math.max(1, int('GIT_MAX_BYTES', 256 * 1024 * 1024)),
       timeoutMs: Math.max(1, int('GIT_TIMEOUT_MS', 10 * 60 * 1000)),
     },
+    insightsRetentionDays: Math.max(1, int('INSIGHTS_RETENTION_DAYS', 400)),
     translation: {
       providerUrl: env.TRANSLATION_PROVIDER_URL?.trim() || undefined,
       providerKey: env.TRANSLATION_PROVIDER_KEY?.trim() || undefined,

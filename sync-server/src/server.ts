@@ -3,6 +3,7 @@ import { type ServerType, serve } from '@hono/node-server';
 import type { Config } from './config';
 import { bootstrapAdmin } from './core/bootstrap';
 import { GitRunner } from './core/git/runner';
+import { stopInsightsRecorder } from './core/insights/recorder';
 import { startJobs } from './core/jobs';
 import { resumeUnfinishedSpecs } from './core/openapi/process';
 import { readModelOf } from './core/readModel';
@@ -43,7 +44,7 @@ export async function startServer(
   const limiters = rateLimiters(config);
   const metrics = config.metrics ? createMetrics(db) : undefined;
   const app = createApp(deps, limiters, metrics);
-  const stopJobs = startJobs(db, log);
+  const stopJobs = startJobs(db, log, undefined, { insightsRetentionDays: config.insightsRetentionDays });
   const stopTranslationSchedule = startTranslationSchedule(deps);
   // Deliveries left pending by a stopped process go out from here too.
   const webhooks = await new WebhookDispatcher({ db, log, ...config.webhooks, allowPrivate: config.allowPrivateFetch }).start();
@@ -72,6 +73,8 @@ export async function startServer(
         await stopJobs();
         await sync.stop();
         await new Promise<void>((resolve) => server.close(() => resolve()));
+        // What sites recorded in the last seconds is written before the database closes.
+        await stopInsightsRecorder(db);
         await db.close();
         unlock();
       })();

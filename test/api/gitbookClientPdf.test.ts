@@ -177,5 +177,10 @@ describe('space PDF', () => {
     expect(pdf.text).toContain('Published handbook');
     expect(pdf.text).toContain('Welcome');
     expect(pdf.text).toContain('Quickstart');
+    // The site's readers opening it are counted among the site's insights; links handed to tokens are not.
+    await s.t.flushInsights();
+    expect(await s.db.query("SELECT site_id, space_id FROM insights_events WHERE type = 'pdf_request'")).toEqual([
+      { site_id: site.id, space_id: space.id },
+    ]);
   }, 120_000);
 });

@@ -286,7 +286,8 @@ export function defaultCustomization(): SiteCustomizationSettings {
     announcement: { enabled: false, message: '', style: 'info' },
     themes: { default: 'light', toggeable: true },
     pdf: { enabled: false },
-    feedback: { enabled: false },
+    // "Was this page helpful?" ends every page unless a site turns it off.
+    feedback: { enabled: true },
     advancedCustomization: { enabled: false },
     pagination: { enabled: true },
     trademark: { enabled: true },

@@ -13,6 +13,9 @@ import { readTarGz } from '../core/content/import/archive';
 import { editBranch } from '../core/content/revisions';
 import { openStore } from '../store/open';
 import { createSpace } from '../store/spaces';
+import { insertEvents } from '../store/insights';
+import { createSite } from '../store/sites';
+import { blankDraft, finishRows } from '../core/insights/events';
 import { runAdmin } from './admin';
 
 let env: NodeJS.ProcessEnv;
@@ -191,6 +194,71 @@ describe('npm run admin', () => {
     },
     SPAWNING,
   );
+
+  it('prints what readers of a site did: top pages, ratings, searches with no result, broken URLs', async () => {
+    const orgId = (await admin('org', 'create', 'Readers')).out[0] as string;
+    const store = await openStore(loadConfig(env));
+    let siteId: string;
+    try {
+      siteId = (await createSite(store.db, orgId, { title: 'Acme Docs', type: 'basic', visibility: 'public', basename: 'docs' })).id;
+      const at = new Date(Date.now() - 60_000);
+      const who = (n: number) => ({ address: `192.0.2.${n}`, userAgent: 'Mozilla/5.0 Firefox/128.0' });
+      const draft = (type: string, path: string, n: number, fields: Record<string, unknown> = {}) => ({
+        ...blankDraft(siteId, at, type, `https://docs.acme.test${path}`, who(n)),
+        page_id: path === '/old' ? null : `page${path.replaceAll('/', '-')}`,
+        ...fields,
+      });
+      const old = { ...draft('page_view', '/install', 9), at: new Date(Date.now() - 40 * 86400_000).toISOString() };
+      await insertEvents(
+        store.db,
+        await finishRows(store.db, [
+          draft('page_view', '/install', 1),
+          draft('page_view', '/install', 2),
+          draft('page_view', '/faq', 1),
+          draft('page_view', '/old', 3),
+          draft('page_post_feedback', '/install', 1, { feedback_rating: 'bad' }),
+          draft('page_post_feedback_comment', '/install', 1, { feedback_rating: 'bad', feedback_comment: 'Which version?' }),
+          draft('page_post_feedback', '/install', 2, { feedback_rating: 'good' }),
+          draft('search_type_query', '/', 2, { search_query: 'flux capacitor', search_results: 0 }),
+          draft('search_type_query', '/', 3, { search_query: 'install', search_results: 2 }),
+          old,
+        ]),
+      );
+    } finally {
+      await store.db.close();
+      store.unlock();
+    }
+    const report = await admin('insights', siteId, '--days', '30');
+    expect(report.code, report.errors).toBe(0);
+    expect(report.out).toEqual([
+      `Acme Docs (site ${siteId}), last 30 days`,
+      '',
+      'Top pages',
+      '  page      views  visitors',
+      '  /install      2         2',
+      '  /faq          1         1',
+      '',
+      'Ratings',
+      '  page      good  ok  bad',
+      '  /install     1   0    1',
+      '',
+      'Comments',
+      '  page      rating  comment',
+      '  /install  bad     Which version?',
+      '',
+      'Searches with no result',
+      '  query           times',
+      '  flux capacitor      1',
+      '',
+      'Broken URLs (page not found)',
+      '  URL   views',
+      '  /old      1',
+      '',
+    ]);
+    const missing = await admin('insights', 'AAAAAAAAAAAAAAAAAAAAAA');
+    expect(missing).toMatchObject({ code: 1, errors: 'No site with id AAAAAAAAAAAAAAAAAAAAAA.' });
+    expect((await admin('insights', siteId, '--days', 'many')).code).toBe(2);
+  });
 
   it('explains bad usage', async () => {
     const bad = await admin('user', 'create', 'x@y.z', '--org', 'nope', '--role', 'wizard');

@@ -1,7 +1,9 @@
 import { realpathSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { ROLES, type Role } from '@quire/shared';
-import { loadConfig } from '../config';
+import { DomainError } from '@quire/shared/domainErrors';
+import { type Config, loadConfig } from '../config';
+import { type InsightsReport, insightsReport } from '../core/insights/queries';
 import { type ArchiveFormat, exportRevisionArchive } from '../core/content/export';
 import { initSpaceContent } from '../core/content/revisions';
 import { findChangeRequest } from '../store/changeRequests';
@@ -25,6 +27,8 @@ const USAGE = `Usage: npm run admin -- <command>
   export <spaceId> --out <file> [--change-request <id or number>]
                                                write the space (or a change request) as a folder of
                                                markdown, .zip or .tar.gz by the file's name
+  insights <siteId> [--days <n>]               what readers of a site did in the last n days (30):
+                                               top pages, ratings, searches with no result, broken URLs
 
 Works on the server's database: DATA_DIR (default ./data) or DATABASE_URL.
 With the embedded database, stop the server first.`;
@@ -49,11 +53,12 @@ function parseRole(raw: string | undefined): Role | null {
 
 type Db = Awaited<ReturnType<typeof openStore>>['db'];
 /** A command whose arguments are checked; it only needs the database to run. */
-type Command = (db: Db) => Promise<number>;
+type Command = (db: Db, config: Config) => Promise<number>;
 
 /** Reads the arguments without touching the database, so bad usage is explained even while the server runs. */
 function parseCommand(args: string[], out: (line: string) => void, errOut: (line: string) => void): Command {
   if (args[0] === 'export') return exportCommand(args.slice(1), out, errOut);
+  if (args[0] === 'insights') return insightsCommand(args.slice(1), out, errOut);
   const [group, action] = args.splice(0, 2);
   const key = `${group} ${action ?? ''}`.trim();
   switch (key) {
@@ -154,6 +159,71 @@ function exportCommand(args: string[], out: (line: string) => void, errOut: (lin
   };
 }
 
+/** `insights <siteId> [--days <n>]`: a site's report, read through the same queries as the API. */
+function insightsCommand(args: string[], out: (line: string) => void, errOut: (line: string) => void): Command {
+  const rawDays = flag(args, 'days') ?? '30';
+  const siteId = args[0];
+  if (!siteId) throw new UsageError('insights needs a site id');
+  const days = Number(rawDays);
+  if (!/^\d+$/.test(rawDays) || days < 1 || days > 3650) throw new UsageError('--days must be a whole number from 1 to 3650');
+  return async (db, config) => {
+    let report: InsightsReport;
+    try {
+      report = await insightsReport({ deps: { db, config }, actor: { kind: 'operator' } }, { siteId, days });
+    } catch (err) {
+      if (err instanceof DomainError && err.kind === 'not_found') {
+        errOut(`No site with id ${siteId}.`);
+        return 1;
+      }
+      throw err;
+    }
+    for (const line of formatReport(report)) out(line);
+    return 0;
+  };
+}
+
+/** A report as lines for a terminal: one table per question, "(none)" when there is nothing to show. */
+export function formatReport(r: InsightsReport): string[] {
+  const table = (title: string, head: string[], rows: string[][]) => {
+    if (!rows.length) return [title, '  (none)', ''];
+    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
+    // Counts line up on the right, words on the left.
+    const numeric = head.map((_, i) => rows.every((row) => /^\d+$/.test(row[i] ?? '')));
+    const line = (cells: string[]) =>
+      `  ${cells.map((c, i) => (numeric[i] ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join('  ')}`.trimEnd();
+    return [title, line(head), ...rows.map(line), ''];
+  };
+  return [
+    `${r.site.title} (site ${r.site.id}), last ${r.days} day${r.days === 1 ? '' : 's'}`,
+    '',
+    ...table(
+      'Top pages',
+      ['page', 'views', 'visitors'],
+      r.topPages.map((p) => [p.path, String(p.views), String(p.visitors)]),
+    ),
+    ...table(
+      'Ratings',
+      ['page', 'good', 'ok', 'bad'],
+      r.ratings.map((p) => [p.path, String(p.good), String(p.ok), String(p.bad)]),
+    ),
+    ...table(
+      'Comments',
+      ['page', 'rating', 'comment'],
+      r.comments.map((c) => [c.path, c.rating, c.comment.replace(/\s+/g, ' ')]),
+    ),
+    ...table(
+      'Searches with no result',
+      ['query', 'times'],
+      r.emptySearches.map((q) => [q.query, String(q.times)]),
+    ),
+    ...table(
+      'Broken URLs (page not found)',
+      ['URL', 'views'],
+      r.brokenUrls.map((b) => [b.path, String(b.views)]),
+    ),
+  ];
+}
+
 export async function runAdmin(
   argv: string[],
   out: (line: string) => void = console.log,
@@ -177,8 +247,10 @@ export async function runAdmin(
     throw err;
   }
   let store: Awaited<ReturnType<typeof openStore>>;
+  let config: Config;
   try {
-    store = await openStore(loadConfig(env));
+    config = loadConfig(env);
+    store = await openStore(config);
   } catch (err) {
     if (err instanceof DataDirInUseError) {
       errOut(
@@ -189,7 +261,7 @@ export async function runAdmin(
     throw err;
   }
   try {
-    return await command(store.db);
+    return await command(store.db, config);
   } finally {
     await store.db.close();
     store.unlock();

@@ -1,6 +1,7 @@
 import type { Logger } from '../logger';
 import type { Db } from '../store/db';
 import { purgeOldKeys } from '../store/idempotency';
+import { forgetOldInsights } from './insights/commands';
 import { purgeDeletedSpaces } from '../store/spaces';
 import { purgeSpentSyncTickets } from '../store/syncRooms';
 import { purgeOldDeliveries } from '../store/webhooks';
@@ -8,10 +9,14 @@ import { purgeOldDeliveries } from '../store/webhooks';
 /**
  * One round of background work: spaces past their retention are purged for good (in one
  * transaction, so a purge is never half done), old idempotency keys, finished webhook
- * deliveries (30 days) and the uses of expired sync tickets are dropped, and the embedded database gets the upkeep a PostgreSQL
+ * deliveries (30 days) and the uses of expired sync tickets are dropped, site insights past their retention deleted, and the embedded database gets the upkeep a PostgreSQL
  * server does on its own.
  */
-export async function runBackgroundJobs(db: Db, log: Logger): Promise<{ purgedSpaces: string[] }> {
+export async function runBackgroundJobs(
+  db: Db,
+  log: Logger,
+  opts: { insightsRetentionDays: number } = { insightsRetentionDays: 400 },
+): Promise<{ purgedSpaces: string[] }> {
   let purgedSpaces: string[] = [];
   try {
     purgedSpaces = await db.transaction((tx) => purgeDeletedSpaces(tx));
@@ -33,6 +38,12 @@ export async function runBackgroundJobs(db: Db, log: Logger): Promise<{ purgedSp
     await purgeSpentSyncTickets(db);
   } catch (err) {
     log.error({ err }, 'sync ticket purge failed');
+  }
+  try {
+    const { deleted } = await forgetOldInsights({ deps: { db, config: opts } });
+    if (deleted) log.info({ deleted }, 'deleted site insights past their retention');
+  } catch (err) {
+    log.error({ err }, 'site insights retention failed');
   }
   if (db.kind === 'pglite') {
     // PostgreSQL's autovacuum does this on a server; the embedded database has no such
@@ -69,10 +80,15 @@ async function vacuumEachTable(db: Db) {
  * Runs the background work on start and then on a timer. The returned stop function waits
  * for a round in progress, so the database is never closed under it.
  */
-export function startJobs(db: Db, log: Logger, everyMs = 60 * 60 * 1000): () => Promise<void> {
+export function startJobs(
+  db: Db,
+  log: Logger,
+  everyMs = 60 * 60 * 1000,
+  opts: { insightsRetentionDays: number } = { insightsRetentionDays: 400 },
+): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
   const tick = () => {
-    running = running.then(() => runBackgroundJobs(db, log));
+    running = running.then(() => runBackgroundJobs(db, log, opts));
   };
   tick();
   const timer = setInterval(tick, everyMs);

@@ -5,6 +5,7 @@ import { registerCollections } from './collections/handlers';
 import { registerComments } from './comments/handlers';
 import { registerContentApi } from './content/register';
 import { registerGit } from './git/handlers';
+import { registerInsights } from './insights/handlers';
 import { registerMcp } from './mcp/handlers';
 import { registerMembers } from './members/handlers';
 import { registerOpenAPISpecs } from './openapi/handlers';
@@ -35,6 +36,7 @@ export function registerApiRoutes(app: OpenAPIHono<AppEnv>) {
   registerChangeRequestComments(app);
   registerTranslations(app);
   registerSites(app);
+  registerInsights(app);
   registerMcp(app);
   registerWebhooks(app);
 }

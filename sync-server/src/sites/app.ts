@@ -19,7 +19,17 @@ import { imageVariant } from './images';
 import { forgetSiteHostnames, isSiteHostname } from './hostnames';
 import { loadSiteModel, type SiteModel, visitorView } from './model';
 import { MCP_PATH, serveSiteMcp } from './mcp';
-import { renderNotFound, renderPage, renderSearchPage } from './pages';
+import {
+  BEACON_PATH,
+  FEEDBACK_PATH,
+  PRIVACY_PATH,
+  receiveBeacon,
+  receiveFeedbackForm,
+  recordOnSite,
+  type Where,
+  whereOf,
+} from './insights';
+import { renderNotFound, renderPage, renderPrivacyPage, renderSearchPage } from './pages';
 import { ASSETS } from './render/assets';
 import { PLAYER_ORIGINS } from './render/embeds';
 import { esc, NONCE } from './render/html';
@@ -35,7 +45,7 @@ import { llmsFullTxt, llmsTxt, pageMarkdown, robotsTxt, sitemapXml } from './seo
 
 type Ctx = Context<AppEnv>;
 
-const pages = new Lru<string, { status: number; html: string; noIndex: boolean; connect: string[] }>(1000);
+const pages = new Lru<string, { status: number; html: string; noIndex: boolean; connect: string[]; where: Where }>(1000);
 
 /**
  * The site and its spaces' revisions, read for every request so a change shows on the
@@ -148,7 +158,11 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
   if (!head?.site.published) return bare(c, 404, mount.serverBase);
   const site = head.site;
   // Machines read the site through MCP; they carry the key or token in the request, never a cookie.
-  if (rest === MCP_PATH) return serveSiteMcp(c, head, mount);
+  if (rest === MCP_PATH) {
+    const answer = await serveSiteMcp(c, head, mount);
+    if (c.req.method === 'POST' && answer.status < 400) recordOnSite(c, site, mount.origin, 'mcp_request', { displayContext: 'mcp' });
+    return answer;
+  }
   if (rest === '/robots.txt' && site.visibility !== 'public')
     return text(c, await robotsTxt(undefined, ''), 'text/plain; charset=utf-8', false);
 
@@ -172,6 +186,10 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
   }
 
   const model = await loadSiteModel(db, site);
+  if (c.req.method === 'POST' && (rest === FEEDBACK_PATH || rest === BEACON_PATH)) {
+    const req = new SiteRequest(db, head, visitorView(model, head, access.claims), mount, 'light');
+    return rest === FEEDBACK_PATH ? receiveFeedbackForm(c, req, access.claims) : receiveBeacon(c, req, access.claims);
+  }
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
     // Sites are read-only; a redirect still answers, keeping the method (307/308).
     const redirect = await resolveRedirectPath(model.redirects, rest, redirectPlaces(db, head, model, mount.root), true);
@@ -192,6 +210,8 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
         : 'light';
   const req = new SiteRequest(db, head, view, mount, theme);
   const noIndexSite = site.visibility !== 'public';
+  const record = (type: string, opts: Parameters<typeof recordOnSite>[4] = {}) =>
+    recordOnSite(c, site, mount.origin, type, { claims: access.claims, ...opts });
 
   switch (rest) {
     case '/robots.txt':
@@ -201,6 +221,7 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
     case '/llms.txt':
     case '/llms-full.txt':
       if (site.agents_context === 'excluded') break;
+      record('llms_request', { displayContext: 'server', fields: { llms_variant: rest === '/llms.txt' ? 'standard' : 'full' } });
       return text(c, rest === '/llms.txt' ? await llmsTxt(req) : await llmsFullTxt(req), 'text/plain; charset=utf-8', isPrivate);
     case '/~search': {
       const q = (c.req.query('q') ?? '').slice(0, 200);
@@ -211,7 +232,13 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
         return c.json({ query: q, results: hits });
       }
       const page = await renderSearchPage(req, q, hits);
+      if (q.trim()) record('search_type_query', { fields: { search_query: q.trim(), search_results: hits.length } });
       if (page) return html(c, 200, page, { serverBase: mount.serverBase, private: true, noIndex: true });
+      break;
+    }
+    case PRIVACY_PATH: {
+      const page = await renderPrivacyPage(req);
+      if (page) return html(c, 200, page, { serverBase: mount.serverBase, private: isPrivate, noIndex: true });
       break;
     }
   }
@@ -248,6 +275,7 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
     const loc = await req.locate(rest.slice(0, -3));
     if (loc && loc.page.type === 'document') {
       c.header('X-Robots-Tag', 'noindex');
+      record('page_markdown_request', { displayContext: 'server', where: whereOf(loc) });
       return text(c, await pageMarkdown(req, loc), 'text/markdown; charset=utf-8', isPrivate);
     }
   } else if (!rest.startsWith('/~')) {
@@ -258,17 +286,20 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
       const loc = await req.locate(rest);
       if (loc) {
         const rendered = await renderPage(req, loc);
-        cached = { status: 200, html: rendered.html, noIndex: loc.page.noIndex, connect: rendered.connect };
+        cached = { status: 200, html: rendered.html, noIndex: loc.page.noIndex, connect: rendered.connect, where: whereOf(loc) };
       }
       if (cached) pages.set(key, cached);
     }
-    if (cached)
+    if (cached) {
+      // Counted on the side: the cached bytes are answered as they are.
+      if (c.req.method === 'GET') record('page_view', { where: cached.where });
       return html(c, cached.status, cached.html, {
         serverBase: mount.serverBase,
         private: isPrivate,
         noIndex: noIndexSite || cached.noIndex,
         connect: cached.connect,
       });
+    }
   }
 
   const redirect = await resolveRedirectPath(model.redirects, rest, redirectPlaces(db, head, model, mount.root), false);
@@ -277,6 +308,8 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
     return c.redirect(localLocation(redirect.location), redirect.status);
   }
 
+  // A URL that is no page: a page view of no page, the broken links of the site.
+  if (c.req.method === 'GET' && !rest.startsWith('/~')) record('page_view');
   const notFoundPage = await renderNotFound(req);
   if (notFoundPage) return html(c, 404, notFoundPage, { serverBase: mount.serverBase, private: isPrivate, noIndex: true });
   return bare(c, 404, mount.serverBase);

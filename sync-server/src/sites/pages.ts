@@ -276,7 +276,7 @@ export async function renderPage(req: SiteRequest, loc: Located): Promise<Render
         ? `<a href="${esc(await signedPdfUrl(req.db, { base: req.mount.serverBase, holder: `s.${req.site.id}` }, { spaceId: variant.spaceId, revisionId: variant.revisionId }))}" type="application/pdf">Download PDF</a>`
         : '';
     const actions = `<div class="page-actions">${variant.settings.pageActions.markdown ? `<a href="${esc(markdownUrl)}" type="text/markdown">View as Markdown</a>` : ''}${pdf}</div>`;
-    main = `${head()}${actions}<article class="content${page.openapiSpec ? ' api-reference' : ''}">${rendered.html}</article>${pager(req, loc)}`;
+    main = `${head()}${actions}<article class="content${page.openapiSpec ? ' api-reference' : ''}">${rendered.html}</article>${feedbackForm(req, url, variant)}${pager(req, loc)}`;
   } else {
     // A group page lists what it holds.
     const items = page.children
@@ -329,6 +329,49 @@ function pager(req: SiteRequest, loc: Located): string {
 
 function hiddenByAncestor(flat: PublishedPage[], page: PublishedPage): boolean {
   return ancestors(flat, page).some((p) => p.hidden);
+}
+
+/**
+ * "Was this page helpful?": three faces and an optional comment. A plain form, so it works
+ * without script (it posts to the site and comes back to the page, where `:target` shows
+ * the thanks); the site's insights script sends it in place instead.
+ */
+function feedbackForm(req: SiteRequest, pageUrl: string, variant: Variant): string {
+  if (!variant.settings.feedback.enabled) return '';
+  const path = pageUrl.slice(req.mount.root.length) || '/';
+  const face = (rating: string, emoji: string, label: string) =>
+    `<button type="submit" name="rating" value="${rating}" aria-label="${label}" title="${label}"><span aria-hidden="true">${emoji}</span></button>`;
+  return (
+    `<form class="feedback" id="feedback" method="post" action="${esc(req.mount.root)}/~feedback">` +
+    `<input type="hidden" name="page" value="${esc(path)}">` +
+    `<p class="feedback-question">Was this page helpful?</p>` +
+    `<div class="feedback-faces">${face('bad', '😞', 'No')}${face('ok', '😐', 'Somewhat')}${face('good', '😃', 'Yes')}</div>` +
+    `<label class="feedback-comment">Tell us more (optional)<textarea name="comment" maxlength="512" rows="2"></textarea></label>` +
+    `<p class="feedback-thanks" id="feedback-thanks" role="status">Thank you for your feedback.</p>` +
+    `</form>`
+  );
+}
+
+/** What the site records of its readers, and what it does not: linked from every footer. */
+export async function renderPrivacyPage(req: SiteRequest): Promise<string | undefined> {
+  const section = req.view.sections.find((s) => s.isDefault);
+  const variant = section?.variants.find((v) => v.isDefault);
+  if (!section || !variant) return undefined;
+  const flat = flatten((await req.snapshot(variant)).pages);
+  const own = variant.settings.privacyPolicy.url;
+  const main =
+    `<h1 class="page-title">Privacy</h1><article class="content">` +
+    `<p>This site counts what its readers do so that its authors can improve it: pages viewed, pages not found, searches and the results opened, links followed, the ratings and comments given with “Was this page helpful?”, and requests for pages as Markdown, <code>llms.txt</code> and the MCP endpoint.</p>` +
+    `<h2>What is not kept</h2><ul>` +
+    `<li>No cookie and no local storage are used to count you.</li>` +
+    `<li>Your IP address and your browser’s full user agent are never stored. A visitor is counted as a hash of this site, your address, your user agent and a random value that changes every day and is then deleted, so visits on different days cannot be linked, and the hash cannot be turned back into an address.</li>` +
+    `<li>Visits less than 30 minutes apart count as one session.</li>` +
+    `<li>Only coarse facts are kept: the kind of browser, system and device, whether the visitor is a known robot, the preferred language, the site that linked here (without its query) and campaign tags of the URL.</li>` +
+    `</ul><h2>Opting out</h2><p>If your browser sends Global Privacy Control (<code>Sec-GPC: 1</code>) or Do Not Track (<code>DNT: 1</code>), nothing about your visit is recorded.</p>` +
+    `<h2>How long</h2><p>Events are deleted after a retention period set by whoever runs this server (400 days unless changed).</p>` +
+    (own ? `<p>The site’s own privacy policy: <a href="${safeHref(own)}" rel="noopener noreferrer">${esc(own)}</a>.</p>` : '') +
+    `</article>`;
+  return frame(req, { section, variant, flat }, main, { title: 'Privacy', canonical: `${req.mount.root}/~privacy`, noIndex: true });
 }
 
 /** The site's own 404 page, in its frame. */

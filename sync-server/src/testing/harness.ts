@@ -1,5 +1,7 @@
 import type { Role } from '@quire/shared';
 import { loadConfig, type Config } from '../config';
+import { flushSiteVisits } from '../core/insights/commands';
+import { stopInsightsRecorder } from '../core/insights/recorder';
 import { createApp } from '../http/app';
 import type { Deps } from '../http/env';
 import { createLogger } from '../logger';
@@ -102,7 +104,13 @@ export class TestServer {
     return m;
   }
 
+  /** Writes what published sites recorded and still hold in memory. */
+  flushInsights() {
+    return flushSiteVisits({ deps: this.deps });
+  }
+
   async close() {
+    await stopInsightsRecorder(this.db);
     await this.db.close();
   }
 }

@@ -3,7 +3,7 @@ import type { Deps } from '../deps';
 import { renderPdf } from '../pdf/index';
 import { REMOTE_IMAGE_LIMITS } from '../pdf/images';
 import { pdfPagesOf, pdfResources } from '../pdf/sources';
-import { type LinkBase, filePayload, type PdfTarget, pdfPayload } from './exports';
+import { type LinkBase, type LinkHolder, filePayload, type PdfTarget, pdfPayload } from './exports';
 import { checkLink } from './linkHolders';
 import { Lru } from './lru';
 import { getChangeRequest } from '../../store/changeRequests';
@@ -30,13 +30,16 @@ export async function linkedFile(db: Db, spaceId: string, fileId: string, query:
   return blob;
 }
 
-/** Builds (or takes from the cache) the PDF a verified link names; the revision is immutable, so the bytes are too. */
+/**
+ * Builds (or takes from the cache) the PDF a verified link names, with whom the link was
+ * handed to; the revision is immutable, so the bytes are too.
+ */
 export async function linkedPdf(
   deps: Pick<Deps, 'db' | 'config'>,
   base: string,
   target: PdfTarget,
   query: Record<string, string>,
-): Promise<Buffer> {
+): Promise<{ pdf: Buffer; holder: LinkHolder }> {
   const holder = await checkLink(deps.db, pdfPayload(target), target.spaceId, query);
   const key = pdfPayload(target);
   let pdf = pdfs.get(key);
@@ -51,7 +54,7 @@ export async function linkedPdf(
     pdf = await build;
     pdfs.set(key, pdf);
   }
-  return pdf;
+  return { pdf, holder };
 }
 
 /** The PDF of a revision (or a page of it), drawn from what the revision and its space hold. */

@@ -2,14 +2,28 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { PdfTarget } from '../../core/content/exports';
 import { linkedFile, linkedPdf } from '../../core/content/downloads';
+import { recordPdfDownload } from '../../core/insights/commands';
 import type { AppEnv } from '../env';
+import { clientAddress } from '../middleware/rateLimit';
 import { baseUrl } from '../urls';
 
 /** Types a browser may show in place; anything else downloads, so no uploaded page runs on this origin. */
 const INLINE_TYPES = /^(image\/(png|jpeg|gif|webp|avif)|application\/pdf|text\/plain|video\/|audio\/)/;
 
 async function servePdf(c: Context<AppEnv>, target: PdfTarget, filename: string) {
-  const pdf = await linkedPdf(c.get('deps'), baseUrl(c), target, c.req.query());
+  const { pdf, holder } = await linkedPdf(c.get('deps'), baseUrl(c), target, c.req.query());
+  if (c.req.method === 'GET')
+    recordPdfDownload(
+      { deps: c.get('deps') },
+      {
+        holder,
+        spaceId: target.spaceId,
+        revisionId: target.revisionId,
+        url: `${baseUrl(c)}${c.req.path}`,
+        sender: { address: clientAddress(c), userAgent: c.req.header('user-agent') ?? '' },
+        signals: { gpc: c.req.header('sec-gpc'), dnt: c.req.header('dnt') },
+      },
+    );
   return c.body(new Uint8Array(pdf), 200, {
     'content-type': 'application/pdf',
     'content-disposition': `inline; filename="${filename}.pdf"`,

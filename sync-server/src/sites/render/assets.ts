@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { INSIGHTS_JS } from './insightsScript';
 import { SITE_JS } from './script';
 import { SITE_CSS } from './styles';
 
@@ -22,6 +23,7 @@ function add(base: string, ext: string, body: string | Buffer, type: string): st
 
 const css = add('site', 'css', SITE_CSS, 'text/css; charset=utf-8');
 const js = add('site', 'js', SITE_JS, 'text/javascript; charset=utf-8');
+const insights = add('insights', 'js', INSIGHTS_JS, 'text/javascript; charset=utf-8');
 
 function iconAssets(): string | undefined {
   try {
@@ -39,6 +41,11 @@ function iconAssets(): string | undefined {
 }
 const icons = iconAssets();
 
-export function assetUrls(root: string): { css: string; js: string; icons?: string } {
-  return { css: `${root}/~assets/${css}`, js: `${root}/~assets/${js}`, icons: icons ? `${root}/~assets/${icons}` : undefined };
+export function assetUrls(root: string): { css: string; js: string; insights: string; icons?: string } {
+  return {
+    css: `${root}/~assets/${css}`,
+    js: `${root}/~assets/${js}`,
+    insights: `${root}/~assets/${insights}`,
+    icons: icons ? `${root}/~assets/${icons}` : undefined,
+  };
 }

@@ -34,7 +34,7 @@ export interface Frame {
   canonical: string;
   /** Where the site is served (no trailing slash), for the search endpoint and the script. */
   root: string;
-  assets: { css: string; js: string; icons?: string };
+  assets: { css: string; js: string; insights: string; icons?: string };
   /** The page shows icons of the icon font. */
   usesIcons?: boolean;
   theme: 'light' | 'dark';
@@ -179,6 +179,7 @@ export function renderFrame(f: Frame): string {
   const meta = [
     s.footer.copyright ? `<span>${esc(s.footer.copyright)}</span>` : '',
     s.trademark.enabled ? '<span>Published with Quire</span>' : '',
+    `<a class="privacy-link" href="${esc(f.root)}/~privacy">Privacy</a>`,
   ].join('');
   const social = [
     `<meta property="og:title" content="${title}">`,
@@ -210,6 +211,7 @@ ${faviconTags(s, f.siteTitle)}
 ${f.usesIcons && f.assets.icons ? `<link rel="stylesheet" href="${esc(f.assets.icons)}">` : ''}
 <style nonce="${NONCE}">${themeStyle(s)}</style>
 <script src="${esc(f.assets.js)}" defer nonce="${NONCE}"></script>
+<script src="${esc(f.assets.insights)}" defer nonce="${NONCE}"></script>
 </head>
 <body class="${tabs ? 'has-tabs' : 'no-tabs'}">
 <a class="skip" href="#content">Skip to content</a>

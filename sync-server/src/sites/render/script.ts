@@ -191,6 +191,8 @@ export const SITE_JS = String.raw`(() => {
     }
   };
   const render = (results, q) => {
+    // The insights script hears what was searched and how much was found.
+    if (q) doc.dispatchEvent(new CustomEvent('quire:search', { detail: { query: q, results: results.length } }));
     list.textContent = '';
     items = [];
     active = -1;
@@ -244,7 +246,7 @@ export const SITE_JS = String.raw`(() => {
   input.addEventListener('keydown', (e) => {
     if (e.key === 'ArrowDown') { e.preventDefault(); move(active + 1); }
     else if (e.key === 'ArrowUp') { e.preventDefault(); move(active - 1); }
-    else if (e.key === 'Enter' && items[active]) { e.preventDefault(); location.href = items[active].href; }
+    else if (e.key === 'Enter' && items[active]) { e.preventDefault(); items[active].click(); }
     else if (e.key === 'Escape') close();
   });
   dialog.addEventListener('click', (e) => { if (e.target === dialog) close(); });

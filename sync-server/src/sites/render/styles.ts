@@ -121,6 +121,13 @@ main{min-width:0;padding:40px 0 80px}
 .search-panel input{width:100%;border:0;border-bottom:1px solid var(--border);padding:18px 20px;font:inherit;font-size:17px;background:var(--bg);color:var(--fg);outline:none}
 .search-panel .results{max-height:60vh;overflow:auto;padding:10px}.search-panel .result{border-color:transparent}.search-panel .result[aria-selected=true]{background:var(--accent-soft);border-color:var(--accent)}
 .search-panel .empty{padding:24px;text-align:center;color:var(--fg-muted)}
+.feedback{margin:40px 0 8px;padding:18px 20px;border:1px solid var(--border);border-radius:var(--radius);display:flex;flex-wrap:wrap;align-items:center;gap:10px 16px}
+.feedback-question{margin:0;font-weight:600}.feedback-faces{display:flex;gap:6px}.feedback-faces button{font-size:22px;line-height:1;padding:6px 8px;border:1px solid var(--border);border-radius:999px;background:var(--bg);cursor:pointer}
+.feedback-faces button:hover,.feedback-faces button[aria-pressed=true]{border-color:var(--accent);background:var(--accent-soft)}
+.feedback-comment{flex-basis:100%;display:flex;flex-direction:column;gap:6px;font-size:14px;color:var(--fg-soft)}.feedback-comment textarea{font:inherit;padding:8px 10px;border:1px solid var(--border);border-radius:8px;background:var(--bg);color:var(--fg)}
+.feedback-send{padding:6px 16px;border:0;border-radius:999px;background:var(--accent);color:var(--on-accent);cursor:pointer}
+.feedback-thanks{display:none;flex-basis:100%;margin:0;color:var(--accent);font-weight:600}.feedback-thanks:target,.feedback.sent .feedback-thanks{display:block}
+.feedback.enhanced .feedback-comment,.feedback.enhanced .feedback-send{display:none}.feedback.rated .feedback-comment,.feedback.rated .feedback-send{display:flex}.feedback.sent .feedback-comment,.feedback.sent .feedback-send,.feedback.sent .feedback-faces{display:none}
 .not-found{text-align:center;padding:80px 0}.not-found .code{font-size:64px;font-weight:800;color:var(--accent);letter-spacing:-.04em}
 .menu-toggle{display:none}.sidebar-links{display:none}
 .hint{display:flex;gap:12px;align-items:flex-start}.hint-body{min-width:0;flex:1}.hint-body>*:last-child{margin-bottom:0}
