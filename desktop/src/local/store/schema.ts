@@ -179,4 +179,13 @@ ALTER TABLE doc_heads ADD COLUMN IF NOT EXISTS snapshot_v2 boolean NOT NULL DEFA
 -- An image's size as inserted: the branch records it with the file once the upload is acknowledged.
 ALTER TABLE files ADD COLUMN IF NOT EXISTS width integer;
 ALTER TABLE files ADD COLUMN IF NOT EXISTS height integer;
+
+-- What a change request's changes are drawn against: main's whole state as the branch took
+-- it in (at the fork, on each update from main), never main as it is now. A union of every
+-- such state: the branch holds all of them, and a Yjs deletion is never undone.
+ALTER TABLE change_requests ADD COLUMN IF NOT EXISTS base_state bytea;
+-- The server's revision \`base_state\` already holds (null: only what this machine took in).
+ALTER TABLE change_requests ADD COLUMN IF NOT EXISTS base_revision text;
+-- The server's \`revisionMergedAncestor\` as last listed: fetched when it is not \`base_revision\`.
+ALTER TABLE change_requests ADD COLUMN IF NOT EXISTS remote_base_revision text;
 `;

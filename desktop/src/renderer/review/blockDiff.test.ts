@@ -140,6 +140,26 @@ describe('block-level diff', () => {
     expect(kept?.marks).toEqual([{ type: 'bold' }]);
   });
 
+  it('draws a change request against where it started: main’s later edits are not its changes', () => {
+    const main = new Y.Doc();
+    const install = createPage(main, { title: 'Install', markdown: 'Install the CLI.\n' });
+    const usage = createPage(main, { title: 'Usage', markdown: 'Run it.\n' });
+    const base = new Y.Doc();
+    Y.applyUpdate(base, Y.encodeStateAsUpdate(main));
+    const branch = new Y.Doc();
+    Y.applyUpdate(branch, Y.encodeStateAsUpdate(main));
+    setPageMarkdown(branch, usage, 'Run it every day.\n');
+    setPageMarkdown(main, install, 'Install the CLI and log in.\n');
+    createPage(main, { title: 'Added on main', markdown: 'New.\n' });
+    const pages = diffPages(base, branch);
+    expect(pages.map((p) => [p.kind, p.title])).toEqual([['edited', 'Usage']]);
+    // What updating from main would bring, apart from the request's own changes.
+    expect(diffPages(base, main).map((p) => [p.kind, p.title])).toEqual([
+      ['edited', 'Install'],
+      ['added', 'Added on main'],
+    ]);
+  });
+
   it('knows a branch that has not loaded yet from an empty one', () => {
     expect(isLoaded(new Y.Doc())).toBe(false);
     const doc = new Y.Doc();
