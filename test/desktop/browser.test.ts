@@ -399,8 +399,8 @@ describe('desktop app in the browser mode', { timeout: 90_000 }, () => {
     await pa.getByRole('menuitem', { name: 'New change request' }).click();
     await pa.getByRole('dialog').locator('input').fill('Explain Windows installs');
     await pa.getByRole('dialog').getByRole('button', { name: 'Open change request' }).click();
-    await pa.locator('.review').waitFor();
-    await pa.getByRole('tab', { name: 'Edit' }).click();
+    // A new change request opens on the page being edited, ready to write in.
+    await expect.poll(() => pa.getByRole('tab', { name: 'Edit' }).getAttribute('aria-selected')).toBe('true');
     await pa.locator('.ProseMirror').waitFor();
     await typeAtEnd(pa, ' On Windows, run the installer.');
     await pa.getByRole('tab', { name: 'Changes' }).click();

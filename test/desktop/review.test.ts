@@ -283,6 +283,11 @@ describe('reviewing in the desktop app', { timeout: 90_000 }, () => {
     await page.locator('.ProseMirror').waitFor();
     await page.locator('.branch-btn').click();
     await page.getByRole('menuitem', { name: /Explain setup/ }).click();
+    // Opening it opens the page being edited, in the change request; its changes are one click away.
+    await expect.poll(() => page.locator('.branch-name').textContent()).toContain('Explain setup');
+    await page.locator('.ProseMirror').waitFor();
+    expect(await page.locator('.review').count()).toBe(0);
+    expect(await page.getByRole('tab', { name: 'Edit' }).getAttribute('aria-selected')).toBe('true');
     await page.getByRole('tab', { name: 'Changes' }).click();
 
     const review = page.locator('.review');
@@ -352,6 +357,29 @@ describe('reviewing in the desktop app', { timeout: 90_000 }, () => {
     await expect.poll(() => own.locator('del').allTextContents(), { timeout: 30_000 }).toEqual(['wizard']);
     expect(await own.count()).toBe(2);
     expect((await own.allTextContents()).join('\n')).not.toContain('log in');
+    await page.close();
+  });
+
+  it('after a merge the request still shows what it merged, and the toast and the badge both say Merged', async () => {
+    const page = await window(a);
+    await page.locator('.space-row', { hasText: 'Handbook' }).click();
+    await page.locator('.ProseMirror').waitFor();
+    await page.locator('.branch-btn').click();
+    await page.getByRole('menuitem', { name: /Explain setup/ }).click();
+    await page.getByRole('tab', { name: 'Changes' }).click();
+    const review = page.locator('.review');
+    await review.locator('.diff-card').first().waitFor({ timeout: 20_000 });
+    await review.getByRole('button', { name: 'Merge', exact: true }).click();
+    await page.locator('.modal').getByRole('button', { name: 'Merge' }).click();
+    await expect.poll(() => page.locator('.toast').allTextContents(), { timeout: 30_000 }).toContain('Merged into main.');
+    await expect.poll(() => review.locator('.review-badges .badge').first().textContent(), { timeout: 20_000 }).toContain('Merged');
+    expect((await page.locator('.toast').allTextContents()).join(' ')).not.toMatch(/requested|queued/i);
+    // Still what it merged, not an empty diff.
+    await expect.poll(() => review.locator(':scope > .diff-card').count()).toBe(2);
+    expect(await review.locator(':scope > .diff-card del').allTextContents()).toEqual(['wizard']);
+    expect(await review.locator(':scope > .review-summary').textContent()).toContain('Merged into main');
+    expect(await review.getByRole('region', { name: 'Main has changed' }).count()).toBe(0);
+    await screenshot(page, 'review-06-merged');
     await page.close();
   });
 

@@ -125,8 +125,8 @@ export class ChangeRequests {
 
   /**
    * Merges a change request. A local space merges here and now; a space on a server asks
-   * the server (queued when offline), which is where merge rules and permissions are
-   * decided: main changes when the server's merged main syncs back.
+   * the server (queued when offline, waited for when online), which is where merge rules
+   * and permissions are decided: main changes when the server's merged main syncs back.
    */
   async merge(changeRequestId: string): Promise<ChangeRequestSummary> {
     const cr = await this.orThrow(changeRequestId);
@@ -139,6 +139,9 @@ export class ChangeRequests {
         await enqueue(tx, 'changeRequest.merge', { changeRequestId: cr.id }, `Merge change request “${cr.subject}”`);
       });
       this.ctx.queue.afterEnqueue();
+      // Online the server merges now: the answer then says merged (or, refused, not), never
+      // a "queued" that the window would show beside a toast of its own.
+      if (this.ctx.session.server && this.ctx.session.reachable) await this.ctx.outbox.kick();
     }
     this.ctx.events.emit('changeRequests', cr.spaceId);
     return this.summaryOf(cr.id);

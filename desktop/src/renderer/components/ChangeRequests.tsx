@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ChangeRequestSummary } from '../../common/ipc';
 import { bridge, call } from '../bridge';
 import { PageDiff } from '../review/BlockDiffView';
@@ -285,6 +285,16 @@ export function ReviewView({
   // Files of both sides live in the space; the change request's branch reaches them all.
   const filesBranch = useMemo(() => ({ spaceId: cr.spaceId, changeRequestId: cr.id }), [cr.spaceId, cr.id]);
   const [busy, setBusy] = useState(false);
+  // The toast says what the badge says: "Merged" once it is, "Merge queued" while it waits.
+  const lastMergeState = useRef(cr.mergeState);
+  const announced = useRef(false);
+  useEffect(() => {
+    if (cr.mergeState === 'merged' && lastMergeState.current === 'queued' && !announced.current) {
+      announced.current = true;
+      notify('info', 'Merged into main.');
+    }
+    lastMergeState.current = cr.mergeState;
+  }, [cr.mergeState]);
   const run = async <T,>(fn: () => Promise<T>, done: string | ((result: T) => string)) => {
     setBusy(true);
     try {
@@ -299,7 +309,18 @@ export function ReviewView({
   const update = () => void run(() => call('changeRequests.updateFromMain', { changeRequestId: cr.id }), 'Updated from main.');
   const merge = async () => {
     if (!(await confirmAction('Merge change request', `Merge “${cr.subject}” into the main content?`, 'Merge'))) return;
-    await run(() => call('changeRequests.merge', { changeRequestId: cr.id }), 'Merge requested.');
+    setBusy(true);
+    try {
+      const result = await call('changeRequests.merge', { changeRequestId: cr.id });
+      if (result.mergeState === 'merged' && !announced.current) {
+        announced.current = true;
+        notify('info', 'Merged into main.');
+      } else if (result.mergeState === 'queued') notify('info', 'Merge queued: it is sent once the server can be reached.');
+    } catch (err) {
+      notify('error', (err as Error).message);
+    } finally {
+      setBusy(false);
+    }
   };
   return (
     <FilesBranch.Provider value={filesBranch}>
