@@ -425,14 +425,16 @@ describe('desktop app in the browser mode', { timeout: 90_000 }, () => {
     await pa.getByRole('menuitem', { name: 'New change request' }).click();
     await pa.getByRole('dialog').locator('input').fill('Explain Windows installs');
     await pa.getByRole('dialog').getByRole('button', { name: 'Open change request' }).click();
-    await pa.locator('.review').waitFor();
-    await pa.getByRole('tab', { name: 'Edit' }).click();
+    // A new change request opens on the page being edited, ready to write in.
+    await expect.poll(() => pa.getByRole('tab', { name: 'Edit' }).getAttribute('aria-selected')).toBe('true');
     await pa.locator('.ProseMirror').waitFor();
     await typeAtEnd(pa, ' On Windows, run the installer.');
     await pa.getByRole('tab', { name: 'Changes' }).click();
+    // Typed at the end of a task item: that item's new words, inside the list, not the list replaced.
     await expect
-      .poll(() => pa.locator('.diff-added').allTextContents(), { timeout: 10_000 })
-      .toEqual(expect.arrayContaining([expect.stringContaining('On Windows, run the installer.')]));
+      .poll(() => pa.locator('.diff-changed li.diff-node-changed ins').allTextContents(), { timeout: 10_000 })
+      .toEqual([' On Windows, run the installer.']);
+    expect(await pa.locator('.diff-added, .diff-removed').count()).toBe(0);
     await expect.poll(() => pa.locator('.branch-name').textContent(), { timeout: 30_000 }).toMatch(/^#\d+ Explain Windows installs$/);
 
     // Someone else changes main meanwhile: the change request is outdated until it takes main in.

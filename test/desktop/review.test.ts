@@ -1,5 +1,5 @@
 import { setPageMarkdown } from '@quire/shared/content/body';
-import { listPages } from '@quire/shared/content/pages';
+import { createPage, listPages, updatePage } from '@quire/shared/content/pages';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Machine, ensureRendererBuilt, launchChromium, openWindow, screenshot, startMachine } from './helpers/browser';
@@ -20,6 +20,7 @@ let browser: Browser;
 let localSpaceId: string;
 let remoteSpaceId: string;
 let crId: string;
+let handbook: { spaceId: string; crId: string; install: string; steps: string };
 const errors: string[] = [];
 
 async function window(machine: Machine): Promise<Page> {
@@ -81,6 +82,7 @@ describe('reviewing in the desktop app', { timeout: 90_000 }, () => {
     await page.locator('.ProseMirror').waitFor();
     await page.locator('.branch-btn').click();
     await page.getByRole('menuitem', { name: /Safer deploys/ }).click();
+    await page.getByRole('tab', { name: 'Changes' }).click();
     await page.locator('.review').waitFor();
     const card = page.locator('.diff-card').first();
     await card.locator('.block-diff').waitFor();
@@ -125,6 +127,7 @@ describe('reviewing in the desktop app', { timeout: 90_000 }, () => {
     });
     await page.locator('.branch-btn').click();
     await page.getByRole('menuitem', { name: /Safer deploys/ }).click();
+    await page.getByRole('tab', { name: 'Changes' }).click();
     await expect
       .poll(() => page.locator('.diff-changed ins').allTextContents(), { timeout: 30_000 })
       .toEqual([expect.stringContaining('dry-run flag')]);
@@ -141,6 +144,7 @@ describe('reviewing in the desktop app', { timeout: 90_000 }, () => {
     await pa.locator('.ProseMirror').waitFor();
     await pa.locator('.branch-btn').click();
     await pa.getByRole('menuitem', { name: /Safer deploys/ }).click();
+    await pa.getByRole('tab', { name: 'Changes' }).click();
     const reviews = pa.getByRole('region', { name: 'Reviews' });
     await reviews.getByLabel('Ask for a review').waitFor({ timeout: 20_000 });
     const options = await reviews.getByLabel('Ask for a review').locator('option').allTextContents();
@@ -153,6 +157,7 @@ describe('reviewing in the desktop app', { timeout: 90_000 }, () => {
     await pb.locator('.ProseMirror').waitFor();
     await pb.locator('.branch-btn').click();
     await pb.getByRole('menuitem', { name: /Safer deploys/ }).click();
+    await pb.getByRole('tab', { name: 'Changes' }).click();
     const theirs = pb.getByRole('region', { name: 'Reviews' });
     await theirs.getByRole('button', { name: 'Approve' }).click();
     await expect.poll(() => theirs.locator('.reviewer', { hasText: 'edit' }).locator('.badge').textContent()).toContain('Approved');
@@ -231,6 +236,150 @@ describe('reviewing in the desktop app', { timeout: 90_000 }, () => {
     await page.waitForTimeout(500);
     expect(await page.evaluate(() => (globalThis as unknown as { __what: string[] }).__what)).toEqual([]);
     expect(await page.getByTestId('sync-status').textContent()).toBe('Online');
+    await page.close();
+  });
+
+  it('draws a change request against where it started: main’s later edits are neither shown as its changes nor as removed', async () => {
+    // A space whose main content is on the server, and a change request opened from it.
+    const space = await a.node.createSpace({ title: 'Handbook', organizationId: s.orgId });
+    const { install, steps } = await a.node.withBranch({ spaceId: space.id }, async (branch) => {
+      const first = listPages(branch.doc)[0]!.id;
+      updatePage(branch.doc, first, { title: 'Install' });
+      setPageMarkdown(branch.doc, first, '# Install\n\nInstall the CLI\n\n```sh\nquire login\n```\n\nThen run the setup.\n');
+      const list = createPage(branch.doc, {
+        title: 'Steps',
+        markdown: 'Steps:\n\n- Install the CLI\n- Run the setup wizard\n- Open the dashboard\n',
+      });
+      await branch.saved();
+      return { install: first, steps: list };
+    });
+    await eventually(async () => (await a.node.status()).pending === 0, 'the space on the server', 30_000);
+    const cr = await a.node.createChangeRequest(space.id, 'Explain setup');
+    handbook = { spaceId: space.id, crId: cr.id, install, steps };
+    await eventually(
+      async () => (await a.node.refreshChangeRequests(space.id)).find((c) => c.id === cr.id)?.syncState === 'remote',
+      'the change request on the server',
+      30_000,
+    );
+    await eventually(async () => (await a.node.status()).pending === 0, 'the change request content on the server', 30_000);
+    // The request's own edits: one paragraph, one list item.
+    await a.node.withBranch({ spaceId: space.id, changeRequestId: cr.id }, async (branch) => {
+      setPageMarkdown(branch.doc, install, '# Install\n\nInstall the CLI\n\n```sh\nquire login\n```\n\nThen run the setup wizard.\n');
+      setPageMarkdown(branch.doc, steps, 'Steps:\n\n- Install the CLI\n- Run the new setup script\n- Open the dashboard\n');
+      await branch.saved();
+    });
+    // Then main moves on: "and log in" appended, and a new page.
+    await a.node.withBranch({ spaceId: space.id }, async (branch) => {
+      setPageMarkdown(branch.doc, install, '# Install\n\nInstall the CLI and log in\n\n```sh\nquire login\n```\n\nThen run the setup.\n');
+      createPage(branch.doc, { title: 'Quickstart', markdown: 'Added on main.\n' });
+      await branch.saved();
+    });
+    // Edited while no window had them open: sent now, as on any reconnect.
+    await a.node.pushWaitingBranches();
+    await eventually(async () => (await a.node.status()).pending === 0, 'both branches on the server', 30_000);
+
+    const page = await window(a);
+    await page.locator('.space-row', { hasText: 'Handbook' }).click();
+    await page.locator('.ProseMirror').waitFor();
+    await page.locator('.branch-btn').click();
+    await page.getByRole('menuitem', { name: /Explain setup/ }).click();
+    // Opening it opens the page being edited, in the change request; its changes are one click away.
+    await expect.poll(() => page.locator('.branch-name').textContent()).toContain('Explain setup');
+    await page.locator('.ProseMirror').waitFor();
+    expect(await page.locator('.review').count()).toBe(0);
+    expect(await page.getByRole('tab', { name: 'Edit' }).getAttribute('aria-selected')).toBe('true');
+    await page.getByRole('tab', { name: 'Changes' }).click();
+
+    const review = page.locator('.review');
+    await review.locator('.diff-card').first().waitFor({ timeout: 20_000 });
+    await expect.poll(() => review.getByRole('region', { name: 'Main has changed' }).count(), { timeout: 20_000 }).toBe(1);
+    expect(await review.getByRole('region', { name: 'Main has changed' }).textContent()).toContain(
+      'Main has changed since this request started',
+    );
+    // Only the request's own edits: two pages edited, nothing removed, nothing of main's.
+    const own = review.locator(':scope > .diff-card');
+    await expect.poll(() => own.count()).toBe(2);
+    expect(await review.locator(':scope > .review-summary').textContent()).toMatch(/2 pages changed\s*2 edited$/);
+    const ownText = (await own.allTextContents()).join('\n');
+    expect(ownText).not.toContain('log in');
+    expect(ownText).not.toContain('Quickstart');
+    expect(await own.locator('del').allTextContents()).toEqual(['wizard']);
+    expect(await own.locator('ins').allTextContents()).toEqual([' wizard', 'new ', 'script']);
+    expect(await own.locator('.diff-removed, [data-change="removed"]').count()).toBe(0);
+
+    // The list: one item changed, its words marked inside it; the list is not removed and added again.
+    const stepsCard = review.locator(`:scope > .diff-card[data-page-id="${handbook.steps}"]`);
+    const items = stepsCard.locator('.diff-changed li');
+    expect(await items.count()).toBe(3);
+    expect(await items.nth(0).locator('ins, del').count()).toBe(0);
+    expect(await items.nth(2).locator('ins, del').count()).toBe(0);
+    expect(await items.nth(1).locator('del').allTextContents()).toEqual(['wizard']);
+    expect(await items.nth(1).textContent()).toBe('Run the new setup wizardscript');
+    expect(await stepsCard.locator('.diff-added, .diff-removed').count()).toBe(0);
+
+    // An unchanged code block next to the change keeps its dark panel.
+    const code = review.locator(`:scope > .diff-card[data-page-id="${handbook.install}"] .diff-same pre`);
+    expect(await code.textContent()).toContain('quire login');
+    expect(await code.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(22, 23, 29)');
+
+    // What updating from main would bring, apart from the request's own changes.
+    await review.getByRole('button', { name: /What updating would bring/ }).click();
+    const onMain = review.getByRole('region', { name: 'Changes on main' });
+    expect(await onMain.locator('.diff-card').count()).toBe(2);
+    expect(await onMain.locator('ins').allTextContents()).toContain(' and log in');
+    expect(await onMain.textContent()).toContain('Quickstart');
+    await screenshot(page, 'review-04-main-moved');
+    await stepsCard.scrollIntoViewIfNeeded();
+    await screenshot(page, 'review-05-own-changes');
+
+    // Updating from main takes main's edits in: the notice goes, the request's own changes stay.
+    await review.getByRole('button', { name: 'Update from main' }).click();
+    await expect.poll(() => review.getByRole('region', { name: 'Main has changed' }).count(), { timeout: 20_000 }).toBe(0);
+    await expect.poll(async () => (await own.allTextContents()).join('\n')).not.toContain('log in');
+    expect(await own.locator('del').allTextContents()).toEqual(['wizard']);
+    expect(await own.count()).toBe(2);
+    await page.close();
+  });
+
+  it('a teammate opening the request from the server sees the same changes, drawn against the same start', async () => {
+    await eventually(async () => (await a.node.status()).pending === 0, 'the update on the server', 30_000);
+    await b.node.refreshCatalog();
+    const remote = (await a.node.db.query<{ remote_id: string }>('SELECT remote_id FROM spaces WHERE id = $1', [handbook.spaceId]))[0]!
+      .remote_id;
+    await b.node.refreshChangeRequests(remote);
+    const page = await window(b);
+    await page.locator('.space-row', { hasText: 'Handbook' }).click();
+    await page.locator('.ProseMirror').waitFor();
+    await page.locator('.branch-btn').click();
+    await page.getByRole('menuitem', { name: /Explain setup/ }).click();
+    await page.getByRole('tab', { name: 'Changes' }).click();
+    const own = page.locator('.review > .diff-card');
+    await expect.poll(() => own.locator('del').allTextContents(), { timeout: 30_000 }).toEqual(['wizard']);
+    expect(await own.count()).toBe(2);
+    expect((await own.allTextContents()).join('\n')).not.toContain('log in');
+    await page.close();
+  });
+
+  it('after a merge the request still shows what it merged, and the toast and the badge both say Merged', async () => {
+    const page = await window(a);
+    await page.locator('.space-row', { hasText: 'Handbook' }).click();
+    await page.locator('.ProseMirror').waitFor();
+    await page.locator('.branch-btn').click();
+    await page.getByRole('menuitem', { name: /Explain setup/ }).click();
+    await page.getByRole('tab', { name: 'Changes' }).click();
+    const review = page.locator('.review');
+    await review.locator('.diff-card').first().waitFor({ timeout: 20_000 });
+    await review.getByRole('button', { name: 'Merge', exact: true }).click();
+    await page.locator('.modal').getByRole('button', { name: 'Merge' }).click();
+    await expect.poll(() => page.locator('.toast').allTextContents(), { timeout: 30_000 }).toContain('Merged into main.');
+    await expect.poll(() => review.locator('.review-badges .badge').first().textContent(), { timeout: 20_000 }).toContain('Merged');
+    expect((await page.locator('.toast').allTextContents()).join(' ')).not.toMatch(/requested|queued/i);
+    // Still what it merged, not an empty diff.
+    await expect.poll(() => review.locator(':scope > .diff-card').count()).toBe(2);
+    expect(await review.locator(':scope > .diff-card del').allTextContents()).toEqual(['wizard']);
+    expect(await review.locator(':scope > .review-summary').textContent()).toContain('Merged into main');
+    expect(await review.getByRole('region', { name: 'Main has changed' }).count()).toBe(0);
+    await screenshot(page, 'review-06-merged');
     await page.close();
   });
 

@@ -101,8 +101,14 @@ export const ChangeRequestSummary = z.object({
   mergeState: z.enum(['none', 'queued', 'merged']),
   createdBy: z.string().nullable(),
   updatedAt: z.string(),
+  /** Changes when what the change request's changes are drawn against changes (an update from main). */
+  base: z.string(),
 });
 export type ChangeRequestSummary = z.infer<typeof ChangeRequestSummary>;
+
+/** Main as the change request took it in: a Yjs update in base64, null while it is not known here. */
+export const ChangeRequestBase = z.object({ state: z.string().nullable() });
+export type ChangeRequestBase = z.infer<typeof ChangeRequestBase>;
 
 const DiffLine = z.object({ kind: z.enum(['added', 'removed', 'same']), text: z.string() });
 export const ChangeRequestDiff = z.object({
@@ -311,6 +317,7 @@ export const ipcContract = {
   'changeRequests.merge': { input: z.strictObject({ changeRequestId: Id }), output: ChangeRequestSummary },
   'changeRequests.updateFromMain': { input: z.strictObject({ changeRequestId: Id }), output: ChangeRequestSummary },
   'changeRequests.diff': { input: z.strictObject({ changeRequestId: Id }), output: ChangeRequestDiff },
+  'changeRequests.base': { input: z.strictObject({ changeRequestId: Id }), output: ChangeRequestBase },
 
   'reviews.get': { input: z.strictObject({ changeRequestId: Id }), output: ReviewPanel },
   'reviews.submit': {

@@ -248,6 +248,7 @@ export class IpcSession {
       'changeRequests.merge': ({ changeRequestId }) => node.mergeChangeRequest(changeRequestId),
       'changeRequests.updateFromMain': ({ changeRequestId }) => node.updateChangeRequestFromMain(changeRequestId),
       'changeRequests.diff': ({ changeRequestId }) => node.diffChangeRequest(changeRequestId),
+      'changeRequests.base': ({ changeRequestId }) => node.changeRequestBase(changeRequestId),
       'reviews.get': ({ changeRequestId }) => reviewPanel(node, changeRequestId),
       'reviews.submit': ({ changeRequestId, status, comment }) => submitReview(node, changeRequestId, status, comment?.trim() || undefined),
       'reviews.request': ({ changeRequestId, userId }) => requestReviewer(node, changeRequestId, userId),

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type {
   BranchRef,
   Catalog as CatalogView,
+  ChangeRequestBase,
   ChangeRequestDiff,
   ChangeRequestSummary,
   CommentAnchorInput,
@@ -232,6 +233,11 @@ export class LocalNode extends EventEmitter<NodeEvents> {
   }
   diffChangeRequest(changeRequestId: string): Promise<ChangeRequestDiff> {
     return this.parts.changeRequests.diff(changeRequestId);
+  }
+
+  /** Main as the change request took it in: what its changes are drawn against. */
+  changeRequestBase(changeRequestId: string): Promise<ChangeRequestBase> {
+    return this.parts.changeRequests.base(changeRequestId);
   }
 
   // comments

@@ -110,12 +110,12 @@ function lines(before: string, after: string): DiffLine[] {
 }
 
 /**
- * What a change request's branch changes against main: pages only in the branch (added),
- * only in main (removed), and in both with another title or body (edited, with a line
- * diff of their markdown).
+ * What a change request's branch changes against `base`, main as the request took it in:
+ * pages only in the branch (added), only in the base (removed), and in both with another
+ * title or body (edited, with a line diff of their markdown).
  */
-export function diffBranches(main: Y.Doc, branch: Y.Doc): ChangeRequestDiff {
-  const before = new Map(listPages(main).map((p) => [p.id, p]));
+export function diffBranches(base: Y.Doc, branch: Y.Doc): ChangeRequestDiff {
+  const before = new Map(listPages(base).map((p) => [p.id, p]));
   const after = new Map(listPages(branch).map((p) => [p.id, p]));
   const diff: ChangeRequestDiff = { added: [], removed: [], edited: [] };
   for (const [id, page] of after) {
@@ -125,7 +125,7 @@ export function diffBranches(main: Y.Doc, branch: Y.Doc): ChangeRequestDiff {
       diff.added.push({ pageId: id, title, lines: lines('', markdownOf(branch, id)) });
       continue;
     }
-    const a = markdownOf(main, id);
+    const a = markdownOf(base, id);
     const b = markdownOf(branch, id);
     if (a !== b || old.title !== page.title) {
       diff.edited.push({

@@ -56,3 +56,20 @@ export const RevisionPageSchema = z
   })
   .meta({ id: 'RevisionPage' });
 export type RevisionPage = z.infer<typeof RevisionPageSchema>;
+
+/**
+ * A revision of a space's main content as its whole Yjs state (an extension beside the
+ * specification): a client rebuilds the content exactly as it was, to draw a change
+ * request's changes against the revision it started from.
+ */
+export const RevisionStateSchema = z
+  .object({
+    object: z.literal('revision-state'),
+    revision: z.string(),
+    /** `Y.encodeStateAsUpdate` of the revision's document (update format v1), in base64. */
+    state: z.string(),
+    urls: z.object({ location: z.string() }),
+    permissions: z.object({ view: z.boolean() }),
+  })
+  .meta({ id: 'RevisionState' });
+export type RevisionState = z.infer<typeof RevisionStateSchema>;

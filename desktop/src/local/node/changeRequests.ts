@@ -1,11 +1,12 @@
 import { newId } from '@quire/shared/ids';
 import * as Y from 'yjs';
-import type { ChangeRequestDiff, ChangeRequestSummary } from '../../common/ipc';
+import type { ChangeRequestBase, ChangeRequestDiff, ChangeRequestSummary } from '../../common/ipc';
 import { diffBranches } from '../content';
-import { UnreachableError } from '../ServerClient';
+import { RemoteError, UnreachableError } from '../ServerClient';
 import {
   type ChangeRequestRow,
   type RemoteChangeRequest,
+  addChangeRequestBase,
   getChangeRequest,
   insertChangeRequest,
   listChangeRequests,
@@ -42,6 +43,7 @@ export class ChangeRequests implements ChangeRequestsPart {
       mergeState: cr.mergeState,
       createdBy: cr.createdBy?.displayName ?? null,
       updatedAt: cr.updatedAt,
+      base: `${cr.remoteBaseRevision ?? ''}:${cr.baseMainSeq}`,
     };
   }
 
@@ -94,6 +96,7 @@ export class ChangeRequests implements ChangeRequestsPart {
           syncState: space.syncState === 'local' ? 'local' : 'pending',
           baseMainSeq: seq,
           baseStateVector: stateVector,
+          baseState: state,
           createdBy: this.ctx.session.user,
         });
         await appendDocUpdateIn(tx, docIdOf({ spaceId, changeRequestId: id }), state, true);
@@ -122,8 +125,8 @@ export class ChangeRequests implements ChangeRequestsPart {
 
   /**
    * Merges a change request. A local space merges here and now; a space on a server asks
-   * the server (queued when offline), which is where merge rules and permissions are
-   * decided: main changes when the server's merged main syncs back.
+   * the server (queued when offline, waited for when online), which is where merge rules
+   * and permissions are decided: main changes when the server's merged main syncs back.
    */
   async merge(changeRequestId: string): Promise<ChangeRequestSummary> {
     const cr = await this.orThrow(changeRequestId);
@@ -136,6 +139,9 @@ export class ChangeRequests implements ChangeRequestsPart {
         await enqueue(tx, 'changeRequest.merge', { changeRequestId: cr.id }, `Merge change request “${cr.subject}”`);
       });
       this.ctx.queue.afterEnqueue();
+      // Online the server merges now: the answer then says merged (or, refused, not), never
+      // a "queued" that the window would show beside a toast of its own.
+      if (this.ctx.session.server && this.ctx.session.reachable) await this.ctx.outbox.kick();
     }
     this.ctx.events.emit('changeRequests', cr.spaceId);
     return this.summaryOf(cr.id);
@@ -167,6 +173,7 @@ export class ChangeRequests implements ChangeRequestsPart {
         const seq = await docLastSeq(db, docIdOf(mainRef));
         await db.transaction(async (tx) => {
           await updateChangeRequestLocal(tx, cr.id, { outdated: false, baseMainSeq: seq, baseStateVector: Y.encodeStateVector(main.doc) });
+          await addChangeRequestBase(tx, cr.id, Y.encodeStateAsUpdate(main.doc), cr.remoteBaseRevision);
           if (cr.syncState !== 'local') {
             await enqueue(tx, 'changeRequest.updateFromMain', { changeRequestId: cr.id }, `Update “${cr.subject}” from main`);
           }
@@ -178,12 +185,52 @@ export class ChangeRequests implements ChangeRequestsPart {
     return this.summaryOf(cr.id);
   }
 
-  /** What the change request changes against main: pages added, removed, edited. */
+  /**
+   * Main as the change request took it in (forked, or last updated from main): what its
+   * changes are drawn against. The server's word on it is fetched when it names a revision
+   * this machine does not hold yet (the change request was opened elsewhere, or updated from
+   * main there); offline, what is here. Null when nothing is known here yet.
+   */
+  async base(changeRequestId: string): Promise<ChangeRequestBase> {
+    let cr = await this.orThrow(changeRequestId);
+    const revision = cr.remoteBaseRevision;
+    if (revision && revision !== cr.baseRevision) {
+      const state = await this.fetchRevisionState(cr.spaceId, revision);
+      if (state) {
+        await this.ctx.db.transaction(async (tx) => addChangeRequestBase(tx, cr.id, state, revision));
+        cr = await this.orThrow(changeRequestId);
+      }
+    }
+    return { state: cr.baseState ? Buffer.from(cr.baseState).toString('base64') : null };
+  }
+
+  private async fetchRevisionState(spaceId: string, revisionId: string): Promise<Uint8Array | undefined> {
+    const space = await this.ctx.catalog.spaceOrThrow(spaceId);
+    const { session } = this.ctx;
+    const client = session.server;
+    if (!client || session.reachable === false || !space.remoteId) return undefined;
+    try {
+      const res = await client.get<{ state: string }>(
+        `/v1/spaces/${encodeURIComponent(space.remoteId)}/revisions/${encodeURIComponent(revisionId)}/state`,
+      );
+      return new Uint8Array(Buffer.from(res.state, 'base64'));
+    } catch (err) {
+      if (err instanceof UnreachableError) session.setReachable(false);
+      else if (!(err instanceof RemoteError)) throw err;
+      return undefined;
+    }
+  }
+
+  /** What the change request changes, drawn against where it started: pages added, removed, edited. */
   async diff(changeRequestId: string): Promise<ChangeRequestDiff> {
     const cr = await this.orThrow(changeRequestId);
-    const { branches } = this.ctx;
-    return branches.with({ spaceId: cr.spaceId }, (main) =>
-      branches.with({ spaceId: cr.spaceId, changeRequestId: cr.id }, (branch) => diffBranches(main.doc, branch.doc)),
-    );
+    const { state } = await this.base(cr.id);
+    const base = new Y.Doc();
+    if (state) Y.applyUpdate(base, Buffer.from(state, 'base64'));
+    try {
+      return await this.ctx.branches.with({ spaceId: cr.spaceId, changeRequestId: cr.id }, (branch) => diffBranches(base, branch.doc));
+    } finally {
+      base.destroy();
+    }
   }
 }

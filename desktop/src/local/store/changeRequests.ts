@@ -1,3 +1,4 @@
+import * as Y from 'yjs';
 import type { Queryable } from './database';
 import { bytea, maybeOne, u8 } from './database';
 import { adoptRemoteId } from './remoteIds';
@@ -20,6 +21,12 @@ export interface ChangeRequestRow {
   mergeState: CrMergeState;
   baseMainSeq: number;
   baseStateVector: Uint8Array | null;
+  /** Main's whole state as the branch took it in: what its changes are drawn against. */
+  baseState: Uint8Array | null;
+  /** The server revision `baseState` holds, when it holds one. */
+  baseRevision: string | null;
+  /** The revision the server says the branch last took main in from. */
+  remoteBaseRevision: string | null;
 }
 
 interface Raw {
@@ -37,6 +44,9 @@ interface Raw {
   merge_state: CrMergeState;
   base_main_seq: number;
   base_state_vector: Uint8Array | null;
+  base_state: Uint8Array | null;
+  base_revision: string | null;
+  remote_base_revision: string | null;
 }
 
 const toRow = (r: Raw): ChangeRequestRow => ({
@@ -54,6 +64,9 @@ const toRow = (r: Raw): ChangeRequestRow => ({
   mergeState: r.merge_state,
   baseMainSeq: Number(r.base_main_seq),
   baseStateVector: r.base_state_vector ? u8(r.base_state_vector) : null,
+  baseState: r.base_state ? u8(r.base_state) : null,
+  baseRevision: r.base_revision,
+  remoteBaseRevision: r.remote_base_revision,
 });
 
 export async function listChangeRequests(db: Queryable, spaceId: string): Promise<ChangeRequestRow[]> {
@@ -77,14 +90,39 @@ export async function insertChangeRequest(
     syncState: CrSyncState;
     baseMainSeq: number;
     baseStateVector: Uint8Array;
+    baseState?: Uint8Array;
     createdBy: unknown;
   },
 ): Promise<void> {
   await db.query(
-    `INSERT INTO change_requests (id, space_id, subject, status, sync_state, base_main_seq, base_state_vector, created_by)
-     VALUES ($1, $2, $3, 'open', $4, $5, $6, $7)`,
-    [cr.id, cr.spaceId, cr.subject, cr.syncState, cr.baseMainSeq, bytea(cr.baseStateVector), JSON.stringify(cr.createdBy ?? null)],
+    `INSERT INTO change_requests (id, space_id, subject, status, sync_state, base_main_seq, base_state_vector, base_state, created_by)
+     VALUES ($1, $2, $3, 'open', $4, $5, $6, $7, $8)`,
+    [
+      cr.id,
+      cr.spaceId,
+      cr.subject,
+      cr.syncState,
+      cr.baseMainSeq,
+      bytea(cr.baseStateVector),
+      cr.baseState ? bytea(cr.baseState) : null,
+      JSON.stringify(cr.createdBy ?? null),
+    ],
   );
+}
+
+/**
+ * Adds main's state as the branch took it in to what its changes are drawn against (a
+ * union: the branch holds every state it took in). `revision` names the server revision
+ * that state is, or, for a take-in made here, the newest one the server had said: fetching
+ * that one again would bring nothing the union does not hold.
+ */
+export async function addChangeRequestBase(db: Queryable, id: string, state: Uint8Array, revision: string | null): Promise<void> {
+  const row = await maybeOne<{ base_state: Uint8Array | null }>(db, 'SELECT base_state FROM change_requests WHERE id = $1 FOR UPDATE', [
+    id,
+  ]);
+  if (!row) return;
+  const merged = row.base_state ? Y.mergeUpdates([u8(row.base_state), state]) : state;
+  await db.query('UPDATE change_requests SET base_state = $2, base_revision = $3 WHERE id = $1', [id, bytea(merged), revision]);
 }
 
 export async function setChangeRequestRemote(
@@ -136,6 +174,8 @@ export interface RemoteChangeRequest {
   createdAt?: string;
   updatedAt?: string;
   createdBy?: { id?: string; displayName?: string };
+  /** The main revision the branch last took in (at the fork, or updating from main). */
+  revisionMergedAncestor?: string;
 }
 
 /**
@@ -150,13 +190,15 @@ export async function mergeRemoteChangeRequests(db: Queryable, spaceId: string, 
       const queuedMerge = existing.merge_state === 'queued';
       await db.query(
         `UPDATE change_requests SET number = $2, status = $3, outdated = $4, updated_at = coalesce($5::timestamptz, updated_at),
-         merge_state = CASE WHEN $3 = 'merged' THEN 'merged' ELSE merge_state END WHERE id = $1`,
+         merge_state = CASE WHEN $3 = 'merged' THEN 'merged' ELSE merge_state END,
+         remote_base_revision = coalesce($6, remote_base_revision) WHERE id = $1`,
         [
           existing.id,
           r.number ?? existing.number,
           queuedMerge && r.status !== 'merged' ? existing.status : (r.status ?? existing.status),
           !!r.outdated,
           r.updatedAt ?? null,
+          r.revisionMergedAncestor ?? null,
         ],
       );
       const subjectQueued = await maybeOne(
@@ -168,8 +210,9 @@ export async function mergeRemoteChangeRequests(db: Queryable, spaceId: string, 
         await db.query('UPDATE change_requests SET subject = $2 WHERE id = $1', [existing.id, r.subject]);
     } else {
       await db.query(
-        `INSERT INTO change_requests (id, remote_id, space_id, number, subject, status, outdated, created_by, created_at, updated_at, sync_state, merge_state)
-         VALUES ($1, $1, $2, $3, $4, $5, $6, $7, coalesce($8::timestamptz, now()), coalesce($9::timestamptz, now()), 'remote', $10)`,
+        `INSERT INTO change_requests (id, remote_id, space_id, number, subject, status, outdated, created_by, created_at, updated_at, sync_state,
+           merge_state, remote_base_revision)
+         VALUES ($1, $1, $2, $3, $4, $5, $6, $7, coalesce($8::timestamptz, now()), coalesce($9::timestamptz, now()), 'remote', $10, $11)`,
         [
           r.id,
           spaceId,
@@ -181,6 +224,7 @@ export async function mergeRemoteChangeRequests(db: Queryable, spaceId: string, 
           r.createdAt ?? null,
           r.updatedAt ?? null,
           r.status === 'merged' ? 'merged' : 'none',
+          r.revisionMergedAncestor ?? null,
         ],
       );
     }

@@ -184,4 +184,12 @@ ALTER TABLE files ADD COLUMN IF NOT EXISTS height integer;
 -- which revision it brought back.
 ALTER TABLE page_revisions ADD COLUMN IF NOT EXISTS created_by text;
 ALTER TABLE page_revisions ADD COLUMN IF NOT EXISTS restored_from text;
+-- What a change request's changes are drawn against: main's whole state as the branch took
+-- it in (at the fork, on each update from main), never main as it is now. A union of every
+-- such state: the branch holds all of them, and a Yjs deletion is never undone.
+ALTER TABLE change_requests ADD COLUMN IF NOT EXISTS base_state bytea;
+-- The server's revision \`base_state\` already holds (null: only what this machine took in).
+ALTER TABLE change_requests ADD COLUMN IF NOT EXISTS base_revision text;
+-- The server's \`revisionMergedAncestor\` as last listed: fetched when it is not \`base_revision\`.
+ALTER TABLE change_requests ADD COLUMN IF NOT EXISTS remote_base_revision text;
 `;

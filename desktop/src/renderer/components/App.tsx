@@ -252,7 +252,7 @@ function Workspace({
                 spaceId={space.id}
                 list={changeRequests}
                 current={cr}
-                onSwitch={(id) => setNav({ changeRequestId: id, view: id ? 'review' : 'page' })}
+                onSwitch={(id) => setNav({ changeRequestId: id, view: 'page' })}
               />
               {cr && (
                 <div className="seg" role="tablist" aria-label="Change request view">

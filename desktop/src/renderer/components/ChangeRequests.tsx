@@ -1,10 +1,11 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ChangeRequestSummary } from '../../common/ipc';
 import { bridge, call } from '../bridge';
 import { PageDiff } from '../review/BlockDiffView';
 import { FilesBranch } from '../files/fileUrls';
 import { ReviewsPanel } from '../review/ReviewsPanel';
-import { useBranchDiff } from '../review/useBranchDiff';
+import type { PageChange } from '../review/blockDiff';
+import { useBranchDiff, useChangeRequestBase } from '../review/useBranchDiff';
 import type { BranchReplica } from '../sync/BranchReplica';
 import { Icon } from './Icons';
 import { askText, confirmAction } from './Prompt';
@@ -181,7 +182,86 @@ export function BranchSwitcher({
   );
 }
 
-/** What a change request changes, with merge and update-from-main. */
+/** One page's changes as a card: what happened to it, its title (a link to it), and its blocks. */
+function PageCard({ page, onOpenPage }: { page: PageChange; onOpenPage?: (pageId: string) => void }) {
+  return (
+    <section className="diff-card" data-page-id={page.pageId}>
+      <header>
+        <span className={`chip chip-${page.kind}`}>{page.kind === 'added' ? 'Added' : page.kind === 'removed' ? 'Removed' : 'Edited'}</span>
+        {page.kind === 'removed' ? (
+          <span className="strike">{page.title}</span>
+        ) : !onOpenPage ? (
+          <strong>{page.title || 'Untitled'}</strong>
+        ) : (
+          <button type="button" className="link-btn" onClick={() => onOpenPage(page.pageId)}>
+            {page.title || 'Untitled'}
+          </button>
+        )}
+        {page.previousTitle !== undefined && <span className="muted small">renamed from “{page.previousTitle}”</span>}
+        {page.moved && <span className="muted small">moved</span>}
+      </header>
+      <PageDiff page={page} />
+    </section>
+  );
+}
+
+function ChangeCounts({ pages }: { pages: PageChange[] }) {
+  const count = (kind: PageChange['kind']) => pages.filter((p) => p.kind === kind).length;
+  return (
+    <>
+      {count('edited') > 0 && <span className="chip chip-edited">{count('edited')} edited</span>}
+      {count('added') > 0 && <span className="chip chip-added">{count('added')} added</span>}
+      {count('removed') > 0 && <span className="chip chip-removed">{count('removed')} removed</span>}
+    </>
+  );
+}
+
+/**
+ * Main moved on since the change request started: said plainly, with what updating from
+ * main would bring shown apart from the request's own changes.
+ */
+function MainMoved({ changes, busy, onUpdate }: { changes: PageChange[] | null; busy: boolean; onUpdate: () => void }) {
+  const [open, setOpen] = useState(false);
+  const n = changes?.length ?? 0;
+  return (
+    <section className="review-notice" aria-label="Main has changed">
+      <div className="review-notice-row">
+        <Icon name="branch" size={16} />
+        <p>
+          <strong>Main has changed since this request started.</strong> The changes below are this request’s own; main’s newer edits are not
+          among them.
+        </p>
+        <button type="button" className="btn" disabled={busy} onClick={onUpdate}>
+          <Icon name="refresh" size={15} /> Update from main
+        </button>
+      </div>
+      {n > 0 && (
+        <>
+          <button type="button" className="link-btn review-notice-toggle" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+            <Icon name={open ? 'chevronDown' : 'chevronRight'} size={13} /> What updating would bring: {n} page{n > 1 ? 's' : ''} changed on
+            main
+          </button>
+          {open && changes && (
+            <section className="main-changes" aria-label="Changes on main">
+              <p className="review-summary">
+                <ChangeCounts pages={changes} />
+              </p>
+              {changes.map((p) => (
+                <PageCard key={p.pageId} page={p} />
+              ))}
+            </section>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+/**
+ * What a change request changes, with merge and update-from-main. Its changes are drawn
+ * against where it started (the main it was opened from or last took in), never against
+ * main as it is now; merged, it still shows what it merged.
+ */
 export function ReviewView({
   cr,
   replica,
@@ -196,129 +276,136 @@ export function ReviewView({
 }) {
   const mainRef = useMemo(() => ({ spaceId: cr.spaceId }), [cr.spaceId]);
   const { replica: main } = useReplica(mainRef);
-  const pages = useBranchDiff(main, replica);
+  const base = useChangeRequestBase(cr);
+  const baseDoc = base.state === 'ready' ? base.doc : null;
+  const pages = useBranchDiff(baseDoc, replica);
+  const merged = cr.mergeState === 'merged' || cr.status === 'merged';
+  const mainChanges = useBranchDiff(merged ? null : baseDoc, main);
+  const mainMoved = !merged && (cr.outdated || (mainChanges?.length ?? 0) > 0);
   // Files of both sides live in the space; the change request's branch reaches them all.
   const filesBranch = useMemo(() => ({ spaceId: cr.spaceId, changeRequestId: cr.id }), [cr.spaceId, cr.id]);
   const [busy, setBusy] = useState(false);
-  const merged = cr.mergeState === 'merged' || cr.status === 'merged';
-  const run = async (fn: () => Promise<unknown>, done: string) => {
+  // The toast says what the badge says: "Merged" once it is, "Merge queued" while it waits.
+  const lastMergeState = useRef(cr.mergeState);
+  const announced = useRef(false);
+  useEffect(() => {
+    if (cr.mergeState === 'merged' && lastMergeState.current === 'queued' && !announced.current) {
+      announced.current = true;
+      notify('info', 'Merged into main.');
+    }
+    lastMergeState.current = cr.mergeState;
+  }, [cr.mergeState]);
+  const run = async <T,>(fn: () => Promise<T>, done: string | ((result: T) => string)) => {
     setBusy(true);
     try {
-      await fn();
-      notify('info', done);
+      const result = await fn();
+      notify('info', typeof done === 'string' ? done : done(result));
     } catch (err) {
       notify('error', (err as Error).message);
     } finally {
       setBusy(false);
     }
   };
-  const count = (kind: 'added' | 'removed' | 'edited') => pages?.filter((p) => p.kind === kind).length ?? 0;
+  const update = () => void run(() => call('changeRequests.updateFromMain', { changeRequestId: cr.id }), 'Updated from main.');
+  const merge = async () => {
+    if (!(await confirmAction('Merge change request', `Merge “${cr.subject}” into the main content?`, 'Merge'))) return;
+    setBusy(true);
+    try {
+      const result = await call('changeRequests.merge', { changeRequestId: cr.id });
+      if (result.mergeState === 'merged' && !announced.current) {
+        announced.current = true;
+        notify('info', 'Merged into main.');
+      } else if (result.mergeState === 'queued') notify('info', 'Merge queued: it is sent once the server can be reached.');
+    } catch (err) {
+      notify('error', (err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
   return (
-    <div className="review">
-      <header className="review-head">
-        <div className="review-title">
-          <div className="review-badges">
-            <StatusBadge cr={cr} />
-            <OutdatedBadge cr={cr} />
-            {cr.syncState === 'pending' && <span className="badge badge-muted">Waiting to be sent</span>}
+    <FilesBranch.Provider value={filesBranch}>
+      <div className="review">
+        <header className="review-head">
+          <div className="review-title">
+            <div className="review-badges">
+              <StatusBadge cr={cr} />
+              <OutdatedBadge cr={cr} />
+              {cr.syncState === 'pending' && <span className="badge badge-muted">Waiting to be sent</span>}
+            </div>
+            <h1>
+              <span className="muted">#{cr.number ?? '…'}</span> {cr.subject}
+              {!merged && (
+                <button
+                  type="button"
+                  className="icon-btn"
+                  aria-label="Rename the change request"
+                  onClick={async () => {
+                    const subject = await askText({ title: 'Rename change request', label: 'Subject', value: cr.subject });
+                    if (subject?.trim() && subject.trim() !== cr.subject)
+                      await run(() => call('changeRequests.rename', { changeRequestId: cr.id, subject: subject.trim() }), 'Renamed.');
+                  }}
+                >
+                  <Icon name="edit" size={15} />
+                </button>
+              )}
+            </h1>
+            <p className="muted">
+              {cr.createdBy ? `Opened by ${cr.createdBy} · ` : ''}updated {timeAgo(cr.updatedAt)}
+            </p>
           </div>
-          <h1>
-            <span className="muted">#{cr.number ?? '…'}</span> {cr.subject}
-            {!merged && (
-              <button
-                type="button"
-                className="icon-btn"
-                aria-label="Rename the change request"
-                onClick={async () => {
-                  const subject = await askText({ title: 'Rename change request', label: 'Subject', value: cr.subject });
-                  if (subject?.trim() && subject.trim() !== cr.subject)
-                    await run(() => call('changeRequests.rename', { changeRequestId: cr.id, subject: subject.trim() }), 'Renamed.');
-                }}
-              >
-                <Icon name="edit" size={15} />
+          {!merged && (
+            <div className="review-actions">
+              {!mainMoved && (
+                <button type="button" className="btn" disabled={busy || cr.mergeState === 'queued'} onClick={update}>
+                  <Icon name="refresh" size={15} /> Update from main
+                </button>
+              )}
+              <button type="button" className="btn btn-primary" disabled={busy || cr.mergeState !== 'none'} onClick={() => void merge()}>
+                <Icon name="merge" size={15} /> {cr.mergeState === 'queued' ? 'Merge queued' : busy ? 'Merging…' : 'Merge'}
               </button>
-            )}
-          </h1>
-          <p className="muted">
-            {cr.createdBy ? `Opened by ${cr.createdBy} · ` : ''}updated {timeAgo(cr.updatedAt)}
-          </p>
-        </div>
-        {!merged && (
-          <div className="review-actions">
-            <button
-              type="button"
-              className="btn"
-              disabled={busy || cr.mergeState === 'queued'}
-              onClick={() => void run(() => call('changeRequests.updateFromMain', { changeRequestId: cr.id }), 'Updated from main.')}
-            >
-              <Icon name="refresh" size={15} /> Update from main
+            </div>
+          )}
+          {merged && (
+            <button type="button" className="btn" onClick={onBackToMain}>
+              <Icon name="arrowLeft" size={15} /> Back to main
             </button>
-            <button
-              type="button"
-              className="btn btn-primary"
-              disabled={busy || cr.mergeState !== 'none'}
-              onClick={async () => {
-                if (!(await confirmAction('Merge change request', `Merge “${cr.subject}” into the main content?`, 'Merge'))) return;
-                await run(() => call('changeRequests.merge', { changeRequestId: cr.id }), 'Merge requested.');
-              }}
-            >
-              <Icon name="merge" size={15} /> {cr.mergeState === 'queued' ? 'Merge queued' : 'Merge'}
-            </button>
+          )}
+        </header>
+        {mainMoved && <MainMoved changes={mainChanges} busy={busy || cr.mergeState === 'queued'} onUpdate={update} />}
+        <ReviewsPanel cr={cr} />
+        {base.state === 'missing' ? (
+          <div className="panel-empty big">
+            <Icon name="diff" size={28} />
+            <p>Where this change request started is not on this machine yet: its changes show once the server can be reached.</p>
           </div>
-        )}
-        {merged && (
-          <button type="button" className="btn" onClick={onBackToMain}>
-            <Icon name="arrowLeft" size={15} /> Back to main
-          </button>
-        )}
-      </header>
-      <ReviewsPanel cr={cr} />
-      {!pages ? (
-        <div className="review-loading" aria-busy="true" aria-label="Loading the changes">
-          <span className="skeleton" />
-          <span className="skeleton" />
-          <span className="skeleton short" />
-        </div>
-      ) : pages.length === 0 ? (
-        <div className="panel-empty big">
-          <Icon name="diff" size={28} />
-          <p>
-            {merged
-              ? 'Everything in this change request is in main.'
-              : 'No changes yet. Edit pages in this change request; they show up here.'}
-          </p>
-        </div>
-      ) : (
-        <>
-          <p className="review-summary">
-            <strong>{pages.length}</strong> page{pages.length > 1 ? 's' : ''} changed:
-            {count('edited') > 0 && <span className="chip chip-edited">{count('edited')} edited</span>}
-            {count('added') > 0 && <span className="chip chip-added">{count('added')} added</span>}
-            {count('removed') > 0 && <span className="chip chip-removed">{count('removed')} removed</span>}
-          </p>
-          <FilesBranch.Provider value={filesBranch}>
+        ) : !pages ? (
+          <div className="review-loading" aria-busy="true" aria-label="Loading the changes">
+            <span className="skeleton" />
+            <span className="skeleton" />
+            <span className="skeleton short" />
+          </div>
+        ) : pages.length === 0 ? (
+          <div className="panel-empty big">
+            <Icon name="diff" size={28} />
+            <p>
+              {merged
+                ? 'This change request was merged without changes.'
+                : 'No changes yet. Edit pages in this change request; they show up here.'}
+            </p>
+          </div>
+        ) : (
+          <>
+            <p className="review-summary">
+              {merged ? 'Merged into main: ' : ''}
+              <strong>{pages.length}</strong> page{pages.length > 1 ? 's' : ''} changed
+              <ChangeCounts pages={pages} />
+            </p>
             {pages.map((p) => (
-              <section key={p.pageId} className="diff-card" data-page-id={p.pageId}>
-                <header>
-                  <span className={`chip chip-${p.kind}`}>
-                    {p.kind === 'added' ? 'Added' : p.kind === 'removed' ? 'Removed' : 'Edited'}
-                  </span>
-                  {p.kind === 'removed' ? (
-                    <span className="strike">{p.title}</span>
-                  ) : (
-                    <button type="button" className="link-btn" onClick={() => onOpenPage(p.pageId)}>
-                      {p.title || 'Untitled'}
-                    </button>
-                  )}
-                  {p.previousTitle !== undefined && <span className="muted small">renamed from “{p.previousTitle}”</span>}
-                  {p.moved && <span className="muted small">moved</span>}
-                </header>
-                <PageDiff page={p} />
-              </section>
+              <PageCard key={p.pageId} page={p} onOpenPage={onOpenPage} />
             ))}
-          </FilesBranch.Provider>
-        </>
-      )}
-    </div>
+          </>
+        )}
+      </div>
+    </FilesBranch.Provider>
   );
 }

@@ -8,7 +8,7 @@ import type { SpaceRow } from '../../store/spaces';
 import type { Materialized, PageEntry } from './materialize';
 import { readPageBody } from './model';
 import { readBody } from './read';
-import { contentAtRevision, docAtRevision } from './revisions';
+import { contentAtRevision, docAtRevision, revisionState } from './revisions';
 
 /** A page's body in a revision, in the content model's own node JSON: exact, so a client can restore it. */
 export async function pageBodyAt(db: Queryable, revisionId: string, pageId: string): Promise<NodeJSON> {
@@ -51,4 +51,19 @@ export async function revisionPageOf(
   if (!entry) throw notFound('page');
   if (format === 'body') return { head, content, entry, body: await pageBodyAt(db, head.id, pageId) };
   return { head, content, entry, read: await readBody(db, head.id, pageId, { format, evaluated: false, refs: 'stable' }) };
+}
+
+/**
+ * The whole Yjs state of a revision of a space's main content: what a change request's
+ * changes are drawn against (the revision it started from, or last took main in from).
+ * 404 for a revision of another space or of a change request's branch.
+ */
+export async function mainRevisionStateOf(
+  db: Queryable,
+  space: SpaceRow,
+  revisionId: string,
+): Promise<{ head: RevisionHead; state: Uint8Array }> {
+  const head = await getRevisionHead(db, revisionId);
+  if (!head || head.space_id !== space.id || head.change_request_id !== null) throw notFound('revision');
+  return { head, state: await revisionState(db, head.id) };
 }

@@ -1,8 +1,18 @@
 import { readFileSync } from 'node:fs';
-import { createPage, deletePage, markPageRestored, setPageDocument, setPageMarkdown, updatePage } from '@quire/shared/content/index';
+import {
+  createPage,
+  deletePage,
+  getPageMarkdown,
+  listPages,
+  markPageRestored,
+  setPageDocument,
+  setPageMarkdown,
+  updatePage,
+} from '@quire/shared/content/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestServer } from '../../testing/harness';
 import { editLive } from '../../testing/testEdits';
+import * as Y from 'yjs';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -181,6 +191,49 @@ describe('page history', () => {
     const doc = (await t.get('/v1/openapi.json')).body;
     expect(doc.paths['/v1/spaces/{spaceId}/content/page/{pageId}/revisions'].get['x-quire-extension']).toBe(true);
     expect(doc.paths['/v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}'].get['x-quire-extension']).toBe(true);
+  });
+});
+
+describe('a revision of the main content as its Yjs state', () => {
+  it('gives main as a change request started from it, not as main is now', async () => {
+    const { admin, reader, s, guide } = await editedPage();
+    const opened = await t.post(`/v1/spaces/${s.id}/change-requests`, admin.token, { subject: 'Reword' });
+    expect(opened.status).toBe(200);
+    const base = opened.body.revisionMergedAncestor as string;
+    await editLive(t.db, { spaceId: s.id }, (doc) => {
+      setPageMarkdown(doc, guide, 'First words, and log in.\n');
+      createPage(doc, { title: 'Added on main', markdown: 'New.\n' });
+    });
+    const res = await t.get(`/v1/spaces/${s.id}/revisions/${base}/state`, reader.token);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ object: 'revision-state', revision: base, permissions: { view: true } });
+    expect(res.body.urls.location).toMatch(new RegExp(`/v1/spaces/${s.id}/revisions/${base}/state$`));
+    const doc = new Y.Doc();
+    Y.applyUpdate(doc, new Uint8Array(Buffer.from(res.body.state, 'base64')));
+    expect(listPages(doc).map((p) => p.title)).toEqual(['User guide', 'Other']);
+    expect(getPageMarkdown(doc, guide).trim()).toBe('First words.\n\nSecond paragraph.');
+    // Revisions never change: the same answer later.
+    expect((await t.get(`/v1/spaces/${s.id}/revisions/${base}/state`, reader.token)).body).toEqual(res.body);
+  });
+
+  it('is 404 for a change request’s own revision, another space’s, and a stranger; 400 for a bad id', async () => {
+    const { admin, s } = await editedPage();
+    const opened = await t.post(`/v1/spaces/${s.id}/change-requests`, admin.token, { subject: 'Reword' });
+    const own = await t.get(`/v1/spaces/${s.id}/revisions/${opened.body.revision}/state`, admin.token);
+    expect(own.status).toBe(404);
+    expect(own.body.error.message).toBe('No matching revision found.');
+    const other = await editedPage();
+    const theirs = (await t.get(`/v1/spaces/${other.s.id}`, other.admin.token)).body.revision as string;
+    expect((await t.get(`/v1/spaces/${s.id}/revisions/${theirs}/state`, admin.token)).status).toBe(404);
+    const stranger = await t.user();
+    const hidden = await t.get(`/v1/spaces/${s.id}/revisions/${opened.body.revisionMergedAncestor}/state`, stranger.token);
+    expect(hidden.status).toBe(404);
+    expect(hidden.body.error.message).toBe('No matching space found.');
+    const bad = await t.get(`/v1/spaces/${s.id}/revisions/not%20an%20id/state`, admin.token);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toMatch(/"revisionId"/);
+    const doc = (await t.get('/v1/openapi.json')).body;
+    expect(doc.paths['/v1/spaces/{spaceId}/revisions/{revisionId}/state'].get['x-quire-extension']).toBe(true);
   });
 });
 

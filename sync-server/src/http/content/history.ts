@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { IdSchema, ListQuerySchema } from '@quire/shared';
-import { PageRevisionListSchema, RevisionPageQuery, RevisionPageSchema } from '@quire/shared/schemas/pageHistory';
-import { pageRevisionsOf, revisionPageOf } from '../../core/content/history';
+import { PageRevisionListSchema, RevisionPageQuery, RevisionPageSchema, RevisionStateSchema } from '@quire/shared/schemas/pageHistory';
+import { mainRevisionStateOf, pageRevisionsOf, revisionPageOf } from '../../core/content/history';
 import { pagePaths } from '../../core/content/tree';
 import type { AppEnv } from '../env';
 import { requireSpace } from '../guards';
@@ -20,7 +20,8 @@ import { baseUrl } from '../urls';
 const S = '/v1/spaces/{spaceId}';
 const tags = ['Space content'];
 const PageParams = SpaceParams.extend({ pageId: IdSchema });
-const RevisionPageParams = SpaceParams.extend({ revisionId: IdSchema, pageId: IdSchema });
+const RevisionParams = SpaceParams.extend({ revisionId: IdSchema });
+const RevisionPageParams = RevisionParams.extend({ pageId: IdSchema });
 
 export const history = {
   listPageRevisions: apiRoute({
@@ -44,6 +45,17 @@ export const history = {
     'x-quire-extension': true,
     request: { params: RevisionPageParams, query: RevisionPageQuery },
     responses: { 200: json(RevisionPageSchema) },
+  }),
+  getRevisionState: apiRoute({
+    method: 'get',
+    path: `${S}/revisions/{revisionId}/state`,
+    tags,
+    summary: 'A revision of the main content as its Yjs state',
+    description:
+      'An extension beside the specification: the whole Yjs document of a main-content revision, for a client that draws a change request against the revision it started from (`revisionMergedAncestor`).',
+    'x-quire-extension': true,
+    request: { params: RevisionParams },
+    responses: { 200: json(RevisionStateSchema) },
   }),
 };
 
@@ -89,6 +101,22 @@ export function registerPageHistory(app: OpenAPIHono<AppEnv>) {
         page,
         ...(body !== undefined ? { body } : {}),
         urls: { location },
+        permissions: { view: true },
+      },
+      200,
+    );
+  });
+
+  app.openapi(history.getRevisionState, async (c) => {
+    const p = c.req.valid('param');
+    const { space } = await requireSpace(c, p.spaceId);
+    const { head, state } = await mainRevisionStateOf(c.get('deps').db, space, p.revisionId);
+    return c.json(
+      {
+        object: 'revision-state' as const,
+        revision: head.id,
+        state: Buffer.from(state.buffer, state.byteOffset, state.byteLength).toString('base64'),
+        urls: { location: `${baseUrl(c)}/v1/spaces/${space.id}/revisions/${head.id}/state` },
         permissions: { view: true },
       },
       200,
