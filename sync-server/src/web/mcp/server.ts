@@ -17,7 +17,7 @@ import { ApiError } from '@quire/shared/apiErrors';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import type { Logger } from '../../logger';
-import { describeIssue } from '../validation';
+import { describeIssue } from '../issues';
 import { answerFor, keepable, plainToolCall, type ToolAnswers } from './keptAnswers';
 
 /**
