@@ -35,6 +35,14 @@ module.exports = {
       to: { path: '^sync-server/src/(http|sites)/' },
     },
     {
+      name: 'cli-through-core',
+      comment:
+        'The admin command line does what it does through core/ functions, as the API does; it never reaches store/ itself (its tests may, to check what it wrote).',
+      severity: 'error',
+      from: { path: '^sync-server/src/cli/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^sync-server/src/store/' },
+    },
+    {
       name: 'http-without-sql',
       comment:
         'HTTP handlers parse, call core, present: SQL lives in store/. http/ never reaches a database driver or adapter, nor the query interface and its helpers (store/db.ts): it hands the database handle (core/deps DbHandle) to store/ and core/ functions, which hold the SQL. That http/ imports nothing but types from store/ is checked by lint/thin-http.yml (http-store-types-only): dependency-cruiser tells a type-only import apart only through the TypeScript compiler API, which TypeScript 7 does not have.',
