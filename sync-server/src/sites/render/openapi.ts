@@ -1,7 +1,7 @@
 import { markdownToBody } from '@quire/shared/content/index';
 import { slugify } from '@quire/shared/content/slugs';
 import type { ElementContent } from 'hast';
-import { groupByTag, RefResolver as Refs, type SpecOperation, specOperations } from '../../core/openapi/render';
+import { groupByTag, RefResolver as Refs, type SpecOperation, specOperations, swagger2RequestBody } from '../../core/openapi/render';
 import type { OpenAPIDocument } from '../../core/openapi/parse';
 import { bodyTree, el, type LinkResolver, type OutlineEntry, txt } from './body';
 import { highlightLines } from './highlight';
@@ -294,16 +294,7 @@ class Context {
     }
     const params = [...arr(op.pathItem.parameters), ...arr(op.operation.parameters)].map((p) => this.refs.resolve(p));
     const consumes = str(arr(op.operation.consumes)[0]) ?? str(arr(this.spec.consumes)[0]);
-    const bodyParam = params.find((p) => p.in === 'body');
-    if (bodyParam)
-      return { contentType: consumes ?? 'application/json', description: str(bodyParam.description), schema: bodyParam.schema };
-    const form = params.filter((p) => p.in === 'formData');
-    if (form.length) {
-      const properties = Object.fromEntries(form.map((p) => [String(p.name), { type: p.type, description: p.description }]));
-      const required = form.filter((p) => p.required === true).map((p) => String(p.name));
-      return { contentType: consumes ?? 'application/x-www-form-urlencoded', schema: { type: 'object', properties, required } };
-    }
-    return undefined;
+    return swagger2RequestBody(params, consumes);
   }
 
   private response(status: string, r: Obj, open: boolean): ElementContent {
