@@ -1,6 +1,6 @@
 import type { ElementContent } from 'hast';
 import type { RefResolver as Refs, SpecOperation } from '../../core/openapi/render';
-import { el, txt } from './body';
+import { el, txt } from './elements';
 import { highlightLines } from './highlight';
 
 // Examples on API reference pages: sample values made from schemas, and requests to copy.
