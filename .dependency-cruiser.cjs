@@ -6,10 +6,10 @@ module.exports = {
   forbidden: [
     {
       name: 'core-not-http-or-sites',
-      comment: 'Domain services (core/) know nothing of HTTP routes or the site renderer.',
+      comment: 'Domain services (core/) know nothing of HTTP routes, the site renderer or what requests carry (web/).',
       severity: 'error',
       from: { path: '^sync-server/src/core/' },
-      to: { path: '^sync-server/src/(http|sites)/' },
+      to: { path: '^sync-server/src/(http|sites|web)/' },
     },
     {
       name: 'store-only-sql',
@@ -17,7 +17,30 @@ module.exports = {
         'store/ is SQL and the database adapters: it gets the settings it needs, never core, http, the server config or anything above it.',
       severity: 'error',
       from: { path: '^sync-server/src/store/' },
-      to: { path: '^sync-server/src/(core|http|sites|sync|cli)/|^sync-server/src/(config|server|main)\\.ts$' },
+      to: { path: '^sync-server/src/(core|http|sites|sync|cli|web)/|^sync-server/src/(config|server|main)\\.ts$' },
+    },
+    {
+      name: 'sites-not-http',
+      comment:
+        'The published sites and the /v1 API are two front ends of core/: what both need (the request environment, the base URL, the MCP glue) lives in web/, below both.',
+      severity: 'error',
+      from: { path: '^sync-server/src/sites/' },
+      to: { path: '^sync-server/src/http/' },
+    },
+    {
+      name: 'web-below-http-and-sites',
+      comment: 'web/ serves both front ends, so it imports neither.',
+      severity: 'error',
+      from: { path: '^sync-server/src/web/' },
+      to: { path: '^sync-server/src/(http|sites)/' },
+    },
+    {
+      name: 'cli-through-core',
+      comment:
+        'The admin command line does what it does through core/ functions, as the API does; it never reaches store/ itself (its tests may, to check what it wrote).',
+      severity: 'error',
+      from: { path: '^sync-server/src/cli/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^sync-server/src/store/' },
     },
     {
       name: 'http-without-sql',
@@ -62,10 +85,10 @@ module.exports = {
     },
     {
       name: 'renderer-without-localnode-or-database',
-      comment: 'The renderer reaches the LocalNode through the typed bridge only, and never a database.',
+      comment: 'The renderer reaches the LocalNode through the typed bridge only, and never a database or the data directory lock.',
       severity: 'error',
       from: { path: '^desktop/src/renderer/' },
-      to: { path: '^desktop/src/local/|node_modules/(@electric-sql/pglite|pg)/' },
+      to: { path: '^desktop/src/local/|^shared/src/dataDirLock\\.ts$|node_modules/(@electric-sql/pglite|pg)/' },
     },
     {
       name: 'test-helpers-only-in-tests',

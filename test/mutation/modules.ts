@@ -13,7 +13,7 @@ export interface MutationModule {
 
 export const MUTATION_MODULES: Record<string, MutationModule> = {
   access: {
-    mutate: ['sync-server/src/core/access.ts', 'sync-server/src/core/roles.ts'],
+    mutate: ['sync-server/src/core/access.ts', 'sync-server/src/core/orgAccess.ts', 'sync-server/src/core/roles.ts'],
     tests: ['sync-server/src/core/access.test.ts', 'sync-server/src/core/accessLoading.test.ts'],
   },
   // Who may do what, per resource: pure tables and the state rules beside them.
@@ -52,18 +52,16 @@ export const MUTATION_MODULES: Record<string, MutationModule> = {
   // The sync rooms' write path: what a room stores, relays, refuses and acknowledges (the
   // probe check and the batch row, the append and its refusal, the journal's seq and policy
   // check, catching up on rows other writers appended) and the log writer's group commit.
-  // Only those parts of Room.ts: each mutant boots an embedded database for the room's test,
-  // so the whole file (awareness, membership, bookkeeping: over 400 mutants) would take hours
-  // on two shared cores. The room's test drives it directly (stand-in connections, one
+  // Only those parts of Room.ts and RoomDocument.ts: each mutant boots an embedded database
+  // for the room's test, so the whole room (awareness, membership, bookkeeping: over 400
+  // mutants) would take hours on two shared cores. The room's test drives it directly (stand-in connections, one
   // database): the socket-level sync tests start a whole server per file.
   syncRooms: {
     mutate: [
-      'sync-server/src/sync/Room.ts:22-29',
-      'sync-server/src/sync/Room.ts:137-141',
-      'sync-server/src/sync/Room.ts:312-375',
-      'sync-server/src/sync/Room.ts:385-424',
-      'sync-server/src/sync/Room.ts:442-456',
-      'sync-server/src/sync/Room.ts:478-495',
+      'sync-server/src/sync/Room.ts:17-23',
+      'sync-server/src/sync/Room.ts:225-352',
+      'sync-server/src/sync/Room.ts:367-395',
+      'sync-server/src/sync/RoomDocument.ts:125-146',
       'sync-server/src/sync/LogWriter.ts',
     ],
     tests: ['sync-server/src/sync/Room.test.ts', 'sync-server/src/sync/LogWriter.test.ts'],

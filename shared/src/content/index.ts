@@ -18,10 +18,10 @@ export {
   type GitbookNode,
   type GitbookRef,
   type GitbookText,
-  gitbookDocumentToBody,
   refToTarget,
   targetToRef,
 } from './gitbookDocument';
+export { gitbookDocumentToBody } from './fromGitbookDocument';
 export type { JsonValue, MarkJSON, NodeJSON } from './json';
 export { BranchMap, PageKey } from './layout';
 export { type BodyLink, extractLinks, findBacklinks, rewriteTargets } from './links';

@@ -4,16 +4,8 @@ import { ROLES, type Role } from '@quire/shared';
 import { DomainError } from '@quire/shared/domainErrors';
 import { type Config, loadConfig } from '../config';
 import { type InsightsReport, insightsReport } from '../core/insights/queries';
-import { type ArchiveFormat, exportRevisionArchive } from '../core/content/export';
-import { initSpaceContent } from '../core/content/revisions';
-import { findChangeRequest } from '../store/changeRequests';
-import { getSpace } from '../store/spaces';
-import { DataDirInUseError } from '../store/lock';
-import { addMember, getMembership } from '../store/members';
-import { openStore } from '../store/open';
-import { createOrg, getOrg } from '../store/organizations';
-import { createToken, revokeToken } from '../store/tokens';
-import { ensureUser, getUserByEmail } from '../store/users';
+import { type AdminStore, createOrganization, issueToken, openAdminStore, revokeTokenValue, setMember, spaceArchive } from '../core/admin';
+import type { ArchiveFormat } from '../core/content/export';
 
 const USAGE = `Usage: npm run admin -- <command>
 
@@ -51,7 +43,7 @@ function parseRole(raw: string | undefined): Role | null {
   return raw as Role;
 }
 
-type Db = Awaited<ReturnType<typeof openStore>>['db'];
+type Db = AdminStore['db'];
 /** A command whose arguments are checked; it only needs the database to run. */
 type Command = (db: Db, config: Config) => Promise<number>;
 
@@ -67,7 +59,7 @@ function parseCommand(args: string[], out: (line: string) => void, errOut: (line
       const title = args.join(' ').trim();
       if (!title) throw new UsageError('org create needs a title');
       return async (db) => {
-        const org = await db.transaction(async (tx) => createOrg(tx, title, (await ensureUser(tx, owner)).id));
+        const org = await createOrganization(db, title, owner);
         out(org.id);
         return 0;
       };
@@ -81,19 +73,11 @@ function parseCommand(args: string[], out: (line: string) => void, errOut: (line
       if (!email || !email.includes('@')) throw new UsageError(`${key} needs an email`);
       if (!orgId) throw new UsageError('--org is required');
       return async (db) => {
-        if (!(await getOrg(db, orgId))) {
+        const user = await setMember(db, orgId, email, role, name);
+        if (!user) {
           errOut(`No organization with id ${orgId}.`);
           return 1;
         }
-        const user = await db.transaction(async (tx) => {
-          const u = await ensureUser(tx, email.toLowerCase(), name);
-          if (await getMembership(tx, orgId, u.id)) {
-            await tx.query('UPDATE org_members SET role = $3 WHERE org_id = $1 AND user_id = $2', [orgId, u.id, role]);
-          } else {
-            await addMember(tx, orgId, u.id, role);
-          }
-          return u;
-        });
         out(user.id);
         return 0;
       };
@@ -102,14 +86,13 @@ function parseCommand(args: string[], out: (line: string) => void, errOut: (line
       const email = args[0];
       if (!email) throw new UsageError('token create needs an email');
       return async (db) => {
-        const user = await getUserByEmail(db, email);
-        if (!user) {
+        const issued = await issueToken(db, email);
+        if (!issued) {
           errOut(`No user with email ${email}; create it with: npm run admin -- user create ${email} --org <orgId> --role <role>`);
           return 1;
         }
-        const token = await createToken(db, user.id, undefined, 'admin command');
-        out(`New token for ${user.email} (shown once; store it now):`);
-        out(token);
+        out(`New token for ${issued.user.email} (shown once; store it now):`);
+        out(issued.token);
         return 0;
       };
     }
@@ -117,7 +100,7 @@ function parseCommand(args: string[], out: (line: string) => void, errOut: (line
       const token = args[0];
       if (!token) throw new UsageError('token revoke needs the token');
       return async (db) => {
-        const revoked = await revokeToken(db, token);
+        const revoked = await revokeTokenValue(db, token);
         out(revoked ? 'Token revoked.' : 'No such token (nothing to revoke).');
         return 0;
       };
@@ -137,22 +120,12 @@ function exportCommand(args: string[], out: (line: string) => void, errOut: (lin
   const format: ArchiveFormat | undefined = /\.zip$/i.test(file) ? 'zip' : /\.(tar\.gz|tgz)$/i.test(file) ? 'tar.gz' : undefined;
   if (!format) throw new UsageError('--out must name a .zip or .tar.gz file');
   return async (db) => {
-    const space = await getSpace(db, spaceId);
-    if (!space) {
-      errOut(`No space with id ${spaceId}.`);
+    const archive = await spaceArchive(db, spaceId, ref, format);
+    if ('missing' in archive) {
+      errOut(archive.missing === 'space' ? `No space with id ${spaceId}.` : `No change request ${ref} in space ${spaceId}.`);
       return 1;
     }
-    let revisionId = space.revision_id;
-    if (ref) {
-      const cr = await findChangeRequest(db, spaceId, ref);
-      if (!cr) {
-        errOut(`No change request ${ref} in space ${spaceId}.`);
-        return 1;
-      }
-      revisionId = cr.revision_id;
-    }
-    if (!revisionId) revisionId = (await db.transaction((tx) => initSpaceContent(tx, spaceId))).id;
-    const bytes = await exportRevisionArchive(db, spaceId, revisionId, format);
+    const { bytes } = archive;
     writeFileSync(file, bytes);
     out(`Wrote ${file} (${bytes.byteLength} bytes).`);
     return 0;
@@ -246,25 +219,18 @@ export async function runAdmin(
     }
     throw err;
   }
-  let store: Awaited<ReturnType<typeof openStore>>;
-  let config: Config;
-  try {
-    config = loadConfig(env);
-    store = await openStore(config);
-  } catch (err) {
-    if (err instanceof DataDirInUseError) {
-      errOut(
-        `${err.message}\nThe admin command needs the embedded database to itself: stop the server, run the command, start the server again.`,
-      );
-      return 1;
-    }
-    throw err;
+  const config = loadConfig(env);
+  const store = await openAdminStore(config);
+  if ('inUse' in store) {
+    errOut(
+      `${store.inUse}\nThe admin command needs the embedded database to itself: stop the server, run the command, start the server again.`,
+    );
+    return 1;
   }
   try {
     return await command(store.db, config);
   } finally {
-    await store.db.close();
-    store.unlock();
+    await store.close();
   }
 }
 

@@ -1,23 +1,5 @@
-import type { Access } from '../core/access';
-import type { Caller } from '../core/callers';
-import type { Deps } from '../core/deps';
-
 export type { Deps } from '../core/deps';
 
 export type { Caller } from '../core/callers';
 
-export interface AppEnv {
-  Variables: {
-    deps: Deps;
-    requestId: string;
-    caller: Caller;
-    /** Access of the caller, loaded once per organization per request. */
-    access: Access;
-    /** SHA-256 of the request's API token. */
-    tokenHash: string;
-    /** Set by a handler whose answer may be kept as bytes (see responseCache). */
-    cacheTags: string[];
-    /** The read model's generation when the request began, before anything was read. */
-    readSince: number;
-  };
-}
+export type { AppEnv } from '../web/env';

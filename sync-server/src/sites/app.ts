@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
+import { LRUCache } from 'lru-cache';
 import { linkWindow } from '../core/content/exports';
 import { isReservedHostname, isServerPath } from '../core/sites/hostnameOwnership';
 import { currentPagePaths, type RedirectPlaces, resolveRedirectPath } from '../core/sites/redirects';
-import type { AppEnv } from '../http/env';
-import { baseUrl } from '../http/urls';
+import { baseUrl } from '../web/baseUrl';
+import type { AppEnv } from '../web/env';
 import type { Db } from '../store/db';
 import { type PublishedHead, publishedHeadByHostname, publishedHeadByPath, SITE_CHANGES } from '../store/sites';
-import { Lru } from './cache';
 import { clearBodyCache } from './contentSource';
 import { flatten, type Mount, SiteRequest } from './context';
 import { diagramInBody, parseDiagramPath } from './diagrams';
@@ -45,7 +45,7 @@ import { llmsFullTxt, llmsTxt, pageMarkdown, robotsTxt, sitemapXml } from './seo
 
 type Ctx = Context<AppEnv>;
 
-const pages = new Lru<string, { status: number; html: string; noIndex: boolean; connect: string[]; where: Where }>(1000);
+const pages = new LRUCache<string, { status: number; html: string; noIndex: boolean; connect: string[]; where: Where }>({ max: 1000 });
 
 /**
  * The site and its spaces' revisions, read for every request so a change shows on the
@@ -61,7 +61,7 @@ function headSource(db: Db) {
   if (source) return source;
   if (db.kind === 'pglite') {
     // Bounded: unknown paths are kept too (as not found), and anyone can ask for many.
-    const kept = new Lru<string, Promise<PublishedHead | undefined>>(2000);
+    const kept = new LRUCache<string, Promise<PublishedHead | undefined>>({ max: 2000 });
     const listening = db.listen(SITE_CHANGES, () => {
       kept.clear();
       forgetSiteHostnames();

@@ -2,12 +2,12 @@ import { evaluateVariables } from '@quire/shared/content/expressions';
 import { getReusableContentDocument } from '@quire/shared/content/reusableContents';
 import type * as Y from 'yjs';
 import type { NodeJSON } from '@quire/shared/content/json';
+import { LRUCache } from 'lru-cache';
 import { readPageBody } from '../core/content/model';
 import { contentAtRevision, docAtRevision } from '../core/content/revisions';
 import { pageTreeOf } from '../core/content/tree';
 import { computedSpecRef } from '../core/openapi/index';
 import type { Queryable } from '../store/db';
-import { Lru } from './cache';
 import { openapiPageBody } from './openapiPages';
 
 /**
@@ -75,7 +75,7 @@ function toPublished(nodes: ReturnType<typeof pageTreeOf>, computed: (id: string
 }
 
 const trees = new WeakMap<object, PublishedPage[]>();
-const bodies = new Lru<string, NodeJSON>(2000);
+const bodies = new LRUCache<string, NodeJSON>({ max: 2000 });
 
 export function clearBodyCache() {
   bodies.clear();

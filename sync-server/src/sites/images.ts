@@ -1,7 +1,7 @@
 import sharp from 'sharp';
+import { LRUCache } from 'lru-cache';
 import type { Queryable } from '../store/db';
 import { getBlob, spaceFileHashes } from '../store/files';
-import { Lru } from './cache';
 import type { SpaceFile } from './contentSource';
 import type { ImageSource } from './render/body';
 
@@ -17,8 +17,8 @@ import type { ImageSource } from './render/body';
 export const VARIANT_WIDTHS = [480, 800, 1600];
 const RESIZABLE = /^image\/(png|jpeg|webp|gif|avif|tiff)$/;
 
-const variants = new Lru<string, Promise<Buffer | undefined>>(300);
-const dimensions = new Lru<string, Promise<{ width: number; height: number } | undefined>>(2000);
+const variants = new LRUCache<string, Promise<Buffer | undefined>>({ max: 300 });
+const dimensions = new LRUCache<string, Promise<{ width: number; height: number } | undefined>>({ max: 2000 });
 
 export function isResizable(file: SpaceFile): boolean {
   return RESIZABLE.test(file.contentType);

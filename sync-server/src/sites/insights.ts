@@ -2,9 +2,9 @@ import { PAGE_FEEDBACK_RATINGS, type PageFeedbackRating, SiteBeaconBody } from '
 import type { Context } from 'hono';
 import { recordSiteVisit } from '../core/insights/commands';
 import type { Draft } from '../core/insights/events';
-import type { AppEnv } from '../http/env';
-import { clientAddress } from '../http/middleware/rateLimit';
-import { describeIssue } from '../http/validation';
+import type { AppEnv } from '../web/env';
+import { clientAddress } from '../web/clientAddress';
+import { describeIssue } from '../web/issues';
 import type { SiteRow } from '../store/sites';
 import type { Located, SiteRequest } from './context';
 

@@ -3,9 +3,9 @@ import { NoArgs, SitePageArgs, SiteSearchArgs } from '@quire/shared/schemas/mcp'
 import type { Context } from 'hono';
 import { LRUCache } from 'lru-cache';
 import { linkWindow } from '../core/content/exports';
-import type { AppEnv } from '../http/env';
-import type { KeptAnswer, ToolAnswers } from '../http/mcp/keptAnswers';
-import { answerMcp, type McpEndpoint, tool } from '../http/mcp/server';
+import type { AppEnv } from '../web/env';
+import type { KeptAnswer, ToolAnswers } from '../web/mcp/keptAnswers';
+import { answerMcp, type McpEndpoint, tool } from '../web/mcp/server';
 import type { PublishedHead } from '../store/sites';
 import { type Located, type Mount, SiteRequest } from './context';
 import { machineGate } from './gate';

@@ -1,6 +1,6 @@
 import type { NodeJSON } from '@quire/shared/content/json';
 import { bodySections } from '@quire/shared/content/text';
-import { Lru } from './cache';
+import { LRUCache } from 'lru-cache';
 import { flatten, type SiteRequest } from './context';
 import type { SearchHit } from './pages';
 
@@ -20,7 +20,7 @@ interface Entry {
   textLc: string;
 }
 
-const indexes = new Lru<string, Promise<Entry[]>>(50);
+const indexes = new LRUCache<string, Promise<Entry[]>>({ max: 50 });
 
 async function buildIndex(req: SiteRequest): Promise<Entry[]> {
   const out: Entry[] = [];

@@ -1,20 +1,17 @@
 import { SyncClose, SyncCloseReason, SyncRefusal, type SyncRoom } from '@quire/shared/sync';
-import * as decoding from 'lib0/decoding';
-import * as encoding from 'lib0/encoding';
-import * as awarenessProtocol from 'y-protocols/awareness';
 import * as Y from 'yjs';
 import type { Logger } from '../logger';
 import type { Db } from '../store/db';
 import type { SyncJournal } from '../store/journal/journaledDb';
 import { addContributor } from '../store/changeRequests';
-import { type StoredDoc, loadStoredDoc, readDocLog } from '../store/ydocs';
 import { type RoomPolicy, SyncRefused, loadRoomPolicy } from './access';
 import type { SyncConfig } from './config';
-import { encodeAwarenessStates, encodeUpdate } from './protocol';
+import { RoomAwareness } from './RoomAwareness';
+import { RoomDocument } from './RoomDocument';
+import type { RoomMember } from './roomMember';
 import { type DeleteSet, assertMergeable, pendingOf } from './updates';
 
-/** The origin of awareness other instances relayed, so it is not sent back to them. */
-export const FROM_REMOTE = Symbol('from-remote-instance');
+export type { RoomMember };
 
 /** The row storing `updates`: the update itself when alone, else their merge. Throws when Yjs cannot merge one. */
 function rowOf(updates: Uint8Array[]): Uint8Array | undefined {
@@ -23,17 +20,6 @@ function rowOf(updates: Uint8Array[]): Uint8Array | undefined {
   const only = updates[0] as Uint8Array;
   assertMergeable(only);
   return only;
-}
-
-/** The part of a connection a room talks to. */
-export interface RoomMember {
-  readonly controlled: Set<number>;
-  /** The user editing through this connection: recorded as a change request's contributor. */
-  readonly creds: { userId: string };
-  send(data: Uint8Array): void;
-  close(code: number, reason: string): void;
-  /** Its update was not applied: the branch stopped taking edits (tell the client why). */
-  refused(reason: string): void;
 }
 
 /** What a room needs from the service that holds it. */
@@ -90,20 +76,8 @@ const MAX_BATCH = 256;
  * other writers appended (other instances, REST merges) are read from the log by seq,
  * applied and relayed as stored.
  */
-export class Room {
-  private current = new Y.Doc({ gc: true });
-  /** Whether the last transaction on the document changed it (the test Yjs uses before it emits `update`). */
-  private changed = false;
-  readonly awareness: awarenessProtocol.Awareness;
-  readonly members = new Set<RoomMember>();
-  /** The last log seq applied, with every seq before it. */
-  lastSeq = 0;
-  /** The document holds a batch that is not stored yet. */
-  private applyPending = false;
-  /** Run as soon as the document holds nothing unstored (see `whenStored`). */
-  private storedWaiters: (() => void)[] = [];
-  /** Log rows written since the last compaction, roughly: decides when to compact. */
-  rowsSinceSnapshot = 0;
+export class Room extends RoomDocument {
+  private readonly presence: RoomAwareness;
   readonly ready: Promise<void>;
   destroyed = false;
   /** Loading or applying failed: the room is dropped at once and the next connection loads it again. */
@@ -121,50 +95,16 @@ export class Room {
   private policyFresh = false;
   /** With the journal: rows another writer appended may be in the log past `lastSeq` (the next seq must come after them). */
   stale = false;
-  private deleteSetCache?: DeleteSet;
   /** Users already recorded as contributors of this change request room. */
   private contributors = new Set<string>();
-  /**
-   * The user that last set each awareness client id, and their connection when it is
-   * connected here (else another instance relayed it): no other user can overwrite or
-   * remove that entry, whichever instance they are connected to.
-   */
-  private awarenessOwners = new Map<number, { userId: string; member?: RoomMember }>();
 
   constructor(
-    readonly docId: string,
+    docId: string,
     readonly room: SyncRoom,
     private host: RoomHost,
   ) {
-    // Awareness takes a document only for a client id of its own, and keeps it: an empty
-    // one of its own, so a document read back from the log (`reload`) leaves nothing behind.
-    this.awareness = new awarenessProtocol.Awareness(new Y.Doc());
-    this.awareness.setLocalState(null);
-    this.watch(this.current);
-    this.awareness.on('update', ({ added, updated, removed }: Record<string, number[]>, origin: unknown) => {
-      const clients = [...(added ?? []), ...(updated ?? []), ...(removed ?? [])];
-      const from = this.members.has(origin as RoomMember) ? (origin as RoomMember) : undefined;
-      // Who set each entry, as other instances need to know to keep ownership across them.
-      const users = new Map<number, string>();
-      for (const c of clients) {
-        const user = from?.creds.userId ?? this.awarenessOwners.get(c)?.userId;
-        if (user) users.set(c, user);
-      }
-      if (from) {
-        for (const c of [...(added ?? []), ...(updated ?? [])]) {
-          // The same user on a new connection (a reconnect) takes its id over from the old one.
-          const previous = this.awarenessOwners.get(c)?.member;
-          if (previous && previous !== from) previous.controlled.delete(c);
-          this.awarenessOwners.set(c, { userId: from.creds.userId, member: from });
-          from.controlled.add(c);
-        }
-        for (const c of removed ?? []) from.controlled.delete(c);
-      }
-      for (const c of removed ?? []) this.awarenessOwners.delete(c);
-      const msg = encodeAwarenessStates(this.awareness, clients);
-      for (const m of this.members) if (m !== origin) m.send(msg);
-      if (origin !== FROM_REMOTE) this.host.awarenessChanged(this, clients, users);
-    });
+    super(docId, host.db);
+    this.presence = new RoomAwareness(this.members, (clients, users) => this.host.awarenessChanged(this, clients, users));
     this.ready = this.load();
     // Whoever waits on `ready` sees the failure (and closes with 1011, which clients retry):
     // the room is dropped so that the retry loads the document again instead of meeting it.
@@ -174,87 +114,19 @@ export class Room {
     });
   }
 
-  /** The document: every stored row up to `lastSeq`, plus the batch on its way to storage while `applyPending`. */
-  get doc(): Y.Doc {
-    return this.current;
+  get awareness() {
+    return this.presence.awareness;
   }
 
-  /**
-   * Notes whether each transaction changed the document, by the test Yjs uses before it
-   * emits `update` (new deletions, or a moved state vector), without encoding the update
-   * as an `update` listener would make it do: relays send the stored rows themselves.
-   */
-  private watch(doc: Y.Doc) {
-    doc.on('afterTransaction', (tr: Y.Transaction) => {
-      let changed = tr.deleteSet.clients.size > 0;
-      if (!changed) for (const [client, clock] of tr.afterState) if (tr.beforeState.get(client) !== clock) changed = true;
-      if (!changed) return;
-      this.changed = true;
-      this.deleteSetCache = undefined;
-    });
+  /** Applies a connection's awareness update (see `RoomAwareness.apply`). Throws on a malformed update. */
+  applyAwareness(from: RoomMember, update: Uint8Array) {
+    this.presence.apply(from, update);
   }
 
-  /** Loads the snapshot and the log, read together (see `loadStoredDoc`). */
-  private async load() {
-    const stored = await loadStoredDoc(this.host.db, this.docId);
-    if (!stored) return;
-    this.readFrom(stored, stored.lastSeq);
-    this.lastSeq = stored.lastSeq;
-    this.rowsSinceSnapshot = stored.updates.length;
+  /** Applies awareness another instance relayed, with the user that set each entry there. */
+  applyRemoteAwareness(update: Uint8Array, users: Map<number, string>) {
+    this.presence.applyRemote(update, users);
   }
-
-  /**
-   * Reads the document again from the log, up to `lastSeq`: what was applied ahead of a
-   * batch that is not stored (or half-applied by an update Yjs threw on) is gone.
-   */
-  private async reload() {
-    const stored = await loadStoredDoc(this.host.db, this.docId);
-    if (stored && stored.snapshotSeq > this.lastSeq)
-      throw new Error(`the snapshot of ${this.docId} is past the room's seq ${this.lastSeq}`);
-    this.readFrom(stored, this.lastSeq);
-    this.settleAhead();
-  }
-
-  /** Makes the document the stored snapshot and rows up to `upTo`, in a new Y doc. */
-  private readFrom(stored: StoredDoc | undefined, upTo: number) {
-    const doc = new Y.Doc({ gc: true });
-    if (stored?.snapshot) Y.applyUpdate(doc, stored.snapshot);
-    for (const row of stored?.updates ?? []) if (row.seq <= upTo) Y.applyUpdate(doc, row.update);
-    this.watch(doc);
-    this.current.destroy();
-    this.current = doc;
-    this.deleteSetCache = undefined;
-  }
-
-  /** Sends a stored update to the members, all of them or all but its one sender; encoded only if someone gets it. */
-  private relay(update: Uint8Array, except?: RoomMember) {
-    let msg: Uint8Array | undefined;
-    for (const m of this.members) if (m !== except) m.send((msg ??= encodeUpdate(update)));
-  }
-
-  /** The document holds nothing unstored any more: replies waiting for that go out. */
-  private settleAhead() {
-    this.applyPending = false;
-    const waiters = this.storedWaiters;
-    this.storedWaiters = [];
-    for (const w of waiters) w();
-  }
-
-  /**
-   * Runs `fn` (synchronously) once the document holds nothing that is not stored: at once,
-   * or right after the batch on its way is stored or dropped. What `fn` reads of the
-   * document may then be sent: it is all on disk.
-   */
-  whenStored(fn: () => void) {
-    if (this.applyPending) this.storedWaiters.push(fn);
-    else fn();
-  }
-
-  /** The document's delete set, computed once per change (refused writers' updates are checked against it). */
-  deleteSet = (): DeleteSet => {
-    this.deleteSetCache ??= Y.createDeleteSetFromStructStore(this.doc.store);
-    return this.deleteSetCache;
-  };
 
   /**
    * The room's write policy (locks, closed change requests): read with the room, then
@@ -536,96 +408,6 @@ export class Room {
     }
   }
 
-  /**
-   * Applies what the store holds after `lastSeq` (up to `upTo`), in seq order. The snapshot
-   * and the rows come from one read, so rows a compaction folded away arrive through the
-   * snapshot, never skipped. Rows are committed in seq order, so when the read ends before
-   * `upTo` something is wrong with the store: the room fails and its clients reload it.
-   */
-  private async catchUp(upTo: number) {
-    const stored = await readDocLog(this.host.db, this.docId, this.lastSeq);
-    if (!stored) return;
-    if (stored.snapshot) {
-      // Members get what the snapshot adds to the document, not the whole document again.
-      const missing = Y.diffUpdate(stored.snapshot, Y.encodeStateVector(this.doc));
-      Y.applyUpdate(this.doc, stored.snapshot);
-      this.relay(missing);
-      this.lastSeq = Math.max(this.lastSeq, stored.snapshotSeq);
-      this.rowsSinceSnapshot = 0;
-    }
-    for (const row of stored.updates) {
-      if (row.seq > upTo) break;
-      Y.applyUpdate(this.doc, row.update);
-      this.relay(row.update);
-      this.lastSeq = row.seq;
-      this.rowsSinceSnapshot++;
-    }
-    if (upTo !== Number.POSITIVE_INFINITY && this.lastSeq < upTo) {
-      throw new Error(`the log of ${this.docId} ends at ${this.lastSeq}, before seq ${upTo} that was committed`);
-    }
-  }
-
-  /**
-   * Applies a connection's awareness update (cursor, presence), keeping only the entries
-   * for client ids that no other user holds: a writer moves their own cursor, never
-   * someone else's. Throws on a malformed update.
-   */
-  applyAwareness(from: RoomMember, update: Uint8Array) {
-    const kept = this.ownEntries(update, (owner) => !owner || owner.member === from || owner.userId === from.creds.userId);
-    if (kept) awarenessProtocol.applyAwarenessUpdate(this.awareness, kept, from);
-  }
-
-  /**
-   * Applies awareness another instance relayed, with the user that set each entry there
-   * (`users`; none for an entry that timed out). The same rule as for a local connection:
-   * an entry of another user's client id here is dropped, and the relayed owners are kept
-   * so that connections here cannot take their entries over either.
-   */
-  applyRemoteAwareness(update: Uint8Array, users: Map<number, string>) {
-    const owned: [number, string][] = [];
-    const kept = this.ownEntries(update, (owner, clientId, state) => {
-      const user = users.get(clientId);
-      const allowed = owner ? (user ? owner.userId === user : !owner.member) : true;
-      if (allowed && user && state !== 'null') owned.push([clientId, user]);
-      return allowed;
-    });
-    if (!kept) return;
-    awarenessProtocol.applyAwarenessUpdate(this.awareness, kept, FROM_REMOTE);
-    for (const [clientId, userId] of owned) {
-      if (!this.awareness.getStates().has(clientId)) continue;
-      const owner = this.awarenessOwners.get(clientId);
-      if (owner?.member) owner.member.controlled.delete(clientId);
-      this.awarenessOwners.set(clientId, { userId });
-    }
-  }
-
-  /** The entries of an awareness update that `allowed` keeps, re-encoded (the update itself when all are). */
-  private ownEntries(
-    update: Uint8Array,
-    allowed: (owner: { userId: string; member?: RoomMember } | undefined, clientId: number, state: string) => boolean,
-  ): Uint8Array | undefined {
-    const decoder = decoding.createDecoder(update);
-    const count = decoding.readVarUint(decoder);
-    let keptCount = 0;
-    const entries = encoding.createEncoder();
-    for (let i = 0; i < count; i++) {
-      const clientId = decoding.readVarUint(decoder);
-      const clock = decoding.readVarUint(decoder);
-      const state = decoding.readVarString(decoder);
-      if (!allowed(this.awarenessOwners.get(clientId), clientId, state)) continue;
-      encoding.writeVarUint(entries, clientId);
-      encoding.writeVarUint(entries, clock);
-      encoding.writeVarString(entries, state);
-      keptCount++;
-    }
-    if (keptCount === 0) return undefined;
-    if (keptCount === count) return update;
-    const kept = encoding.createEncoder();
-    encoding.writeVarUint(kept, keptCount);
-    encoding.writeUint8Array(kept, encoding.toUint8Array(entries));
-    return encoding.toUint8Array(kept);
-  }
-
   addMember(m: RoomMember) {
     clearTimeout(this.idleTimer);
     this.idleTimer = undefined;
@@ -634,7 +416,7 @@ export class Room {
 
   removeMember(m: RoomMember) {
     if (!this.members.delete(m)) return;
-    if (m.controlled.size > 0) awarenessProtocol.removeAwarenessStates(this.awareness, [...m.controlled], null);
+    this.presence.removeMember(m);
     if (this.members.size === 0) this.host.emptied(this);
   }
 
@@ -656,7 +438,7 @@ export class Room {
     clearTimeout(this.idleTimer);
     for (const job of this.jobs) if (job.kind === 'update') job.reject(new StorageError('room closed'));
     this.jobs = [];
-    this.awareness.destroy();
+    this.presence.destroy();
     this.doc.destroy();
     this.storedWaiters = [];
   }

@@ -1,11 +1,11 @@
 import { notFound } from '@quire/shared/domainErrors';
+import { LRUCache } from 'lru-cache';
 import type { Deps } from '../deps';
 import { renderPdf } from '../pdf/index';
 import { REMOTE_IMAGE_LIMITS } from '../pdf/images';
 import { pdfPagesOf, pdfResources } from '../pdf/sources';
 import { type LinkBase, type LinkHolder, filePayload, type PdfTarget, pdfPayload } from './exports';
 import { checkLink } from './linkHolders';
-import { Lru } from './lru';
 import { getChangeRequest } from '../../store/changeRequests';
 import type { Db } from '../../store/db';
 import { type BlobRow, getBlob, spaceFileHashes } from '../../store/files';
@@ -18,7 +18,7 @@ import { getSpace } from '../../store/spaces';
  * The signature in the link (its query) is what authorizes them.
  */
 
-const pdfs = new Lru<string, Buffer>(8);
+const pdfs = new LRUCache<string, Buffer>({ max: 8 });
 const building = new Map<string, Promise<Buffer>>();
 
 /** The bytes of a space's file a verified link names. */

@@ -8,8 +8,8 @@ import {
   parseTarget,
 } from '@quire/shared/content/index';
 import type * as Y from 'yjs';
+import { LRUCache } from 'lru-cache';
 import type { Queryable } from '../../store/db';
-import { Lru } from './lru';
 import type { Materialized } from './materialize';
 import { type Target, readPageBody } from './model';
 import { contentAtRevision, docAtRevision } from './revisions';
@@ -27,8 +27,8 @@ export interface BodyReadOptions {
   refs?: 'stable' | 'relative';
 }
 
-const rendered = new Lru<string, unknown>(4000);
-const anchorsCache = new Lru<string, Set<string>>(4000);
+const rendered = new LRUCache<string, {}>({ max: 4000 });
+const anchorsCache = new LRUCache<string, Set<string>>({ max: 4000 });
 
 /**
  * A page body at a revision. Revisions never change, so the result is kept and the same
@@ -42,7 +42,7 @@ export async function readBody(db: Queryable, revisionId: string, pageId: string
   const content = await contentAtRevision(db, revisionId);
   const doc = await docAtRevision(db, revisionId);
   const out = renderBody(doc, content, pageId, { ...opts, refs });
-  rendered.set(key, out);
+  if (out !== undefined && out !== null) rendered.set(key, out);
   return out;
 }
 

@@ -1,5 +1,6 @@
 import { newId } from '@quire/shared';
 import * as Y from 'yjs';
+import { LRUCache } from 'lru-cache';
 import { setChangeRequestHead } from '../../store/changeRequests';
 import type { Db, Queryable } from '../../store/db';
 import { maybeOne } from '../../store/db';
@@ -18,7 +19,6 @@ import { type PageChangeRow, recordPageChanges } from '../../store/revisionPages
 import { appendUpdate, loadDocUpdate, readDocLog } from '../../store/ydocs';
 import { restoreInCut } from './restores';
 import { type Branch, branchDocId, branchOfDocId, inTransaction, lockBranch } from './branches';
-import { Lru } from './lru';
 import {
   type Materialized,
   type PageEntry,
@@ -40,8 +40,8 @@ export type RevisionType = 'initial' | 'edits' | 'merge' | 'update' | 'import' |
  * correct forever and only its memory matters; a cut hands its branch's document on to
  * the new revision instead of rebuilding it, which keeps a cut's cost to what changed.
  */
-const docs = new Lru<string, Y.Doc>(12);
-const contents = new Lru<string, Materialized>(64);
+const docs = new LRUCache<string, Y.Doc>({ max: 12 });
+const contents = new LRUCache<string, Materialized>({ max: 64 });
 
 /** Empties both caches, so what follows reads revisions as stored, as a restarted server does. */
 export function forgetCachedRevisions() {
@@ -79,7 +79,8 @@ export async function docAtRevision(db: Queryable, revisionId: string): Promise<
 
 /** A doc at a revision that the caller may change (taken out of the cache). */
 async function takeDocAt(db: Queryable, revisionId: string): Promise<Y.Doc> {
-  const cached = docs.take(revisionId);
+  const cached = docs.get(revisionId);
+  docs.delete(revisionId);
   if (cached) return cached;
   const doc = new Y.Doc({ gc: true });
   Y.applyUpdate(doc, await revisionState(db, revisionId));

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { renderMermaidSVG } from 'beautiful-mermaid';
-import { Lru } from '../content/lru';
+import { LRUCache } from 'lru-cache';
 
 /**
  * Mermaid diagrams drawn on the server (beautiful-mermaid: parser and ELK layout in pure
@@ -33,7 +33,8 @@ const MONO_FONT = "'Noto Sans Mono', 'DejaVu Sans Mono', ui-monospace, monospace
 /** A longer source is not drawn: layout time grows fast with the number of nodes. */
 export const MAX_DIAGRAM_SOURCE = 20_000;
 
-const cache = new Lru<string, Diagram | null>(500);
+/** `false`: this source cannot be drawn. */
+const cache = new LRUCache<string, Diagram | false>({ max: 500 });
 
 /** A short name of a diagram's source, for URLs that must find it again. */
 export function diagramDigest(source: string): string {
@@ -45,14 +46,14 @@ export function mermaidDiagram(source: string, theme: DiagramTheme): Diagram | u
   if (source.length > MAX_DIAGRAM_SOURCE || !source.trim()) return undefined;
   const key = `${theme}\t${diagramDigest(source)}`;
   const hit = cache.get(key);
-  if (hit !== undefined) return hit ?? undefined;
+  if (hit !== undefined) return hit || undefined;
   let out: Diagram | undefined;
   try {
     out = flatten(renderMermaidSVG(normalizeFlowchart(source), { ...PALETTES[theme], transparent: true }));
   } catch {
     out = undefined;
   }
-  cache.set(key, out ?? null);
+  cache.set(key, out ?? false);
   return out;
 }
 

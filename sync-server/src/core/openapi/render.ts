@@ -188,10 +188,17 @@ function requestBody(op: SpecOperation, refs: RefResolver): { contentType?: stri
     const [contentType, media] = Object.entries(content)[0] ?? [];
     return { contentType, description: str(rb.description), schema: isObject(media) ? media.schema : undefined };
   }
-  // Swagger 2: one `in: body` parameter, or `formData` fields.
   const params = [...arr(op.pathItem.parameters), ...arr(op.operation.parameters)].map((p) => refs.resolve(p));
-  const bodyParam = params.find((p) => p.in === 'body');
   const consumes = Array.isArray(op.operation.consumes) ? str(op.operation.consumes[0]) : undefined;
+  return swagger2RequestBody(params, consumes);
+}
+
+/** Swagger 2's request body: one `in: body` parameter, or `formData` fields; `consumes` is its first media type. */
+export function swagger2RequestBody(
+  params: Obj[],
+  consumes: string | undefined,
+): { contentType: string; description?: string; schema: unknown } | undefined {
+  const bodyParam = params.find((p) => p.in === 'body');
   if (bodyParam) return { contentType: consumes ?? 'application/json', description: str(bodyParam.description), schema: bodyParam.schema };
   const form = params.filter((p) => p.in === 'formData');
   if (form.length) {

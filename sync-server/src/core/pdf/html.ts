@@ -24,39 +24,9 @@ function tree(html: string): Root {
   return parser.runSync(parser.parse(html)) as Root;
 }
 
-const BLOCK = new Set([
-  'p',
-  'div',
-  'section',
-  'article',
-  'figure',
-  'figcaption',
-  'center',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'ul',
-  'ol',
-  'li',
-  'table',
-  'thead',
-  'tbody',
-  'tfoot',
-  'tr',
-  'td',
-  'th',
-  'pre',
-  'blockquote',
-  'hr',
-  'details',
-  'summary',
-  'dl',
-  'dt',
-  'dd',
-]);
+const BLOCK_NAMES =
+  'p div section article figure figcaption center h1 h2 h3 h4 h5 h6 ul ol li table thead tbody tfoot tr td th pre blockquote hr details summary dl dt dd';
+const BLOCK = new Set(BLOCK_NAMES.split(' '));
 
 function inlines(nodes: ElementContent[], marks: Mark[] = []): NodeJSON[] {
   const out: NodeJSON[] = [];

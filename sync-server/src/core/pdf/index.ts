@@ -1,6 +1,7 @@
 import { AnchorAllocator, inlineText } from '@quire/shared/content/anchors';
 import type { NodeJSON } from '@quire/shared/content/json';
-import { type RenderContext, pageDest, renderBlocks } from './blocks';
+import { renderBlocks } from './blocks';
+import { type RenderContext, pageDest } from './renderContext';
 import { pdfDiagrams } from './diagrams';
 import type { Span } from './inline';
 import { type PdfInput, type PdfPage, emptyResources } from './model';

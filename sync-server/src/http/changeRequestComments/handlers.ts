@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { countOpenCommentsOfChangeRequests } from '../../core/comments/threads';
 import type { AppEnv } from '../env';
-import * as r from './routes';
+import { routes as r } from './routes';
 import * as ops from '../comments/threads';
 
 /** Comments on a change request's branch; the change request is named by id or number. */

@@ -2,18 +2,7 @@ import { IdSchema } from '@quire/shared';
 import { commentRoutes } from '../comments/commentRoutes';
 import { SpaceParams } from '../params';
 
-export const {
-  listComments,
-  createComment,
-  getComment,
-  updateComment,
-  deleteComment,
-  listReplies,
-  createReply,
-  getReply,
-  updateReply,
-  deleteReply,
-} = commentRoutes({
+export const routes = commentRoutes({
   tag: 'Change request comments',
   base: '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments',
   params: SpaceParams.extend({ changeRequestId: IdSchema }),

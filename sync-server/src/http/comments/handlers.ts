@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../env';
-import * as r from './routes';
+import { routes as r } from './routes';
 import * as ops from './threads';
 
 /** Comments on a space's main branch. */

@@ -22,7 +22,7 @@ import { baseUrl } from '../urls';
 import { cacheable } from '../responseCache';
 import { tags } from '../../core/readModel';
 import { organizationAnswers } from './organizationAnswers';
-import { answerMcp, type McpEndpoint, tool } from './server';
+import { answerMcp, type McpEndpoint, tool } from '../../web/mcp/server';
 
 /**
  * The organization as an MCP server at `/v1/mcp`, for an API token: each tool is a /v1

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { readModelOf, tags } from '../../core/readModel';
 import type { AppEnv } from '../env';
 import { baseUrl } from '../urls';
-import type { ToolAnswers } from './keptAnswers';
+import type { ToolAnswers } from '../../web/mcp/keptAnswers';
 
 /**
  * Kept answers of `/v1/mcp`, in the read model beside the `/v1` response cache and under its

@@ -1,7 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { getConnInfo } from '@hono/node-server/conninfo';
 import { tooManyRequests } from '@quire/shared/domainErrors';
 import type { AppEnv } from '../env';
+
+export { clientAddress } from '../../web/clientAddress';
 
 /**
  * Fixed one-minute windows per key, in memory. Good enough for one process; each
@@ -45,14 +46,6 @@ export interface RateLimiters {
 
 export function rateLimiters(config: { rateLimitPerAddress: number; rateLimitPerToken: number }): RateLimiters {
   return { perAddress: new RateLimiter(config.rateLimitPerAddress), perToken: new RateLimiter(config.rateLimitPerToken) };
-}
-
-export function clientAddress(c: Context): string {
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
 }
 
 /** Limits by a key taken from the request; a limit of 0 turns the limiter off. */

@@ -1,13 +1,16 @@
 import { inlineText } from '@quire/shared/content/anchors';
 import type { NodeJSON } from '@quire/shared/content/json';
 import { slugify, uniqueSlug } from '@quire/shared/content/slugs';
-import { isSafeUrl, parseTarget } from '@quire/shared/content/targets';
+import { parseTarget } from '@quire/shared/content/targets';
 import type { Element, ElementContent, Root } from 'hast';
 import { isRelativePath } from '../assetPaths';
+import { el, textOf, txt } from './elements';
 import { embedInfo } from './embeds';
 import { highlightLines } from './highlight';
+import { type LinkResolver, isExternal, resolveHref } from './links';
 import { texToMathml } from './math';
 import { htmlFragment, sanitizeToHtml } from './sanitize';
+import { formatSize, widthClass } from './sizes';
 
 /**
  * Page bodies to HTML. The body (ProseMirror JSON of the content model) is turned into an
@@ -18,6 +21,10 @@ import { htmlFragment, sanitizeToHtml } from './sanitize';
  * reaches a reader. Nodes this renderer does not know show their content.
  */
 
+// Where importers have always found them.
+export { el, txt } from './elements';
+export type { ImageSource, LinkResolver } from './links';
+
 export interface OutlineEntry {
   anchor: string;
   title: string;
@@ -27,91 +34,6 @@ export interface OutlineEntry {
 export interface RenderedBody {
   html: string;
   outline: OutlineEntry[];
-}
-
-/** A space file shown as an image: its URL, resized variants and intrinsic size. */
-export interface ImageSource {
-  src: string;
-  srcSet?: string;
-  width?: number;
-  height?: number;
-}
-
-/** How targets inside the body become URLs (and cards) of the published site. */
-export interface LinkResolver {
-  /** URL of a page of the same space (and heading), or undefined when it is not published. */
-  page(pageId: string, anchor: string | null): string | undefined;
-  /** Title and description of a page, for content-reference cards. */
-  pageInfo?(pageId: string): { title: string; description: string; emoji?: string | null } | undefined;
-  /** URL of a space file. */
-  file(fileId: string): string | undefined;
-  /** Name, size and type of a space file, for file blocks. */
-  fileInfo?(fileId: string): { name: string; size?: number; contentType: string } | undefined;
-  /** A space image with its resized variants. */
-  image?(fileId: string): ImageSource | undefined;
-  /** The space file a path written in raw HTML names (`.gitbook/assets/x.png`), by id. */
-  asset?(path: string): string | undefined;
-  /** An OpenAPI operation block, already rendered, or undefined when its spec is unknown. */
-  openapi?(attrs: Record<string, unknown>): ElementContent[] | undefined;
-  /** URLs of a Mermaid diagram drawn on the server (one per theme) and its size, or undefined when it cannot be drawn. */
-  diagram?(source: string): { light: string; dark: string; width: number; height: number } | undefined;
-  /** Links to other hosts open in a new tab when the site says so. */
-  externalTarget: 'self' | 'blank';
-}
-
-export const el = (tagName: string, properties: Element['properties'], children: ElementContent[] = []): Element => ({
-  type: 'element',
-  tagName,
-  properties,
-  children,
-});
-export const txt = (value: string): ElementContent => ({ type: 'text', value });
-
-/** A target as a URL the reader may follow, or undefined for one that must not be one. */
-function resolveHref(href: unknown, links: LinkResolver): string | undefined {
-  if (typeof href !== 'string' || !href || !isSafeUrl(href)) return undefined;
-  const t = parseTarget(href);
-  switch (t.kind) {
-    case 'page':
-      return links.page(t.pageId, t.anchor);
-    case 'file':
-      return links.file(t.fileId);
-    case 'anchor':
-      return `#${encodeURIComponent(t.anchor)}`;
-    case 'url':
-      return /^(https?:|mailto:|tel:)/i.test(t.url) ? t.url : undefined;
-    case 'path': {
-      // A repository path an import left as written: a file of the space, or nowhere.
-      const fileId = links.asset?.(t.path);
-      return fileId ? links.file(fileId) : undefined;
-    }
-  }
-}
-
-function isExternal(url: string): boolean {
-  return /^https?:/i.test(url);
-}
-
-export function formatSize(bytes: number | undefined): string {
-  if (bytes === undefined || !Number.isFinite(bytes)) return '';
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB'];
-  let v = bytes / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`;
-}
-
-/** A column width as one of the grid's steps (the CSP allows no inline styles). */
-function widthClass(width: unknown): string | undefined {
-  const n = typeof width === 'number' ? width : Number.parseFloat(String(width ?? ''));
-  if (!Number.isFinite(n) || n <= 0 || n >= 100) return undefined;
-  const steps = [20, 25, 33, 40, 50, 60, 67, 75, 80];
-  const nearest = steps.reduce((a, b) => (Math.abs(b - n) < Math.abs(a - n) ? b : a));
-  return `w-${nearest}`;
 }
 
 const HTML_HEADINGS: Record<string, number> = { h1: 1, h2: 1, h3: 2, h4: 3, h5: 4, h6: 4 };
@@ -544,12 +466,6 @@ export function bodyTree(body: NodeJSON, links: LinkResolver, taken = new Set<st
 
   const children = blocks(body.type === 'doc' ? body.content : [body]);
   return { children, outline, math };
-}
-
-function textOf(n: ElementContent): string {
-  if (n.type === 'text') return n.value;
-  if (n.type === 'element') return n.children.map(textOf).join('');
-  return '';
 }
 
 /** Sanitized HTML of a tree, with KaTeX's MathML put in its slots. */

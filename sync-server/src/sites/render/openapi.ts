@@ -1,10 +1,10 @@
 import { markdownToBody } from '@quire/shared/content/index';
 import { slugify } from '@quire/shared/content/slugs';
 import type { ElementContent } from 'hast';
-import { groupByTag, RefResolver as Refs, type SpecOperation, specOperations } from '../../core/openapi/render';
+import { groupByTag, RefResolver as Refs, type SpecOperation, specOperations, swagger2RequestBody } from '../../core/openapi/render';
 import type { OpenAPIDocument } from '../../core/openapi/parse';
 import { bodyTree, el, type LinkResolver, type OutlineEntry, txt } from './body';
-import { highlightLines } from './highlight';
+import { codeBox, mediaExample, requestSamples, sampleOf } from './apiSamples';
 
 /**
  * API reference pages of published sites, from an OpenAPI 3.x or Swagger 2 document in
@@ -252,7 +252,14 @@ class Context {
       responses.forEach(([status, raw], i) => parts.push(this.response(status, this.refs.resolve(raw), i === 0)));
     }
 
-    parts.push(this.samples(op, params, body));
+    parts.push(
+      requestSamples(op, params, body, {
+        server: this.servers()[0] ?? '',
+        security: arr(this.spec.security),
+        schemes: this.schemes(),
+        refs: this.refs,
+      }),
+    );
     const server = this.servers()[0];
     const sample = body
       ? body.example !== undefined
@@ -294,16 +301,7 @@ class Context {
     }
     const params = [...arr(op.pathItem.parameters), ...arr(op.operation.parameters)].map((p) => this.refs.resolve(p));
     const consumes = str(arr(op.operation.consumes)[0]) ?? str(arr(this.spec.consumes)[0]);
-    const bodyParam = params.find((p) => p.in === 'body');
-    if (bodyParam)
-      return { contentType: consumes ?? 'application/json', description: str(bodyParam.description), schema: bodyParam.schema };
-    const form = params.filter((p) => p.in === 'formData');
-    if (form.length) {
-      const properties = Object.fromEntries(form.map((p) => [String(p.name), { type: p.type, description: p.description }]));
-      const required = form.filter((p) => p.required === true).map((p) => String(p.name));
-      return { contentType: consumes ?? 'application/x-www-form-urlencoded', schema: { type: 'object', properties, required } };
-    }
-    return undefined;
+    return swagger2RequestBody(params, consumes);
   }
 
   private response(status: string, r: Obj, open: boolean): ElementContent {
@@ -346,64 +344,6 @@ class Context {
         el('span', {}, [txt(inlineOf(str(r.description) ?? ''))]),
       ]),
       el('div', { className: ['api-response-body'] }, inner),
-    ]);
-  }
-
-  private samples(
-    op: SpecOperation,
-    params: Obj[],
-    body: { contentType?: string; schema?: unknown; example?: unknown } | undefined,
-  ): ElementContent {
-    const server = (this.servers()[0] ?? '').replace(/\/$/, '');
-    let path = op.path;
-    for (const p of params.filter((x) => x.in === 'path'))
-      path = path.replace(`{${String(p.name)}}`, String(sampleOf(p.schema ?? p, this.refs) ?? p.name));
-    const query = params
-      .filter((p) => p.in === 'query' && p.required === true)
-      .map((p) => `${encodeURIComponent(String(p.name))}=${encodeURIComponent(String(sampleOf(p.schema ?? p, this.refs) ?? ''))}`);
-    const url = `${server}${path}${query.length ? `?${query.join('&')}` : ''}`;
-    const headers: [string, string][] = [];
-    for (const name of (Array.isArray(op.operation.security) ? op.operation.security : arr(this.spec.security)).flatMap((r) =>
-      isObject(r) ? Object.keys(r) : [],
-    )) {
-      const s = this.refs.resolve(this.schemes()[name]);
-      if (s.type === 'http' && s.scheme === 'basic') headers.push(['Authorization', 'Basic <credentials>']);
-      else if (s.type === 'apiKey' && s.in === 'header') headers.push([String(s.name), '<API key>']);
-      else if (s.type === 'http' || s.type === 'oauth2' || s.type === 'openIdConnect') headers.push(['Authorization', 'Bearer <token>']);
-      break;
-    }
-    for (const p of params.filter((x) => x.in === 'header' && x.required === true))
-      headers.push([String(p.name), String(sampleOf(p.schema ?? p, this.refs) ?? '')]);
-    let data: string | undefined;
-    if (body) {
-      headers.push(['Content-Type', body.contentType ?? 'application/json']);
-      const sample = body.example !== undefined ? body.example : body.schema !== undefined ? sampleOf(body.schema, this.refs) : undefined;
-      if (sample !== undefined) data = typeof sample === 'string' ? sample : JSON.stringify(sample, null, 2);
-    }
-    const method = op.method.toUpperCase();
-    const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-    const curl = [
-      `curl -X ${method} ${quote(url)}`,
-      ...headers.map(([k, v]) => `  -H ${quote(`${k}: ${v}`)}`),
-      ...(data !== undefined ? [`  --data ${quote(data)}`] : []),
-    ].join(' \\\n');
-    const init = [
-      `  method: '${method}',`,
-      ...(headers.length
-        ? [`  headers: {\n${headers.map(([k, v]) => `    ${JSON.stringify(k)}: ${JSON.stringify(v)},`).join('\n')}\n  },`]
-        : []),
-      ...(data !== undefined ? [`  body: JSON.stringify(${data.replace(/\n/g, '\n  ')}),`] : []),
-    ];
-    const js = `const response = await fetch(${JSON.stringify(url)}, {\n${init.join('\n')}\n});\nconst data = await response.json();`;
-    return el('div', { className: ['tabs', 'api-samples'] }, [
-      el('section', { className: ['tab'] }, [
-        el('div', { className: ['tab-title'] }, [txt('cURL')]),
-        el('div', { className: ['tab-body'] }, [codeBox(curl, 'bash')]),
-      ]),
-      el('section', { className: ['tab'] }, [
-        el('div', { className: ['tab-title'] }, [txt('JavaScript')]),
-        el('div', { className: ['tab-body'] }, [codeBox(js, 'javascript')]),
-      ]),
     ]);
   }
 
@@ -543,23 +483,6 @@ function badge(method: string): ElementContent {
   return el('span', { className: ['method', `method-${method.toLowerCase()}`] }, [txt(method.toUpperCase())]);
 }
 
-function codeBox(code: string, language: string, title?: string): ElementContent {
-  const lines = highlightLines(code, language);
-  return el('div', { className: ['code-block'] }, [
-    el('div', { className: ['code-head'] }, [
-      el('span', { className: ['code-title'] }, [txt(title ?? language)]),
-      el('button', { className: ['copy'], type: 'button', ariaLabel: 'Copy' }, [txt('Copy')]),
-    ]),
-    el('pre', { className: ['code'], dataLanguage: language }, [
-      el(
-        'code',
-        { className: ['hljs'] },
-        lines.flatMap((l, i) => (i ? [txt('\n'), l] : [l])),
-      ),
-    ]),
-  ]);
-}
-
 function inlineOf(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
 }
@@ -569,47 +492,4 @@ function expandServer(s: Obj): string {
   const vars = isObject(s.variables) ? s.variables : {};
   for (const [k, v] of Object.entries(vars)) if (isObject(v) && v.default !== undefined) url = url.replaceAll(`{${k}}`, String(v.default));
   return url;
-}
-
-function mediaExample(media: Obj, refs: Refs): unknown {
-  if (media.example !== undefined) return media.example;
-  if (isObject(media.examples)) {
-    const first = refs.resolve(Object.values(media.examples)[0]);
-    if (first.value !== undefined) return first.value;
-  }
-  return undefined;
-}
-
-/** An example value for a schema: its own example, default or enum, else one made from its type. */
-export function sampleOf(schema: unknown, refs: Refs | { resolve(v: unknown): Obj }, depth = 0): unknown {
-  if (depth > 6) return undefined;
-  const s = refs.resolve(schema);
-  if (s.example !== undefined) return s.example;
-  if (s.default !== undefined) return s.default;
-  if (Array.isArray(s.enum) && s.enum.length) return s.enum[0];
-  if (Array.isArray(s.allOf)) return Object.assign({}, ...s.allOf.map((p) => sampleOf(p, refs, depth + 1)).filter(isObject));
-  for (const k of ['oneOf', 'anyOf'] as const) if (Array.isArray(s[k]) && s[k].length) return sampleOf(s[k][0], refs, depth + 1);
-  const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
-  if (type === 'array' || s.items !== undefined) {
-    const item = sampleOf(s.items, refs, depth + 1);
-    return item === undefined ? [] : [item];
-  }
-  if (type === 'object' || isObject(s.properties)) {
-    const out: Obj = {};
-    for (const [k, v] of Object.entries(isObject(s.properties) ? s.properties : {})) {
-      const sample = sampleOf(v, refs, depth + 1);
-      if (sample !== undefined) out[k] = sample;
-    }
-    return out;
-  }
-  if (type === 'integer' || type === 'number') return 0;
-  if (type === 'boolean') return true;
-  if (type === 'string') {
-    if (s.format === 'date-time') return '2024-01-01T00:00:00Z';
-    if (s.format === 'date') return '2024-01-01';
-    if (s.format === 'uuid') return '3fa85f64-5717-4562-b3fc-2c963f66afa6';
-    if (s.format === 'email') return 'user@example.com';
-    return 'string';
-  }
-  return undefined;
 }

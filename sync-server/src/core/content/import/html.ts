@@ -13,30 +13,9 @@ export interface HtmlPage {
 const CHROME =
   'script, style, noscript, template, nav, header, footer, aside, form, iframe, svg, button, [role=navigation], [aria-hidden=true]';
 
-const BLOCK_TAGS = new Set([
-  'p',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'ul',
-  'ol',
-  'pre',
-  'blockquote',
-  'table',
-  'hr',
-  'figure',
-  'div',
-  'section',
-  'article',
-  'main',
-  'details',
-  'dl',
-  'img',
-  'video',
-]);
+const BLOCK_TAGS = new Set(
+  'p h1 h2 h3 h4 h5 h6 ul ol pre blockquote table hr figure div section article main details dl img video'.split(' '),
+);
 
 /**
  * Turns an HTML page into a page body. The main content (`<main>`, `<article>`, else

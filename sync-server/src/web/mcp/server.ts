@@ -14,11 +14,11 @@ import {
   type Resource,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { httpAnswerOf } from '../errorStatus';
+import { DomainError } from '@quire/shared/domainErrors';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import type { Logger } from '../../logger';
-import { describeIssue } from '../validation';
+import { describeIssue } from '../issues';
 import { answerFor, keepable, plainToolCall, type ToolAnswers } from './keptAnswers';
 
 /**
@@ -141,7 +141,7 @@ async function callTool<Ctx>(endpoint: McpEndpoint<Ctx>, ctx: Ctx, name: string,
   try {
     return toolResult(await t.run(ctx, parsed.data));
   } catch (err) {
-    if (httpAnswerOf(err)) return toolError((err as Error).message);
+    if (err instanceof DomainError) return toolError(err.message);
     log.error({ err, tool: name }, 'MCP tool failed');
     return toolError('Internal error; it has been logged.');
   }
