@@ -85,10 +85,10 @@ module.exports = {
     },
     {
       name: 'renderer-without-localnode-or-database',
-      comment: 'The renderer reaches the LocalNode through the typed bridge only, and never a database or the data directory lock.',
+      comment: 'The renderer reaches the LocalNode through the typed bridge only, and never a database.',
       severity: 'error',
       from: { path: '^desktop/src/renderer/' },
-      to: { path: '^desktop/src/local/|^shared/src/dataDirLock\\.ts$|node_modules/(@electric-sql/pglite|pg)/' },
+      to: { path: '^desktop/src/local/|node_modules/(@electric-sql/pglite|pg)/' },
     },
     {
       name: 'test-helpers-only-in-tests',
