@@ -6,7 +6,7 @@ import { fetchComputedPage, fetchPdfLink } from '../computedPages';
 import { searchBranch } from '../content';
 import { getSpace } from '../store/catalog';
 import { getChangeRequest } from '../store/changeRequests';
-import { loadDocStateBase64, type SavedState } from '../store/docs';
+import { loadDocStateBase64, type SavedState, unsentCount } from '../store/docs';
 import { LocalError, type NodeContext, docIdOf, type BranchesPart } from './context';
 
 const PUSH_RETRY_FIRST_MS = 1000;
@@ -67,6 +67,11 @@ export class Branches implements BranchesPart {
     this.closing.set(key, closing);
     await closing;
     this.ctx.session.scheduleStatus();
+    // Edits made just before the close (or by a brief open, like updating from main) may not
+    // be confirmed yet: they are sent now, not at the next reconnect.
+    if (!this.pushing && this.ctx.session.reachable && !this.ctx.closed && (await unsentCount(this.ctx.db, docIdOf(ref))) > 0) {
+      void this.pushWaiting().catch(() => {});
+    }
   }
 
   private async afterClosing(key: string): Promise<void> {
