@@ -49,29 +49,33 @@ describe('sync status', () => {
     }
   });
 
-  it('an edit made while online by a branch nobody keeps open is sent at once, not at the next reconnect', { timeout: 60_000 }, async () => {
-    const created = await s.live.t.post(`/v1/orgs/${s.orgId}/spaces`, s.token, { title: 'Brief' });
-    const spaceId = created.body.id as string;
-    // Probing rarely: a reconnect must not be what sends the edit.
-    const n = await LocalNode.open({ credentials: new MemoryCredentialStore(), probeIntervalMs: 60_000 });
-    try {
-      await n.connect(s.url, s.token);
-      await n.refreshCatalog();
-      // Opened, edited and closed at once (as updating a change request from main does): the
-      // branch is gone before the server could confirm the edit.
-      await n.withBranch({ spaceId }, async (branch) => {
-        createPage(branch.doc, { title: 'Written in passing' });
-        await branch.saved();
-      });
-      await eventually(async () => (await n.status()).pending === 0, 'the edit to be confirmed', 10_000);
-      // The server cuts a revision once live edits go quiet.
-      await eventually(
-        async () => JSON.stringify((await s.live.t.get(`/v1/spaces/${spaceId}/content`, s.token)).body).includes('Written in passing'),
-        'the page in the space’s content',
-        10_000,
-      );
-    } finally {
-      await n.close();
-    }
-  });
+  it(
+    'an edit made while online by a branch nobody keeps open is sent at once, not at the next reconnect',
+    { timeout: 60_000 },
+    async () => {
+      const created = await s.live.t.post(`/v1/orgs/${s.orgId}/spaces`, s.token, { title: 'Brief' });
+      const spaceId = created.body.id as string;
+      // Probing rarely: a reconnect must not be what sends the edit.
+      const n = await LocalNode.open({ credentials: new MemoryCredentialStore(), probeIntervalMs: 60_000 });
+      try {
+        await n.connect(s.url, s.token);
+        await n.refreshCatalog();
+        // Opened, edited and closed at once (as updating a change request from main does): the
+        // branch is gone before the server could confirm the edit.
+        await n.withBranch({ spaceId }, async (branch) => {
+          createPage(branch.doc, { title: 'Written in passing' });
+          await branch.saved();
+        });
+        await eventually(async () => (await n.status()).pending === 0, 'the edit to be confirmed', 10_000);
+        // The server cuts a revision once live edits go quiet.
+        await eventually(
+          async () => JSON.stringify((await s.live.t.get(`/v1/spaces/${spaceId}/content`, s.token)).body).includes('Written in passing'),
+          'the page in the space’s content',
+          10_000,
+        );
+      } finally {
+        await n.close();
+      }
+    },
+  );
 });
