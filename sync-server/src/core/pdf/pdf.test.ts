@@ -205,6 +205,27 @@ describe('PDF export', () => {
     expect(Number(word![1])).toBeGreaterThan(595 / 2);
   });
 
+  it('prints Korean, Hebrew, Thai and Devanagari, and an emoji sequence or a flag as one glyph', async () => {
+    const body = markdownToBody('한국어 문서입니다\n\nשלום עולם\n\nภาษาไทย\n\nनमस्ते दुनिया\n\nA 👩‍💻 B\n\nC 🇯🇵 D\n\nE 😀 F').doc;
+    const out = join(dir, 'scripts.pdf');
+    writeFileSync(out, await renderPdf({ title: 'Scripts', pages: [{ id: 's', title: 'Scripts', depth: 0, body }] }));
+    const printed = run('pdftotext', [out, '-']);
+    // (Devanagari's vowel sign drawn before its consonant, as in दुनिया, comes out in drawing order.)
+    for (const s of ['한국어 문서입니다', 'ภาษาไทย', 'नमस्ते']) expect(printed).toContain(s);
+    expect(printed.replace(/[\u202a-\u202e]/g, '')).toContain('שלום עולם');
+    expect(printed).not.toMatch(/\?/);
+    // One glyph each: as wide as a single emoji, not as two (woman + laptop, J + P).
+    const bbox = run('pdftotext', ['-bbox', out, '-']);
+    const width = (word: string) => {
+      const m = new RegExp(`<word xMin="([\\d.]+)"[^>]*xMax="([\\d.]+)"[^>]*>${word}</word>`).exec(bbox);
+      expect(m, word).not.toBeNull();
+      return Number(m![2]) - Number(m![1]);
+    };
+    const single = width('😀');
+    expect(width('👩\u200d💻')).toBeCloseTo(single, 1);
+    expect(width('🇯🇵')).toBeCloseTo(single, 1);
+  });
+
   it('prints the layout and HTML constructs of imported repositories as content, never as their tags', async () => {
     const fixture = readFileSync(join(__dirname, '../../../../shared/src/content/fixtures/layout-and-html.md'), 'utf8');
     const body = markdownToBody(fixture).doc;
