@@ -226,6 +226,31 @@ describe('PDF export', () => {
     expect(width('🇯🇵')).toBeCloseTo(single, 1);
   });
 
+  it('prints code in the colors the site shows it in: keywords, strings and comments of a known language', async () => {
+    const source = 'def greet(name):\n    # say hello\n    return "hello " + name\n';
+    const pixels = async (language: string) => {
+      const body = markdownToBody('```' + language + '\n' + source + '```\n').doc;
+      const out = join(dir, `code-${language || 'plain'}.pdf`);
+      writeFileSync(out, await renderPdf({ title: 'Code', pages: [{ id: 'c', title: 'Code', depth: 0, body }] }));
+      execFileSync('pdftoppm', ['-png', '-r', '100', '-f', '3', '-l', '3', out, join(dir, `code-${language || 'plain'}`)]);
+      const png = join(dir, `code-${language || 'plain'}-3.png`);
+      const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+      // Pixels near the site's keyword red (#cf222e) and string blue (#0a3069).
+      let red = 0;
+      let blue = 0;
+      for (let i = 0; i < data.length; i += info.channels) {
+        const [r, g, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
+        if (r > 170 && g < 80 && b < 90) red++;
+        if (r < 40 && g < 80 && b > 80 && b < 130) blue++;
+      }
+      return { red, blue };
+    };
+    const python = await pixels('python');
+    expect(python.red).toBeGreaterThan(20);
+    expect(python.blue).toBeGreaterThan(20);
+    expect(await pixels('')).toEqual({ red: 0, blue: 0 });
+  });
+
   it('prints the layout and HTML constructs of imported repositories as content, never as their tags', async () => {
     const fixture = readFileSync(join(__dirname, '../../../../shared/src/content/fixtures/layout-and-html.md'), 'utf8');
     const body = markdownToBody(fixture).doc;
