@@ -1,5 +1,6 @@
 import { inlineText } from '@quire/shared/content/anchors';
 import type { NodeJSON } from '@quire/shared/content/json';
+import { cardGrid } from './cards';
 import { codeSpans } from './codeSpans';
 import { htmlToBlocks } from './html';
 import type { Span } from './inline';
@@ -319,6 +320,7 @@ function table(ctx: RenderContext, node: NodeJSON): void {
   const { w } = ctx;
   const rows = (node.content ?? []).filter((r) => r.content?.length);
   if (!rows.length) return;
+  if (node.attrs?.view === 'cards') return cardGrid(ctx, rows);
   const cols = Math.max(...rows.map((r) => r.content?.length ?? 0));
   const pad = 5;
   const size = 9.5;

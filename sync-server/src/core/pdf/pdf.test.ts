@@ -251,6 +251,35 @@ describe('PDF export', () => {
     expect(await pixels('')).toEqual({ red: 0, blue: 0 });
   });
 
+  it('prints a card table as cards side by side, their words whole', async () => {
+    const card = (title: string, text: string) => `<tr><td><strong>${title}</strong></td><td>${text}</td><td></td></tr>`;
+    const html =
+      '<table data-view="cards"><thead><tr><th></th><th></th><th data-hidden data-card-target></th></tr></thead><tbody>' +
+      card('CREATE', 'Make a new space') +
+      card('Integrations', 'Connect your tools') +
+      card('Permissions', 'Who may edit') +
+      card('Publishing', 'Put it online') +
+      '</tbody></table>';
+    const out = join(dir, 'cards.pdf');
+    writeFileSync(out, await renderPdf({ title: 'Cards', pages: [{ id: 'c', title: 'Cards', depth: 0, body: markdownToBody(html).doc }] }));
+    const bbox = run('pdftotext', ['-bbox', '-f', '3', '-l', '3', out, '-']);
+    const at = (word: string) => {
+      const m = new RegExp(`<word xMin="([\\d.]+)" yMin="([\\d.]+)"[^>]*>${word}</word>`).exec(bbox);
+      expect(m, word).not.toBeNull();
+      return { x: Number(m![1]), y: Number(m![2]) };
+    };
+    // Three a row on a portrait page: the first three side by side, the fourth below the first.
+    const [a, b, c, d] = ['CREATE', 'Integrations', 'Permissions', 'Publishing'].map(at) as { x: number; y: number }[];
+    expect(b!.y).toBeCloseTo(a!.y, 0);
+    expect(c!.y).toBeCloseTo(a!.y, 0);
+    expect(b!.x).toBeGreaterThan(a!.x + 100);
+    expect(c!.x).toBeGreaterThan(b!.x + 100);
+    expect(d!.x).toBeCloseTo(a!.x, 0);
+    expect(d!.y).toBeGreaterThan(a!.y + 20);
+    // Each card's text under its title, in one piece.
+    expect(run('pdftotext', ['-layout', '-f', '3', '-l', '3', out, '-'])).toMatch(/Make a new space/);
+  });
+
   it('prints the layout and HTML constructs of imported repositories as content, never as their tags', async () => {
     const fixture = readFileSync(join(__dirname, '../../../../shared/src/content/fixtures/layout-and-html.md'), 'utf8');
     const body = markdownToBody(fixture).doc;
