@@ -283,8 +283,7 @@ function drawImage(ctx: RenderContext, found: PdfImage): boolean {
   const { w } = ctx;
   if (!('data' in found)) return false;
   try {
-    // pdfkit parses the image once here; its types leave `openImage` out.
-    const img = (w.doc as unknown as { openImage(src: Buffer): { width: number; height: number } }).openImage(found.data);
+    const img = w.openImage(found.data);
     const maxH = (w.bottom - w.top) * 0.6;
     // Pixels at 96 dpi, never wider than the frame nor taller than most of a page.
     let width = Math.min(w.width, (img.width * 0.75) / (found.scale ?? 1));

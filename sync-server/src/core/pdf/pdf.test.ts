@@ -251,6 +251,18 @@ describe('PDF export', () => {
     expect(await pixels('')).toEqual({ red: 0, blue: 0 });
   });
 
+  it('embeds an image shown on many pages once', async () => {
+    const images = new Map([['file:logo', { data: solidPng(300, 200, [20, 160, 60]) }]]);
+    const pages = Array.from({ length: 5 }, (_, i) => ({
+      id: `p${i}`,
+      title: `P${i}`,
+      depth: 0,
+      body: markdownToBody('![Logo](file:logo)').doc,
+    }));
+    const out = await renderPdf({ title: 'Logos', pages, resources: { ...emptyResources(), images } });
+    expect(out.toString('latin1').match(/\/Subtype \/Image/g)?.length).toBe(1);
+  });
+
   it('prints a card table as cards side by side, their words whole', async () => {
     const card = (title: string, text: string) => `<tr><td><strong>${title}</strong></td><td>${text}</td><td></td></tr>`;
     const html =
