@@ -18,6 +18,7 @@ const SUITES: { name: string; file: string; fn: string }[] = [
   { name: 'desktop', file: 'desktop.ts', fn: 'runDesktopBench' },
   { name: 'integrations', file: 'integrations.ts', fn: 'runIntegrationsBench' },
   { name: 'capacity', file: 'capacity.ts', fn: 'runCapacityBench' },
+  { name: 'insights', file: 'insights.ts', fn: 'runInsightsBench' },
 ];
 
 const wanted = process.argv.slice(2);

@@ -1,0 +1,127 @@
+/**
+ * Site insights benchmark: the question a team asks most ("top pages of the last 30 days")
+ * over 1,000,000 recorded events of one site, on the embedded database and on PostgreSQL,
+ * timed through the same plan and query the aggregate operation runs. Beside it, in the
+ * same run, the floor: a bare `count(*)` over the same 30 days of the same table.
+ *
+ * `npm run bench -- insights` (INSIGHTS_BENCH_EVENTS to change the count; POSTGRES_URL or
+ * the local server for the PostgreSQL half).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AggregateSiteEventsBody } from '@quire/shared/schemas/insights';
+import { planAggregation } from '../sync-server/src/core/insights/queries';
+import type { Db } from '../sync-server/src/store/db';
+import { aggregateEvents } from '../sync-server/src/store/insights';
+import { openStore } from '../sync-server/src/store/open';
+import { createSite } from '../sync-server/src/store/sites';
+import { scratchDatabase } from './scratchDatabase';
+
+const EVENTS = Number(process.env.INSIGHTS_BENCH_EVENTS ?? 1_000_000);
+const POSTGRES = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+let SITE = '';
+const ROUNDS = 5;
+
+/** An organization, a site and a million events over the last 30 days: 2,000 paths read unevenly, as docs are. */
+async function fill(db: Db): Promise<number> {
+  const started = performance.now();
+  await db.query(`INSERT INTO organizations (id, title) VALUES ('org_bench', 'Bench') ON CONFLICT DO NOTHING`);
+  SITE = (await createSite(db, 'org_bench', { title: 'Bench docs', type: 'basic', visibility: 'public', basename: 'bench' })).id;
+  const batch = 100_000;
+  for (let from = 0; from < EVENTS; from += batch) {
+    await db.query(
+      `INSERT INTO insights_events (site_id, at, type, url, url_path, page_id, visitor, session, browser, os, device)
+       SELECT $1, now() - (random() * interval '30 days'), CASE WHEN i % 10 = 0 THEN 'search_type_query' ELSE 'page_view' END,
+              'https://docs.bench/p/' || p, '/p/' || p, CASE WHEN p % 50 = 0 THEN NULL ELSE 'page' || p END,
+              'v' || (i % 40000), 's' || (i % 90000), 'Chrome', 'Linux', 'desktop'
+         FROM (SELECT i, floor(power(random(), 3) * 2000)::int AS p FROM generate_series($2::int, $3::int - 1) AS i) t`,
+      [SITE, from, Math.min(from + batch, EVENTS)],
+    );
+  }
+  await db.query('ANALYZE insights_events');
+  return performance.now() - started;
+}
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const t = performance.now();
+    await fn();
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)] as number;
+}
+
+async function measure(name: string, db: Db) {
+  const fillMs = await fill(db);
+  const plan = planAggregation(
+    SITE,
+    AggregateSiteEventsBody.parse({
+      range: 'last30Days',
+      groupBy: [{ column: 'urlPath' }],
+      select: [{ column: 'urlPath' }, { column: 'eventsCount' }, { column: 'visitorsCount' }],
+      order: { by: { column: 'eventsCount' }, direction: 'desc' },
+      limit: 100,
+    }),
+  );
+  const counted = planAggregation(
+    SITE,
+    AggregateSiteEventsBody.parse({
+      range: 'last30Days',
+      groupBy: [{ column: 'urlPath' }],
+      select: [{ column: 'urlPath' }, { column: 'eventsCount' }],
+      order: { by: { column: 'eventsCount' }, direction: 'desc' },
+      limit: 100,
+    }),
+  );
+  const rows = (await aggregateEvents(db, plan))[0]?.length ?? 0;
+  const top = await timed(() => aggregateEvents(db, plan));
+  const eventsOnly = await timed(() => aggregateEvents(db, counted));
+  const floor = await timed(() =>
+    db.query(`SELECT count(*) FROM insights_events WHERE site_id = $1 AND at >= now() - interval '30 days'`, [SITE]),
+  );
+  console.log(
+    `${name.padEnd(20)} top ${rows} paths of 30 days with events and visitors: ${top.toFixed(0).padStart(5)} ms (median of ${ROUNDS}), ` +
+      `events only: ${eventsOnly.toFixed(0).padStart(5)} ms;  ` +
+      `bare count(*): ${floor.toFixed(0).padStart(5)} ms  ${(top / floor).toFixed(1)}× the count  (filled in ${(fillMs / 1000).toFixed(0)} s)`,
+  );
+}
+
+export async function runInsightsBench() {
+  console.log(`${EVENTS.toLocaleString('en')} events of one site over 30 days; goal: top 100 paths ≤ 500 ms on both databases`);
+  const dir = mkdtempSync(join(tmpdir(), 'quire-insights-bench-'));
+  try {
+    const { db, unlock } = await openStore({ dataDir: dir, syncJournal: false });
+    try {
+      await measure('embedded (PGlite)', db);
+    } finally {
+      await db.close();
+      unlock();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  let scratch: Awaited<ReturnType<typeof scratchDatabase>> | undefined;
+  try {
+    scratch = await scratchDatabase(POSTGRES, 'quire_insights_bench');
+  } catch (err) {
+    console.log(`PostgreSQL at ${POSTGRES} not reachable (${(err as Error).message}): skipped`);
+    return;
+  }
+  const pgDir = mkdtempSync(join(tmpdir(), 'quire-insights-bench-'));
+  try {
+    const { db } = await openStore({ dataDir: pgDir, databaseUrl: scratch.url });
+    try {
+      await measure('PostgreSQL', db);
+    } finally {
+      await db.close();
+    }
+  } finally {
+    await scratch.drop();
+    rmSync(pgDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await runInsightsBench();
