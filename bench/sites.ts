@@ -174,6 +174,23 @@ export async function runSitesBench() {
     console.log(row('static file (bare node:http)', staticFigures));
     console.log(row('published page, cached', cached));
     console.log(row('published page, first render', cold));
+    // The first search of a site version: with nobody having read a page of it yet (the index
+    // is built while the search waits), and after a reader opened a page (built meanwhile).
+    const searchOnce = async () => {
+      const t = performance.now();
+      const res = await fetch(`${origin}/s/${org.id}/${site.basename}/~search?q=configure`);
+      await res.arrayBuffer();
+      return performance.now() - t;
+    };
+    await api('POST', `/v1/orgs/${org.id}/sites/${site.id}/publish`);
+    const unread = await searchOnce();
+    await api('POST', `/v1/orgs/${org.id}/sites/${site.id}/publish`);
+    await (await fetch(`${pageUrl}?cold`)).arrayBuffer();
+    await new Promise((r) => setTimeout(r, 2000));
+    const afterRead = await searchOnce();
+    console.log(
+      `first search of a published version:  ${unread.toFixed(1)} ms before any page was read, ${afterRead.toFixed(1)} ms after one was (${PAGES + 1} pages)`,
+    );
     const long = await firstRenders(`${origin}/s/${org.id}/${site.basename}/long-page`, 20);
     console.log(
       `300-block page, first render:      median ${long.median.toFixed(1)} ms, slowest ${long.max.toFixed(1)} ms (${long.bytes} bytes, 20 sequential requests)`,

@@ -33,7 +33,7 @@ import { renderNotFound, renderPage, renderPrivacyPage, renderSearchPage } from 
 import { ASSETS } from './render/assets';
 import { PLAYER_ORIGINS } from './render/embeds';
 import { esc, NONCE } from './render/html';
-import { searchSite } from './search';
+import { prepareSearch, searchSite } from './search';
 import { llmsFullTxt, llmsTxt, pageMarkdown, robotsTxt, sitemapXml } from './seo';
 
 /**
@@ -286,6 +286,7 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
       const loc = await req.locate(rest);
       if (loc) {
         const rendered = await renderPage(req, loc);
+        prepareSearch(req);
         cached = { status: 200, html: rendered.html, noIndex: loc.page.noIndex, connect: rendered.connect, where: whereOf(loc) };
       }
       if (cached) pages.set(key, cached);

@@ -67,6 +67,27 @@ function snippet(text: string, terms: string[]): string {
   return `${start > 0 ? '…' : ''}${piece}${start + 180 < flat.length ? '…' : ''}`;
 }
 
+/** The index of what this request's visitor may see, built once per site version and view. */
+function indexFor(req: SiteRequest): Promise<Entry[]> {
+  const key = `${req.site.id}:${req.site.version}:${req.view.signature}:${req.mount.root}`;
+  let index = indexes.get(key);
+  if (!index) {
+    index = buildIndex(req);
+    indexes.set(key, index);
+    index.catch(() => indexes.clear());
+  }
+  return index;
+}
+
+/**
+ * Starts building the index a search from this page would use, while the reader reads: on a
+ * site of hundreds of pages, building it when the first search arrives kept that reader
+ * waiting for seconds.
+ */
+export function prepareSearch(req: SiteRequest): void {
+  void indexFor(req).catch(() => {});
+}
+
 export async function searchSite(req: SiteRequest, q: string, limit = 20): Promise<SearchHit[]> {
   const terms = [
     ...new Set(
@@ -77,13 +98,7 @@ export async function searchSite(req: SiteRequest, q: string, limit = 20): Promi
     ),
   ].slice(0, 8);
   if (terms.length === 0) return [];
-  const key = `${req.site.id}:${req.site.version}:${req.view.signature}:${req.mount.root}`;
-  let index = indexes.get(key);
-  if (!index) {
-    index = buildIndex(req);
-    indexes.set(key, index);
-    index.catch(() => indexes.clear());
-  }
+  const index = indexFor(req);
   const scored: { e: Entry; score: number }[] = [];
   for (const e of await index) {
     let score = 0;
