@@ -183,6 +183,7 @@ describe('writing at the level writers expect', { timeout: 60_000 }, () => {
     await shot(page, 'editor-dark');
     await page.locator('.account').click();
     const theme = page.getByRole('radiogroup', { name: 'Appearance' });
+    await shot(page, 'settings-dark');
     await theme.getByRole('radio', { name: 'Light' }).click();
     expect(await lum(page)).toBeGreaterThan(200);
     await page.keyboard.press('Escape');
@@ -246,6 +247,7 @@ describe('writing at the level writers expect', { timeout: 60_000 }, () => {
     await page.keyboard.press('Control+h');
     const replace = page.getByRole('textbox', { name: 'Replace with' });
     await replace.fill('dog');
+    await shot(page, 'find-replace-light');
     await page.getByRole('button', { name: 'Replace', exact: true }).click();
     await expect.poll(() => markdownOf(pageId)).toBe('A cat and a Cat.\n\nThe last dog.\n');
     await pause(page);
