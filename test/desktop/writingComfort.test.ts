@@ -213,6 +213,11 @@ describe('writing at the level writers expect', { timeout: 60_000 }, () => {
     await expect.poll(() => count.textContent()).toBe(`${words + 2} words`);
     const outline = page.getByRole('navigation', { name: 'Outline' });
     expect(await outline.getByRole('link').allTextContents()).toEqual(['Alpha', 'Beta']);
+    // The app's default window still has room for it, beside the page, not over it.
+    await page.setViewportSize({ width: 1320, height: 860 });
+    const [text, aside] = await Promise.all([page.locator('.ProseMirror').boundingBox(), outline.boundingBox()]);
+    expect(aside!.x).toBeGreaterThan(text!.x + text!.width);
+    expect(aside!.x + aside!.width).toBeLessThanOrEqual(1320);
     await page.locator('.page-scroll').evaluate((el) => el.scrollTo(0, 0));
     await outline.getByRole('link', { name: 'Beta' }).click();
     await expect
