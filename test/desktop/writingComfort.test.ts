@@ -117,6 +117,7 @@ describe('writing at the level writers expect', { timeout: 60_000 }, () => {
     await page.locator('.ProseMirror table').waitFor();
     const last = page.locator('.ProseMirror tr').last().locator('td').last();
     await last.click();
+    expect(await page.getByRole('group', { name: 'Table' }).getAttribute('title')).toContain('↓');
     await page.keyboard.type('x');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.type('Below the table.');
@@ -198,6 +199,13 @@ describe('writing at the level writers expect', { timeout: 60_000 }, () => {
     await theme.getByRole('radio', { name: 'Dark' }).click();
     await page.emulateMedia({ colorScheme: 'light' });
     expect(await lum(page)).toBeLessThan(60);
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Comments' }).click();
+    await page.locator('.ProseMirror > p').first().click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' /');
+    await page.getByRole('listbox', { name: 'Insert a block' }).waitFor();
+    await shot(page, 'panels-dark');
     await page.close();
   });
 
@@ -284,6 +292,19 @@ describe('writing at the level writers expect', { timeout: 60_000 }, () => {
     await pause(page);
     await page.keyboard.press('Control+z');
     await expect.poll(() => topLevel(page)).toEqual(['Alpha', 'Gamma!', 'Beta']);
+    // A selection across blocks moves them together.
+    await select(page, '', 'AlphaGam', 'AlphaGam'.length);
+    await page.keyboard.press('Alt+Shift+ArrowDown');
+    await expect.poll(() => topLevel(page)).toEqual(['Beta', 'Alpha', 'Gamma!']);
+    // In a list, the item moves within its list.
+    await page.locator('.ProseMirror > p', { hasText: 'Gamma!' }).click();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('- one');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('two');
+    await page.keyboard.press('Alt+Shift+ArrowUp');
+    await expect.poll(() => page.locator('.ProseMirror li').allTextContents()).toEqual(['two', 'one']);
     expect(errors).toEqual([]);
     await page.close();
   });
