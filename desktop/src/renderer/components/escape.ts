@@ -12,12 +12,12 @@ const open: { current: () => void }[] = [];
 function onKeyDown(e: KeyboardEvent) {
   if (e.key !== 'Escape' || open.length === 0) return;
   e.preventDefault();
+  const closing = open.length === 1;
   open[open.length - 1]!.current();
-  // After React has removed the dialog, whose focused control took the focus with it.
-  setTimeout(() => {
-    const editor = activeEditor();
-    if (editor?.isEditable && !document.querySelector('[role="dialog"]')) editor.view.focus();
-  }, 0);
+  // At once, before the next key: when React removes the dialog, its focused control would
+  // take the focus with it, and the keys typed next would go nowhere.
+  const editor = activeEditor();
+  if (closing && editor?.isEditable) editor.view.focus();
 }
 
 if (typeof document !== 'undefined') document.addEventListener('keydown', onKeyDown);

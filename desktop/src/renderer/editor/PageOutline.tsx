@@ -16,8 +16,8 @@ export function countWords(text: string): number {
   return n;
 }
 
-function summary(editor: Editor): { words: number; headings: Heading[] } {
-  const { doc } = editor.state;
+function summary(editor: Editor): { words: number; selected: number; headings: Heading[] } {
+  const { doc, selection } = editor.state;
   const headings: Heading[] = [];
   doc.descendants((node, pos) => {
     if (node.type.name === 'heading') {
@@ -26,7 +26,8 @@ function summary(editor: Editor): { words: number; headings: Heading[] } {
     }
     return !node.isTextblock;
   });
-  return { words: countWords(doc.textBetween(0, doc.content.size, '\n', ' ')), headings };
+  const selected = selection.empty ? 0 : countWords(doc.textBetween(selection.from, selection.to, '\n', ' '));
+  return { words: countWords(doc.textBetween(0, doc.content.size, '\n', ' ')), selected, headings };
 }
 
 /** Scrolls the page to a heading (below the sticky toolbar) and puts the caret at its end. */
@@ -39,7 +40,7 @@ function goTo(editor: Editor, heading: Heading) {
 
 /** The page's word count (below it) and the outline of its headings (beside it). */
 export function PageOutline({ editor }: { editor: Editor }) {
-  const { words, headings } = useEditorState({ editor, selector: ({ editor: e }) => summary(e) });
+  const { words, selected, headings } = useEditorState({ editor, selector: ({ editor: e }) => summary(e) });
   return (
     <>
       {headings.length > 0 && (
@@ -64,6 +65,7 @@ export function PageOutline({ editor }: { editor: Editor }) {
       )}
       <footer className="page-footer">
         <span data-testid="word-count">
+          {selected > 0 && `${selected} of `}
           {words} {words === 1 ? 'word' : 'words'}
         </span>
       </footer>
