@@ -246,6 +246,7 @@ describe('writing at the level writers expect', { timeout: 60_000 }, () => {
     expect(aside!.x).toBeGreaterThan(text!.x + text!.width);
     expect(aside!.x + aside!.width).toBeLessThanOrEqual(1320);
     await page.locator('.page-scroll').evaluate((el) => el.scrollTo(0, 0));
+    await shot(page, 'outline-light-1320');
     await outline.getByRole('link', { name: 'Beta' }).click();
     await expect
       .poll(async () => {
