@@ -105,6 +105,12 @@ describe('page history in the desktop app', { timeout: 90_000 }, () => {
     await panel.locator(`[data-revision="${secondRevision}"]`).click();
     await compare.getByText('The page reads the same as in this version.').waitFor();
     await screenshot(page, 'history-01-diff');
+    // Escape closes the comparison, then the panel, and the caret is back in the page.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => compare.count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => panel.count()).toBe(0);
+    await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('.ProseMirror'))).toBe(true);
     await page.close();
   });
 

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BrowserWindow, type WebContents, app, ipcMain, safeStorage, session, shell } from 'electron';
+import { BrowserWindow, type WebContents, app, ipcMain, nativeTheme, safeStorage, session, shell } from 'electron';
 import { ELECTRON_EVENT, ELECTRON_INVOKE } from '../common/ipc';
 import { FileCredentialStore } from '../local/credentials';
 import type { WindowSession } from '../local/windowSession';
@@ -66,7 +66,8 @@ function createWindow(): BrowserWindow {
     minHeight: 600,
     show: false,
     title: 'Quire',
-    backgroundColor: '#ffffff',
+    // The renderer follows the system's light or dark until the writer picks one: no white flash in dark.
+    backgroundColor: nativeTheme.shouldUseDarkColors ? '#17181d' : '#ffffff',
     titleBarStyle: process.platform === 'darwin' ? 'hiddenInset' : 'default',
     webPreferences: {
       preload: PRELOAD,

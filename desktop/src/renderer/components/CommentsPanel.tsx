@@ -1,4 +1,5 @@
 import { Fragment, type ReactNode, useEffect, useRef, useState } from 'react';
+import { useEscape } from './escape';
 import type { BranchRef, CommentView } from '../../common/ipc';
 import { branchKey } from '../../common/ipc';
 import { bridge, call } from '../bridge';
@@ -303,6 +304,7 @@ export function CommentsPanel({
 }) {
   const [comments, setComments] = useState<CommentView[]>([]);
   const [showResolved, setShowResolved] = useState(false);
+  useEscape(onClose);
   // The passage selected in the page when the panel opened (or when asked again); `ask`
   // counts the times the composer was asked to take the focus (opening the panel is one).
   const [passage, setPassage] = useState(() => ({ quote: selectedText(), anchor: selectionAnchor(), ask: 1 }));

@@ -1,19 +1,17 @@
 import { type ReactNode, useEffect, useState } from 'react';
 import type { Catalog, OutboxEntryView, SessionState, SpaceSummary } from '../../common/ipc';
 import { bridge, call } from '../bridge';
+import { useEscape } from './escape';
 import { Icon } from './Icons';
+import { ThemeSwitch } from './ThemeSwitch';
 import { timeAgo } from './hooks';
 import { notify } from './Toasts';
 
 export function Modal({ title, onClose, children, wide }: { title: string; onClose: () => void; children: ReactNode; wide?: boolean }) {
+  useEscape(onClose);
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div
-        className={`modal${wide ? ' modal-wide' : ''}`}
-        role="dialog"
-        aria-label={title}
-        onKeyDown={(e) => e.key === 'Escape' && onClose()}
-      >
+      <div className={`modal${wide ? ' modal-wide' : ''}`} role="dialog" aria-label={title}>
         <div className="modal-head">
           <h2>{title}</h2>
           <button type="button" className="icon-btn" aria-label="Close" onClick={onClose}>
@@ -264,6 +262,7 @@ export function AccountDialog({
           </div>
         </>
       )}
+      <ThemeSwitch />
     </Modal>
   );
 }

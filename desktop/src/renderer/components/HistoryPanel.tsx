@@ -2,6 +2,7 @@ import { getPageDocument } from '@quire/shared/content/body';
 import type { NodeJSON } from '@quire/shared/content/json';
 import { getPage } from '@quire/shared/content/pages';
 import { useCallback, useEffect, useState } from 'react';
+import { useEscape } from './escape';
 import type { BranchRef, PageHistoryView, PageRevisionView } from '../../common/ipc';
 import { call } from '../bridge';
 import { PageDiff } from '../review/BlockDiffView';
@@ -75,6 +76,8 @@ export function HistoryPanel({
   const [failed, setFailed] = useState<string | null>(null);
   const [change, setChange] = useState<PageChange | null>(null);
   const [restoring, setRestoring] = useState(false);
+  // Escape closes the comparison first, then the panel.
+  useEscape(selected ? () => setSelected(null) : onClose);
 
   const load = useCallback(() => {
     call('history.list', { branch, pageId })

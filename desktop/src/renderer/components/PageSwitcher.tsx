@@ -1,5 +1,6 @@
 import type { PageTreeNode } from '@quire/shared/content/tree';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEscape } from './escape';
 import { Icon } from './Icons';
 
 const LIMIT = 50;
@@ -26,6 +27,7 @@ export function matchPages(pages: PageTreeNode[], query: string): PageTreeNode[]
  */
 export function PageSwitcher({ pages, onOpen, onClose }: { pages: PageTreeNode[]; onOpen: (pageId: string) => void; onClose: () => void }) {
   const [query, setQuery] = useState('');
+  useEscape(onClose);
   const [active, setActive] = useState(0);
   const hits = useMemo(() => matchPages(pages, query), [pages, query]);
   const list = useRef<HTMLDivElement>(null);
@@ -60,7 +62,7 @@ export function PageSwitcher({ pages, onOpen, onClose }: { pages: PageTreeNode[]
               } else if (e.key === 'Enter') {
                 e.preventDefault();
                 pick(hits[active]);
-              } else if (e.key === 'Escape') onClose();
+              }
             }}
           />
           <kbd>Esc</kbd>

@@ -196,7 +196,11 @@ const TreeRow = memo(
               }}
               onKeyDown={(e) => {
                 if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
-                if (e.key === 'Escape') actions.rename(null);
+                if (e.key === 'Escape') {
+                  // Only the renaming ends, not a dialog or panel open beside it.
+                  e.stopPropagation();
+                  actions.rename(null);
+                }
               }}
             />
           ) : (

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useEscape } from './escape';
 
 interface PromptRequest {
   title: string;
@@ -35,6 +36,13 @@ export function PromptHost() {
   const [req, setReq] = useState<PromptRequest | null>(null);
   const [value, setValue] = useState('');
   const input = useRef<HTMLInputElement>(null);
+  useEscape(
+    !!req &&
+      (() => {
+        req.resolve(null);
+        setReq(null);
+      }),
+  );
   useEffect(() => {
     show = (r) => {
       setReq(r);
@@ -62,7 +70,6 @@ export function PromptHost() {
           e.preventDefault();
           finish(req.noInput ? '' : value);
         }}
-        onKeyDown={(e) => e.key === 'Escape' && finish(null)}
       >
         <h2>{req.title}</h2>
         {req.noInput ? (

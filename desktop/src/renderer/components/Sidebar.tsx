@@ -142,7 +142,10 @@ function SearchBox({ branch, onOpen }: { branch: BranchRef; onOpen: (pageId: str
             if (e.key === 'ArrowDown') setActive((a) => Math.min(a + 1, (hits?.length ?? 1) - 1));
             if (e.key === 'ArrowUp') setActive((a) => Math.max(a - 1, 0));
             if (e.key === 'Enter') pick(hits?.[active]);
-            if (e.key === 'Escape') setQuery('');
+            if (e.key === 'Escape' && query) {
+              e.stopPropagation();
+              setQuery('');
+            }
           }}
         />
       </div>

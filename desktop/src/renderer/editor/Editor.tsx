@@ -9,6 +9,7 @@ import { EditorContent, useEditor, useEditorState } from '@tiptap/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type * as Y from 'yjs';
 import { Icon, type IconName } from '../components/Icons';
+import { useEscape } from '../components/escape';
 import { askText } from '../components/Prompt';
 import type { BranchReplica } from '../sync/BranchReplica';
 import { COMMENT_ON_SELECTION } from '../review/commentAnchor';
@@ -25,7 +26,11 @@ import { PasteHandling, insertFiles } from './paste';
 import { BranchFiles } from '../files/fileUrls';
 import { call } from '../bridge';
 import { schemaExtensions } from './schema';
+import { LEAVE_TABLE_HINT } from './leaveBlocks';
 import { SlashMenu } from './slashMenu';
+import { FindBar } from './FindBar';
+import { FindInPage } from './findReplace';
+import { PageOutline } from './PageOutline';
 import { addColumn, addRow, deleteColumn, deleteRow, deleteTable, insertTable, tableCellAt } from './tables';
 
 export interface Collaborator {
@@ -125,6 +130,7 @@ function Toolbar({ editor, pages }: { editor: TiptapEditor; pages: { id: string;
     }),
   });
   const [insertOpen, setInsertOpen] = useState(false);
+  useEscape(insertOpen && (() => setInsertOpen(false)));
   if (!state.editable) return null;
   const chain = () => editor.chain().focus();
   const setBlock = (value: string) => {
@@ -218,50 +224,80 @@ function Toolbar({ editor, pages }: { editor: TiptapEditor; pages: { id: string;
         )}
       </div>
       <span className="tool-spacer" />
-      {state.table && (
-        <span className="tool-group" aria-label="Table">
-          <button type="button" className="tool tool-text" onMouseDown={keepFocus} onClick={() => addRow(editor, true)}>
-            + Row
-          </button>
-          <button type="button" className="tool tool-text" onMouseDown={keepFocus} onClick={() => addColumn(editor, true)}>
-            + Column
-          </button>
-          <button type="button" className="tool tool-text" onMouseDown={keepFocus} onClick={() => deleteRow(editor)}>
-            − Row
-          </button>
-          <button type="button" className="tool tool-text" onMouseDown={keepFocus} onClick={() => deleteColumn(editor)}>
-            − Column
-          </button>
-          <ToolButton icon="trash" label="Delete table" onClick={() => deleteTable(editor)} />
-        </span>
-      )}
-      {state.tabs && (
-        <button
-          type="button"
-          className="tool tool-text"
-          onMouseDown={keepFocus}
-          onClick={() => addAfterAncestor(editor, 'tab', { type: 'tab', attrs: { title: 'New tab' }, content: [{ type: 'paragraph' }] })}
-        >
-          + Tab
-        </button>
-      )}
-      {state.stepper && (
-        <button
-          type="button"
-          className="tool tool-text"
-          onMouseDown={keepFocus}
-          onClick={() => addAfterAncestor(editor, 'step', { type: 'step', content: [{ type: 'paragraph' }] })}
-        >
-          + Step
-        </button>
-      )}
-      {state.selection && (
-        <ToolButton icon="comment" label="Comment on the selection" onClick={() => window.dispatchEvent(new Event(COMMENT_ON_SELECTION))} />
-      )}
       <ToolButton icon="undo" label="Undo (Ctrl+Z)" disabled={!state.canUndo} onClick={() => chain().undo().run()} />
       <ToolButton icon="redo" label="Redo (Ctrl+Shift+Z)" disabled={!state.canRedo} onClick={() => chain().redo().run()} />
+      {/* Tools for where the caret is float below the bar: a second row would push the page down. */}
+      {(state.table || state.tabs || state.stepper || state.selection) && (
+        <div className="toolbar-context">
+          {state.table && (
+            <span className="tool-group" role="group" aria-label="Table" title={LEAVE_TABLE_HINT}>
+              <button type="button" className="tool tool-text" onMouseDown={keepFocus} onClick={() => addRow(editor, true)}>
+                + Row
+              </button>
+              <button type="button" className="tool tool-text" onMouseDown={keepFocus} onClick={() => addColumn(editor, true)}>
+                + Column
+              </button>
+              <button type="button" className="tool tool-text" onMouseDown={keepFocus} onClick={() => deleteRow(editor)}>
+                − Row
+              </button>
+              <button type="button" className="tool tool-text" onMouseDown={keepFocus} onClick={() => deleteColumn(editor)}>
+                − Column
+              </button>
+              <ToolButton icon="trash" label="Delete table" onClick={() => deleteTable(editor)} />
+            </span>
+          )}
+          {state.tabs && (
+            <button
+              type="button"
+              className="tool tool-text"
+              onMouseDown={keepFocus}
+              onClick={() =>
+                addAfterAncestor(editor, 'tab', { type: 'tab', attrs: { title: 'New tab' }, content: [{ type: 'paragraph' }] })
+              }
+            >
+              + Tab
+            </button>
+          )}
+          {state.stepper && (
+            <button
+              type="button"
+              className="tool tool-text"
+              onMouseDown={keepFocus}
+              onClick={() => addAfterAncestor(editor, 'step', { type: 'step', content: [{ type: 'paragraph' }] })}
+            >
+              + Step
+            </button>
+          )}
+          {state.selection && (
+            <ToolButton
+              icon="comment"
+              label="Comment on the selection"
+              onClick={() => window.dispatchEvent(new Event(COMMENT_ON_SELECTION))}
+            />
+          )}
+        </div>
+      )}
     </div>
   );
+}
+
+/** Ctrl+F opens the find bar, Ctrl+H with replace, from anywhere in the window. */
+function useFindShortcuts(enabled: boolean) {
+  const [open, setOpen] = useState<{ replace: boolean; ask: number } | null>(null);
+  useEffect(() => {
+    if (!enabled) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return;
+      const key = e.key.toLowerCase();
+      // Cmd+H hides the app on macOS: replace is Ctrl+H there too.
+      if (key !== 'f' && !(key === 'h' && e.ctrlKey)) return;
+      e.preventDefault();
+      setOpen((o) => ({ replace: key === 'h' || !!o?.replace, ask: (o?.ask ?? 0) + 1 }));
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [enabled]);
+  return { open, close: () => setOpen(null) };
 }
 
 /**
@@ -306,6 +342,7 @@ export function PageEditor({
         }),
         SlashMenu.configure({ pages: () => pagesRef.current }),
         CodeHighlight,
+        FindInPage,
         CommentHighlights.configure({ doc: replica.doc, pageId }),
         Collaboration.configure({ fragment }),
         CollaborationCursor.configure({ provider: { awareness: replica.awareness }, user }),
@@ -330,6 +367,7 @@ export function PageEditor({
       editor.off('update', retry);
     };
   }, [editor, placedCaret, editable]);
+  const find = useFindShortcuts(!!editor);
   useEffect(() => {
     setActiveEditor(editor);
     return () => setActiveEditor(null);
@@ -346,7 +384,9 @@ export function PageEditor({
   return (
     <div className="editor">
       {editor && <Toolbar editor={editor} pages={pages} />}
+      {editor && find.open && <FindBar editor={editor} replace={find.open.replace} ask={find.open.ask} onClose={find.close} />}
       <EditorContent editor={editor} className="editor-content" />
+      {editor && <PageOutline editor={editor} />}
     </div>
   );
 }

@@ -1,6 +1,8 @@
 import { Extension, InputRule, markInputRule, textblockTypeInputRule, wrappingInputRule } from '@tiptap/core';
 import { TextSelection } from '@tiptap/pm/state';
+import { moveBlock } from './blockMove';
 import { indentCode } from './codeIndent';
+import { arrowDownOut, enterOutOfCode } from './leaveBlocks';
 import { moveToCell, tableCellAt } from './tables';
 
 /**
@@ -98,10 +100,14 @@ export const WritingShortcuts = Extension.create({
       'Shift-Enter': () =>
         this.editor.commands.first(({ commands }) => [() => commands.exitCode(), () => commands.insertContent({ type: 'hardBreak' })]),
       Enter: () => {
+        if (enterOutOfCode(this.editor)) return true;
         if (this.editor.isActive('listItem')) return this.editor.commands.splitListItem('listItem');
         if (this.editor.isActive('taskItem')) return this.editor.commands.splitListItem('taskItem');
         return false;
       },
+      ArrowDown: () => arrowDownOut(this.editor),
+      'Alt-Shift-ArrowUp': () => moveBlock(this.editor, -1),
+      'Alt-Shift-ArrowDown': () => moveBlock(this.editor, 1),
       // Tab never leaves the page: the browser would move the focus to the next control (a
       // code block's language list, which then takes the keys typed next as a choice).
       Tab: () => {

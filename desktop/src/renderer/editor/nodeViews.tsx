@@ -7,6 +7,7 @@ import { editorBranch, fileIdOf, fileUrl, uploadingIdOf, useImageUrl, watchFileU
 import { Icon } from '../components/Icons';
 import { askText } from '../components/Prompt';
 import { type NodeExtras, imageDom, inlineImageDom, loadableSrc } from './schema';
+import { LEAVE_CODE_HINT } from './leaveBlocks';
 
 /**
  * How the richer blocks look and are edited: a hint's style, a code block's language, a
@@ -87,6 +88,11 @@ function CodeBlockView({ node, updateAttributes, editor }: NodeViewProps) {
           {!LANGUAGES.includes(language) && <option value="__other">{language}</option>}
         </select>
         {node.attrs.title ? <span className="qe-code-title">{String(node.attrs.title)}</span> : null}
+        {editor.isEditable && (
+          <span className="qe-code-hint" title={LEAVE_CODE_HINT}>
+            ↓ or Enter on an empty line to leave
+          </span>
+        )}
       </div>
       <pre>
         <NodeViewContent as="code" />

@@ -111,6 +111,8 @@ export const SlashMenu = Extension.create<SlashMenuOptions>({
             },
             onKeyDown: ({ event }: SuggestionKeyDownProps) => {
               if (event.key === 'Escape') {
+                // Only the menu closes: the window's Escape would close a dialog or panel too.
+                if (renderer) event.stopPropagation();
                 renderer?.destroy();
                 (renderer?.element as HTMLElement | undefined)?.remove();
                 renderer = null;
