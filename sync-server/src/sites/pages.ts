@@ -99,7 +99,6 @@ async function frame(
     canonical: string;
     noIndex?: boolean;
     markdownUrl?: string;
-    usesIcons?: boolean;
   },
 ): Promise<string> {
   const { section, variant } = loc;
@@ -166,7 +165,6 @@ async function frame(
     canonical: req.absolute(extra.canonical),
     root: req.mount.root,
     assets,
-    usesIcons: extra.usesIcons,
     theme: req.theme,
     settings,
     noIndex: !!extra.noIndex || req.site.visibility !== 'public',
@@ -294,8 +292,6 @@ export async function renderPage(req: SiteRequest, loc: Located): Promise<Render
     canonical: url,
     noIndex: page.noIndex,
     markdownUrl: page.type === 'document' ? markdownUrl : undefined,
-    // Only hand-written HTML keeps `fa-` classes (sanitize.ts).
-    usesIcons: /class="[^"]*\bfa-[a-z]/.test(main),
   });
   return { html, connect: [...connect] };
 }

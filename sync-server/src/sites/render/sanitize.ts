@@ -3,6 +3,7 @@ import { fromHtml } from 'hast-util-from-html';
 import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from 'rehype-sanitize';
 import rehypeStringify from 'rehype-stringify';
 import { unified } from 'unified';
+import { rehypeIcons } from './icons';
 
 /**
  * The allow-list every page body goes through (rehype-sanitize, GitHub's schema widened
@@ -94,7 +95,8 @@ export const SCHEMA: SanitizeSchema = {
   },
 };
 
-const processor = unified().use(rehypeSanitize, SCHEMA).use(rehypeStringify);
+// Icons are drawn after sanitizing: their SVG is the renderer's own (icons.ts).
+const processor = unified().use(rehypeSanitize, SCHEMA).use(rehypeIcons).use(rehypeStringify);
 
 /** The sanitized HTML of a tree. */
 export function sanitizeToHtml(tree: Root): string {
@@ -124,7 +126,7 @@ function adopt(node: RootContent): ElementContent[] {
   if (node.tagName === 'a' && kept.includes('button')) kept.push('html-button');
   props.className = kept.length ? kept : undefined;
   if (node.tagName === 'i' && kept.some((c) => c.startsWith('fa'))) {
-    // Drawn by the icon font pages with icons link (assets.ts); decoration for assistive technology.
+    // Drawn as SVG after sanitizing (icons.ts); its text is the code GitBook falls back to, never shown.
     props.ariaHidden = 'true';
     props.className = [...kept, 'icon'];
   }
