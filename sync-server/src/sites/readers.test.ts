@@ -1,0 +1,151 @@
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type ServerType, serve } from '@hono/node-server';
+import { parse } from 'node-html-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packTarGz } from '../core/content/export/archive';
+import { TestServer, type TestUser } from '../testing/harness';
+import { rawGet } from '../testing/rawHttp';
+
+/**
+ * What readers get from a site published from an imported repository, over real HTTP:
+ * GitBook's icons drawn, answers compressed, the page's language and layout.
+ */
+
+const text = (lines: string[]) => new TextEncoder().encode(`${lines.join('\n')}\n`);
+
+/** A repository in GitBook's git sync layout whose pages use icons the way GitBook writes them. */
+function iconRepository(): Map<string, Uint8Array> {
+  return new Map(
+    Object.entries({
+      'SUMMARY.md': text(['# Table of contents', '', '* [Home](README.md)', '* [Icons](icons.md)']),
+      'README.md': text(['# Home', '', 'Plain words, no icon at all.']),
+      'icons.md': text([
+        '# Icons',
+        '',
+        'Click <i class="fa-hand-pointer">:hand-pointer:</i> to start, read the <i class="fa-code">:code:</i> and see :globe: the world.',
+        '',
+        'A made-up one: <i class="fa-no-such-icon-here">:no-such-icon-here:</i> and a bare :zz-not-an-icon: too.',
+        '',
+        'Times like 10:30:00 and std::map stay as written, and so does `:code:` in code.',
+        '',
+        '## <i class="fa-rocket">:rocket:</i> Launch',
+        '',
+        '## :gear: Settings',
+        '',
+        '<h2><i class="fa-brands fa-github">:github:</i> Source</h2>',
+        '',
+        '## <i class="fa-unknown-thing">:unknown-thing:</i> Unknown',
+        '',
+        '| Feature | Where |',
+        '| --- | --- |',
+        '| <i class="fa-globe">:globe:</i> Web | <i class="fa-not-real">:not-real:</i> nowhere |',
+        '| :code: API | :house: home |',
+      ]),
+    }),
+  );
+}
+
+let t: TestServer;
+let server: ServerType;
+let fixtures: Server;
+let origin: string;
+let admin: TestUser;
+let orgId: string;
+let root: string;
+
+beforeAll(async () => {
+  const port = await new Promise<number>((resolve) => {
+    server = serve({ fetch: (req) => t.app.fetch(req), port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => resolve(info.port));
+  });
+  origin = `http://127.0.0.1:${port}`;
+  t = await TestServer.start({ publicUrl: origin, allowPrivateFetch: true });
+  const archive = await packTarGz(iconRepository());
+  fixtures = createServer((_req, res) => res.writeHead(200, { 'content-length': archive.length }).end(archive));
+  await new Promise<void>((resolve) => fixtures.listen(0, '127.0.0.1', resolve));
+  ({ orgId, admin } = await t.org());
+  const space = (await t.post(`/v1/orgs/${orgId}/spaces`, admin.token, { title: 'Docs' })).body.id as string;
+  const imported = await t.post(`/v1/spaces/${space}/content/import`, admin.token, {
+    source: 'markdown',
+    url: `http://127.0.0.1:${(fixtures.address() as AddressInfo).port}/docs.tar.gz`,
+  });
+  expect(imported.status, JSON.stringify(imported.body)).toBe(201);
+  const site = (await t.post(`/v1/orgs/${orgId}/sites`, admin.token, { title: 'Acme', spaces: [space] })).body;
+  await t.post(`/v1/orgs/${orgId}/sites/${site.id}/publish`, admin.token);
+  root = `/s/${orgId}/${site.basename}`;
+});
+afterAll(async () => {
+  server?.close();
+  fixtures?.close();
+  await t?.close();
+});
+
+describe('icons', () => {
+  let html: string;
+  beforeAll(async () => {
+    const res = await rawGet(`${origin}${root}/icons`);
+    expect(res.status).toBe(200);
+    html = res.body.toString('utf8');
+  });
+
+  it('draws known icons as inline SVG wherever they are written, and never shows a code as words', () => {
+    const article = parse(html).querySelector('article.content');
+    expect(article).toBeTruthy();
+    const svgs = article?.querySelectorAll('svg.fa-icon') ?? [];
+    // hand-pointer, code, globe (paragraph), rocket, gear, github (headings), globe, code, house (table)
+    expect(svgs.length).toBe(9);
+    for (const svg of svgs) {
+      expect(svg.getAttribute('aria-hidden')).toBe('true');
+      expect(svg.querySelector('path')?.getAttribute('d')).toMatch(/^M/);
+    }
+    const words = article?.text ?? '';
+    for (const code of ['hand-pointer', ':globe:', ':rocket:', ':gear:', ':github:', ':house:', 'no-such-icon', 'unknown-thing', 'not-real', 'zz-not-an-icon']) {
+      expect(words).not.toContain(code);
+    }
+    expect(html).not.toContain('<i class="fa-');
+    // Text that only looks like a code, and code, stay as written.
+    expect(words).toContain('10:30:00 and std::map');
+    expect(article?.querySelector('code')?.text).toBe(':code:');
+    // Each table cell keeps its words beside the icon.
+    const cells = article?.querySelectorAll('td').map((c) => c.text.trim());
+    expect(cells).toEqual(['Web', 'nowhere', 'API', 'home']);
+  });
+
+  it('keeps icons out of headings, their anchors and "On this page"', () => {
+    const doc = parse(html);
+    const headings = doc.querySelectorAll('article.content h2, article.content h3').map((h) => [h.id, h.text.replace('#', '').trim()]);
+    expect(headings).toEqual([
+      ['launch', 'Launch'],
+      ['settings', 'Settings'],
+      ['source', 'Source'],
+      ['unknown', 'Unknown'],
+    ]);
+    const outline = doc.querySelector('aside.outline')?.text ?? '';
+    expect(outline).toMatch(/Launch[\s\S]*Settings[\s\S]*Source[\s\S]*Unknown/);
+    expect(outline).not.toMatch(/:[a-z-]+:|rocket|gear|github/);
+  });
+
+  it('links no icon stylesheet or font, on pages with icons or without', async () => {
+    const home = (await rawGet(`${origin}${root}/`)).body.toString('utf8');
+    for (const page of [html, home]) {
+      const sheets = parse(page)
+        .querySelectorAll('link[rel=stylesheet]')
+        .map((l) => l.getAttribute('href'));
+      expect(sheets).toHaveLength(1);
+      expect(sheets[0]).toMatch(/\/~assets\/site\.[0-9a-f]+\.css$/);
+    }
+    expect(home).not.toContain('<svg class="fa-icon"');
+  });
+
+  it('serves the page as markdown with the source the repository wrote', async () => {
+    const md = (await rawGet(`${origin}${root}/icons.md`)).body.toString('utf8');
+    expect(md).toContain('<i class="fa-hand-pointer">:hand-pointer:</i>');
+  });
+
+  it('leaves icon codes out of search results', async () => {
+    const res = await rawGet(`${origin}${root}/~search?q=launch`, { accept: 'application/json' });
+    const hits = JSON.parse(res.body.toString('utf8')).results as { title?: string; heading?: string; snippet?: string }[];
+    expect(hits.length).toBeGreaterThan(0);
+    expect(JSON.stringify(hits)).not.toMatch(/:(rocket|gear|globe|code):/);
+  });
+});
