@@ -181,7 +181,7 @@ async function frame(
   });
 }
 
-/** A rendered page: its HTML (with the nonce placeholder; cached by the caller) and the origins its script may call. */
+/** A rendered page: its HTML (cached by the caller) and the origins its script may call. */
 export interface RenderedPage {
   html: string;
   connect: string[];
@@ -208,7 +208,7 @@ async function operationBlocks(req: SiteRequest, body: NodeJSON, links: LinkReso
   return out;
 }
 
-/** The HTML of one page (with the nonce placeholder; cached by the caller). */
+/** The HTML of one page (cached by the caller). */
 export async function renderPage(req: SiteRequest, loc: Located): Promise<RenderedPage> {
   const { section, variant, snapshot, flat, page } = loc;
   let main: string;

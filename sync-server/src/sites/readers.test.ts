@@ -5,7 +5,7 @@ import { parse } from 'node-html-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packTarGz } from '../core/content/export/archive';
 import { TestServer, type TestUser } from '../testing/harness';
-import { rawGet } from '../testing/rawHttp';
+import { decoded, rawGet } from '../testing/rawHttp';
 
 /**
  * What readers get from a site published from an imported repository, over real HTTP:
@@ -14,11 +14,21 @@ import { rawGet } from '../testing/rawHttp';
 
 const text = (lines: string[]) => new TextEncoder().encode(`${lines.join('\n')}\n`);
 
+// Enough pages and words that llms.txt, the sitemap and pages are worth compressing.
+const TOPICS = Array.from({ length: 30 }, (_, i) => i + 1);
+const FILLER = Array.from({ length: 12 }, (_, i) => `Paragraph ${i + 1}: the sync server keeps every edit, merges change requests and publishes sites.`).join('\n\n');
+
 /** A repository in GitBook's git sync layout whose pages use icons the way GitBook writes them. */
 function iconRepository(): Map<string, Uint8Array> {
   return new Map(
     Object.entries({
-      'SUMMARY.md': text(['# Table of contents', '', '* [Home](README.md)', '* [Icons](icons.md)']),
+      'SUMMARY.md': text(['# Table of contents', '', '* [Home](README.md)', '* [Icons](icons.md)', ...TOPICS.map((n) => `* [Topic ${n}](topic-${n}.md)`)]),
+      ...Object.fromEntries(
+        TOPICS.map((n) => [
+          `topic-${n}.md`,
+          text(['---', `description: What readers need to know about topic number ${n}.`, '---', '', `# Topic ${n}`, '', FILLER]),
+        ]),
+      ),
       'README.md': text(['# Home', '', 'Plain words, no icon at all.']),
       'icons.md': text([
         '# Icons',
@@ -41,6 +51,8 @@ function iconRepository(): Map<string, Uint8Array> {
         '| --- | --- |',
         '| <i class="fa-globe">:globe:</i> Web | <i class="fa-not-real">:not-real:</i> nowhere |',
         '| :code: API | :house: home |',
+        '',
+        FILLER,
       ]),
     }),
   );
@@ -147,5 +159,62 @@ describe('icons', () => {
     const hits = JSON.parse(res.body.toString('utf8')).results as { title?: string; heading?: string; snippet?: string }[];
     expect(hits.length).toBeGreaterThan(0);
     expect(JSON.stringify(hits)).not.toMatch(/:(rocket|gear|globe|code):/);
+  });
+});
+
+describe('compression', () => {
+  const plainOf = async (path: string, headers: Record<string, string>) => {
+    const res = await rawGet(`${origin}${root}${path}`, headers);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(Number(res.headers['content-length'])).toBe(res.body.length);
+    return res;
+  };
+
+  it('answers pages, assets, markdown, llms.txt, the sitemap and search JSON in brotli or gzip, as asked', async () => {
+    const page = (await rawGet(`${origin}${root}/icons`)).body.toString('utf8');
+    const css = /href="([^"]+\/~assets\/site\.[0-9a-f]+\.css)"/.exec(page)?.[1] as string;
+    const js = /src="([^"]+\/~assets\/site\.[0-9a-f]+\.js)"/.exec(page)?.[1] as string;
+    const paths = ['/icons', '/', css.slice(root.length), js.slice(root.length), '/icons.md', '/llms.txt', '/llms-full.txt', '/sitemap.xml', '/~search?q=sync%20server'];
+    for (const path of paths) {
+      const accept: Record<string, string> = path.startsWith('/~search') ? { accept: 'application/json' } : {};
+      const plain = await plainOf(path, accept);
+      expect(plain.status, path).toBe(200);
+      for (const coding of ['br', 'gzip'] as const) {
+        const res = await rawGet(`${origin}${root}${path}`, { ...accept, 'accept-encoding': coding === 'br' ? 'gzip, deflate, br' : 'gzip, deflate' });
+        expect(res.status, path).toBe(200);
+        expect(res.headers['content-encoding'], path).toBe(coding);
+        expect(res.headers.vary, path).toMatch(/Accept-Encoding/i);
+        expect(Number(res.headers['content-length']), path).toBe(res.body.length);
+        expect(res.body.length, path).toBeLessThan(plain.body.length);
+        expect(decoded(res).equals(plain.body), path).toBe(true);
+        expect(res.headers.etag, path).not.toBe(plain.headers.etag);
+      }
+    }
+  });
+
+  it('follows q-values, and leaves tiny bodies as they are', async () => {
+    const gz = await rawGet(`${origin}${root}/icons`, { 'accept-encoding': 'br;q=0.5, gzip;q=0.9' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    const none = await rawGet(`${origin}${root}/icons`, { 'accept-encoding': 'br;q=0, gzip;q=0' });
+    expect(none.headers['content-encoding']).toBeUndefined();
+    const identity = await rawGet(`${origin}${root}/icons`, { 'accept-encoding': 'identity' });
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    const robots = await rawGet(`${origin}${root}/robots.txt`, { 'accept-encoding': 'br, gzip' });
+    expect(robots.body.length).toBeLessThan(1024);
+    expect(robots.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('answers a hot page from the cache with the same compressed bytes, and 304 to a reader who holds them', async () => {
+    const first = await rawGet(`${origin}${root}/icons`, { 'accept-encoding': 'br' });
+    const second = await rawGet(`${origin}${root}/icons`, { 'accept-encoding': 'br' });
+    expect(second.body.equals(first.body)).toBe(true);
+    expect(second.headers.etag).toBe(first.headers.etag);
+    expect(second.headers['content-security-policy']).toBe(first.headers['content-security-policy']);
+    const again = await rawGet(`${origin}${root}/icons`, { 'accept-encoding': 'br', 'if-none-match': String(first.headers.etag) });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    // The tag of the brotli bytes does not validate the plain ones.
+    const plain = await rawGet(`${origin}${root}/icons`, { 'if-none-match': String(first.headers.etag) });
+    expect(plain.status).toBe(200);
   });
 });

@@ -1,6 +1,6 @@
 import type { SiteCustomizationSettings } from '@quire/shared/schemas/siteCustomization';
 import type { OutlineEntry } from './body';
-import { esc, NONCE, safeHref } from './html';
+import { esc, safeHref } from './html';
 
 /** A link in the header, footer, tabs or sidebar, already resolved to a URL. */
 export interface NavLink {
@@ -206,9 +206,9 @@ ${f.markdownUrl ? `<link rel="alternate" type="text/markdown" href="${esc(f.mark
 ${social}
 ${faviconTags(s, f.siteTitle)}
 <link rel="stylesheet" href="${esc(f.assets.css)}">
-<style nonce="${NONCE}">${themeStyle(s)}</style>
-<script src="${esc(f.assets.js)}" defer nonce="${NONCE}"></script>
-<script src="${esc(f.assets.insights)}" defer nonce="${NONCE}"></script>
+<style>${themeStyle(s)}</style>
+<script src="${esc(f.assets.js)}" defer></script>
+<script src="${esc(f.assets.insights)}" defer></script>
 </head>
 <body class="${tabs ? 'has-tabs' : 'no-tabs'}">
 <a class="skip" href="#content">Skip to content</a>
