@@ -4,7 +4,9 @@ import { type ServerType, serve } from '@hono/node-server';
 import { parse } from 'node-html-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packTarGz } from '../core/content/export/archive';
+import sharp from 'sharp';
 import { TestServer, type TestUser } from '../testing/harness';
+import { writePages } from '../testing/testContent';
 import { decoded, rawGet } from '../testing/rawHttp';
 
 /**
@@ -19,10 +21,10 @@ const TOPICS = Array.from({ length: 30 }, (_, i) => i + 1);
 const FILLER = Array.from({ length: 12 }, (_, i) => `Paragraph ${i + 1}: the sync server keeps every edit, merges change requests and publishes sites.`).join('\n\n');
 
 /** A repository in GitBook's git sync layout whose pages use icons the way GitBook writes them. */
-function iconRepository(): Map<string, Uint8Array> {
+function iconRepository(cover: Uint8Array): Map<string, Uint8Array> {
   return new Map(
     Object.entries({
-      'SUMMARY.md': text(['# Table of contents', '', '* [Home](README.md)', '* [Icons](icons.md)', ...TOPICS.map((n) => `* [Topic ${n}](topic-${n}.md)`)]),
+      'SUMMARY.md': text(['# Table of contents', '', '* [Home](README.md)', '* [Icons](icons.md)', '* [Landing](landing.md)', ...TOPICS.map((n) => `* [Topic ${n}](topic-${n}.md)`)]),
       ...Object.fromEntries(
         TOPICS.map((n) => [
           `topic-${n}.md`,
@@ -30,6 +32,38 @@ function iconRepository(): Map<string, Uint8Array> {
         ]),
       ),
       'README.md': text(['# Home', '', 'Plain words, no icon at all.']),
+      '.gitbook/assets/cover.png': cover,
+      'landing.md': text([
+        '---',
+        'description: A landing page with its own layout.',
+        'cover: .gitbook/assets/cover.png',
+        'coverY: 0',
+        'layout:',
+        '  cover:',
+        '    visible: true',
+        '    size: hero',
+        '  title:',
+        '    visible: false',
+        '  description:',
+        '    visible: false',
+        '  outline:',
+        '    visible: false',
+        '  pagination:',
+        '    visible: false',
+        '---',
+        '',
+        '# Landing',
+        '',
+        '<a href="https://example.com/start" class="button primary" data-icon="rocket">Get started</a> <button type="button" class="button secondary" data-action="ask" data-query="How do I start?" data-icon="gitbook-assistant">Ask</button>',
+        '',
+        '## First steps',
+        '',
+        '| Who | Email |',
+        '| --- | --- |',
+        '| Support team | <support.team@example-company.com> |',
+        '',
+        FILLER,
+      ]),
       'icons.md': text([
         '# Icons',
         '',
@@ -72,7 +106,10 @@ beforeAll(async () => {
   });
   origin = `http://127.0.0.1:${port}`;
   t = await TestServer.start({ publicUrl: origin, allowPrivateFetch: true });
-  const archive = await packTarGz(iconRepository());
+  const cover = await sharp({ create: { width: 1200, height: 400, channels: 3, background: { r: 40, g: 90, b: 200 } } })
+    .png()
+    .toBuffer();
+  const archive = await packTarGz(iconRepository(new Uint8Array(cover)));
   fixtures = createServer((_req, res) => res.writeHead(200, { 'content-length': archive.length }).end(archive));
   await new Promise<void>((resolve) => fixtures.listen(0, '127.0.0.1', resolve));
   ({ orgId, admin } = await t.org());
@@ -83,7 +120,13 @@ beforeAll(async () => {
   });
   expect(imported.status, JSON.stringify(imported.body)).toBe(201);
   const site = (await t.post(`/v1/orgs/${orgId}/sites`, admin.token, { title: 'Acme', spaces: [space] })).body;
-  await t.post(`/v1/orgs/${orgId}/sites/${site.id}/publish`, admin.token);
+  const base = `/v1/orgs/${orgId}/sites/${site.id}`;
+  // A French variant of the docs.
+  const french = (await t.post(`/v1/orgs/${orgId}/spaces`, admin.token, { title: 'Docs (FR)', language: 'fr' })).body.id as string;
+  await writePages(t.db, french, [{ title: 'Accueil', markdown: 'Bienvenue dans la documentation.\n' }]);
+  const added = await t.post(`${base}/site-spaces`, admin.token, { spaceId: french });
+  await t.patch(`${base}/site-spaces/${added.body.id}`, admin.token, { path: 'fr' });
+  await t.post(`${base}/publish`, admin.token);
   root = `/s/${orgId}/${site.basename}`;
 });
 afterAll(async () => {
@@ -216,5 +259,43 @@ describe('compression', () => {
     // The tag of the brotli bytes does not validate the plain ones.
     const plain = await rawGet(`${origin}${root}/icons`, { 'if-none-match': String(first.headers.etag) });
     expect(plain.status).toBe(200);
+  });
+});
+
+describe('what the page says of itself', () => {
+  it('names the language of the space it shows', async () => {
+    const en = (await rawGet(`${origin}${root}/`)).body.toString('utf8');
+    expect(en).toMatch(/^<!doctype html>\s*<html lang="en"/i);
+    const fr = await rawGet(`${origin}${root}/fr/`);
+    expect(fr.status).toBe(200);
+    expect(fr.body.toString('utf8')).toMatch(/^<!doctype html>\s*<html lang="fr"/i);
+  });
+
+  it("follows the page's layout from front matter: cover shown, title and description hidden, no outline or pager", async () => {
+    const html = (await rawGet(`${origin}${root}/landing`)).body.toString('utf8');
+    const doc = parse(html);
+    const cover = doc.querySelector('figure.page-cover img');
+    expect(cover?.getAttribute('src')).toMatch(/\/~img\/[^/]+\/[^/]+\/\d+\.webp$|\/files\//);
+    expect(cover?.getAttribute('width')).toBe('1200');
+    expect(doc.querySelector('h1.page-title')?.classList.contains('visually-hidden')).toBe(true);
+    expect(doc.querySelector('.page-description')).toBeNull();
+    expect(doc.querySelector('aside.outline a')).toBeNull();
+    expect(doc.querySelector('.pager')).toBeNull();
+    // A page without a layout keeps all of them.
+    const icons = parse((await rawGet(`${origin}${root}/icons`)).body.toString('utf8'));
+    expect(icons.querySelector('h1.page-title')?.classList.contains('visually-hidden')).toBe(false);
+    expect(icons.querySelector('figure.page-cover')).toBeNull();
+    expect(icons.querySelectorAll('aside.outline a').length).toBeGreaterThan(0);
+  });
+
+  it("drops GitBook's Ask button, which does nothing here, and draws a button's icon", async () => {
+    const doc = parse((await rawGet(`${origin}${root}/landing`)).body.toString('utf8'));
+    const article = doc.querySelector('article.content');
+    expect(article?.text).not.toContain('Ask');
+    expect(article?.querySelector('button')).toBeNull();
+    const start = article?.querySelector('a.button.primary');
+    expect(start?.getAttribute('href')).toBe('https://example.com/start');
+    expect(start?.querySelector('svg.fa-icon')).toBeTruthy();
+    expect(start?.text.trim()).toBe('Get started');
   });
 });

@@ -122,6 +122,9 @@ function adopt(node: RootContent): ElementContent[] {
   const props = { ...node.properties };
   const classes = Array.isArray(props.className) ? props.className.map(String) : [];
   const kept = classes.filter((c) => KEPT_CLASS.test(c));
+  // GitBook's action buttons (`data-action="ask"` opens its assistant): this site has none of
+  // those actions, and a button that does nothing is worse than no button.
+  if ((node.tagName === 'button' || node.tagName === 'a') && typeof props.dataAction === 'string' && props.dataAction) return [];
   if (node.tagName === 'table' && props.dataView === 'cards') kept.push('cards');
   if (node.tagName === 'a' && kept.includes('button')) kept.push('html-button');
   props.className = kept.length ? kept : undefined;
@@ -131,5 +134,12 @@ function adopt(node: RootContent): ElementContent[] {
     props.className = [...kept, 'icon'];
   }
   const children = (node.tagName === 'template' ? [] : node.children).flatMap((c) => adopt(c as RootContent));
+  // A GitBook button's icon (`<a class="button" data-icon="rocket">`), drawn like any other (icons.ts).
+  const icon = typeof props.dataIcon === 'string' && /^[a-z0-9-]{1,48}$/.test(props.dataIcon) ? props.dataIcon : undefined;
+  if (icon && (node.tagName === 'button' || kept.includes('button')))
+    children.unshift(
+      { type: 'element', tagName: 'i', properties: { className: [`fa-${icon}`, 'icon'], ariaHidden: 'true' }, children: [] },
+      { type: 'text', value: ' ' },
+    );
   return [{ ...(node as Element), properties: props, children }];
 }
