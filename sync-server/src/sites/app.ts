@@ -65,7 +65,10 @@ const assetBodies = new Map<string, Encoded>();
 function htmlAnswer(html: string, cached: boolean): HtmlAnswer {
   const head = html.slice(0, html.indexOf('</head>') + 1 || html.length);
   const styles = [...head.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(
-    (m) => `'sha256-${createHash('sha256').update(m[1] as string).digest('base64')}'`,
+    (m) =>
+      `'sha256-${createHash('sha256')
+        .update(m[1] as string)
+        .digest('base64')}'`,
   );
   return { body: cached ? new Encoded(html) : encodedOf(html), styles };
 }

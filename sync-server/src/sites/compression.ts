@@ -82,7 +82,10 @@ export function chooseCoding(acceptEncoding: string | undefined): Coding | undef
 
 function addVary(c: Context, field: string): void {
   const vary = c.res.headers.get('Vary') ?? '';
-  const names = vary.split(',').map((v) => v.trim()).filter(Boolean);
+  const names = vary
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
   if (!names.some((n) => n.toLowerCase() === field.toLowerCase())) c.header('Vary', [...names, field].join(', '));
 }
 

@@ -21,7 +21,6 @@ const css = add('site', 'css', SITE_CSS, 'text/css; charset=utf-8');
 const js = add('site', 'js', SITE_JS, 'text/javascript; charset=utf-8');
 const insights = add('insights', 'js', INSIGHTS_JS, 'text/javascript; charset=utf-8');
 
-
 export function assetUrls(root: string): { css: string; js: string; insights: string } {
   return {
     css: `${root}/~assets/${css}`,

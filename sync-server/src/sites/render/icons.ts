@@ -45,9 +45,12 @@ export function iconSvg(name: string, style?: Style): Element | undefined {
     const def = set(s).get(name);
     if (!def) continue;
     const [width, height, , , path] = def.icon;
-    const paths = (Array.isArray(path) ? path : [path]).map(
-      (d): ElementContent => ({ type: 'element', tagName: 'path', properties: { d }, children: [] }),
-    );
+    const paths = (Array.isArray(path) ? path : [path]).map((d): ElementContent => ({
+      type: 'element',
+      tagName: 'path',
+      properties: { d },
+      children: [],
+    }));
     return {
       type: 'element',
       tagName: 'svg',
