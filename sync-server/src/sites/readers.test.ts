@@ -138,6 +138,8 @@ describe('compression', () => {
         expect(res.status, path).toBe(200);
         expect(res.headers['content-encoding'], path).toBe(coding);
         expect(res.headers.vary, path).toMatch(/Accept-Encoding/i);
+        // Search answers JSON or HTML by Accept: both still named.
+        if (path.startsWith('/~search')) expect(res.headers.vary).toMatch(/\bAccept\s*(,|$)/);
         expect(Number(res.headers['content-length']), path).toBe(res.body.length);
         expect(res.body.length, path).toBeLessThan(plain.body.length);
         expect(decoded(res).equals(plain.body), path).toBe(true);
