@@ -1,16 +1,20 @@
 /**
  * PDF export benchmark: a 50-page space (prose, headings, code, tables, hints, lists,
- * Chinese, Japanese, Arabic and emoji) rendered to a finished PDF, cold (fonts loaded on
+ * Chinese, Japanese, Korean, Arabic and emoji, and a wide screenshot every fifth page)
+ * rendered to a finished PDF, with the time and bytes per printed page, cold (fonts loaded on
  * first use) and warm, with the peak memory it took; next to a baseline measured in the
  * same run: the same text written as a plain pdfkit text dump in one built-in font (no
  * layout, no links, no fonts to embed).
  *
  * `npm run bench -- pdf`, or `node --import tsx bench/pdf.ts`.
  */
+import { randomBytes } from 'node:crypto';
 import { markdownToBody } from '@quire/shared/content/index';
 import PDFDocument from 'pdfkit';
+import sharp from 'sharp';
+import { printableImage } from '../sync-server/src/core/pdf/images';
 import { renderPdf } from '../sync-server/src/core/pdf/index';
-import type { PdfPage } from '../sync-server/src/core/pdf/model';
+import { type PdfImage, type PdfPage, emptyResources } from '../sync-server/src/core/pdf/model';
 
 const PAGES = 50;
 
@@ -41,8 +45,8 @@ You need Node.js 20 or later.
   1. Open settings
   2. Add people
 
-中文说明：安装后运行命令。日本語：インストールしてください。 مرحبا بك في الدليل. 🚀
-
+中文说明：安装后运行命令。日本語：インストールしてください。한국어: 설치 후 실행하세요. مرحبا بك في الدليل. 🚀 👩‍💻
+${i % 5 === 0 ? '\n![The dashboard](file:shot)\n' : ''}
 ${Array.from({ length: 6 }, () => 'A longer paragraph of prose follows, so that pages carry a realistic amount of text that wraps over several lines and sometimes onto the next sheet of paper.').join(' ')}
 `;
 
@@ -92,18 +96,33 @@ async function measure<T>(fn: () => Promise<T>): Promise<{ ms: number; peakMb: n
   return { ms, peakMb: (peak - before) / 1024 / 1024, result };
 }
 
+/** A 2560×1440 screenshot's worth of pixels (detail everywhere, as a busy screen has), as a PNG. */
+async function screenshot(): Promise<Buffer> {
+  return sharp(randomBytes(2560 * 1440 * 3), { raw: { width: 2560, height: 1440, channels: 3 } })
+    .blur(1.2)
+    .png()
+    .toBuffer();
+}
+
 export async function runPdfBench() {
   const list = pages();
+  const shot = await screenshot();
+  // As the export does: images made printable (scaled to what print needs) before drawing.
+  const images = new Map<string, PdfImage>([['file:shot', await printableImage(shot, 'image/png')]]);
+  const input = { title: 'Benchmark handbook', subtitle: 'Acme', pages: list, resources: { ...emptyResources(), images } };
   const base = await measure(() => plainDump(list));
-  const cold = await measure(() => renderPdf({ title: 'Benchmark handbook', subtitle: 'Acme', pages: list }));
-  const warm = await measure(() => renderPdf({ title: 'Benchmark handbook', subtitle: 'Acme', pages: list }));
+  const cold = await measure(() => renderPdf(input));
+  const warm = await measure(() => renderPdf(input));
   const sheets = (cold.result.toString('latin1').match(/\/Type \/Page\b/g) ?? []).length;
   const line = (name: string, m: { ms: number; peakMb: number; result: Buffer }) =>
     `${name.padEnd(34)} ${(m.ms / 1000).toFixed(2).padStart(6)} s  ${(m.result.length / 1024).toFixed(0).padStart(6)} KB  +${m.peakMb.toFixed(0)} MB RSS peak  ${(m.ms / base.ms).toFixed(1)}× baseline time`;
-  console.log(`${PAGES} pages of content, ${sheets} PDF pages`);
+  console.log(`${PAGES} pages of content, ${sheets} PDF pages; the screenshot is ${(shot.length / 1024).toFixed(0)} KB as uploaded`);
   console.log(line('baseline: plain text dump', base));
   console.log(line('export, first (fonts loaded)', cold));
   console.log(line('export, warm', warm));
+  console.log(
+    `per PDF page, warm: ${(warm.ms / sheets).toFixed(1)} ms and ${(warm.result.length / 1024 / sheets).toFixed(1)} KB (baseline ${(base.ms / sheets).toFixed(1)} ms)`,
+  );
   console.log(`process peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
 }
 

@@ -12,8 +12,12 @@ const parser = unified()
   .use(rehypeSanitize, {
     ...defaultSchema,
     clobberPrefix: '',
-    // Kept to recognise icons (`<i class="fa-globe">:globe:</i>`), which the PDF leaves out.
-    attributes: { ...defaultSchema.attributes, i: [...(defaultSchema.attributes?.i ?? []), ['className', /^fa/]] },
+    // Card tables print as cards; icons (`<i class="fa-globe">:globe:</i>`) are recognised to be left out.
+    attributes: {
+      ...defaultSchema.attributes,
+      table: [...(defaultSchema.attributes?.table ?? []), ['dataView', 'cards']],
+      i: [...(defaultSchema.attributes?.i ?? []), ['className', /^fa/]],
+    },
     // Targets inside the space (`page:`, `file:`) and inline image bytes are what the PDF resolves itself; nothing runs in it.
     protocols: {
       ...defaultSchema.protocols,
@@ -114,7 +118,8 @@ function blocks(nodes: ElementContent[]): NodeJSON[] {
       });
     else if (tag === 'table') {
       const rows = rowsOf(n).map((r) => ({ type: 'tableRow', content: cellsOf(r) }));
-      if (rows.length) out.push({ type: 'table', content: rows });
+      const cards = n.properties?.dataView === 'cards';
+      if (rows.length) out.push({ type: 'table', ...(cards ? { attrs: { view: 'cards' } } : {}), content: rows });
     } else if (tag === 'pre') {
       const text = textOf(n);
       out.push({ type: 'codeBlock', attrs: { language: null }, content: text ? [{ type: 'text', text }] : [] });

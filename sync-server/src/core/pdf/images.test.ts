@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
@@ -31,6 +32,20 @@ const format = async (img: Awaited<ReturnType<typeof printableImage>>) => {
 };
 
 describe('images made printable for PDFs', () => {
+  it('scales a PNG or JPEG wider than print needs down, drawn at the same size, in a fraction of the bytes', async () => {
+    // A photo's worth of detail: every pixel its own.
+    const noise = randomBytes(3000 * 1600 * 3);
+    const png = await sharp(noise, { raw: { width: 3000, height: 1600, channels: 3 } })
+      .png()
+      .toBuffer();
+    const printed = await printableImage(png, 'image/png');
+    if (!('data' in printed)) throw new Error('not printable');
+    const meta = await sharp(printed.data).metadata();
+    expect(meta.width).toBe(1300);
+    expect(printed.scale).toBeCloseTo(1300 / 3000, 5);
+    expect(printed.data.length).toBeLessThan(png.length / 3);
+  });
+
   it('converts SVG (drawn at twice its size), GIF and WebP to PNG or JPEG, and keeps PNG and JPEG as they are', async () => {
     const svg = await printableImage(SVG, 'image/svg+xml');
     expect(await format(svg)).toBe('png');

@@ -4,7 +4,8 @@ import type { PdfImage } from './model';
 
 /**
  * Images made printable: pdfkit embeds PNG and JPEG only, so SVG, GIF (its first frame),
- * WebP, AVIF and TIFF are converted with sharp (prebuilt libvips), and images on other
+ * WebP, AVIF and TIFF are converted with sharp (prebuilt libvips), any image wider than
+ * print needs is scaled down, and images on other
  * sites are fetched through the fetch guard first. Whatever fails prints as a card
  * naming the image, never as an error.
  */
@@ -22,8 +23,12 @@ export interface RemoteImageLimits {
 
 export const REMOTE_IMAGE_LIMITS: Omit<RemoteImageLimits, 'allowPrivate'> = { timeoutMs: 5000, maxBytes: 8 * 1024 * 1024, maxImages: 60 };
 
-/** Wider images are scaled down: a page is about 800 px wide at 96 dpi, twice that stays sharp. */
-const MAX_WIDTH = 2000;
+/**
+ * Wider images are scaled down to what print needs: the text column is 483 pt (644 px at
+ * 96 dpi) wide, and twice that prints sharp (about 190 dpi). A screenshot of a wide screen
+ * is several times that, and its bytes would make most of the file.
+ */
+const MAX_WIDTH = 1300;
 /** SVG is drawn at twice its size (libvips reads SVG at 72 dpi), then printed at its own size. */
 const SVG_SCALE = 2;
 const NATIVE = /^image\/(png|jpe?g)$/;
@@ -31,7 +36,7 @@ const NATIVE = /^image\/(png|jpe?g)$/;
 /** Bytes of an image in any format sharp reads, as an image pdfkit embeds. */
 export async function printableImage(bytes: Buffer, contentType: string): Promise<PdfImage> {
   const type = contentType.toLowerCase().split(';')[0]?.trim() ?? '';
-  if (NATIVE.test(type)) return { data: bytes };
+  if (NATIVE.test(type) && !(await widerThanPrint(bytes))) return { data: bytes };
   try {
     const svg = type === 'image/svg+xml';
     // Pixel and size limits so a hostile file cannot make the server draw a huge bitmap.
@@ -46,6 +51,14 @@ export async function printableImage(bytes: Buffer, contentType: string): Promis
     return { data, scale: drawnWidth / shownWidth };
   } catch {
     return { unsupported: type || 'unknown format' };
+  }
+}
+
+async function widerThanPrint(bytes: Buffer): Promise<boolean> {
+  try {
+    return ((await sharp(bytes).metadata()).width ?? 0) > MAX_WIDTH;
+  } catch {
+    return false;
   }
 }
 

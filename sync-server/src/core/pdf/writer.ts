@@ -14,6 +14,12 @@ export const COLORS = {
   headerBg: '#eef1f4',
 };
 
+/** An image pdfkit has parsed for a document: drawn by passing it back to `image()`. */
+export interface PdfImageObject {
+  width: number;
+  height: number;
+}
+
 /**
  * The page cursor of a PDF being written: where the next line goes, page breaks, the
  * fonts registered so far, named destinations, and which page title each physical page
@@ -36,6 +42,19 @@ export class Writer {
    * their height (a hint's tinted box is filled before its text is drawn on it).
    */
   dry = false;
+
+  private readonly images = new Map<Buffer, PdfImageObject>();
+
+  /** An image parsed once per document, so one used on many pages is embedded once. */
+  openImage(data: Buffer): PdfImageObject {
+    let img = this.images.get(data);
+    if (!img) {
+      // pdfkit's types leave `openImage` out.
+      img = (this.doc as unknown as { openImage(src: Buffer): PdfImageObject }).openImage(data);
+      this.images.set(data, img);
+    }
+    return img;
+  }
 
   constructor(title: string) {
     this.doc = new PDFDocument({
