@@ -1,4 +1,5 @@
 import type { NodeJSON } from './json';
+import { withoutIconCodes } from './iconCodes';
 import { slugify, uniqueSlug } from './slugs';
 
 /** One heading of a page body, as outlines, search results and `#anchor` links see it. */
@@ -31,7 +32,7 @@ export function headingAnchors(body: NodeJSON): HeadingAnchor[] {
   const out: HeadingAnchor[] = [];
   const walk = (node: NodeJSON): void => {
     if (node.type === 'heading') {
-      const title = inlineText(node);
+      const title = headingText(node);
       const id = typeof node.attrs?.id === 'string' ? node.attrs.id : null;
       out.push({ anchor: allocator.next(title, id), title, level: Number(node.attrs?.level ?? 1) });
       return;
@@ -51,4 +52,20 @@ export function inlineText(node: NodeJSON): string {
     else if (child.content) text += inlineText(child);
   }
   return text;
+}
+
+/**
+ * A heading's text as outlines, anchors and search show it: icon codes (`:rocket:`) are
+ * drawn, not read, so they are left out; text marked as code is kept as written.
+ */
+export function headingText(node: NodeJSON): string {
+  let text = '';
+  for (const child of node.content ?? []) {
+    if (child.type === 'text') {
+      const value = child.text ?? '';
+      text += child.marks?.some((m) => m.type === 'code') ? value : withoutIconCodes(value);
+    } else if (child.type === 'hardBreak') text += ' ';
+    else if (child.content) text += headingText(child);
+  }
+  return text.replace(/ {2,}/g, ' ');
 }

@@ -1,4 +1,5 @@
-import { AnchorAllocator } from './anchors';
+import { AnchorAllocator, headingText } from './anchors';
+import { withoutIconCodes } from './iconCodes';
 import type { NodeJSON } from './json';
 
 /** A stretch of a page between headings: what search indexes and shows as one hit. */
@@ -40,7 +41,7 @@ export function bodySections(body: NodeJSON): BodySection[] {
   };
   collectLines(body, current.lines, (heading) => {
     finish();
-    const title = inlineTextOf(heading, ' ');
+    const title = headingText(heading);
     current = {
       anchor: anchors.next(title, typeof heading.attrs?.id === 'string' ? heading.attrs.id : null),
       title,
@@ -69,7 +70,7 @@ function collectLines(node: NodeJSON, initial: string[], onHeading: (heading: No
       case 'heading': {
         const target = onHeading(block);
         if (target) lines = target;
-        else push(inlineTextOf(block, ' '));
+        else push(headingText(block));
         return;
       }
       case 'paragraph':
@@ -110,8 +111,11 @@ function blockText(node: NodeJSON): string {
 
 function inlineTextOf(node: NodeJSON, lineBreak: string): string {
   let text = '';
+  // Icon codes are pictures in prose; a code block's text is verbatim.
+  const prose = node.type !== 'codeBlock';
   for (const child of node.content ?? []) {
-    if (child.type === 'text') text += child.text ?? '';
+    if (child.type === 'text')
+      text += prose && !child.marks?.some((m) => m.type === 'code') ? withoutIconCodes(child.text ?? '') : (child.text ?? '');
     else if (child.type === 'hardBreak') text += lineBreak;
     else if (child.type === 'inlineImage') text += typeof child.attrs?.alt === 'string' ? child.attrs.alt : '';
   }

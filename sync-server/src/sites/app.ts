@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
@@ -10,6 +10,7 @@ import { baseUrl } from '../web/baseUrl';
 import type { AppEnv } from '../web/env';
 import type { Db } from '../store/db';
 import { type PublishedHead, publishedHeadByHostname, publishedHeadByPath, SITE_CHANGES } from '../store/sites';
+import { Encoded, encodedOf, sendEncoded } from './compression';
 import { clearBodyCache } from './contentSource';
 import { flatten, type Mount, SiteRequest } from './context';
 import { diagramInBody, parseDiagramPath } from './diagrams';
@@ -32,7 +33,7 @@ import {
 import { renderNotFound, renderPage, renderPrivacyPage, renderSearchPage } from './pages';
 import { ASSETS } from './render/assets';
 import { PLAYER_ORIGINS } from './render/embeds';
-import { esc, NONCE } from './render/html';
+import { esc } from './render/html';
 import { prepareSearch, searchSite } from './search';
 import { llmsFullTxt, llmsTxt, pageMarkdown, robotsTxt, sitemapXml } from './seo';
 
@@ -45,7 +46,32 @@ import { llmsFullTxt, llmsTxt, pageMarkdown, robotsTxt, sitemapXml } from './seo
 
 type Ctx = Context<AppEnv>;
 
-const pages = new LRUCache<string, { status: number; html: string; noIndex: boolean; connect: string[]; where: Where }>({ max: 1000 });
+/** A page as answered: its bytes (plain, and compressed once asked for) and the hashes of its inline styles for the CSP. */
+interface HtmlAnswer {
+  body: Encoded;
+  styles: string[];
+}
+
+const pages = new LRUCache<string, { status: number; page: HtmlAnswer; noIndex: boolean; connect: string[]; where: Where }>({ max: 1000 });
+
+/** Site assets are named by their content: compressed at brotli's best quality, once. */
+const assetBodies = new Map<string, Encoded>();
+
+/**
+ * The CSP names the page's own inline styles by hash rather than by a nonce: the bytes of
+ * a cached page then never change, so they are compressed once. Content cannot add a
+ * `<style>` (the sanitizer removes them), and scripts come only from the site ('self').
+ */
+function htmlAnswer(html: string, cached: boolean): HtmlAnswer {
+  const head = html.slice(0, html.indexOf('</head>') + 1 || html.length);
+  const styles = [...head.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(
+    (m) =>
+      `'sha256-${createHash('sha256')
+        .update(m[1] as string)
+        .digest('base64')}'`,
+  );
+  return { body: cached ? new Encoded(html) : encodedOf(html), styles };
+}
 
 /**
  * The site and its spaces' revisions, read for every request so a change shows on the
@@ -90,11 +116,11 @@ export function clearRenderCaches() {
   clearBodyCache();
 }
 
-function csp(nonce: string, serverBase: string, connect: string[] = []): string {
+function csp(styles: string[], serverBase: string, connect: string[] = []): string {
   return [
     "default-src 'none'",
-    `script-src 'self' 'nonce-${nonce}'`,
-    `style-src 'self' 'nonce-${nonce}'`,
+    "script-src 'self'",
+    ['style-src', "'self'", ...styles].join(' '),
     `img-src 'self' https: data: ${serverBase}`,
     "font-src 'self' data:",
     // The API servers a reference page's "try it" console calls, and nothing else.
@@ -107,22 +133,26 @@ function csp(nonce: string, serverBase: string, connect: string[] = []): string 
   ].join('; ');
 }
 
-function html(c: Ctx, status: number, body: string, opts: { serverBase: string; private: boolean; noIndex: boolean; connect?: string[] }) {
-  const nonce = randomBytes(16).toString('base64');
-  c.header('Content-Security-Policy', csp(nonce, opts.serverBase, opts.connect));
+function html(
+  c: Ctx,
+  status: number,
+  body: string | HtmlAnswer,
+  opts: { serverBase: string; private: boolean; noIndex: boolean; connect?: string[] },
+) {
+  const page = typeof body === 'string' ? htmlAnswer(body, false) : body;
+  c.header('Content-Security-Policy', csp(page.styles, opts.serverBase, opts.connect));
   c.header('X-Content-Type-Options', 'nosniff');
   c.header('Referrer-Policy', 'strict-origin-when-cross-origin');
   c.header('X-Frame-Options', 'DENY');
   c.header('Cache-Control', opts.private ? 'private, no-store' : 'no-cache');
   if (opts.noIndex) c.header('X-Robots-Tag', 'noindex');
-  return c.html(body.replaceAll(NONCE, nonce), status as 200);
+  return sendEncoded(c, status, page.body, 'text/html; charset=UTF-8');
 }
 
 function text(c: Ctx, body: string, type: string, isPrivate: boolean) {
-  c.header('Content-Type', type);
   c.header('X-Content-Type-Options', 'nosniff');
   c.header('Cache-Control', isPrivate ? 'private, no-store' : 'no-cache');
-  return c.body(body, 200);
+  return sendEncoded(c, 200, encodedOf(body), type);
 }
 
 /** A plain page for visitors who may not see the site: it says nothing about it. */
@@ -132,7 +162,7 @@ function bare(c: Ctx, status: 401 | 404, serverBase: string) {
     status === 404
       ? 'There is nothing here.'
       : 'This content is only available to signed-in visitors. Open it through the link you were given.';
-  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title><style nonce="${NONCE}">body{font:16px/1.6 system-ui,sans-serif;display:grid;place-items:center;min-height:90vh;margin:0;color:#1b1c1f}main{text-align:center;max-width:420px}h1{font-size:56px;margin:0;color:#346ddb}</style></head><body><main><h1>${status}</h1><h2>${title}</h2><p>${esc(message)}</p></main></body></html>`;
+  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title><style>body{font:16px/1.6 system-ui,sans-serif;display:grid;place-items:center;min-height:90vh;margin:0;color:#1b1c1f}main{text-align:center;max-width:420px}h1{font-size:56px;margin:0;color:#346ddb}</style></head><body><main><h1>${status}</h1><h2>${title}</h2><p>${esc(message)}</p></main></body></html>`;
   return html(c, status, body, { serverBase, private: true, noIndex: true });
 }
 
@@ -153,7 +183,9 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
   if (asset) {
     c.header('Cache-Control', 'public, max-age=31536000, immutable');
     c.header('X-Content-Type-Options', 'nosniff');
-    return c.body(typeof asset.body === 'string' ? asset.body : new Uint8Array(asset.body), 200, { 'Content-Type': asset.type });
+    let body = assetBodies.get(assetName);
+    if (!body) assetBodies.set(assetName, (body = new Encoded(asset.body, 11)));
+    return sendEncoded(c, 200, body, asset.type);
   }
   if (!head?.site.published) return bare(c, 404, mount.serverBase);
   const site = head.site;
@@ -229,7 +261,7 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
       c.header('Vary', 'Accept');
       if ((c.req.header('accept') ?? '').includes('application/json')) {
         c.header('Cache-Control', 'private, no-store');
-        return c.json({ query: q, results: hits });
+        return sendEncoded(c, 200, encodedOf(JSON.stringify({ query: q, results: hits })), 'application/json; charset=UTF-8');
       }
       const page = await renderSearchPage(req, q, hits);
       if (q.trim()) record('search_type_query', { fields: { search_query: q.trim(), search_results: hits.length } });
@@ -287,14 +319,20 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
       if (loc) {
         const rendered = await renderPage(req, loc);
         prepareSearch(req);
-        cached = { status: 200, html: rendered.html, noIndex: loc.page.noIndex, connect: rendered.connect, where: whereOf(loc) };
+        cached = {
+          status: 200,
+          page: htmlAnswer(rendered.html, true),
+          noIndex: loc.page.noIndex,
+          connect: rendered.connect,
+          where: whereOf(loc),
+        };
       }
       if (cached) pages.set(key, cached);
     }
     if (cached) {
       // Counted on the side: the cached bytes are answered as they are.
       if (c.req.method === 'GET') record('page_view', { where: cached.where });
-      return html(c, cached.status, cached.html, {
+      return html(c, cached.status, cached.page, {
         serverBase: mount.serverBase,
         private: isPrivate,
         noIndex: noIndexSite || cached.noIndex,

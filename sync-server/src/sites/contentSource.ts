@@ -29,6 +29,10 @@ export interface PublishedPage {
   noIndex: boolean;
   /** Path in the space (`getting-started/install`), unique among all pages. */
   path: string;
+  /** GitBook's layout options from front matter (`{title: {visible}, outline: {visible}, cover: {…}}`). */
+  layout?: Record<string, unknown> | null;
+  /** The cover image: `{ref: {kind: 'file', file} | {kind: 'url', url}, yPos}`. */
+  cover?: Record<string, unknown> | null;
   /** The OpenAPI spec (id or slug) a `builtin:openapi` page shows instead of its stored body. */
   openapiSpec?: string;
   children: PublishedPage[];
@@ -69,6 +73,8 @@ function toPublished(nodes: ReturnType<typeof pageTreeOf>, computed: (id: string
     hidden: n.hidden,
     noIndex: n.noIndex || n.noRobotsIndex,
     path: n.path,
+    layout: (n.layout as Record<string, unknown> | null) ?? null,
+    cover: (n.cover as Record<string, unknown> | null) ?? null,
     openapiSpec: computedSpecRef(computed(n.id)),
     children: toPublished(n.children, computed),
   }));

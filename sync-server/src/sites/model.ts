@@ -56,6 +56,8 @@ export interface Variant {
   /** Served at its section's root. */
   isDefault: boolean;
   revisionId: string | null;
+  /** The space's language (`fr`, `pt-BR`), what the page's `lang` says. */
+  language: string | null;
   settings: SiteCustomizationSettings;
   row: SiteSpaceRow;
 }
@@ -97,6 +99,7 @@ export function isGroup(t: Section | TabGroup): t is TabGroup {
 export interface SpaceHead {
   revisionId: string | null;
   title: string;
+  language?: string | null;
 }
 
 export function siteView(model: SiteModel, spaces: Map<string, SpaceHead>, ctx: EvalContext): SiteView {
@@ -113,6 +116,7 @@ export function siteView(model: SiteModel, spaces: Map<string, SpaceHead>, ctx: 
       path: s.path,
       isDefault: s.id === declared?.id,
       revisionId: spaces.get(s.space_id)?.revisionId ?? null,
+      language: spaces.get(s.space_id)?.language ?? null,
       settings: siteSpaceSettings(site.customization, s.customization),
       row: s,
     }));
@@ -179,7 +183,7 @@ export function siteView(model: SiteModel, spaces: Map<string, SpaceHead>, ctx: 
     for (const s of sections) s.isDefault = s === declared;
   }
   const signature = createHash('sha1')
-    .update(JSON.stringify(sections.map((s) => [s.id, s.variants.map((v) => [v.id, v.revisionId, v.title])])))
+    .update(JSON.stringify(sections.map((s) => [s.id, s.variants.map((v) => [v.id, v.revisionId, v.title, v.language])])))
     // Header links may carry conditions too: which ones show is part of what is visible.
     .update(
       JSON.stringify(sections.map((s) => s.variants.map((v) => v.settings.header.links.map((l) => conditionHolds(l.condition, ctx))))),
@@ -191,6 +195,6 @@ export function siteView(model: SiteModel, spaces: Map<string, SpaceHead>, ctx: 
 
 /** What a visitor with `claims` sees of a site at the revisions the request read. */
 export function visitorView(model: SiteModel, head: PublishedHead, claims: Record<string, unknown>): SiteView {
-  const spaces = new Map(head.revisions.map(([id, revisionId, title]) => [id, { revisionId, title }]));
+  const spaces = new Map(head.revisions.map(([id, revisionId, title, language]) => [id, { revisionId, title, language }]));
   return siteView(model, spaces, { visitor: { claims } });
 }

@@ -14,6 +14,7 @@ import { loadSpec } from './openapiPages';
 import { type LinkResolver, type OutlineEntry, renderBody, treeToHtml } from './render/body';
 import { apiOperation, apiReference, failedSpec } from './render/openapi';
 import { esc, safeHref } from './render/html';
+import { coverHtml, pageLayout, withCover } from './pageLayout';
 import { type Frame, type NavLink, renderFrame, type TreeNode } from './render/layout';
 
 /**
@@ -99,7 +100,6 @@ async function frame(
     canonical: string;
     noIndex?: boolean;
     markdownUrl?: string;
-    usesIcons?: boolean;
   },
 ): Promise<string> {
   const { section, variant } = loc;
@@ -158,7 +158,8 @@ async function frame(
 
   const assets = assetUrls(req.mount.root);
   return renderFrame({
-    lang: 'en',
+    // The space's language, else the language of the site's own words.
+    lang: variant.language || settings.internationalization.locale || 'en',
     siteTitle,
     brandHref,
     documentTitle: extra.title === siteTitle ? siteTitle : `${extra.title} | ${siteTitle}`,
@@ -166,7 +167,6 @@ async function frame(
     canonical: req.absolute(extra.canonical),
     root: req.mount.root,
     assets,
-    usesIcons: extra.usesIcons,
     theme: req.theme,
     settings,
     noIndex: !!extra.noIndex || req.site.visibility !== 'public',
@@ -183,7 +183,7 @@ async function frame(
   });
 }
 
-/** A rendered page: its HTML (with the nonce placeholder; cached by the caller) and the origins its script may call. */
+/** A rendered page: its HTML (cached by the caller) and the origins its script may call. */
 export interface RenderedPage {
   html: string;
   connect: string[];
@@ -210,7 +210,7 @@ async function operationBlocks(req: SiteRequest, body: NodeJSON, links: LinkReso
   return out;
 }
 
-/** The HTML of one page (with the nonce placeholder; cached by the caller). */
+/** The HTML of one page (cached by the caller). */
 export async function renderPage(req: SiteRequest, loc: Located): Promise<RenderedPage> {
   const { section, variant, snapshot, flat, page } = loc;
   let main: string;
@@ -221,11 +221,14 @@ export async function renderPage(req: SiteRequest, loc: Located): Promise<Render
   const url = req.pageUrl(section, variant, flat, page);
   const markdownUrl = req.markdownUrl(section, variant, page);
   const crumbs = [req.view.sections.length > 1 ? section.title : '', ...ancestors(flat, page).map((p) => p.title)].filter(Boolean);
+  const layout = pageLayout(page);
+  let cover = '';
+  // A hidden title stays for screen readers and search engines.
   const head = () =>
-    `${crumbs.length ? `<p class="breadcrumb">${crumbs.map(esc).join(' <span aria-hidden="true">/</span> ')}</p>` : ''}<h1 class="page-title">${page.emoji ? `<span class="emoji" aria-hidden="true">${esc(page.emoji)}</span>` : ''}${esc(title)}</h1>${description ? `<p class="page-description">${esc(description)}</p>` : ''}`;
+    `${cover}${crumbs.length ? `<p class="breadcrumb">${crumbs.map(esc).join(' <span aria-hidden="true">/</span> ')}</p>` : ''}<h1 class="page-title${layout.title ? '' : ' visually-hidden'}">${page.emoji ? `<span class="emoji" aria-hidden="true">${esc(page.emoji)}</span>` : ''}${esc(title)}</h1>${description && layout.description ? `<p class="page-description">${esc(description)}</p>` : ''}`;
   if (page.type === 'document') {
     const body = (await snapshot.body(page.id)) as NodeJSON;
-    const files = await req.fileUrls(variant, snapshot, body);
+    const files = await req.fileUrls(variant, snapshot, withCover(body, page));
     const images = await req.imageSources(variant, snapshot, files);
     const links: LinkResolver = {
       page: (id, anchor) => {
@@ -270,13 +273,14 @@ export async function renderPage(req: SiteRequest, loc: Located): Promise<Render
       const ops = await operationBlocks(req, body, links, connect);
       rendered = renderBody(body, { ...links, openapi: (a) => findBlock(ops, a) });
     }
-    outline = rendered.outline;
+    outline = layout.outline ? rendered.outline : [];
+    cover = coverHtml(page, layout, images);
     const pdf =
       variant.settings.pdf.enabled && variant.revisionId
         ? `<a href="${esc(await signedPdfUrl(req.db, { base: req.mount.serverBase, holder: `s.${req.site.id}` }, { spaceId: variant.spaceId, revisionId: variant.revisionId }))}" type="application/pdf">Download PDF</a>`
         : '';
     const actions = `<div class="page-actions">${variant.settings.pageActions.markdown ? `<a href="${esc(markdownUrl)}" type="text/markdown">View as Markdown</a>` : ''}${pdf}</div>`;
-    main = `${head()}${actions}<article class="content${page.openapiSpec ? ' api-reference' : ''}">${rendered.html}</article>${feedbackForm(req, url, variant)}${pager(req, loc)}`;
+    main = `${head()}${actions}<article class="content${page.openapiSpec ? ' api-reference' : ''}">${rendered.html}</article>${feedbackForm(req, url, variant)}${layout.pagination ? pager(req, loc) : ''}`;
   } else {
     // A group page lists what it holds.
     const items = page.children
@@ -294,8 +298,6 @@ export async function renderPage(req: SiteRequest, loc: Located): Promise<Render
     canonical: url,
     noIndex: page.noIndex,
     markdownUrl: page.type === 'document' ? markdownUrl : undefined,
-    // Only hand-written HTML keeps `fa-` classes (sanitize.ts).
-    usesIcons: /class="[^"]*\bfa-[a-z]/.test(main),
   });
   return { html, connect: [...connect] };
 }

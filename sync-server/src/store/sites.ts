@@ -176,12 +176,12 @@ export const SITE_CHANGES = 'quire_site_changes';
 export interface PublishedHead {
   site: SiteRow;
   org_hostname: string | null;
-  /** Each published space: id, current revision, title. */
-  revisions: [string, string | null, string][];
+  /** Each published space: id, current revision, title, language. */
+  revisions: [string, string | null, string, (string | null)?][];
 }
 
 const HEAD_SELECT = `SELECT row_to_json(s.*) AS site, o.hostname AS org_hostname,
-  (SELECT coalesce(json_agg(json_build_array(sp.id, sp.revision_id, sp.title) ORDER BY sp.id), '[]'::json)
+  (SELECT coalesce(json_agg(json_build_array(sp.id, sp.revision_id, sp.title, sp.language) ORDER BY sp.id), '[]'::json)
      FROM site_spaces ss JOIN spaces sp ON sp.id = ss.space_id AND sp.deleted_at IS NULL AND sp.org_id = s.org_id WHERE ss.site_id = s.id) AS revisions
   FROM sites s JOIN organizations o ON o.id = s.org_id`;
 
@@ -190,7 +190,7 @@ function reviveHead(
 ) {
   if (!row) return undefined;
   const site = row.site;
-  const revisions = (typeof row.revisions === 'string' ? JSON.parse(row.revisions) : row.revisions) as [string, string | null, string][];
+  const revisions = (typeof row.revisions === 'string' ? JSON.parse(row.revisions) : row.revisions) as PublishedHead['revisions'];
   const raw = typeof site === 'string' ? (JSON.parse(site) as SiteRow) : site;
   return {
     site: { ...raw, created_at: new Date(raw.created_at), updated_at: new Date(raw.updated_at), version: Number(raw.version) } as SiteRow,

@@ -12,7 +12,12 @@ const parser = unified()
   .use(rehypeSanitize, {
     ...defaultSchema,
     clobberPrefix: '',
-    attributes: { ...defaultSchema.attributes, table: [...(defaultSchema.attributes?.table ?? []), ['dataView', 'cards']] },
+    // Card tables print as cards; icons (`<i class="fa-globe">:globe:</i>`) are recognised to be left out.
+    attributes: {
+      ...defaultSchema.attributes,
+      table: [...(defaultSchema.attributes?.table ?? []), ['dataView', 'cards']],
+      i: [...(defaultSchema.attributes?.i ?? []), ['className', /^fa/]],
+    },
     // Targets inside the space (`page:`, `file:`) and inline image bytes are what the PDF resolves itself; nothing runs in it.
     protocols: {
       ...defaultSchema.protocols,
@@ -43,6 +48,7 @@ function inlines(nodes: ElementContent[], marks: Mark[] = []): NodeJSON[] {
         const alt = String(n.properties?.alt ?? '');
         out.push({ type: 'inlineImage', attrs: { src: String(n.properties?.src ?? ''), alt, title: null } });
       } else if (tag === 'strong' || tag === 'b') out.push(...inlines(n.children, add({ type: 'bold' })));
+      else if (tag === 'i' && Array.isArray(n.properties?.className) && n.properties.className.length) continue;
       else if (tag === 'em' || tag === 'i') out.push(...inlines(n.children, add({ type: 'italic' })));
       else if (tag === 'code' || tag === 'kbd' || tag === 'samp') out.push(...inlines(n.children, add({ type: 'code' })));
       else if (tag === 's' || tag === 'del' || tag === 'strike') out.push(...inlines(n.children, add({ type: 'strike' })));

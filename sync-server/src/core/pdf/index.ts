@@ -1,4 +1,4 @@
-import { AnchorAllocator, inlineText } from '@quire/shared/content/anchors';
+import { AnchorAllocator, headingText } from '@quire/shared/content/anchors';
 import type { NodeJSON } from '@quire/shared/content/json';
 import { renderBlocks } from './blocks';
 import { type RenderContext, pageDest } from './renderContext';
@@ -24,7 +24,7 @@ function prescan(pages: PdfPage[]) {
     const walk = (node: NodeJSON): void => {
       if (node.type === 'heading') {
         // The same anchors as sites and outlines: the written `id`, else a slug of the text.
-        const id = allocator.next(inlineText(node), typeof node.attrs?.id === 'string' ? node.attrs.id : null);
+        const id = allocator.next(headingText(node), typeof node.attrs?.id === 'string' ? node.attrs.id : null);
         anchors.set(node, id);
         dests.add(pageDest(page.id, id));
         return;

@@ -316,3 +316,26 @@ describe('PDF export', () => {
     expect(run('pdfinfo', ['-dests', out])).toContain('p/f#getting-started');
   });
 });
+
+describe('PDF export of pages with icons', () => {
+  it('prints GitBook icon codes neither from HTML nor as bare codes, and keeps code as written', async () => {
+    const body = markdownToBody(
+      [
+        'Click <i class="fa-hand-pointer">:hand-pointer:</i> now and see :globe: the world.',
+        '',
+        '## <i class="fa-rocket">:rocket:</i> Launch :gear:',
+        '',
+        'Keep `:code:` as code, and 10:30:00 as a time.',
+      ].join('\n'),
+    ).doc;
+    const out = await renderPdf({ title: 'Icons', pages: [{ id: 'i1', title: 'Icons', depth: 0, body }], resources: emptyResources() });
+    const path = join(dir, 'icons.pdf');
+    writeFileSync(path, out);
+    const printed = run('pdftotext', [path, '-']).replace(/\s+/g, ' ');
+    expect(printed).toContain('Click now and see the world.');
+    expect(printed).toContain('Launch');
+    expect(printed).toContain(':code:');
+    expect(printed).toContain('10:30:00');
+    expect(printed).not.toMatch(/hand-pointer|:globe:|:rocket:|:gear:/);
+  });
+});

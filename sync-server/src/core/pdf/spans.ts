@@ -1,3 +1,4 @@
+import { withoutIconCodes } from '@quire/shared/content/iconCodes';
 import type { NodeJSON } from '@quire/shared/content/json';
 import { isSafeUrl, parseTarget } from '@quire/shared/content/targets';
 import type { FontRole } from './fonts';
@@ -71,9 +72,12 @@ export function spansOf(ctx: RenderContext, node: NodeJSON, base: InlineBase): S
       ...extra,
     });
     switch (child.type) {
-      case 'text':
-        if (child.text) out.push(span(child.text));
+      case 'text': {
+        // Icon codes (`:rocket:`) stand for pictures the PDF does not draw; code is verbatim.
+        const value = style.mono ? child.text : withoutIconCodes(child.text ?? '');
+        if (value) out.push(span(value));
         break;
+      }
       case 'hardBreak':
         out.push(span('\n'));
         break;

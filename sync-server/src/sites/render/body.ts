@@ -1,10 +1,11 @@
-import { inlineText } from '@quire/shared/content/anchors';
+import { headingText, inlineText } from '@quire/shared/content/anchors';
+import { withoutIconCodes } from '@quire/shared/content/iconCodes';
 import type { NodeJSON } from '@quire/shared/content/json';
 import { slugify, uniqueSlug } from '@quire/shared/content/slugs';
 import { parseTarget } from '@quire/shared/content/targets';
 import type { Element, ElementContent, Root } from 'hast';
 import { isRelativePath } from '../assetPaths';
-import { el, textOf, txt } from './elements';
+import { el, isIcon, textOf, txt } from './elements';
 import { embedInfo } from './embeds';
 import { highlightLines } from './highlight';
 import { type LinkResolver, isExternal, resolveHref } from './links';
@@ -71,7 +72,7 @@ export function bodyTree(body: NodeJSON, links: LinkResolver, taken = new Set<st
         linkHtml(n);
         const level = HTML_HEADINGS[n.tagName];
         if (level) {
-          const title = textOf(n).trim();
+          const title = withoutIconCodes(textOf(n, isIcon)).replace(/\s+/g, ' ').trim();
           if (title) {
             const anchor = anchorFor(title, n.properties.id);
             n.properties.id = anchor;
@@ -256,7 +257,7 @@ export function bodyTree(body: NodeJSON, links: LinkResolver, taken = new Set<st
       case 'paragraph':
         return [el('p', {}, inline(n.content))];
       case 'heading': {
-        const title = inlineText(n).trim();
+        const title = headingText(n).trim();
         const anchor = anchorFor(title, a.id);
         const level = Math.min(Math.max(Number(a.level ?? 1) || 1, 1), 4);
         outline.push({ anchor, title, level });

@@ -10,9 +10,13 @@ export const el = (tagName: string, properties: Element['properties'], children:
 });
 export const txt = (value: string): ElementContent => ({ type: 'text', value });
 
-/** The text of a node and everything in it. */
-export function textOf(n: ElementContent): string {
+/** The text of a node and everything in it, but what `skip` leaves out. */
+export function textOf(n: ElementContent, skip?: (e: Element) => boolean): string {
   if (n.type === 'text') return n.value;
-  if (n.type === 'element') return n.children.map(textOf).join('');
+  if (n.type === 'element') return skip?.(n) ? '' : n.children.map((c) => textOf(c, skip)).join('');
   return '';
 }
+
+/** An icon kept from hand-written HTML (sanitize.ts): its text is a code, not words. */
+export const isIcon = (e: Element): boolean =>
+  e.tagName === 'i' && Array.isArray(e.properties.className) && e.properties.className.includes('icon');

@@ -15,6 +15,3 @@ export function safeHref(url: string | undefined | null): string {
   if (/^(https?:|mailto:|tel:)/i.test(compact) || (/^[/#?]/.test(compact) && !/^[/\\][/\\]/.test(compact))) return esc(url);
   return '#';
 }
-
-/** Placeholder replaced per response by a fresh CSP nonce, so cached pages can still carry one. */
-export const NONCE = '__QUIRE_NONCE__';

@@ -1,6 +1,6 @@
 import type { SiteCustomizationSettings } from '@quire/shared/schemas/siteCustomization';
 import type { OutlineEntry } from './body';
-import { esc, NONCE, safeHref } from './html';
+import { esc, safeHref } from './html';
 
 /** A link in the header, footer, tabs or sidebar, already resolved to a URL. */
 export interface NavLink {
@@ -34,9 +34,7 @@ export interface Frame {
   canonical: string;
   /** Where the site is served (no trailing slash), for the search endpoint and the script. */
   root: string;
-  assets: { css: string; js: string; insights: string; icons?: string };
-  /** The page shows icons of the icon font. */
-  usesIcons?: boolean;
+  assets: { css: string; js: string; insights: string };
   theme: 'light' | 'dark';
   settings: SiteCustomizationSettings;
   noIndex: boolean;
@@ -208,10 +206,9 @@ ${f.markdownUrl ? `<link rel="alternate" type="text/markdown" href="${esc(f.mark
 ${social}
 ${faviconTags(s, f.siteTitle)}
 <link rel="stylesheet" href="${esc(f.assets.css)}">
-${f.usesIcons && f.assets.icons ? `<link rel="stylesheet" href="${esc(f.assets.icons)}">` : ''}
-<style nonce="${NONCE}">${themeStyle(s)}</style>
-<script src="${esc(f.assets.js)}" defer nonce="${NONCE}"></script>
-<script src="${esc(f.assets.insights)}" defer nonce="${NONCE}"></script>
+<style>${themeStyle(s)}</style>
+<script src="${esc(f.assets.js)}" defer></script>
+<script src="${esc(f.assets.insights)}" defer></script>
 </head>
 <body class="${tabs ? 'has-tabs' : 'no-tabs'}">
 <a class="skip" href="#content">Skip to content</a>

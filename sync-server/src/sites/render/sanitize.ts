@@ -3,6 +3,7 @@ import { fromHtml } from 'hast-util-from-html';
 import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from 'rehype-sanitize';
 import rehypeStringify from 'rehype-stringify';
 import { unified } from 'unified';
+import { rehypeIcons } from './icons';
 
 /**
  * The allow-list every page body goes through (rehype-sanitize, GitHub's schema widened
@@ -94,7 +95,8 @@ export const SCHEMA: SanitizeSchema = {
   },
 };
 
-const processor = unified().use(rehypeSanitize, SCHEMA).use(rehypeStringify);
+// Icons are drawn after sanitizing: their SVG is the renderer's own (icons.ts).
+const processor = unified().use(rehypeSanitize, SCHEMA).use(rehypeIcons).use(rehypeStringify);
 
 /** The sanitized HTML of a tree. */
 export function sanitizeToHtml(tree: Root): string {
@@ -120,14 +122,24 @@ function adopt(node: RootContent): ElementContent[] {
   const props = { ...node.properties };
   const classes = Array.isArray(props.className) ? props.className.map(String) : [];
   const kept = classes.filter((c) => KEPT_CLASS.test(c));
+  // GitBook's action buttons (`data-action="ask"` opens its assistant): this site has none of
+  // those actions, and a button that does nothing is worse than no button.
+  if ((node.tagName === 'button' || node.tagName === 'a') && typeof props.dataAction === 'string' && props.dataAction) return [];
   if (node.tagName === 'table' && props.dataView === 'cards') kept.push('cards');
   if (node.tagName === 'a' && kept.includes('button')) kept.push('html-button');
   props.className = kept.length ? kept : undefined;
   if (node.tagName === 'i' && kept.some((c) => c.startsWith('fa'))) {
-    // Drawn by the icon font pages with icons link (assets.ts); decoration for assistive technology.
+    // Drawn as SVG after sanitizing (icons.ts); its text is the code GitBook falls back to, never shown.
     props.ariaHidden = 'true';
     props.className = [...kept, 'icon'];
   }
   const children = (node.tagName === 'template' ? [] : node.children).flatMap((c) => adopt(c as RootContent));
+  // A GitBook button's icon (`<a class="button" data-icon="rocket">`), drawn like any other (icons.ts).
+  const icon = typeof props.dataIcon === 'string' && /^[a-z0-9-]{1,48}$/.test(props.dataIcon) ? props.dataIcon : undefined;
+  if (icon && (node.tagName === 'button' || kept.includes('button')))
+    children.unshift(
+      { type: 'element', tagName: 'i', properties: { className: [`fa-${icon}`, 'icon'], ariaHidden: 'true' }, children: [] },
+      { type: 'text', value: ' ' },
+    );
   return [{ ...(node as Element), properties: props, children }];
 }

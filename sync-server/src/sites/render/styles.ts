@@ -134,9 +134,14 @@ main{min-width:0;padding:40px 0 80px}
 .hint-icon{flex:0 0 18px;width:18px;height:18px;margin-top:4px;background:var(--hint);-webkit-mask:var(--icon) center/contain no-repeat;mask:var(--icon) center/contain no-repeat}
 .hint-info{--icon:url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='black' stroke-width='2' stroke-linecap='round' stroke-linejoin='round'%3E%3Ccircle cx='12' cy='12' r='10'/%3E%3Cpath d='M12 16v-4M12 8h.01'/%3E%3C/svg%3E")}.hint-success{--icon:url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='black' stroke-width='2' stroke-linecap='round' stroke-linejoin='round'%3E%3Ccircle cx='12' cy='12' r='10'/%3E%3Cpath d='m9 12 2 2 4-4'/%3E%3C/svg%3E")}.hint-warning{--icon:url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='black' stroke-width='2' stroke-linecap='round' stroke-linejoin='round'%3E%3Cpath d='M10.3 3.9 1.8 18a2 2 0 0 0 1.7 3h17a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0z'/%3E%3Cpath d='M12 9v4M12 17h.01'/%3E%3C/svg%3E")}.hint-danger{--icon:url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='black' stroke-width='2' stroke-linecap='round' stroke-linejoin='round'%3E%3Ccircle cx='12' cy='12' r='10'/%3E%3Cpath d='m15 9-6 6M9 9l6 6'/%3E%3C/svg%3E")}
 .content{overflow-wrap:break-word}.content a{overflow-wrap:anywhere}
+.content td,.content th{word-break:normal}.content td a,.content th a{overflow-wrap:break-word}
+.search-panel input::-webkit-search-cancel-button{-webkit-appearance:none;appearance:none;display:none}
+.page-cover{margin:0 0 24px}.page-cover img{display:block;width:100%;height:240px;object-fit:cover;border-radius:var(--radius)}.page-cover-full img{height:auto;max-height:420px}
+.visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 .html-block{overflow-x:auto;margin:0 0 16px}.html-block>*:last-child{margin-bottom:0}
 .html-block table:not(.cards){border-collapse:collapse;width:100%;font-size:14.5px;margin:0 0 16px}.html-block table:not(.cards) td,.html-block table:not(.cards) th{border:1px solid var(--border)}
 .content [align=center]{text-align:center}.content [align=right]{text-align:right}.content img[align=center]{display:block;margin:0 auto}
+.fa-icon{display:inline-block;height:1em;vertical-align:-.125em;fill:currentColor;overflow:visible}
 .content figure img{display:inline-block}
 table.cards{display:block;border:0;margin:0 0 20px}table.cards thead{display:none}table.cards tbody{display:grid;grid-template-columns:repeat(auto-fill,minmax(220px,1fr));gap:16px}
 table.cards tr{display:flex;flex-direction:column;gap:4px;padding:16px;border:1px solid var(--border);border-radius:var(--radius);background:var(--bg-soft)}
