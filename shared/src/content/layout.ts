@@ -17,6 +17,8 @@ export const BranchMap = {
   reusableContents: 'reusableContents',
   /** variable name → string value */
   variables: 'variables',
+  /** plain JSON values: what a git sync last read (`summary` → {@link import('./gitBaseline').GitFileBaseline}) */
+  git: 'git',
 } as const;
 export type BranchMap = (typeof BranchMap)[keyof typeof BranchMap];
 
@@ -52,6 +54,8 @@ export const PageKey = {
   variables: 'variables',
   /** plain JSON: `{oid, path}` of the repository file the page came from (git sync layout) */
   git: 'git',
+  /** plain JSON: `{rendered, parent, slug}`: the page as the last git sync read it, so an export knows it untouched */
+  gitBaseline: 'gitBaseline',
   /** plain JSON: `{revision, by, at}` of the last time the page was restored from its history (`restores.ts`) */
   restoredFrom: 'restoredFrom',
 } as const;

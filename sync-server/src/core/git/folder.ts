@@ -71,8 +71,10 @@ export async function planProjectImport(
   let toc;
   // A summary's entries are written from its own folder.
   let tocDir = '';
+  let summaryBytes: Uint8Array | undefined;
   if (summaryPath) {
-    toc = parseSummary(utf8((await source.read(summaryPath)) as Uint8Array));
+    summaryBytes = (await source.read(summaryPath)) as Uint8Array;
+    toc = parseSummary(utf8(summaryBytes));
     tocDir = posix.dirname(summaryPath) === '.' ? '' : posix.dirname(summaryPath);
   } else {
     const pages = paths.filter((p) => MARKDOWN.test(p) && !p.startsWith('.gitbook/'));
@@ -82,5 +84,7 @@ export async function planProjectImport(
   }
   if (!toc.length) throw new GitFailure('the folder holds no markdown files: nothing to import');
   const assets = paths.filter((p) => p.startsWith('.gitbook/assets/')).sort();
-  return planRepository(source, toc, limits, tocDir, assets);
+  const plan = await planRepository(source, toc, limits, tocDir, assets);
+  if (summaryPath && summaryBytes) plan.summarySource = { path: summaryPath, bytes: summaryBytes };
+  return plan;
 }

@@ -10,6 +10,7 @@ import { openChangeRequest } from '../content/changeRequests';
 import type { Source } from '../content/import/repository';
 import { type ImportPlan, applyPlan } from '../content/import/plan';
 import { editBranch } from '../content/revisions';
+import { keepGitSources, recordGitBaselines } from './baselines';
 import { GITBOOK_YAML, normalizeFolder, planProjectImport, readProjectLayout } from './folder';
 import { GitFailure, type TreeEntry, checkDeadline, shortRef } from './remote';
 import type { GitJob, GitRunResult } from './job';
@@ -93,7 +94,16 @@ async function write(job: GitJob, plan: ImportPlan, commit: string): Promise<Git
     if (!(await lockRunningGitOperation(tx, op.id, op.attempts)))
       throw new GitFailure('the operation was stopped before its content was written');
     for (const f of plan.files) await linkSpaceFile(tx, branch.spaceId, f.id, await putBlob(tx, f.bytes, f.contentType));
-    await editBranch(tx, branch, (doc) => replaceContent(doc, plan), { type: 'import', createdBy: op.requested_by });
+    await keepGitSources(tx, branch.spaceId, plan);
+    await editBranch(
+      tx,
+      branch,
+      (doc) => {
+        replaceContent(doc, plan);
+        recordGitBaselines(doc, plan);
+      },
+      { type: 'import', createdBy: op.requested_by },
+    );
     if (branch.changeRequestId) await addContributor(tx, branch.changeRequestId, op.requested_by);
     const end: GitOperationEnd = {
       state: 'success',

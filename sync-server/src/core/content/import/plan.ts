@@ -20,6 +20,8 @@ export interface PlannedPage {
   layout?: { [key: string]: JsonValue };
   /** The file the page was read from, in the imported folder's layout. */
   git?: GitSource;
+  /** Its bytes, kept so an export can write the page back as it was while nobody changes it. */
+  source?: Uint8Array;
 }
 
 /** A file an import will store and record in the branch. */
@@ -58,6 +60,8 @@ export interface ImportPlan {
   files: PlannedFile[];
   reusableContents?: PlannedReusableContent[];
   unmapped?: UnmappedItem[];
+  /** The table of contents the import read, when it read one from a repository. */
+  summarySource?: { path: string; bytes: Uint8Array };
   /** Pages and files the source listed or linked. */
   totalResources: number;
   /** Those that could be read (a listed page whose file is missing is created empty and not counted). */

@@ -193,6 +193,7 @@ export async function planRepository(
       continue;
     }
     p.page.git = gitSource(p.file, bytes);
+    p.page.source = bytes;
     const text = utf8(bytes);
     const parsed = markdownToBody(text);
     for (const item of parsed.unmapped) unmapped.push({ page: p.file, ...item });

@@ -1,0 +1,47 @@
+import type * as Y from 'yjs';
+import { isRecord } from './json';
+import { BranchMap, PageKey, findPageMap } from './layout';
+
+/**
+ * A page as the last git import read it: the hash of its export rendering then, and the
+ * place it had (parent and slug). An export that renders the same hash for a page still in
+ * that place writes the file it read, byte for byte, instead of its own rendering.
+ */
+export interface PageGitBaseline {
+  rendered: string;
+  parent: string | null;
+  slug: string;
+}
+
+/** A file of the folder itself (the summary), as the last import read it. */
+export interface GitFileBaseline {
+  oid: string;
+  path: string;
+  rendered: string;
+}
+
+export function readPageGitBaseline(doc: Y.Doc, pageId: string): PageGitBaseline | null {
+  const value = findPageMap(doc, pageId)?.get(PageKey.gitBaseline);
+  if (!isRecord(value)) return null;
+  const { rendered, parent, slug } = value;
+  if (typeof rendered !== 'string' || typeof slug !== 'string' || (parent !== null && typeof parent !== 'string')) return null;
+  return { rendered, parent, slug };
+}
+
+export function setPageGitBaseline(doc: Y.Doc, pageId: string, baseline: PageGitBaseline): void {
+  findPageMap(doc, pageId)?.set(PageKey.gitBaseline, { ...baseline });
+}
+
+export function readSummaryBaseline(doc: Y.Doc): GitFileBaseline | null {
+  const value = doc.getMap(BranchMap.git).get('summary');
+  if (!isRecord(value)) return null;
+  const { oid, path, rendered } = value;
+  return typeof oid === 'string' && typeof path === 'string' && typeof rendered === 'string' ? { oid, path, rendered } : null;
+}
+
+/** null: the branch has no summary of its own any more (an import without one). */
+export function setSummaryBaseline(doc: Y.Doc, baseline: GitFileBaseline | null): void {
+  const map = doc.getMap(BranchMap.git);
+  if (baseline) map.set('summary', { ...baseline });
+  else map.delete('summary');
+}
