@@ -11,6 +11,8 @@ export interface PageGitBaseline {
   rendered: string;
   parent: string | null;
   slug: string;
+  /** Front matter keys in the file's order, which an edited page keeps. */
+  frontMatter?: string[];
 }
 
 /** A file of the folder itself (the summary), as the last import read it. */
@@ -23,9 +25,10 @@ export interface GitFileBaseline {
 export function readPageGitBaseline(doc: Y.Doc, pageId: string): PageGitBaseline | null {
   const value = findPageMap(doc, pageId)?.get(PageKey.gitBaseline);
   if (!isRecord(value)) return null;
-  const { rendered, parent, slug } = value;
+  const { rendered, parent, slug, frontMatter } = value;
   if (typeof rendered !== 'string' || typeof slug !== 'string' || (parent !== null && typeof parent !== 'string')) return null;
-  return { rendered, parent, slug };
+  const keys = Array.isArray(frontMatter) ? frontMatter.filter((k): k is string => typeof k === 'string') : [];
+  return { rendered, parent, slug, ...(keys.length ? { frontMatter: keys } : {}) };
 }
 
 export function setPageGitBaseline(doc: Y.Doc, pageId: string, baseline: PageGitBaseline): void {

@@ -11,15 +11,24 @@ import { type ImportPlan, gitSource } from '../content/import/plan';
  * touched them and writes back the files the import read.
  */
 export function recordGitBaselines(doc: Y.Doc, plan: ImportPlan): void {
-  const rendered = renderFolder(doc);
+  const keys = new Map(plan.pages.map((p) => [p.id, p.frontMatterKeys ?? []]));
+  const places: { id: string; parent: string | null; slug: string }[] = [];
   const walk = (nodes: PageTreeNode[], parent: string | null) => {
     for (const node of nodes) {
-      const page = rendered.pages.get(node.id);
-      if (node.git && page) setPageGitBaseline(doc, node.id, { rendered: renderHash(page.text), parent, slug: node.slug });
+      if (node.git && node.type === 'document') places.push({ id: node.id, parent, slug: node.slug });
       walk(node.children, node.id);
     }
   };
   walk(pageTree(doc), null);
+  // the place and front matter order first: the rendering they are compared by reads them
+  for (const p of places)
+    setPageGitBaseline(doc, p.id, { rendered: '', parent: p.parent, slug: p.slug, frontMatter: keys.get(p.id) ?? [] });
+  const rendered = renderFolder(doc);
+  for (const p of places) {
+    const page = rendered.pages.get(p.id);
+    if (page)
+      setPageGitBaseline(doc, p.id, { rendered: renderHash(page.text), parent: p.parent, slug: p.slug, frontMatter: keys.get(p.id) ?? [] });
+  }
   const summary = plan.summarySource;
   setSummaryBaseline(
     doc,

@@ -72,13 +72,18 @@ export function renderFolder(doc: Y.Doc): RenderedFolder {
   const pages = new Map<string, { path: string; text: string }>();
   for (const [pageId, path] of pageFiles) {
     const node = findNode(tree, pageId) as PageTreeNode;
-    const markdown = getPageMarkdown(doc, pageId, { frontMatter: true, resolveTarget: resolverFrom(path) });
+    const markdown = getPageMarkdown(doc, pageId, {
+      frontMatter: true,
+      frontMatterOrder: readPageGitBaseline(doc, pageId)?.frontMatter,
+      figures: true,
+      resolveTarget: resolverFrom(path),
+    });
     pages.set(pageId, { path, text: withTitle(markdown, node.title) });
   }
   const includes = new Map<string, string>();
   for (const [id, path] of includePaths) {
     const title = listReusableContents(doc).find((c) => c.id === id)?.title ?? '';
-    const body = bodyToMarkdown(getReusableContentDocument(doc, id), { resolveTarget: resolverFrom(path) });
+    const body = bodyToMarkdown(getReusableContentDocument(doc, id), { resolveTarget: resolverFrom(path), figures: true });
     includes.set(path, `${formatFrontMatter({ title })}\n${body}`);
   }
   return { layout, pages, includes, summary: summary(tree, pageFiles, resolverFrom('SUMMARY.md')) };

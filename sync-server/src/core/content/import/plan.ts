@@ -22,6 +22,8 @@ export interface PlannedPage {
   git?: GitSource;
   /** Its bytes, kept so an export can write the page back as it was while nobody changes it. */
   source?: Uint8Array;
+  /** Its front matter keys in the file's order. */
+  frontMatterKeys?: string[];
 }
 
 /** A file an import will store and record in the branch. */

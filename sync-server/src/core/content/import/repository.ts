@@ -199,6 +199,7 @@ export async function planRepository(
     for (const item of parsed.unmapped) unmapped.push({ page: p.file, ...item });
     const { body, h1 } = withoutLeadingH1(parsed.doc);
     p.page.title ||= h1 || prettify(posix.basename(p.file));
+    p.page.frontMatterKeys = Object.keys(parsed.frontMatter);
     const { description, icon, emoji, layout, hidden, cover, coverY } = parsed.frontMatter;
     if (typeof description === 'string') p.page.description = description;
     if (typeof icon === 'string') p.page.icon = icon;
