@@ -51,7 +51,7 @@ export function getPageMarkdown(doc: Y.Doc, pageId: string, options: PageMarkdow
   const map = requirePageMap(doc, pageId);
   const body = readBody(bodyFragment(map, false));
   const frontMatter = options.frontMatter
-    ? ordered(pageFrontMatter(readPage(pageId, map), options.resolveTarget), options.frontMatterOrder ?? [])
+    ? ordered(pageFrontMatter(readPage(pageId, map), options.resolveTarget, options.frontMatterOrder ?? []), options.frontMatterOrder ?? [])
     : undefined;
   return bodyToMarkdown(body, { frontMatter, resolveTarget: options.resolveTarget, figures: options.figures });
 }
@@ -99,6 +99,8 @@ function pageFrontMatter(
     hidden: boolean;
   },
   resolveTarget: MarkdownOptions['resolveTarget'],
+  /** Keys the page's file had: a `coverY: 0` it wrote is written again. */
+  written: readonly string[] = [],
 ): FrontMatter {
   const frontMatter: FrontMatter = {};
   if (page.description) frontMatter.description = page.description;
@@ -107,7 +109,7 @@ function pageFrontMatter(
   const cover = page.cover ? refToTarget(page.cover.ref) : '';
   if (cover) {
     frontMatter.cover = resolveTarget ? resolveTarget(cover, 'image') : cover;
-    if (typeof page.cover?.yPos === 'number' && page.cover.yPos !== 0) frontMatter.coverY = page.cover.yPos;
+    if (typeof page.cover?.yPos === 'number' && (page.cover.yPos !== 0 || written.includes('coverY'))) frontMatter.coverY = page.cover.yPos;
   }
   if (page.layout) frontMatter.layout = page.layout;
   if (page.hidden) frontMatter.hidden = true;

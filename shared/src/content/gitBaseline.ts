@@ -1,6 +1,9 @@
-import type * as Y from 'yjs';
+import * as Y from 'yjs';
 import { isRecord } from './json';
-import { BranchMap, PageKey, findPageMap } from './layout';
+import { PageKey, findPageMap, reusableContentsMap } from './layout';
+
+/** The branch's top-level map of what the last git import read besides pages (`summary`). */
+export const GIT_MAP = 'git';
 
 /**
  * A page as the last git import read it: the hash of its export rendering then, and the
@@ -36,7 +39,9 @@ export function setPageGitBaseline(doc: Y.Doc, pageId: string, baseline: PageGit
 }
 
 export function readSummaryBaseline(doc: Y.Doc): GitFileBaseline | null {
-  const value = doc.getMap(BranchMap.git).get('summary');
+  // read without defining the map on a document that has none
+  if (!doc.share.has(GIT_MAP)) return null;
+  const value = doc.getMap(GIT_MAP).get('summary');
   if (!isRecord(value)) return null;
   const { oid, path, rendered } = value;
   return typeof oid === 'string' && typeof path === 'string' && typeof rendered === 'string' ? { oid, path, rendered } : null;
@@ -44,7 +49,22 @@ export function readSummaryBaseline(doc: Y.Doc): GitFileBaseline | null {
 
 /** null: the branch has no summary of its own any more (an import without one). */
 export function setSummaryBaseline(doc: Y.Doc, baseline: GitFileBaseline | null): void {
-  const map = doc.getMap(BranchMap.git);
+  if (!baseline && !doc.share.has(GIT_MAP)) return;
+  const map = doc.getMap(GIT_MAP);
   if (baseline) map.set('summary', { ...baseline });
   else map.delete('summary');
+}
+
+/** Where a reusable content came from (an included file) and how it rendered then. */
+export function readReusableContentGit(doc: Y.Doc, id: string): GitFileBaseline | null {
+  const map = reusableContentsMap(doc).get(id);
+  const value = map instanceof Y.Map ? map.get('git') : undefined;
+  if (!isRecord(value)) return null;
+  const { oid, path, rendered } = value;
+  return typeof oid === 'string' && typeof path === 'string' ? { oid, path, rendered: typeof rendered === 'string' ? rendered : '' } : null;
+}
+
+export function setReusableContentGit(doc: Y.Doc, id: string, baseline: GitFileBaseline): void {
+  const map = reusableContentsMap(doc).get(id);
+  if (map instanceof Y.Map) map.set('git', { ...baseline });
 }

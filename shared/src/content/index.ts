@@ -34,7 +34,9 @@ export {
   type GitFileBaseline,
   type PageGitBaseline,
   readPageGitBaseline,
+  readReusableContentGit,
   readSummaryBaseline,
+  setReusableContentGit,
   setPageGitBaseline,
   setSummaryBaseline,
 } from './gitBaseline';

@@ -6,7 +6,8 @@ import { isRecord, type JsonValue } from './json';
  * Names of the branch Y.Doc's top-level types. A branch (a space's main content or a
  * change request) is one Y.Doc; these names are the contract with every Yjs client.
  * Comments' passages are a map of their own beside these (`commentAnchors.ts`), made only
- * once a passage is commented on.
+ * once a passage is commented on; so is what the last git import read (`gitBaseline.ts`),
+ * made by the first import.
  */
 export const BranchMap = {
   /** pageId → Y.Map of {@link PageKey} keys */
@@ -17,8 +18,6 @@ export const BranchMap = {
   reusableContents: 'reusableContents',
   /** variable name → string value */
   variables: 'variables',
-  /** plain JSON values: what a git sync last read (`summary` → {@link import('./gitBaseline').GitFileBaseline}) */
-  git: 'git',
 } as const;
 export type BranchMap = (typeof BranchMap)[keyof typeof BranchMap];
 

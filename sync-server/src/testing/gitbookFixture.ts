@@ -23,6 +23,7 @@ export function gitbookFixture(): Record<string, Uint8Array> {
     ].join('\n'),
     'package.json': '{\n  "name": "acme",\n  "private": true\n}\n',
     'src/index.js': "console.log('acme');\n",
+    'docs/.gitbook/includes/support.md': '---\ntitle: Support contact\n---\n\nWrite to **support@acme.test**, we answer within a day.\n',
     'docs/.gitbook/assets/logo.png': png(101),
     'docs/.gitbook/assets/logo-dark.png': png(102),
     'docs/.gitbook/assets/image (1).png': png(103),
@@ -154,7 +155,7 @@ function page(path: string, n: number, all: string[]): string {
   const rel = relative(path, other);
   const lines: string[] = [];
   if (n % 3 === 0) lines.push('---', `description: How ${title.toLowerCase()} works in Acme.`, '---', '');
-  if (n % 5 === 1) lines.push('---', 'icon: gear', `description: ${title} for administrators.`, '---', '');
+  else if (n % 5 === 1) lines.push('---', 'icon: gear', `description: ${title} for administrators.`, '---', '');
   lines.push(
     `# ${title}`,
     '',
@@ -216,6 +217,7 @@ function page(path: string, n: number, all: string[]): string {
     );
   }
   if (n % 7 === 3) lines.push('{% content-ref url="' + rel + '" %}', `[${rel.split('/').pop()}](${rel})`, '{% endcontent-ref %}', '');
+  if (path.startsWith('troubleshooting/')) lines.push(`{% include "${up}.gitbook/includes/support.md" %}`, '');
   lines.push(
     '## Next steps',
     '',

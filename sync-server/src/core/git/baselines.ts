@@ -1,4 +1,4 @@
-import { type PageTreeNode, pageTree, setPageGitBaseline, setSummaryBaseline } from '@quire/shared/content/index';
+import { type PageTreeNode, pageTree, setPageGitBaseline, setReusableContentGit, setSummaryBaseline } from '@quire/shared/content/index';
 import type * as Y from 'yjs';
 import type { Queryable } from '../../store/db';
 import { putGitSource } from '../../store/gitSources';
@@ -29,6 +29,11 @@ export function recordGitBaselines(doc: Y.Doc, plan: ImportPlan): void {
     if (page)
       setPageGitBaseline(doc, p.id, { rendered: renderHash(page.text), parent: p.parent, slug: p.slug, frontMatter: keys.get(p.id) ?? [] });
   }
+  for (const r of plan.reusableContents ?? []) {
+    const path = rendered.layout.includePaths.get(r.id);
+    const text = path ? rendered.includes.get(path) : undefined;
+    if (r.git && text !== undefined) setReusableContentGit(doc, r.id, { ...r.git, rendered: renderHash(text) });
+  }
   const summary = plan.summarySource;
   setSummaryBaseline(
     doc,
@@ -40,5 +45,6 @@ export function recordGitBaselines(doc: Y.Doc, plan: ImportPlan): void {
 export async function keepGitSources(tx: Queryable, spaceId: string, plan: ImportPlan): Promise<void> {
   for (const page of plan.pages) if (page.git && page.source) await putGitSource(tx, spaceId, page.git.oid, page.source);
   const summary = plan.summarySource;
+  for (const r of plan.reusableContents ?? []) if (r.git && r.source) await putGitSource(tx, spaceId, r.git.oid, r.source);
   if (summary) await putGitSource(tx, spaceId, gitSource(summary.path, summary.bytes).oid, summary.bytes);
 }

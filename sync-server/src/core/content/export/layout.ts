@@ -1,5 +1,12 @@
 import { posix } from 'node:path';
-import { type PageTreeNode, listFiles, listReusableContents, readPageGitBaseline, slugify } from '@quire/shared/content/index';
+import {
+  type PageTreeNode,
+  listFiles,
+  listReusableContents,
+  readPageGitBaseline,
+  readReusableContentGit,
+  slugify,
+} from '@quire/shared/content/index';
 import type * as Y from 'yjs';
 
 const ASSETS = '.gitbook/assets';
@@ -64,7 +71,16 @@ export function folderLayout(doc: Y.Doc, tree: PageTreeNode[]): FolderLayout {
   for (const file of files) if (!assetPaths.has(file.id)) assetPaths.set(file.id, uniquePath(ASSETS, file.name || file.id, taken));
 
   const includePaths = new Map<string, string>();
-  for (const content of listReusableContents(doc)) {
+  const contents = listReusableContents(doc);
+  for (const content of contents) {
+    const path = readReusableContentGit(doc, content.id)?.path;
+    if (path && MARKDOWN.test(path) && !taken.has(path.toLowerCase()) && !path.startsWith('../')) {
+      includePaths.set(content.id, path);
+      take(path);
+    }
+  }
+  for (const content of contents) {
+    if (includePaths.has(content.id)) continue;
     includePaths.set(content.id, uniquePath(INCLUDES, `${slugify(content.title) || slugify(content.id) || 'include'}.md`, taken));
   }
   return { pageFiles, assetPaths, includePaths };

@@ -12,6 +12,7 @@ import {
   pageTree,
   parseTarget,
   readPageGitBaseline,
+  readReusableContentGit,
   readSummaryBaseline,
 } from '@quire/shared/content/index';
 import { escapeDestination, escapeText } from '@quire/shared/content/markdown/escape';
@@ -49,6 +50,12 @@ export function renderFolder(doc: Y.Doc): RenderedFolder {
   const resolverFrom = (fromFile: string) => {
     const dir = posix.dirname(fromFile);
     const relative = (path: string) => pathTarget(posix.relative(dir, path));
+    // a folder's README is linked as its folder, as git sync writes it (`installation/`)
+    const toPage = (path: string) => {
+      const rel = posix.relative(dir, path);
+      const folder = posix.dirname(rel);
+      return /(^|\/)README\.md$/.test(rel) && folder !== '.' && posix.dirname(path) !== '.' ? pathTarget(`${folder}/`) : pathTarget(rel);
+    };
     return (target: string, kind: TargetKind): string => {
       if (kind === 'reusableContent') {
         const id = /^reusable:(.+)$/.exec(target)?.[1];
@@ -59,7 +66,8 @@ export function renderFolder(doc: Y.Doc): RenderedFolder {
       if (parsed.kind === 'page') {
         const path = pageFiles.get(parsed.pageId) ?? pageFiles.get(firstDocumentIn(tree, parsed.pageId) ?? '');
         if (!path) return target;
-        return parsed.anchor ? `${relative(path)}#${parsed.anchor}` : relative(path);
+        const written = fromFile === 'SUMMARY.md' ? relative(path) : toPage(path);
+        return parsed.anchor ? `${written}#${parsed.anchor}` : written;
       }
       if (parsed.kind === 'file') {
         const path = assetPaths.get(parsed.fileId);
@@ -109,7 +117,12 @@ export async function exportBranchAsMarkdown(
     const bytes = await readFile(file);
     if (bytes) out.set(rendered.layout.assetPaths.get(file.id) as string, bytes);
   }
-  for (const [path, text] of rendered.includes) out.set(path, encoder.encode(text));
+  for (const [id, path] of rendered.layout.includePaths) {
+    const text = rendered.includes.get(path) as string;
+    const git = readReusableContentGit(doc, id);
+    const untouched = git && git.path === path && git.rendered === renderHash(text);
+    out.set(path, (untouched ? await readSource(git.oid) : undefined) ?? encoder.encode(text));
+  }
   for (const [pageId, { path, text }] of rendered.pages) {
     const page = getPage(doc, pageId);
     const baseline = readPageGitBaseline(doc, pageId);

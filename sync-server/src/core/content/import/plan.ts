@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import { type GitSource, type JsonValue, type NodeJSON, addFile, createPages, createReusableContent } from '@quire/shared/content/index';
+import {
+  type GitSource,
+  type JsonValue,
+  type NodeJSON,
+  addFile,
+  createPages,
+  createReusableContent,
+  setReusableContentGit,
+} from '@quire/shared/content/index';
 import type * as Y from 'yjs';
 
 /** A page an import will create; parents come before their children in a plan. */
@@ -41,6 +49,9 @@ export interface PlannedReusableContent {
   id: string;
   title: string;
   body: NodeJSON;
+  /** The included file, and its bytes for an export to write back while nobody changes it. */
+  git?: GitSource;
+  source?: Uint8Array;
 }
 
 /** Something of the source an import kept only in part, or not at all, and where it was written. */
@@ -83,7 +94,10 @@ export function applyPlan(doc: Y.Doc, plan: ImportPlan) {
         ...(f.git ? { git: f.git } : {}),
       });
     }
-    for (const r of plan.reusableContents ?? []) createReusableContent(doc, { id: r.id, title: r.title, document: r.body });
+    for (const r of plan.reusableContents ?? []) {
+      createReusableContent(doc, { id: r.id, title: r.title, document: r.body });
+      if (r.git) setReusableContentGit(doc, r.id, { ...r.git, rendered: '' });
+    }
     createPages(
       doc,
       plan.pages.map((p) => ({
