@@ -45,9 +45,10 @@ async function operate(spaceId: string, direction: 'import' | 'export', body: Re
 }
 
 /** A repository made from the fixture, a space imported from it, and the commit it was imported at. */
-async function imported(name: string): Promise<{ spaceId: string; original: string }> {
+async function imported(name: string, beforeImport?: (spaceId: string) => Promise<void>): Promise<{ spaceId: string; original: string }> {
   g.createRepository(name, FIXTURE, { message: 'Docs as GitBook wrote them' });
   const spaceId = (await t.post(`/v1/orgs/${orgId}/spaces`, admin.token, { title: name })).body.id as string;
+  await beforeImport?.(spaceId);
   const original = g.log(name)[0]!.hash;
   expect((await operate(spaceId, 'import', { url: g.url(name), ref: 'main' })).commit).toBe(original);
   return { spaceId, original };
@@ -145,9 +146,22 @@ describe('git round trip of a repository GitBook wrote', () => {
     expect(changed.length).toBeLessThan(40);
   });
 
-  it('keeps an image in an expandable summary, a link with a fragment into another folder and an empty-caption figure', async () => {
-    const { spaceId, original } = await imported('cases');
+  it("keeps an image in an expandable summary, a link with a fragment into another folder and an empty-caption figure; .gitbook.yaml redirects become the site's", async () => {
+    let site = '';
+    const { spaceId, original } = await imported('cases', async (id) => {
+      site = `/v1/orgs/${orgId}/sites/${(await t.post(`/v1/orgs/${orgId}/sites`, admin.token, { title: 'Cases', spaces: [id] })).body.id}`;
+    });
     const ids = await pagesByTitle(spaceId);
+    // .gitbook.yaml's redirects are the site's now, each to the page its file became
+    const siteSpaceId = (await t.get(`${site}/site-spaces`, admin.token)).body.items[0].id;
+    const redirects = (await t.get(`${site}/redirects`, admin.token)).body.items.map((r: { source: string; destination: unknown }) => [
+      r.source,
+      r.destination,
+    ]);
+    expect(redirects.sort()).toEqual([
+      ['/api/v1', { kind: 'site-page', siteSpaceId, pageId: ids.get('API reference') }],
+      ['/setup/install', { kind: 'site-page', siteSpaceId, pageId: ids.get('Installation') }],
+    ]);
     const linking = ids.get('Scaling')!;
     const page = (await t.get(`/v1/spaces/${spaceId}/content/page/${linking}?format=document`, admin.token)).body;
     const json = JSON.stringify(page.document);
