@@ -2,7 +2,7 @@ import { png } from './docsRepository';
 
 /**
  * A repository as GitBook's git sync leaves it, made by hand for the round-trip tests: a
- * `.gitbook.yaml` with a content root and redirects, code beside the docs, 36 pages in
+ * `.gitbook.yaml` with a content root and redirects, code beside the docs, 35 pages in
  * nested folders with front matter, hints, tabs, tables, figures with and without
  * captions, code blocks, HTML images, content-refs, links with fragments across folders, an
  * expandable whose summary shows a `<picture>`, and assets with spaces in their names.
@@ -233,5 +233,7 @@ function relative(from: string, to: string): string {
   const b = to.split('/');
   let i = 0;
   while (i < a.length && i < b.length - 1 && a[i] === b[i]) i++;
-  return [...a.slice(i).map(() => '..'), ...b.slice(i)].join('/');
+  const path = [...a.slice(i).map(() => '..'), ...b.slice(i)].join('/');
+  // git sync links a folder's README as the folder
+  return path.endsWith('/README.md') ? path.slice(0, -'README.md'.length) : path;
 }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { exportRevisionFiles } from '../../core/content/export';
 import { GitRunner } from '../../core/git/runner';
+import { handWrittenRepository } from '../../testing/docsRepository';
 import { gitbookFixture } from '../../testing/gitbookFixture';
 import { GitServer, git } from '../../testing/gitServer';
 import { TestServer, type TestUser } from '../../testing/harness';
@@ -105,6 +106,15 @@ describe('git round trip of a repository GitBook wrote', () => {
     expect(git(repo, 'diff', '--stat', original, 'HEAD')).toBe('');
   });
 
+  it('the hand-written repository of odd cases comes back unchanged too', async () => {
+    g.createRepository('odd', handWrittenRepository());
+    const spaceId = (await t.post(`/v1/orgs/${orgId}/spaces`, admin.token, { title: 'Odd' })).body.id as string;
+    await operate(spaceId, 'import', { url: g.url('odd'), ref: 'main' });
+    const before = g.log('odd');
+    expect((await operate(spaceId, 'export', { url: g.url('odd'), ref: 'main', commitMessage: 'Nothing' })).commit).toBeUndefined();
+    expect(g.log('odd')).toEqual(before);
+  });
+
   it('an edited page is the only file the next commit changes, written as git sync writes it', async () => {
     const { spaceId, original } = await imported('edited');
     const ids = await pagesByTitle(spaceId);
@@ -176,12 +186,21 @@ describe('git round trip of a repository GitBook wrote', () => {
       expect(readPageGitBaseline(doc, withDetails)?.rendered).toMatch(/^[0-9a-f]{64}$/);
       typeInFirstParagraph(doc, withDetails, ' Keep three.');
       typeInFirstParagraph(doc, ids.get('Deploying')!, ' Takes a minute.');
+      // its front matter has `icon` before `description`, which the page keeps
+      typeInFirstParagraph(doc, ids.get('Migrating')!, ' Plan an hour.');
     });
     await operate(spaceId, 'export', { url: g.url('cases'), ref: 'main', commitMessage: 'Edit two pages' });
     const repo = clone('cases');
     expect(git(repo, 'diff', '--name-only', original, 'HEAD').trim().split('\n').sort()).toEqual([
       'docs/guides/backups.md',
       'docs/guides/deploying.md',
+      'docs/guides/migrating.md',
+    ]);
+    // each edited page is written as it was but for the line typed in
+    expect(git(repo, 'diff', '--numstat', original, 'HEAD').trim().split('\n')).toEqual([
+      '1\t1\tdocs/guides/backups.md',
+      '1\t1\tdocs/guides/deploying.md',
+      '1\t1\tdocs/guides/migrating.md',
     ]);
     const backups = readFileSync(join(repo, 'docs/guides/backups.md'), 'utf8');
     expect(backups).toContain(
