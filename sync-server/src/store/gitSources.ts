@@ -1,5 +1,5 @@
 import type { Queryable } from './db';
-import { getBlob, putBlob } from './files';
+import { putBlob } from './files';
 
 /** Keeps a file a git import read, under its git blob id. */
 export async function putGitSource(db: Queryable, spaceId: string, oid: string, bytes: Uint8Array): Promise<void> {
@@ -11,9 +11,12 @@ export async function putGitSource(db: Queryable, spaceId: string, oid: string, 
   ]);
 }
 
-/** The bytes a git import read under this blob id for this space, if it read any. */
-export async function getGitSource(db: Queryable, spaceId: string, oid: string): Promise<Uint8Array | undefined> {
-  const rows = await db.query<{ hash: string }>('SELECT hash FROM git_sources WHERE space_id = $1 AND oid = $2', [spaceId, oid]);
-  const hash = rows[0]?.hash;
-  return hash ? (await getBlob(db, hash))?.content : undefined;
+/** The bytes a git import of this space read under these blob ids (those it read), in one query. */
+export async function getGitSources(db: Queryable, spaceId: string, oids: string[]): Promise<Map<string, Uint8Array>> {
+  if (!oids.length) return new Map();
+  const rows = await db.query<{ oid: string; content: Uint8Array }>(
+    'SELECT g.oid, b.content FROM git_sources g JOIN files_blobs b ON b.hash = g.hash WHERE g.space_id = $1 AND g.oid = ANY($2)',
+    [spaceId, oids],
+  );
+  return new Map(rows.map((r) => [r.oid, new Uint8Array(r.content.buffer, r.content.byteOffset, r.content.byteLength)]));
 }

@@ -1,7 +1,7 @@
 import { listFiles } from '@quire/shared/content/index';
 import type { Queryable } from '../../../store/db';
 import { getBlob, spaceFileHashes } from '../../../store/files';
-import { getGitSource } from '../../../store/gitSources';
+import { getGitSources } from '../../../store/gitSources';
 import { docAtRevision } from '../revisions';
 import { type ArchiveFormat, packArchive } from './archive';
 import { type ExportFiles, exportBranchAsMarkdown } from './markdown';
@@ -24,7 +24,7 @@ export async function exportRevisionFiles(db: Queryable, spaceId: string, revisi
       const hash = hashes.get(file.id);
       return hash ? (await getBlob(db, hash))?.content : undefined;
     },
-    (oid) => getGitSource(db, spaceId, oid),
+    (oids) => getGitSources(db, spaceId, oids),
   );
 }
 

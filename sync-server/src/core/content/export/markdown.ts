@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import {
   type FileInfo,
-  type GitSource,
   type PageTreeNode,
   type TargetKind,
   getPage,
@@ -104,12 +103,12 @@ export function renderFolder(doc: Y.Doc): RenderedFolder {
  * `.gitbook/includes/`. Links, images, files and includes become relative paths; front
  * matter and block tags are written as the import reads them. A page (or the summary) whose
  * rendering is the one recorded when it was imported is written as the file it was read
- * from (`readSource`, by git blob id), so what nobody changed comes back byte for byte.
+ * from (`readSources`, by git blob id), so what nobody changed comes back byte for byte.
  */
 export async function exportBranchAsMarkdown(
   doc: Y.Doc,
   readFile: (file: FileInfo) => Promise<Uint8Array | undefined>,
-  readSource: (oid: string) => Promise<Uint8Array | undefined> = async () => undefined,
+  readSources: (oids: string[]) => Promise<Map<string, Uint8Array>> = async () => new Map(),
 ): Promise<ExportFiles> {
   const out: ExportFiles = new Map();
   const rendered = renderFolder(doc);
@@ -117,22 +116,25 @@ export async function exportBranchAsMarkdown(
     const bytes = await readFile(file);
     if (bytes) out.set(rendered.layout.assetPaths.get(file.id) as string, bytes);
   }
+  // what each file is written from: the bytes the import read (by blob id) when untouched, else the rendering
+  const written: { path: string; text: string; oid?: string }[] = [];
   for (const [id, path] of rendered.layout.includePaths) {
     const text = rendered.includes.get(path) as string;
     const git = readReusableContentGit(doc, id);
     const untouched = git && git.path === path && git.rendered === renderHash(text);
-    out.set(path, (untouched ? await readSource(git.oid) : undefined) ?? encoder.encode(text));
+    written.push({ path, text, ...(untouched ? { oid: git.oid } : {}) });
   }
   for (const [pageId, { path, text }] of rendered.pages) {
-    const page = getPage(doc, pageId);
-    const baseline = readPageGitBaseline(doc, pageId);
-    const untouched = page?.git && baseline?.rendered === renderHash(text) && page.git.path === path;
-    const source = untouched ? await readSource((page.git as GitSource).oid) : undefined;
-    out.set(path, source ?? encoder.encode(text));
+    const git = getPage(doc, pageId)?.git;
+    const untouched = git && git.path === path && readPageGitBaseline(doc, pageId)?.rendered === renderHash(text);
+    written.push({ path, text, ...(untouched ? { oid: git.oid } : {}) });
   }
-  const summaryBaseline = readSummaryBaseline(doc);
-  const summarySource = summaryBaseline?.rendered === renderHash(rendered.summary) ? await readSource(summaryBaseline.oid) : undefined;
-  out.set('SUMMARY.md', summarySource ?? encoder.encode(rendered.summary));
+  const summary = readSummaryBaseline(doc);
+  const summaryUntouched = summary?.rendered === renderHash(rendered.summary);
+  written.push({ path: 'SUMMARY.md', text: rendered.summary, ...(summary && summaryUntouched ? { oid: summary.oid } : {}) });
+
+  const sources = await readSources([...new Set(written.flatMap((w) => (w.oid ? [w.oid] : [])))]);
+  for (const w of written) out.set(w.path, (w.oid ? sources.get(w.oid) : undefined) ?? encoder.encode(w.text));
   return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
