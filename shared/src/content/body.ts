@@ -39,17 +39,21 @@ export function setPageDocument(doc: Y.Doc, pageId: string, body: NodeJSON): voi
 }
 
 /** Options of {@link getPageMarkdown}. */
-export interface PageMarkdownOptions extends Pick<MarkdownOptions, 'resolveTarget'> {
+export interface PageMarkdownOptions extends Pick<MarkdownOptions, 'resolveTarget' | 'figures'> {
   /** Write the page's description, icon and layout as YAML front matter, as a git export does. */
   frontMatter?: boolean;
+  /** Front matter keys in the order the page's file had them (the others follow in the usual order). */
+  frontMatterOrder?: readonly string[];
 }
 
 /** A page's body as GitBook-flavoured markdown (the `markdown` field of REST page reads). */
 export function getPageMarkdown(doc: Y.Doc, pageId: string, options: PageMarkdownOptions = {}): string {
   const map = requirePageMap(doc, pageId);
   const body = readBody(bodyFragment(map, false));
-  const frontMatter = options.frontMatter ? pageFrontMatter(readPage(pageId, map), options.resolveTarget) : undefined;
-  return bodyToMarkdown(body, { frontMatter, resolveTarget: options.resolveTarget });
+  const frontMatter = options.frontMatter
+    ? ordered(pageFrontMatter(readPage(pageId, map), options.resolveTarget, options.frontMatterOrder ?? []), options.frontMatterOrder ?? [])
+    : undefined;
+  return bodyToMarkdown(body, { frontMatter, resolveTarget: options.resolveTarget, figures: options.figures });
 }
 
 /**
@@ -95,6 +99,8 @@ function pageFrontMatter(
     hidden: boolean;
   },
   resolveTarget: MarkdownOptions['resolveTarget'],
+  /** Keys the page's file had: a `coverY: 0` it wrote is written again. */
+  written: readonly string[] = [],
 ): FrontMatter {
   const frontMatter: FrontMatter = {};
   if (page.description) frontMatter.description = page.description;
@@ -103,9 +109,15 @@ function pageFrontMatter(
   const cover = page.cover ? refToTarget(page.cover.ref) : '';
   if (cover) {
     frontMatter.cover = resolveTarget ? resolveTarget(cover, 'image') : cover;
-    if (typeof page.cover?.yPos === 'number' && page.cover.yPos !== 0) frontMatter.coverY = page.cover.yPos;
+    if (typeof page.cover?.yPos === 'number' && (page.cover.yPos !== 0 || written.includes('coverY'))) frontMatter.coverY = page.cover.yPos;
   }
   if (page.layout) frontMatter.layout = page.layout;
   if (page.hidden) frontMatter.hidden = true;
   return frontMatter;
+}
+
+function ordered(frontMatter: FrontMatter, order: readonly string[]): FrontMatter {
+  const out: FrontMatter = {};
+  for (const key of order) if (frontMatter[key] !== undefined) out[key] = frontMatter[key];
+  return { ...out, ...frontMatter };
 }

@@ -31,6 +31,16 @@ export { bodyToMarkdown, type MarkdownOptions } from './markdown/serialize';
 export { emptyBody, normalizeBody, toBodyNode } from './normalize';
 export { type GitSource, PAGE_TYPES, type Page, type PageType } from './pageRecord';
 export {
+  type GitFileBaseline,
+  type PageGitBaseline,
+  readPageGitBaseline,
+  readReusableContentGit,
+  readSummaryBaseline,
+  setReusableContentGit,
+  setPageGitBaseline,
+  setSummaryBaseline,
+} from './gitBaseline';
+export {
   type CreatePageInput,
   createPage,
   createPages,

@@ -6,7 +6,8 @@ import { isRecord, type JsonValue } from './json';
  * Names of the branch Y.Doc's top-level types. A branch (a space's main content or a
  * change request) is one Y.Doc; these names are the contract with every Yjs client.
  * Comments' passages are a map of their own beside these (`commentAnchors.ts`), made only
- * once a passage is commented on.
+ * once a passage is commented on; so is what the last git import read (`gitBaseline.ts`),
+ * made by the first import.
  */
 export const BranchMap = {
   /** pageId → Y.Map of {@link PageKey} keys */
@@ -52,6 +53,8 @@ export const PageKey = {
   variables: 'variables',
   /** plain JSON: `{oid, path}` of the repository file the page came from (git sync layout) */
   git: 'git',
+  /** plain JSON: `{rendered, parent, slug}`: the page as the last git sync read it, so an export knows it untouched */
+  gitBaseline: 'gitBaseline',
   /** plain JSON: `{revision, by, at}` of the last time the page was restored from its history (`restores.ts`) */
   restoredFrom: 'restoredFrom',
 } as const;

@@ -54,6 +54,10 @@ export function extractLinks(body: NodeJSON): BodyLink[] {
       case 'htmlInline':
         for (const found of htmlTargets(String(attrs.html ?? ''))) links.push({ kind: found.kind, target: found.target, text: null });
         return;
+      case 'detailsSummary':
+        // its text holds no links; the images of the summary as written are its targets
+        for (const found of htmlTargets(String(attrs.html ?? ''))) links.push({ kind: found.kind, target: found.target, text: null });
+        return;
     }
     let open: BodyLink | null = null;
     for (const child of node.content ?? []) {
@@ -106,6 +110,7 @@ export function rewriteTargets(body: NodeJSON, rewrite: (target: string, kind: T
           break;
         case 'htmlBlock':
         case 'htmlInline':
+        case 'detailsSummary':
           if (typeof attrs.html === 'string') attrs.html = rewriteHtmlTargets(attrs.html, rewrite);
           break;
         case 'reusableContent': {

@@ -75,7 +75,8 @@ const nodes: Record<string, NodeSpec> = {
   tabs: { group: 'block', content: 'tab+' },
   tab: { content: 'block+', defining: true, attrs: { title: { default: '' } } },
   details: { group: 'block', content: 'detailsSummary detailsContent', defining: true, isolating: true },
-  detailsSummary: { content: 'text*', marks: '', defining: true, isolating: true },
+  // `html`: the summary as written when it holds more than text (an image), kept for the export
+  detailsSummary: { content: 'text*', marks: '', defining: true, isolating: true, attrs: { html: { default: null } } },
   detailsContent: { content: 'block+', defining: true },
   embed: { group: 'block', atom: true, attrs: { url: { default: '' }, caption: { default: null } } },
   contentRef: {

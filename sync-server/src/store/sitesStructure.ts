@@ -174,6 +174,19 @@ export function getSiteSpace(db: Queryable, siteId: string, id: string) {
   return maybeOne<SiteSpaceRow>(db, 'SELECT * FROM site_spaces WHERE id = $1 AND site_id = $2', [id, siteId]);
 }
 
+/** Where a space is published: its site spaces on every site, with the site's defaults. */
+export async function siteSpacesOfSpace(
+  db: Queryable,
+  spaceId: string,
+): Promise<(SiteSpaceRow & { default_section_id: string | null; default_site_space_id: string | null })[]> {
+  return db.query(
+    `SELECT ss.*, s.default_section_id, s.default_site_space_id
+       FROM site_spaces ss JOIN sites s ON s.id = ss.site_id
+      WHERE ss.space_id = $1 ORDER BY ss.site_id, ss.seq`,
+    [spaceId],
+  );
+}
+
 export async function siteSpacesOfSite(db: Queryable, siteId: string): Promise<SiteSpaceRow[]> {
   return (await db.query<SiteSpaceRow>('SELECT * FROM site_spaces WHERE site_id = $1', [siteId])).sort(byPosition);
 }

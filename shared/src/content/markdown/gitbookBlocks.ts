@@ -269,7 +269,8 @@ function detailsBlock(state: StateBlock, startLine: number, endLine: number, sil
     }
   }
   if (silent) return true;
-  tokenizeInside(state, 'gitbook_details', { summary: htmlText(summary ?? '') }, startLine, contentStart, close);
+  const html = summary && /<(?:img|picture|source)\b/i.test(summary) ? summary : null;
+  tokenizeInside(state, 'gitbook_details', { summary: htmlText(summary ?? ''), html }, startLine, contentStart, close);
   state.line = close + 1;
   return true;
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { createPage, getPageDocument, getPageMarkdown, setPageMarkdown } from '../index';
+import { createPage, extractLinks, getPageDocument, getPageMarkdown, rewriteTargets, setPageMarkdown } from '../index';
 import type { NodeJSON } from '../json';
 import { bodySchema } from '../schema';
 import { markdownToBody } from './parse';
@@ -151,6 +151,35 @@ describe('markdown → body', () => {
   ])('normalizes %j to its canonical form', (input, canonical) => {
     expect(roundTrip(input)).toBe(canonical);
     expect(roundTrip(canonical)).toBe(canonical);
+  });
+});
+
+describe('as a git export writes it', () => {
+  const gitSync = (markdown: string) => bodyToMarkdown(markdownToBody(markdown).doc, { figures: true });
+
+  it('writes every block image as a figure, an empty caption kept as an empty figcaption', () => {
+    const figure = '<figure><img src="x.png" alt="Shot"><figcaption></figcaption></figure>\n';
+    expect(gitSync(figure)).toBe(figure);
+    expect(gitSync('![Shot](x.png)\n')).toBe(figure);
+    const captioned = '<figure><img src="x.png" alt=""><figcaption><p>The form</p></figcaption></figure>\n';
+    expect(gitSync(captioned)).toBe(captioned);
+  });
+
+  it('keeps the image of an expandable summary, its srcset a target like any other', () => {
+    const summary =
+      '<summary><picture><source srcset="dark.png" media="(prefers-color-scheme: dark)"><img src="light.png" alt=""></picture> What it means</summary>';
+    const markdown = `<details>\n\n${summary}\n\nA rocket.\n\n</details>\n`;
+    const body = markdownToBody(markdown).doc;
+    const details = body.content?.[0];
+    expect(details?.content?.[0]).toMatchObject({ type: 'detailsSummary', attrs: { html: summary.slice(9, -10) } });
+    expect(extractLinks(body).map((l) => [l.kind, l.target])).toEqual([
+      ['image', 'dark.png'],
+      ['image', 'light.png'],
+    ]);
+    expect(bodyToMarkdown(body)).toBe(`<details>\n\n${summary}\n\nA rocket.\n\n</details>\n`);
+    const moved = bodyToMarkdown(rewriteTargets(body, (target) => `../assets/${target}`));
+    expect(moved).toContain('<source srcset="../assets/dark.png"');
+    expect(moved).toContain('<img src="../assets/light.png"');
   });
 });
 

@@ -180,7 +180,10 @@ class BodyBuilder {
         break;
       case 'gitbook_details_open':
         this.open('details');
-        this.add({ type: 'detailsSummary', content: textNodes((token.meta as { summary: string }).summary) });
+        {
+          const meta = token.meta as { summary: string; html: string | null };
+          this.add({ type: 'detailsSummary', ...(meta.html ? { attrs: { html: meta.html } } : {}), content: textNodes(meta.summary) });
+        }
         this.open('detailsContent');
         break;
       case 'gitbook_details_close':

@@ -4,6 +4,7 @@ import { rewriteHtmlTargets } from '../htmlTargets';
 import { reusableContentTarget, type TargetKind } from '../targets';
 import { codeSpan, escapeAttribute, escapeDestination, escapeHtmlText, escapeLiquidAttribute, escapeText } from './escape';
 import { type FrontMatter, formatFrontMatter } from './frontMatter';
+import { htmlText } from './gitbookBlocks';
 import { type InlineContext, inlineMarkdown } from './inline';
 
 /** Options of {@link bodyToMarkdown}. */
@@ -15,6 +16,11 @@ export interface MarkdownOptions {
    * page's relative `.md` path and `file:<id>` into the asset's path. Default: as stored.
    */
   resolveTarget?: (target: string, kind: TargetKind) => string;
+  /**
+   * Write every block image as GitBook's git sync does, `<figure>` with its caption, empty
+   * or not (a git export); otherwise an image without caption, width or dark variant is `![alt](src)`.
+   */
+  figures?: boolean;
 }
 
 const ALIGN_RULES: Record<string, string> = { left: ':---', center: ':---:', right: '---:' };
@@ -25,7 +31,7 @@ const ALIGN_RULES: Record<string, string> = { left: ':---', center: ':---:', rig
  * Reading the result back with `markdownToBody` gives the same body.
  */
 export function bodyToMarkdown(body: unknown, options: MarkdownOptions = {}): string {
-  const writer = new MarkdownWriter(options.resolveTarget ?? ((target) => target));
+  const writer = new MarkdownWriter(options.resolveTarget ?? ((target) => target), options.figures ?? false);
   const text = writer.blocks(toBodyNode(body));
   const frontMatter = formatFrontMatter(options.frontMatter);
   if (text === '') return frontMatter;
@@ -37,7 +43,10 @@ class MarkdownWriter {
   private readonly heading: InlineContext;
   private readonly cell: InlineContext;
 
-  constructor(private readonly resolveTarget: (target: string, kind: TargetKind) => string) {
+  constructor(
+    private readonly resolveTarget: (target: string, kind: TargetKind) => string,
+    private readonly figures: boolean,
+  ) {
     this.inline = { inTable: false, singleLine: false, resolveTarget };
     this.heading = { inTable: false, singleLine: true, resolveTarget };
     this.cell = { inTable: true, singleLine: true, resolveTarget };
@@ -214,9 +223,13 @@ class MarkdownWriter {
   }
 
   private details(node: PMNode): string {
-    const summary = node.child(0).textContent;
+    const summaryNode = node.child(0);
+    const summary = summaryNode.textContent;
+    const html = summaryNode.attrs.html as string | null;
+    // the summary's images are kept as written while its text is the one they came with
+    const written = html && htmlText(html) === summary ? rewriteHtmlTargets(html, this.resolveTarget) : escapeHtmlText(summary);
     const content = this.blocks(node.child(1));
-    return ['<details>', `<summary>${escapeHtmlText(summary)}</summary>`, content, '</details>'].filter(Boolean).join('\n\n');
+    return ['<details>', `<summary>${written}</summary>`, content, '</details>'].filter(Boolean).join('\n\n');
   }
 
   private table(node: PMNode): string {
@@ -241,7 +254,7 @@ class MarkdownWriter {
   private image(node: PMNode): string {
     const { alt, caption, width, srcDark } = node.attrs;
     const src = this.resolveTarget(node.attrs.src, 'image');
-    if (!caption && !width && !srcDark) return `![${escapeText(alt ?? '')}](${escapeDestination(src)})`;
+    if (!this.figures && !caption && !width && !srcDark) return `![${escapeText(alt ?? '')}](${escapeDestination(src)})`;
     let img = `<img src="${escapeAttribute(src)}" alt="${escapeAttribute(alt ?? '')}"${width ? ` width="${escapeAttribute(width)}"` : ''}>`;
     if (srcDark) {
       const dark = escapeAttribute(this.resolveTarget(srcDark, 'image'));

@@ -14,6 +14,8 @@ export interface ProjectLayout {
   /** The first page and the table of contents, from `root`. */
   readme?: string;
   summary?: string;
+  /** Old paths of the space (no leading slash) to the file of the page they now lead to, from `root`. */
+  redirects: Record<string, string>;
 }
 
 const MARKDOWN = /\.(md|markdown)$/i;
@@ -28,14 +30,18 @@ export function normalizeFolder(raw: string | undefined, what: string): string {
 
 /** Reads a project's `.gitbook.yaml` (`root`, `structure.readme`, `structure.summary`); none: the project's own folder. */
 export function readProjectLayout(yamlText: string | undefined): ProjectLayout {
-  if (yamlText === undefined) return { root: '' };
+  if (yamlText === undefined) return { root: '', redirects: {} };
   let doc: unknown;
   try {
     doc = parseYaml(yamlText);
   } catch (err) {
     throw new GitFailure(`${GITBOOK_YAML} is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
   }
-  const config = (doc && typeof doc === 'object' ? doc : {}) as { root?: unknown; structure?: { readme?: unknown; summary?: unknown } };
+  const config = (doc && typeof doc === 'object' ? doc : {}) as {
+    root?: unknown;
+    structure?: { readme?: unknown; summary?: unknown };
+    redirects?: unknown;
+  };
   const str = (v: unknown, name: string): string | undefined => {
     if (v === undefined || v === null) return undefined;
     if (typeof v !== 'string') throw new GitFailure(`${GITBOOK_YAML}: ${name} must be a path`);
@@ -51,7 +57,21 @@ export function readProjectLayout(yamlText: string | undefined): ProjectLayout {
     root: normalizeFolder(str(config.root, 'root'), `${GITBOOK_YAML} root`),
     readme: file(str(structure.readme, 'structure.readme'), 'structure.readme'),
     summary: file(str(structure.summary, 'structure.summary'), 'structure.summary'),
+    redirects: readRedirects(config.redirects),
   };
+}
+
+/** `redirects:` entries whose source and target are both paths; anything else is left to the file, which the export keeps. */
+function readRedirects(value: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return out;
+  for (const [from, to] of Object.entries(value)) {
+    if (typeof to !== 'string') continue;
+    const source = from.replace(/^\/+|\/+$/g, '');
+    const target = posix.normalize(`/${to}`).replace(/^\/+/, '');
+    if (source && target && !target.split('/').includes('..')) out[source] = target;
+  }
+  return out;
 }
 
 /**
@@ -71,8 +91,10 @@ export async function planProjectImport(
   let toc;
   // A summary's entries are written from its own folder.
   let tocDir = '';
+  let summaryBytes: Uint8Array | undefined;
   if (summaryPath) {
-    toc = parseSummary(utf8((await source.read(summaryPath)) as Uint8Array));
+    summaryBytes = (await source.read(summaryPath)) as Uint8Array;
+    toc = parseSummary(utf8(summaryBytes));
     tocDir = posix.dirname(summaryPath) === '.' ? '' : posix.dirname(summaryPath);
   } else {
     const pages = paths.filter((p) => MARKDOWN.test(p) && !p.startsWith('.gitbook/'));
@@ -82,5 +104,7 @@ export async function planProjectImport(
   }
   if (!toc.length) throw new GitFailure('the folder holds no markdown files: nothing to import');
   const assets = paths.filter((p) => p.startsWith('.gitbook/assets/')).sort();
-  return planRepository(source, toc, limits, tocDir, assets);
+  const plan = await planRepository(source, toc, limits, tocDir, assets);
+  if (summaryPath && summaryBytes) plan.summarySource = { path: summaryPath, bytes: summaryBytes };
+  return plan;
 }

@@ -10,6 +10,8 @@ import { openChangeRequest } from '../content/changeRequests';
 import type { Source } from '../content/import/repository';
 import { type ImportPlan, applyPlan } from '../content/import/plan';
 import { editBranch } from '../content/revisions';
+import { keepGitSources, recordGitBaselines } from './baselines';
+import { importSiteRedirects } from './redirects';
 import { GITBOOK_YAML, normalizeFolder, planProjectImport, readProjectLayout } from './folder';
 import { GitFailure, type TreeEntry, checkDeadline, shortRef } from './remote';
 import type { GitJob, GitRunResult } from './job';
@@ -44,7 +46,7 @@ export async function runImport(job: GitJob): Promise<GitRunResult> {
   if (root && !files.size) throw new GitFailure(`folder not found in ${shortRef(ref)}: ${root}`);
   const plan = await planProjectImport(blobSource(job, files), [...files.keys()], layout, job.deps.config.content);
   checkDeadline(limits);
-  return write(job, plan, commit);
+  return write(job, plan, commit, layout.redirects);
 }
 
 /** `refs/heads/main`, `main` (a branch, else a tag) or `HEAD`, as the full name the remote lists. */
@@ -85,7 +87,7 @@ function replaceContent(doc: Y.Doc, plan: ImportPlan) {
   });
 }
 
-async function write(job: GitJob, plan: ImportPlan, commit: string): Promise<GitRunResult> {
+async function write(job: GitJob, plan: ImportPlan, commit: string, redirects: Record<string, string>): Promise<GitRunResult> {
   const { op, deps } = job;
   const { db } = deps;
   const fill = async (tx: Queryable, branch: Branch) => {
@@ -93,7 +95,16 @@ async function write(job: GitJob, plan: ImportPlan, commit: string): Promise<Git
     if (!(await lockRunningGitOperation(tx, op.id, op.attempts)))
       throw new GitFailure('the operation was stopped before its content was written');
     for (const f of plan.files) await linkSpaceFile(tx, branch.spaceId, f.id, await putBlob(tx, f.bytes, f.contentType));
-    await editBranch(tx, branch, (doc) => replaceContent(doc, plan), { type: 'import', createdBy: op.requested_by });
+    await keepGitSources(tx, branch.spaceId, plan);
+    await editBranch(
+      tx,
+      branch,
+      (doc) => {
+        replaceContent(doc, plan);
+        recordGitBaselines(doc, plan);
+      },
+      { type: 'import', createdBy: op.requested_by },
+    );
     if (branch.changeRequestId) await addContributor(tx, branch.changeRequestId, op.requested_by);
     const end: GitOperationEnd = {
       state: 'success',
@@ -114,6 +125,10 @@ async function write(job: GitJob, plan: ImportPlan, commit: string): Promise<Git
     const space = await getSpace(tx, op.space_id);
     if (!space) throw new GitFailure('the space was deleted');
     if (space.edit_mode === 'locked') throw new GitFailure('the space is locked: its content cannot be changed until it is live again');
-    return { ...(await fill(tx, { spaceId: op.space_id })), recorded: true };
+    const end = await fill(tx, { spaceId: op.space_id });
+    const pageByPath = new Map<string, string>();
+    for (const page of plan.pages) if (page.git) pageByPath.set(page.git.path, page.id).set(page.git.path.toLowerCase(), page.id);
+    await importSiteRedirects(tx, op.space_id, redirects, pageByPath);
+    return { ...end, recorded: true };
   });
 }

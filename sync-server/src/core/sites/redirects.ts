@@ -28,7 +28,7 @@ function sectionRoot(places: RedirectPlaces, sectionId: string | null): string |
 }
 
 /** The root of a site space: its section's root when it is the default there, else its own path below it. */
-function siteSpaceRoot(places: RedirectPlaces, siteSpaceId: string) {
+export function siteSpaceRoot(places: RedirectPlaces, siteSpaceId: string) {
   const ss = places.siteSpaces.find((s) => s.id === siteSpaceId);
   if (!ss) return undefined;
   const root = sectionRoot(places, ss.section_id);

@@ -1,6 +1,7 @@
 import { listFiles } from '@quire/shared/content/index';
 import type { Queryable } from '../../../store/db';
 import { getBlob, spaceFileHashes } from '../../../store/files';
+import { getGitSources } from '../../../store/gitSources';
 import { docAtRevision } from '../revisions';
 import { type ArchiveFormat, packArchive } from './archive';
 import { type ExportFiles, exportBranchAsMarkdown } from './markdown';
@@ -17,10 +18,14 @@ export async function exportRevisionFiles(db: Queryable, spaceId: string, revisi
     spaceId,
     listFiles(doc).map((f) => f.id),
   );
-  return exportBranchAsMarkdown(doc, async (file) => {
-    const hash = hashes.get(file.id);
-    return hash ? (await getBlob(db, hash))?.content : undefined;
-  });
+  return exportBranchAsMarkdown(
+    doc,
+    async (file) => {
+      const hash = hashes.get(file.id);
+      return hash ? (await getBlob(db, hash))?.content : undefined;
+    },
+    (oids) => getGitSources(db, spaceId, oids),
+  );
 }
 
 /** The same, packed: what `GET …/content/export?format=markdown` and `admin export` hand out. */

@@ -1,71 +1,60 @@
+import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import {
   type FileInfo,
   type PageTreeNode,
   type TargetKind,
+  getPage,
   getPageMarkdown,
   listFiles,
   listReusableContents,
   pageTree,
   parseTarget,
-  slugify,
+  readPageGitBaseline,
+  readReusableContentGit,
+  readSummaryBaseline,
 } from '@quire/shared/content/index';
 import { escapeDestination, escapeText } from '@quire/shared/content/markdown/escape';
 import { formatFrontMatter } from '@quire/shared/content/markdown/frontMatter';
 import { bodyToMarkdown } from '@quire/shared/content/markdown/serialize';
 import { getReusableContentDocument } from '@quire/shared/content/reusableContents';
 import type * as Y from 'yjs';
+import { type FolderLayout, folderLayout } from './layout';
 
 /** The files of an export, by path in the folder; sorted by path when packed. */
 export type ExportFiles = Map<string, Uint8Array>;
 
-const ASSETS = '.gitbook/assets';
-const INCLUDES = '.gitbook/includes';
 const encoder = new TextEncoder();
 
-/**
- * A branch as the folder the markdown import reads, in the git sync layout: `SUMMARY.md`,
- * one `.md` file per page at its slug path (`README.md` for a page with children),
- * files under `.gitbook/assets/`, reusable content under `.gitbook/includes/`. Links,
- * images, files and includes become relative paths; front matter and block tags are
- * written as the import reads them, so exporting what an export imported gives the same files.
- */
-export async function exportBranchAsMarkdown(
-  doc: Y.Doc,
-  readFile: (file: FileInfo) => Promise<Uint8Array | undefined>,
-): Promise<ExportFiles> {
-  const out: ExportFiles = new Map();
-  const tree = pageTree(doc);
-  const pageFiles = new Map<string, string>();
-  const folders = new Map<string, string>();
-  const place = (nodes: PageTreeNode[], folder: string) => {
-    for (const node of nodes) {
-      const own = posix.join(folder, node.slug);
-      folders.set(node.id, own);
-      if (node.type === 'document') pageFiles.set(node.id, node.children.length > 0 ? `${own}/README.md` : `${own}.md`);
-      place(node.children, own);
-    }
-  };
-  place(tree, '');
-  const home = homePage(tree);
-  if (home && ![...pageFiles.values()].some((path) => path.toLowerCase() === 'readme.md')) pageFiles.set(home, 'README.md');
+/** A branch's markdown as the export writes it, before files it read from a repository are put back. */
+export interface RenderedFolder {
+  layout: FolderLayout;
+  /** Document pages: their file and the markdown written for them. */
+  pages: Map<string, { path: string; text: string }>;
+  includes: Map<string, string>;
+  summary: string;
+}
 
-  const assetPaths = new Map<string, string>();
-  const taken = new Set<string>();
-  for (const file of listFiles(doc)) {
-    const path = uniquePath(ASSETS, file.name || file.id, taken);
-    assetPaths.set(file.id, path);
-    const bytes = await readFile(file);
-    if (bytes) out.set(path, bytes);
-  }
-  const includePaths = new Map<string, string>();
-  for (const content of listReusableContents(doc)) {
-    includePaths.set(content.id, uniquePath(INCLUDES, `${slugify(content.title) || slugify(content.id) || 'include'}.md`, taken));
-  }
+/** What an export compares with a page's baseline: the hash of the markdown it writes for it. */
+export function renderHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** Every page, include and the summary of a branch as markdown, links written as relative paths. */
+export function renderFolder(doc: Y.Doc): RenderedFolder {
+  const tree = pageTree(doc);
+  const layout = folderLayout(doc, tree);
+  const { pageFiles, assetPaths, includePaths } = layout;
 
   const resolverFrom = (fromFile: string) => {
     const dir = posix.dirname(fromFile);
     const relative = (path: string) => pathTarget(posix.relative(dir, path));
+    // a folder's README is linked as its folder, as git sync writes it (`installation/`)
+    const toPage = (path: string) => {
+      const rel = posix.relative(dir, path);
+      const folder = posix.dirname(rel);
+      return /(^|\/)README\.md$/.test(rel) && folder !== '.' && posix.dirname(path) !== '.' ? pathTarget(`${folder}/`) : pathTarget(rel);
+    };
     return (target: string, kind: TargetKind): string => {
       if (kind === 'reusableContent') {
         const id = /^reusable:(.+)$/.exec(target)?.[1];
@@ -76,7 +65,8 @@ export async function exportBranchAsMarkdown(
       if (parsed.kind === 'page') {
         const path = pageFiles.get(parsed.pageId) ?? pageFiles.get(firstDocumentIn(tree, parsed.pageId) ?? '');
         if (!path) return target;
-        return parsed.anchor ? `${relative(path)}#${parsed.anchor}` : relative(path);
+        const written = fromFile === 'SUMMARY.md' ? relative(path) : toPage(path);
+        return parsed.anchor ? `${written}#${parsed.anchor}` : written;
       }
       if (parsed.kind === 'file') {
         const path = assetPaths.get(parsed.fileId);
@@ -86,17 +76,65 @@ export async function exportBranchAsMarkdown(
     };
   };
 
+  const pages = new Map<string, { path: string; text: string }>();
   for (const [pageId, path] of pageFiles) {
     const node = findNode(tree, pageId) as PageTreeNode;
-    const markdown = getPageMarkdown(doc, pageId, { frontMatter: true, resolveTarget: resolverFrom(path) });
-    out.set(path, encoder.encode(withTitle(markdown, node.title)));
+    const markdown = getPageMarkdown(doc, pageId, {
+      frontMatter: true,
+      frontMatterOrder: readPageGitBaseline(doc, pageId)?.frontMatter,
+      figures: true,
+      resolveTarget: resolverFrom(path),
+    });
+    pages.set(pageId, { path, text: withTitle(markdown, node.title) });
   }
+  const includes = new Map<string, string>();
   for (const [id, path] of includePaths) {
     const title = listReusableContents(doc).find((c) => c.id === id)?.title ?? '';
-    const body = bodyToMarkdown(getReusableContentDocument(doc, id), { resolveTarget: resolverFrom(path) });
-    out.set(path, encoder.encode(`${formatFrontMatter({ title })}\n${body}`));
+    const body = bodyToMarkdown(getReusableContentDocument(doc, id), { resolveTarget: resolverFrom(path), figures: true });
+    includes.set(path, `${formatFrontMatter({ title })}\n${body}`);
   }
-  out.set('SUMMARY.md', encoder.encode(summary(tree, pageFiles, resolverFrom('SUMMARY.md'))));
+  return { layout, pages, includes, summary: summary(tree, pageFiles, resolverFrom('SUMMARY.md')) };
+}
+
+/**
+ * A branch as the folder the markdown import reads, in the git sync layout: `SUMMARY.md`,
+ * one `.md` file per page (where it was imported from, else at its slug path, `README.md`
+ * for a page with children), files under `.gitbook/assets/`, reusable content under
+ * `.gitbook/includes/`. Links, images, files and includes become relative paths; front
+ * matter and block tags are written as the import reads them. A page (or the summary) whose
+ * rendering is the one recorded when it was imported is written as the file it was read
+ * from (`readSources`, by git blob id), so what nobody changed comes back byte for byte.
+ */
+export async function exportBranchAsMarkdown(
+  doc: Y.Doc,
+  readFile: (file: FileInfo) => Promise<Uint8Array | undefined>,
+  readSources: (oids: string[]) => Promise<Map<string, Uint8Array>> = async () => new Map(),
+): Promise<ExportFiles> {
+  const out: ExportFiles = new Map();
+  const rendered = renderFolder(doc);
+  for (const file of listFiles(doc)) {
+    const bytes = await readFile(file);
+    if (bytes) out.set(rendered.layout.assetPaths.get(file.id) as string, bytes);
+  }
+  // what each file is written from: the bytes the import read (by blob id) when untouched, else the rendering
+  const written: { path: string; text: string; oid?: string }[] = [];
+  for (const [id, path] of rendered.layout.includePaths) {
+    const text = rendered.includes.get(path) as string;
+    const git = readReusableContentGit(doc, id);
+    const untouched = git && git.path === path && git.rendered === renderHash(text);
+    written.push({ path, text, ...(untouched ? { oid: git.oid } : {}) });
+  }
+  for (const [pageId, { path, text }] of rendered.pages) {
+    const git = getPage(doc, pageId)?.git;
+    const untouched = git && git.path === path && readPageGitBaseline(doc, pageId)?.rendered === renderHash(text);
+    written.push({ path, text, ...(untouched ? { oid: git.oid } : {}) });
+  }
+  const summary = readSummaryBaseline(doc);
+  const summaryUntouched = summary?.rendered === renderHash(rendered.summary);
+  written.push({ path: 'SUMMARY.md', text: rendered.summary, ...(summary && summaryUntouched ? { oid: summary.oid } : {}) });
+
+  const sources = await readSources([...new Set(written.flatMap((w) => (w.oid ? [w.oid] : [])))]);
+  for (const w of written) out.set(w.path, (w.oid ? sources.get(w.oid) : undefined) ?? encoder.encode(w.text));
   return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
@@ -141,21 +179,6 @@ function summary(tree: PageTreeNode[], pageFiles: Map<string, string>, resolve: 
   return `${lines.join('\n').replace(/\n+$/, '')}\n`;
 }
 
-/**
- * The page git sync writes as the root `README.md`: the first page, at the root or first in
- * a group, when it has no children and its slug is the one the import gives the root
- * README (from its title), so the round trip keeps it.
- */
-function homePage(tree: PageTreeNode[]): string | undefined {
-  for (const node of tree) {
-    const first = node.type === 'group' ? node.children.find((child) => child.type === 'document') : node;
-    if (!first) continue;
-    if (first.type !== 'document') return undefined;
-    return first.children.length === 0 && first.slug === slugify(first.title) ? first.id : undefined;
-  }
-  return undefined;
-}
-
 function findNode(nodes: PageTreeNode[], id: string): PageTreeNode | undefined {
   for (const node of nodes) {
     if (node.id === id) return node;
@@ -185,20 +208,4 @@ function firstDocumentIn(tree: PageTreeNode[], id: string): string | undefined {
  */
 function pathTarget(path: string): string {
   return path.replace(/[%#?]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-}
-
-/**
- * `folder/name`, or `folder/name (1).ext`… when a file of that name is already there. Names
- * come from the document, which any editor writes: one that would be a folder (`/`, `\`), a
- * step up (`..`) or a control character is made a plain file name.
- */
-function uniquePath(folder: string, name: string, taken: Set<string>): string {
-  const plain = name.replace(/[/\\\u0000-\u001f\u007f]/g, '_');
-  const safe = /^\.*$/.test(plain) ? 'file' : plain;
-  const dot = safe.lastIndexOf('.');
-  const [stem, ext] = dot > 0 ? [safe.slice(0, dot), safe.slice(dot)] : [safe, ''];
-  let path = `${folder}/${safe}`;
-  for (let n = 1; taken.has(path.toLowerCase()); n++) path = `${folder}/${stem} (${n})${ext}`;
-  taken.add(path.toLowerCase());
-  return path;
 }

@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import { type GitSource, type JsonValue, type NodeJSON, addFile, createPages, createReusableContent } from '@quire/shared/content/index';
+import {
+  type GitSource,
+  type JsonValue,
+  type NodeJSON,
+  addFile,
+  createPages,
+  createReusableContent,
+  setReusableContentGit,
+} from '@quire/shared/content/index';
 import type * as Y from 'yjs';
 
 /** A page an import will create; parents come before their children in a plan. */
@@ -20,6 +28,10 @@ export interface PlannedPage {
   layout?: { [key: string]: JsonValue };
   /** The file the page was read from, in the imported folder's layout. */
   git?: GitSource;
+  /** Its bytes, kept so an export can write the page back as it was while nobody changes it. */
+  source?: Uint8Array;
+  /** Its front matter keys in the file's order. */
+  frontMatterKeys?: string[];
 }
 
 /** A file an import will store and record in the branch. */
@@ -37,6 +49,9 @@ export interface PlannedReusableContent {
   id: string;
   title: string;
   body: NodeJSON;
+  /** The included file, and its bytes for an export to write back while nobody changes it. */
+  git?: GitSource;
+  source?: Uint8Array;
 }
 
 /** Something of the source an import kept only in part, or not at all, and where it was written. */
@@ -58,6 +73,8 @@ export interface ImportPlan {
   files: PlannedFile[];
   reusableContents?: PlannedReusableContent[];
   unmapped?: UnmappedItem[];
+  /** The table of contents the import read, when it read one from a repository. */
+  summarySource?: { path: string; bytes: Uint8Array };
   /** Pages and files the source listed or linked. */
   totalResources: number;
   /** Those that could be read (a listed page whose file is missing is created empty and not counted). */
@@ -77,7 +94,10 @@ export function applyPlan(doc: Y.Doc, plan: ImportPlan) {
         ...(f.git ? { git: f.git } : {}),
       });
     }
-    for (const r of plan.reusableContents ?? []) createReusableContent(doc, { id: r.id, title: r.title, document: r.body });
+    for (const r of plan.reusableContents ?? []) {
+      createReusableContent(doc, { id: r.id, title: r.title, document: r.body });
+      if (r.git) setReusableContentGit(doc, r.id, { ...r.git, rendered: '' });
+    }
     createPages(
       doc,
       plan.pages.map((p) => ({

@@ -177,7 +177,7 @@ export async function planRepository(
     for (const item of parsed.unmapped) unmapped.push({ page: path, ...item });
     const { body, h1 } = withoutLeadingH1(parsed.doc);
     const title = typeof parsed.frontMatter.title === 'string' ? parsed.frontMatter.title : h1 || prettify(posix.basename(path));
-    const content: PlannedReusableContent = { id: newId(), title, body };
+    const content: PlannedReusableContent = { id: newId(), title, body, git: gitSource(path, bytes), source: bytes };
     includes.set(path, content);
     // its own links resolve from its folder; an include inside an include is read the same way
     content.body = await resolveBody(parsed.frontMatter.title !== undefined ? parsed.doc : body, path, text);
@@ -193,11 +193,13 @@ export async function planRepository(
       continue;
     }
     p.page.git = gitSource(p.file, bytes);
+    p.page.source = bytes;
     const text = utf8(bytes);
     const parsed = markdownToBody(text);
     for (const item of parsed.unmapped) unmapped.push({ page: p.file, ...item });
     const { body, h1 } = withoutLeadingH1(parsed.doc);
     p.page.title ||= h1 || prettify(posix.basename(p.file));
+    p.page.frontMatterKeys = Object.keys(parsed.frontMatter);
     const { description, icon, emoji, layout, hidden, cover, coverY } = parsed.frontMatter;
     if (typeof description === 'string') p.page.description = description;
     if (typeof icon === 'string') p.page.icon = icon;
@@ -230,7 +232,7 @@ export async function planRepository(
 
   const files = assets.planned();
   const reusableContents = [...includes.values()].filter((r): r is PlannedReusableContent => r !== null);
-  const sources = [...planned.map((p) => p.page.git), ...files.map((f) => f.git)].filter((g) => !!g);
+  const sources = [...planned.map((p) => p.page.git), ...files.map((f) => f.git), ...reusableContents.map((r) => r.git)].filter((g) => !!g);
   const gitRoot = commonFolder([rootDir, ...sources.map((g) => posix.dirname(g.path))]);
   for (const g of sources) g.path = gitRoot ? posix.relative(gitRoot, g.path) : g.path;
   return {
