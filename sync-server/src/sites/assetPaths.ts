@@ -27,13 +27,3 @@ export function fileByPath(files: Record<string, SpaceFile>, path: string): Spac
   const name = wanted.split('/').pop();
   return list.find((f) => f.name === name);
 }
-
-/** Relative `src`/`href`/`srcset` values in raw HTML. */
-export function htmlPaths(html: string): string[] {
-  const out: string[] = [];
-  for (const m of html.matchAll(/\b(?:src|href|srcset)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi)) {
-    const v = (m[1] ?? m[2] ?? m[3] ?? '').trim().split(/\s+/)[0] ?? '';
-    if (isRelativePath(v)) out.push(v);
-  }
-  return out;
-}

@@ -1,4 +1,5 @@
 import { inlineText } from '@quire/shared/content/anchors';
+import { srcsetCandidates } from '@quire/shared/content/htmlTargets';
 import type { NodeJSON } from '@quire/shared/content/json';
 import { slugify, uniqueSlug } from '@quire/shared/content/slugs';
 import { parseTarget } from '@quire/shared/content/targets';
@@ -103,15 +104,20 @@ export function bodyTree(body: NodeJSON, links: LinkResolver, taken = new Set<st
       return undefined;
     };
     if ((n.tagName === 'img' || n.tagName === 'source') && (p.src !== undefined || p.srcSet !== undefined)) {
-      const t = target(n.tagName === 'img' ? p.src : String(p.srcSet ?? '').split(/\s+/)[0]);
+      // Every candidate of a hand-written `srcset` (a dark variant, a 2x file) is a file of its own.
+      const written = srcsetOf(p.srcSet);
+      const set = written.flatMap((c) => {
+        const t = target(c.url);
+        if (!t) return [`${c.url}${c.descriptor}`];
+        return t.url ? [`${t.url}${c.descriptor}`] : [];
+      });
+      if (written.length) p.srcSet = set.length ? set.join(', ') : undefined;
+      if (n.tagName === 'source') return;
+      const t = target(p.src);
       if (!t) return;
       const local = t.fileId ? links.image?.(t.fileId) : undefined;
-      if (n.tagName === 'source') {
-        p.srcSet = t.url;
-        return;
-      }
       p.src = local?.src ?? t.url;
-      if (local?.srcSet) {
+      if (local?.srcSet && !written.length) {
         p.srcSet = local.srcSet;
         p.sizes = '(max-width: 820px) 100vw, 780px';
       }
@@ -466,6 +472,13 @@ export function bodyTree(body: NodeJSON, links: LinkResolver, taken = new Set<st
 
   const children = blocks(body.type === 'doc' ? body.content : [body]);
   return { children, outline, math };
+}
+
+/** A `srcset` as hast holds it (a list of candidates, or one string), each URL with its descriptor. */
+function srcsetOf(value: unknown): { url: string; descriptor: string }[] {
+  if (value === undefined || value === null) return [];
+  const list = Array.isArray(value) ? value.map(String) : [String(value)];
+  return list.flatMap((v) => srcsetCandidates(v));
 }
 
 /** Sanitized HTML of a tree, with KaTeX's MathML put in its slots. */
