@@ -1,5 +1,5 @@
 import type { NodeJSON } from '@quire/shared/content/json';
-import { getFile, getReusableContent, getReusableContentDocument, markdownToBody } from '@quire/shared/content/index';
+import { getFile, getReusableContent, getReusableContentDocument, listPages, markdownToBody } from '@quire/shared/content/index';
 import type * as Y from 'yjs';
 import type { Queryable } from '../../store/db';
 import { getBlob, spaceFileHashes } from '../../store/files';
@@ -100,6 +100,7 @@ async function operationBody(db: Queryable, orgId: string, attrs: Record<string,
  */
 export async function pdfResources(db: Queryable, scope: PdfScope, doc: Y.Doc, pages: PdfPage[]): Promise<PdfResources> {
   const res = emptyResources();
+  for (const page of listPages(doc)) if (page.title) res.pageTitles.set(page.id, page.title);
   const fileIds = new Set<string>();
   const imageSrcs = new Set<string>();
   const operations: Record<string, unknown>[] = [];

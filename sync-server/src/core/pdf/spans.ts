@@ -1,5 +1,5 @@
 import type { NodeJSON } from '@quire/shared/content/json';
-import { isSafeUrl, parseTarget } from '@quire/shared/content/targets';
+import { isFilePathText, isSafeUrl, parseTarget } from '@quire/shared/content/targets';
 import type { FontRole } from './fonts';
 import { htmlToInlines } from './html';
 import type { LinkTarget, Span } from './inline';
@@ -48,6 +48,17 @@ export function linkTarget(ctx: RenderContext, href: string): LinkTarget | undef
   }
 }
 
+/** The title of a page the body links to, when the PDF's space has that page. */
+export function linkedPageTitle(ctx: RenderContext, href: string): string | undefined {
+  const t = parseTarget(href.trim());
+  return t.kind === 'page' ? ctx.res.pageTitles.get(t.pageId) : undefined;
+}
+
+/** A link's own text, or the linked page's title when the text is only that page's file path (as on sites). */
+function shownLinkText(ctx: RenderContext, text: string, href: string): string {
+  return isFilePathText(text) ? (linkedPageTitle(ctx, href) ?? text) : text;
+}
+
 /** Inline content as styled spans: marks become faces, links become targets. */
 export function spansOf(ctx: RenderContext, node: NodeJSON, base: InlineBase): Span[] {
   const out: Span[] = [];
@@ -72,7 +83,7 @@ export function spansOf(ctx: RenderContext, node: NodeJSON, base: InlineBase): S
     });
     switch (child.type) {
       case 'text':
-        if (child.text) out.push(span(child.text));
+        if (child.text) out.push(span(typeof href === 'string' ? shownLinkText(ctx, child.text, href) : child.text));
         break;
       case 'hardBreak':
         out.push(span('\n'));

@@ -8,7 +8,7 @@ import { isRelativePath } from '../assetPaths';
 import { el, textOf, txt } from './elements';
 import { embedInfo } from './embeds';
 import { highlightLines } from './highlight';
-import { type LinkResolver, isExternal, resolveHref } from './links';
+import { type LinkResolver, isExternal, resolveHref, shownLinkText } from './links';
 import { texToMathml } from './math';
 import { htmlFragment, sanitizeToHtml } from './sanitize';
 import { formatSize, widthClass } from './sizes';
@@ -158,7 +158,8 @@ export function bodyTree(body: NodeJSON, links: LinkResolver, taken = new Set<st
         out.push(...inline(n.content));
         continue;
       }
-      let node: ElementContent = txt(n.text ?? '');
+      const linkHref = n.marks?.find((mark) => mark.type === 'link')?.attrs?.href;
+      let node: ElementContent = txt(shownLinkText(n.text ?? '', linkHref, links));
       // Marks are listed outermost first: wrap from the innermost out.
       for (const mark of [...(n.marks ?? [])].reverse()) {
         switch (mark.type) {
