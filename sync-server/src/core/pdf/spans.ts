@@ -1,5 +1,6 @@
 import type { NodeJSON } from '@quire/shared/content/json';
 import { isFilePathText, isSafeUrl, parseTarget } from '@quire/shared/content/targets';
+import { imageDimensions } from '../content/import/plan';
 import type { FontRole } from './fonts';
 import { htmlToInlines } from './html';
 import type { LinkTarget, Span } from './inline';
@@ -59,6 +60,25 @@ function shownLinkText(ctx: RenderContext, text: string, href: string): string {
   return isFilePathText(text) ? (linkedPageTitle(ctx, href) ?? text) : text;
 }
 
+/**
+ * An image in a line of text at the size it is drawn: an interface icon at most as tall
+ * as the text's line, never wider than a short phrase. Undefined when it cannot be drawn.
+ */
+function inlineImage(ctx: RenderContext, src: string, size: number): Span['image'] {
+  const found = ctx.res.images.get(src);
+  if (!found || !('data' in found)) return undefined;
+  const px = imageDimensions(found.data);
+  if (!px || !px.width || !px.height) return undefined;
+  // Pixels at 96 dpi, as blocks draw images.
+  let height = Math.min((px.height * 0.75) / (found.scale ?? 1), size * 1.3);
+  let width = (px.width / px.height) * height;
+  if (width > size * 16) {
+    width = size * 16;
+    height = (px.height / px.width) * width;
+  }
+  return { data: found.data, width, height };
+}
+
 /** Inline content as styled spans: marks become faces, links become targets. */
 export function spansOf(ctx: RenderContext, node: NodeJSON, base: InlineBase): Span[] {
   const out: Span[] = [];
@@ -88,9 +108,12 @@ export function spansOf(ctx: RenderContext, node: NodeJSON, base: InlineBase): S
       case 'hardBreak':
         out.push(span('\n'));
         break;
-      case 'inlineImage':
-        out.push(span(`[${String(child.attrs?.alt || child.attrs?.title || 'image')}]`, { role: 'italic', color: COLORS.muted }));
+      case 'inlineImage': {
+        const image = inlineImage(ctx, String(child.attrs?.src ?? ''), base.size);
+        if (image) out.push(span('\ufffc', { image }));
+        else out.push(span(`[${String(child.attrs?.alt || child.attrs?.title || 'image')}]`, { role: 'italic', color: COLORS.muted }));
         break;
+      }
       case 'mathInline':
         out.push(span(String(child.attrs?.tex ?? ''), { role: 'mono', code: true }));
         break;
