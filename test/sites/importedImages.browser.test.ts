@@ -65,15 +65,13 @@ describe.skipIf(!hasChromium)('images of an imported repository in a browser', (
       // lazy images load once scrolled to
       for (const img of await page.locator('article img[src]').all()) await img.scrollIntoViewIfNeeded();
       await page.waitForFunction(() => [...document.querySelectorAll('article img[src]')].every((i) => (i as HTMLImageElement).complete));
-      const shown = await page
-        .locator('article img')
-        .evaluateAll((imgs) =>
-          imgs.map((i) => ({
-            alt: i.getAttribute('alt'),
-            width: (i as HTMLImageElement).naturalWidth,
-            src: (i as HTMLImageElement).currentSrc,
-          })),
-        );
+      const shown = await page.locator('article img').evaluateAll((imgs) =>
+        imgs.map((i) => ({
+          alt: i.getAttribute('alt'),
+          width: (i as HTMLImageElement).naturalWidth,
+          src: (i as HTMLImageElement).currentSrc,
+        })),
+      );
       const loaded = shown.filter((i) => i.width > 0).map((i) => i.alt);
       expect(loaded, scheme).toEqual([
         '',

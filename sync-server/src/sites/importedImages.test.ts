@@ -9,6 +9,7 @@ import { type HTMLElement, parse } from 'node-html-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packZip } from '../core/content/export/archive';
 import { TestServer } from '../testing/harness';
+import { writePages } from '../testing/testContent';
 import { IMAGE_ASSETS, INTERFACE_MD, imageRepository } from '../testing/imageRepository';
 
 /**
@@ -192,6 +193,36 @@ describe('images a repository writes as HTML', () => {
         reason: 'the referenced file was not found; the reference is kept as written',
       },
     ]);
+  });
+});
+
+describe('images an editor or git sync wrote as repository paths', () => {
+  it('show on the site, in markdown and in the PDF as the space file imported from that path', async () => {
+    const [pageId] = await writePages(t.db, spaceId, [
+      {
+        title: 'By path',
+        markdown:
+          'Press <img src="../.gitbook/assets/save%20icon.png" alt="Save by path" data-size="line"> now.\n\n<div align="center"><picture><source srcset=".gitbook/assets/logo-dark.png" media="(prefers-color-scheme: dark)"><img src=".gitbook/assets/dashboard.png" alt="Dashboard by path"></picture></div>\n',
+      },
+    ]);
+    const article = parse((await t.get(`${root}/by-path`)).body as string).querySelector('article') as HTMLElement;
+    const icon = article.querySelector('img[alt="Save by path"]') as HTMLElement;
+    await expectImage(icon.getAttribute('src') as string, 'save icon.png');
+    const dashboard = article.querySelector('img[alt="Dashboard by path"]') as HTMLElement;
+    await expectImage(dashboard.getAttribute('src') as string, 'dashboard.png');
+    await expectImage(srcsetUrls(article.querySelector('picture source')?.getAttribute('srcset') ?? '')[0] as string, 'logo-dark.png');
+
+    const md = (await t.get(`${root}/by-path.md`)).body as string;
+    const urls = [...md.matchAll(/\b(?:src|srcset)="([^"]+)"/g)].map((m) => m[1] as string);
+    expect(urls).toHaveLength(3);
+    for (const url of urls) expect((await fetched(url)).status, url).toBe(200);
+
+    const link = await t.get(`/v1/spaces/${spaceId}/pdf?only=true&page=${pageId}`, token);
+    const file = join(mkdtempSync(join(tmpdir(), 'quire-paths-pdf-')), 'paths.pdf');
+    writeFileSync(file, (await fetched(link.body.url)).bytes);
+    const list = execFileSync('pdfimages', ['-list', file]).toString();
+    expect(list).toMatch(/ image\s+18\s+18 /);
+    expect(list).toMatch(/ image\s+640\s+240 /);
   });
 });
 
