@@ -184,8 +184,14 @@ describe('images a repository writes as HTML', () => {
     for (const size of ['640x240', '320x90', '900x120', '200x100', '300x120']) expect(sizes, size).toContain(size);
   });
 
-  it('the import reports by page and path when its file is missing', () => {
+  it('the import reports by page and path when its file is missing, in HTML or not', () => {
     expect(imported.unmapped).toEqual([
+      {
+        page: 'getting-started/quickstart.md',
+        line: 3,
+        source: '../.gitbook/assets/old%20gear.png',
+        reason: 'the referenced file was not found; the reference is kept as written',
+      },
       {
         page: 'guides/interface.md',
         line: INTERFACE_MD.findIndex((l) => l.includes('missing.png')) + 1,

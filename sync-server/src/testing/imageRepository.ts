@@ -86,7 +86,7 @@ export function imageRepository(): Record<string, Uint8Array> {
     'getting-started/quickstart.md': text([
       '# Quickstart',
       '',
-      'Open the settings <img src="../.gitbook/assets/gear.png" alt="gear" data-size="line"> first.',
+      'Open the settings <img src="../.gitbook/assets/gear.png" alt="gear" data-size="line"> first, not <img src="../.gitbook/assets/old%20gear.png" alt="old gear" data-size="line">.',
       '',
       'Back to [README.md](../README.md).',
     ]),
