@@ -52,7 +52,7 @@ async function settled(spaceId: string): Promise<GitSyncState> {
   return state as GitSyncState;
 }
 
-describe('git sync through the public client', () => {
+describe('git sync through the public client', { timeout: 120_000 }, () => {
   it('imports a repository, exports it as one commit, and reports each operation', async () => {
     const { data: space } = await api.orgs.createSpace(orgId, { title: 'Handbook' });
     expect(await refusal(api.spaces.getSpaceGitInfo(space.id))).toEqual({ code: 404, message: 'No matching git sync found.' });

@@ -59,17 +59,21 @@ export async function lastSeqs(db: Queryable, docIds: string[]): Promise<Map<str
 /**
  * Branch documents holding logged updates that no revision covers yet: live edits typed
  * before a crash or a stop, whose revision still has to be cut. Only documents of branches
- * that exist (a space's main doc, a change request's doc) are returned.
+ * that exist (a space's main doc, a change request's doc) are returned; with `quietForMs`,
+ * only those whose last update is older than that and younger than `notQuietForMs` (a
+ * look at recent documents: the rest were cut when an instance started).
  */
-export async function docsAheadOfRevisions(db: Queryable): Promise<string[]> {
+export async function docsAheadOfRevisions(db: Queryable, opts: { quietForMs?: number; notQuietForMs?: number } = {}): Promise<string[]> {
   if (!(await changeRequestsAvailable(db))) return [];
   const rows = await db.query<{ id: string }>(
     `SELECT d.id FROM ydocs d
       WHERE d.last_seq > COALESCE((SELECT max(r.doc_seq) FROM revisions r WHERE r.branch = d.id), 0)
+        AND ($1::int IS NULL OR d.updated_at BETWEEN now() - make_interval(secs => $2::int / 1000.0) AND now() - make_interval(secs => $1::int / 1000.0))
         AND (
           (d.id LIKE 'space:%' AND EXISTS (SELECT 1 FROM spaces s WHERE s.id = substr(d.id, 7) AND s.deleted_at IS NULL))
           OR (d.id LIKE 'cr:%' AND EXISTS (SELECT 1 FROM change_requests c WHERE c.id = substr(d.id, 4)))
         )`,
+    [opts.quietForMs ?? null, opts.quietForMs === undefined ? null : (opts.notQuietForMs ?? 0)],
   );
   return rows.map((r) => r.id);
 }

@@ -51,6 +51,12 @@ export class QuietScheduler {
     return next;
   }
 
+  /** Calls `onQuiet(docId)` now, after any call for it in progress; a document with a timer running waits for its timer. */
+  run(docId: string): Promise<void> {
+    if (this.timers.has(docId)) return Promise.resolve();
+    return this.fire(docId);
+  }
+
   /** Runs every pending call now and waits for all calls (a stopping server cuts its revisions first). */
   async flush() {
     await Promise.all([...this.timers.keys()].map((docId) => this.fire(docId)));

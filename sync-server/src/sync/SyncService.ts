@@ -23,6 +23,11 @@ import { SyncTraffic } from './traffic';
 
 /** How often loaded rooms compare their position with the log, in case a notification was lost. */
 const SWEEP_MS = 5000;
+/** How often edits left behind by a dead instance are looked for, and how long past their quiet period they must be. */
+const LEFT_BEHIND_MS = 20_000;
+const LEFT_BEHIND_MARGIN_MS = 5000;
+/** Older ones were looked at by earlier passes (or are cut when an instance starts). */
+const LEFT_BEHIND_WINDOW_MS = 15 * 60_000;
 /** How often idle sockets are pinged; one that did not answer the previous ping is dropped. */
 const HEARTBEAT_MS = 30_000;
 /** How often the write policy of every loaded room (locks, closed change requests) is read again, all at once. */
@@ -165,6 +170,7 @@ export class SyncService {
     this.background.push(
       this.cutPendingRevisions().catch((err) => log.error({ err }, 'cutting revisions for edits logged before the start failed')),
     );
+    this.every(LEFT_BEHIND_MS, () => this.cutLeftBehind());
   }
 
   private every(ms: number, fn: () => Promise<void> | void) {
@@ -189,6 +195,20 @@ export class SyncService {
     for (const docId of await docsAheadOfRevisions(this.opts.db)) {
       if (this.stopping) return;
       await this.onQuiet(docId);
+    }
+  }
+
+  /**
+   * Live edits whose instance died before their quiet period ended: that instance's timer is
+   * gone with it, and nothing else would cut them until a restart. A document quiet for well
+   * past the period was due long ago wherever it was edited; cutting it here twice is harmless
+   * (a cut locks the branch and finds nothing new).
+   */
+  private async cutLeftBehind() {
+    const quietForMs = this.opts.config.sync.quietMs * 2 + LEFT_BEHIND_MARGIN_MS;
+    for (const docId of await docsAheadOfRevisions(this.opts.db, { quietForMs, notQuietForMs: LEFT_BEHIND_WINDOW_MS })) {
+      if (this.stopping) return;
+      await this.quiet.run(docId);
     }
   }
 

@@ -1,5 +1,7 @@
 import { inlineText } from '@quire/shared/content/anchors';
 import type { NodeJSON } from '@quire/shared/content/json';
+import { cardGrid } from './cards';
+import { codeSpans } from './codeSpans';
 import { htmlToBlocks } from './html';
 import type { Span } from './inline';
 import { type PdfImage, operationKey } from './model';
@@ -43,7 +45,8 @@ export function renderBlock(ctx: RenderContext, node: NodeJSON): void {
     case 'taskList':
       return list(ctx, node);
     case 'codeBlock': {
-      if (a.language !== 'mermaid') return codeBlock(ctx, plainText(node), (a.title as string | null) || (a.language as string | null));
+      if (a.language !== 'mermaid')
+        return codeBlock(ctx, plainText(node), (a.title as string | null) || (a.language as string | null), a.language as string | null);
       // A diagram the server drew prints as its drawing; any other as its source.
       const drawn = ctx.res.diagrams.get(inlineText(node));
       if (drawn && drawImage(ctx, drawn)) {
@@ -225,10 +228,10 @@ function hint(ctx: RenderContext, node: NodeJSON): void {
   w.y += 6;
 }
 
-function codeBlock(ctx: RenderContext, source: string, title: string | null): void {
+function codeBlock(ctx: RenderContext, source: string, title: string | null, language: string | null = null): void {
   const { w } = ctx;
   const pad = 7;
-  const lines = w.lines([text(source.replace(/\n$/, ''), 8.8, 'mono')], w.width - 2 * pad, { preserve: true });
+  const lines = w.lines(codeSpans(source.replace(/\n$/, ''), language, 8.8), w.width - 2 * pad, { preserve: true });
   const lineH = lines[0]?.height ?? 12;
   w.y += 2;
   if (title) {
@@ -319,6 +322,7 @@ function table(ctx: RenderContext, node: NodeJSON): void {
   const { w } = ctx;
   const rows = (node.content ?? []).filter((r) => r.content?.length);
   if (!rows.length) return;
+  if (node.attrs?.view === 'cards') return cardGrid(ctx, rows);
   const cols = Math.max(...rows.map((r) => r.content?.length ?? 0));
   const pad = 5;
   const size = 9.5;

@@ -58,24 +58,29 @@ let chains: Record<FontRole, Face[]> | undefined;
 
 /**
  * Fallback order per role: Noto Sans (Latin, Greek, Cyrillic, Vietnamese), Noto Sans
- * Arabic, Noto Emoji (monochrome: PDF viewers cannot be relied on for colour glyph
- * tables), Noto Sans SC (Chinese, and the kana Japanese needs), then DejaVu for symbols
- * none of those carry.
+ * Arabic, Hebrew, Devanagari and Thai, Noto Emoji (monochrome: PDF viewers cannot be
+ * relied on for colour glyph tables), Noto Sans SC (Chinese, and the kana Japanese needs;
+ * before KR so Han characters keep their Chinese forms), Noto Sans KR (Hangul), then
+ * DejaVu for symbols none of those carry.
  */
 function faceChains(): Record<FontRole, Face[]> {
   if (chains) return chains;
   const sans = (w: string) => fontsourceFace('@fontsource/noto-sans', `${w}.css`);
   const dejavu = (f: string) => fileFace(require.resolve(`dejavu-fonts-ttf/ttf/${f}`));
+  const scripts = (weight: '400' | '700') =>
+    ['arabic', 'hebrew', 'devanagari', 'thai'].map((s) => fontsourceFace(`@fontsource/noto-sans-${s}`, `${weight}.css`));
   const regular = [
-    fontsourceFace('@fontsource/noto-sans-arabic', '400.css'),
+    ...scripts('400'),
     fontsourceFace('@fontsource/noto-emoji', '400.css'),
     fontsourceFace('@fontsource/noto-sans-sc', '400.css'),
+    fontsourceFace('@fontsource/noto-sans-kr', '400.css'),
     dejavu('DejaVuSans.ttf'),
   ];
   const strong = [
-    fontsourceFace('@fontsource/noto-sans-arabic', '700.css'),
+    ...scripts('700'),
     fontsourceFace('@fontsource/noto-emoji', '700.css'),
     fontsourceFace('@fontsource/noto-sans-sc', '700.css'),
+    fontsourceFace('@fontsource/noto-sans-kr', '700.css'),
     dejavu('DejaVuSans-Bold.ttf'),
   ];
   chains = {

@@ -12,6 +12,7 @@ const parser = unified()
   .use(rehypeSanitize, {
     ...defaultSchema,
     clobberPrefix: '',
+    attributes: { ...defaultSchema.attributes, table: [...(defaultSchema.attributes?.table ?? []), ['dataView', 'cards']] },
     // Targets inside the space (`page:`, `file:`) and inline image bytes are what the PDF resolves itself; nothing runs in it.
     protocols: {
       ...defaultSchema.protocols,
@@ -111,7 +112,8 @@ function blocks(nodes: ElementContent[]): NodeJSON[] {
       });
     else if (tag === 'table') {
       const rows = rowsOf(n).map((r) => ({ type: 'tableRow', content: cellsOf(r) }));
-      if (rows.length) out.push({ type: 'table', content: rows });
+      const cards = n.properties?.dataView === 'cards';
+      if (rows.length) out.push({ type: 'table', ...(cards ? { attrs: { view: 'cards' } } : {}), content: rows });
     } else if (tag === 'pre') {
       const text = textOf(n);
       out.push({ type: 'codeBlock', attrs: { language: null }, content: text ? [{ type: 'text', text }] : [] });

@@ -70,6 +70,7 @@ function charsOf(spans: Span[]): Char[] {
   let prevFile: string | null = null;
   let prevBreakAfter = false;
   let prevRtl = false;
+  let prevCh = '';
   for (const span of spans) {
     if (span.image) {
       // One unbreakable box, with a break allowed on either side.
@@ -90,7 +91,10 @@ function charsOf(spans: Span[]): Char[] {
       // Spaces keep to the run only inside right-to-left text (where shaping needs one run);
       // elsewhere they take the main face, whose spaces have the usual width.
       const sticky = JOINER.test(ch) || (NEUTRAL.test(ch) && (!/\s/.test(ch) || prevRtl));
-      if (sticky && prevFile && !prevFile.includes('noto-emoji') && fileHas(prevFile, ch.codePointAt(0) ?? 32)) file = prevFile;
+      // The part after a zero-width joiner (👩‍💻) belongs to the sequence: one run, one glyph.
+      const joined = prevCh === '\u200d' && !!prevFile && fileHas(prevFile, ch.codePointAt(0) ?? 32);
+      if (joined) file = prevFile;
+      else if (sticky && prevFile && !prevFile.includes('noto-emoji') && fileHas(prevFile, ch.codePointAt(0) ?? 32)) file = prevFile;
       else if (JOINER.test(ch) && prevFile && fileHas(prevFile, ch.codePointAt(0) ?? 32)) file = prevFile;
       else file = fileFor(span.role, ch.codePointAt(0) ?? 32);
       if (!file) {
@@ -99,9 +103,10 @@ function charsOf(spans: Span[]): Char[] {
         file = fileFor(span.role, 63) as string;
       }
       const around = BREAK_AROUND.test(ch);
-      const breakBefore = !JOINER.test(ch) && (prevBreakAfter || (around && chars.length > 0));
+      const breakBefore = !JOINER.test(ch) && !joined && (prevBreakAfter || (around && chars.length > 0));
       chars.push({ ch, file, span, level: 0, breakBefore, hard: false });
       prevFile = file;
+      prevCh = ch;
       if (!NEUTRAL.test(ch)) prevRtl = RTL_SCRIPT.test(ch);
       prevBreakAfter = /\s/.test(ch) || ch === '-' || ch === '/' || around;
     }

@@ -205,6 +205,81 @@ describe('PDF export', () => {
     expect(Number(word![1])).toBeGreaterThan(595 / 2);
   });
 
+  it('prints Korean, Hebrew, Thai and Devanagari, and an emoji sequence or a flag as one glyph', async () => {
+    const body = markdownToBody('한국어 문서입니다\n\nשלום עולם\n\nภาษาไทย\n\nनमस्ते दुनिया\n\nA 👩‍💻 B\n\nC 🇯🇵 D\n\nE 😀 F').doc;
+    const out = join(dir, 'scripts.pdf');
+    writeFileSync(out, await renderPdf({ title: 'Scripts', pages: [{ id: 's', title: 'Scripts', depth: 0, body }] }));
+    const printed = run('pdftotext', [out, '-']);
+    // (Devanagari's vowel sign drawn before its consonant, as in दुनिया, comes out in drawing order.)
+    for (const s of ['한국어 문서입니다', 'ภาษาไทย', 'नमस्ते']) expect(printed).toContain(s);
+    expect(printed.replace(/[\u202a-\u202e]/g, '')).toContain('שלום עולם');
+    expect(printed).not.toMatch(/\?/);
+    // One glyph each: as wide as a single emoji, not as two (woman + laptop, J + P).
+    const bbox = run('pdftotext', ['-bbox', out, '-']);
+    const width = (word: string) => {
+      const m = new RegExp(`<word xMin="([\\d.]+)"[^>]*xMax="([\\d.]+)"[^>]*>${word}</word>`).exec(bbox);
+      expect(m, word).not.toBeNull();
+      return Number(m![2]) - Number(m![1]);
+    };
+    const single = width('😀');
+    expect(width('👩\u200d💻')).toBeCloseTo(single, 1);
+    expect(width('🇯🇵')).toBeCloseTo(single, 1);
+  });
+
+  it('prints code in the colors the site shows it in: keywords, strings and comments of a known language', async () => {
+    const source = 'def greet(name):\n    # say hello\n    return "hello " + name\n';
+    const pixels = async (language: string) => {
+      const body = markdownToBody('```' + language + '\n' + source + '```\n').doc;
+      const out = join(dir, `code-${language || 'plain'}.pdf`);
+      writeFileSync(out, await renderPdf({ title: 'Code', pages: [{ id: 'c', title: 'Code', depth: 0, body }] }));
+      execFileSync('pdftoppm', ['-png', '-r', '100', '-f', '3', '-l', '3', out, join(dir, `code-${language || 'plain'}`)]);
+      const png = join(dir, `code-${language || 'plain'}-3.png`);
+      const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+      // Pixels near the site's keyword red (#cf222e) and string blue (#0a3069).
+      let red = 0;
+      let blue = 0;
+      for (let i = 0; i < data.length; i += info.channels) {
+        const [r, g, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
+        if (r > 170 && g < 80 && b < 90) red++;
+        if (r < 40 && g < 80 && b > 80 && b < 130) blue++;
+      }
+      return { red, blue };
+    };
+    const python = await pixels('python');
+    expect(python.red).toBeGreaterThan(20);
+    expect(python.blue).toBeGreaterThan(20);
+    expect(await pixels('')).toEqual({ red: 0, blue: 0 });
+  });
+
+  it('prints a card table as cards side by side, their words whole', async () => {
+    const card = (title: string, text: string) => `<tr><td><strong>${title}</strong></td><td>${text}</td><td></td></tr>`;
+    const html =
+      '<table data-view="cards"><thead><tr><th></th><th></th><th data-hidden data-card-target></th></tr></thead><tbody>' +
+      card('CREATE', 'Make a new space') +
+      card('Integrations', 'Connect your tools') +
+      card('Permissions', 'Who may edit') +
+      card('Publishing', 'Put it online') +
+      '</tbody></table>';
+    const out = join(dir, 'cards.pdf');
+    writeFileSync(out, await renderPdf({ title: 'Cards', pages: [{ id: 'c', title: 'Cards', depth: 0, body: markdownToBody(html).doc }] }));
+    const bbox = run('pdftotext', ['-bbox', '-f', '3', '-l', '3', out, '-']);
+    const at = (word: string) => {
+      const m = new RegExp(`<word xMin="([\\d.]+)" yMin="([\\d.]+)"[^>]*>${word}</word>`).exec(bbox);
+      expect(m, word).not.toBeNull();
+      return { x: Number(m![1]), y: Number(m![2]) };
+    };
+    // Three a row on a portrait page: the first three side by side, the fourth below the first.
+    const [a, b, c, d] = ['CREATE', 'Integrations', 'Permissions', 'Publishing'].map(at) as { x: number; y: number }[];
+    expect(b!.y).toBeCloseTo(a!.y, 0);
+    expect(c!.y).toBeCloseTo(a!.y, 0);
+    expect(b!.x).toBeGreaterThan(a!.x + 100);
+    expect(c!.x).toBeGreaterThan(b!.x + 100);
+    expect(d!.x).toBeCloseTo(a!.x, 0);
+    expect(d!.y).toBeGreaterThan(a!.y + 20);
+    // Each card's text under its title, in one piece.
+    expect(run('pdftotext', ['-layout', '-f', '3', '-l', '3', out, '-'])).toMatch(/Make a new space/);
+  });
+
   it('prints the layout and HTML constructs of imported repositories as content, never as their tags', async () => {
     const fixture = readFileSync(join(__dirname, '../../../../shared/src/content/fixtures/layout-and-html.md'), 'utf8');
     const body = markdownToBody(fixture).doc;
