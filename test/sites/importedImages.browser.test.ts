@@ -85,6 +85,11 @@ describe.skipIf(!hasChromium)('images of an imported repository in a browser', (
         'Export menu',
         'the gear',
       ]);
+      // interface icons stand in the line of text, at its height
+      for (const alt of ['', 'Settings', 'the gear']) {
+        const icon = await page.locator(`article img[alt="${alt}"]`).boundingBox();
+        expect(icon?.height, `${scheme} ${alt}`).toBeLessThanOrEqual(24);
+      }
       // the picture's source answers the scheme: its dark file in the dark theme
       const logo = shown.find((i) => i.alt === 'Acme logo');
       expect(logo?.src, scheme).toContain(scheme === 'dark' ? 'logo-dark.png' : 'logo-light.png');

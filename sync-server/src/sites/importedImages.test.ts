@@ -180,7 +180,8 @@ describe('images a repository writes as HTML', () => {
       .filter((l) => / image /.test(l))
       .map((l) => l.trim().split(/\s+/).slice(3, 5).join('x'));
     // every image of the page: two icons in the text, two in the table, one in the expandable, the figures
-    expect(sizes.filter((s) => s === '18x18')).toHaveLength(5);
+    expect(sizes.filter((s) => s === '48x48')).toHaveLength(3);
+    expect(sizes.filter((s) => s === '18x18')).toHaveLength(2);
     for (const size of ['640x240', '320x90', '900x120', '200x100', '300x120']) expect(sizes, size).toContain(size);
   });
 

@@ -9,7 +9,8 @@ import { solidPng } from './pdfContent';
  * references. Each image has its own size and colour, so a test can tell them apart.
  */
 export const IMAGE_ASSETS: Record<string, Buffer> = {
-  'gear.png': solidPng(18, 18, [230, 120, 20]),
+  // drawn larger than the text, as interface icons usually are, and shown at its height
+  'gear.png': solidPng(48, 48, [230, 120, 20]),
   'save icon.png': solidPng(18, 18, [20, 150, 70]),
   'dashboard.png': solidPng(640, 240, [40, 90, 200]),
   'logo-light.png': solidPng(320, 90, [250, 210, 60]),
