@@ -183,6 +183,10 @@ describe('images a repository writes as HTML', () => {
     expect(sizes.filter((s) => s === '48x48')).toHaveLength(3);
     expect(sizes.filter((s) => s === '18x18')).toHaveLength(2);
     for (const size of ['640x240', '320x90', '900x120', '200x100', '300x120']) expect(sizes, size).toContain(size);
+    // a figure written in HTML prints its caption under it, once, and not its alt text as well
+    const text = execFileSync('pdftotext', [file, '-']).toString();
+    expect(text.match(/A full-width banner/g)).toHaveLength(1);
+    expect(text).not.toContain('Release banner');
   });
 
   it('the import reports by page and path when its file is missing, in HTML or not', () => {
