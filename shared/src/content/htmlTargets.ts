@@ -46,10 +46,23 @@ function scan(html: string): Found[] {
   return found;
 }
 
-/** `srcset` candidates: one URL unless it lists several (`a.png 1x, b.png 2x`); a file name may hold spaces. */
-function srcsetUrls(value: string): string[] {
+/**
+ * `srcset` candidates, each URL with its descriptor (`' 2x'`, `' 640w'`, or ''): one URL
+ * unless it lists several (`a.png 1x, b.png 2x`); a file name may hold spaces.
+ */
+export function srcsetCandidates(value: string): { url: string; descriptor: string }[] {
   const candidates = /,\s/.test(value) ? value.split(/,\s+/) : [value];
-  return candidates.map((candidate) => candidate.trim().replace(DESCRIPTOR, '')).filter(Boolean);
+  return candidates
+    .map((candidate) => {
+      const trimmed = candidate.trim();
+      const descriptor = DESCRIPTOR.exec(trimmed)?.[0] ?? '';
+      return { url: trimmed.slice(0, trimmed.length - descriptor.length), descriptor };
+    })
+    .filter((c) => c.url !== '');
+}
+
+function srcsetUrls(value: string): string[] {
+  return srcsetCandidates(value).map((c) => c.url);
 }
 
 /** Every resource an HTML fragment names (`<img src>`, `<source srcset>`, `<a href>`…), in order. */
@@ -69,13 +82,8 @@ export function rewriteHtmlTargets(html: string, rewrite: (target: string, kind:
   for (const found of scan(html)) {
     let next: string;
     if (found.srcset) {
-      const candidates = /,\s/.test(found.target) ? found.target.split(/,\s+/) : [found.target];
-      next = candidates
-        .map((candidate) => {
-          const descriptor = DESCRIPTOR.exec(candidate.trim())?.[0] ?? '';
-          const url = candidate.trim().slice(0, candidate.trim().length - descriptor.length);
-          return rewrite(url, found.kind) + descriptor;
-        })
+      next = srcsetCandidates(found.target)
+        .map(({ url, descriptor }) => rewrite(url, found.kind) + descriptor)
         .join(', ');
     } else {
       next = rewrite(found.target, found.kind);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { createPage, extractLinks, findBacklinks, isSafeUrl, markdownToBody, parseTarget, rewriteTargets, setPageDocument } from './index';
+import { isFilePathText } from './targets';
 
 const { doc } = markdownToBody(
   [
@@ -94,5 +95,21 @@ describe('link extraction', () => {
       },
     ]);
     expect(findBacklinks(ydoc, { fileId: 'Sheet000000000000000001' }).map((hit) => hit.pageId)).toEqual([using]);
+  });
+});
+
+describe('link text that is only a file path', () => {
+  it('is told apart from words, so readers see the page title instead', () => {
+    for (const text of [
+      'quickstart.md',
+      'README.md',
+      'getting-started/quickstart.md',
+      '../guides/setup.md#tokens',
+      'guides/',
+      ' notes.markdown ',
+    ])
+      expect(isFilePathText(text), text).toBe(true);
+    for (const text of ['the quickstart', 'Quickstart', 'see quickstart.md', 'guides', 'diagram.png', 'https://example.com/a.md', ''])
+      expect(isFilePathText(text), text).toBe(false);
   });
 });

@@ -64,3 +64,15 @@ export type TargetKind = 'link' | 'image' | 'file' | 'contentRef' | 'embed' | 'r
 export function reusableContentTarget(reusableContentId: string): string {
   return `reusable:${reusableContentId}`;
 }
+
+/** `quickstart.md`, `../guides/setup.md#tokens`, `guides/`: a path to a page's file, with no words in it. */
+const FILE_PATH_TEXT = /^(?:\.{1,2}\/)*(?:[^\s/]+\/)*(?:[^\s/]+\.(?:md|markdown)(?:#\S*)?|[^\s/]+\/)$/i;
+
+/**
+ * True when a link's text is only the linked page's file path, as GitBook writes content
+ * references (`[quickstart.md](quickstart.md)`) and links made from a file: readers are
+ * shown the linked page's title instead. The body keeps the text as written.
+ */
+export function isFilePathText(text: string): boolean {
+  return FILE_PATH_TEXT.test(text.trim());
+}

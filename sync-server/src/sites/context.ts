@@ -1,9 +1,11 @@
+import { htmlTargets } from '@quire/shared/content/htmlTargets';
 import type { NodeJSON } from '@quire/shared/content/json';
+import { parseTarget } from '@quire/shared/content/targets';
 import { signedFileUrl } from '../core/content/exports';
 import type { Queryable } from '../store/db';
 import type { PublishedHead } from '../store/sites';
 import { type ContentSource, type PublishedPage, revisionContentSource, type SpaceSnapshot } from './contentSource';
-import { fileByPath, htmlPaths, isRelativePath } from './assetPaths';
+import { fileByPath, isRelativePath } from './assetPaths';
 import { imageSize, imageSource } from './images';
 import type { Section, SiteView, Variant } from './model';
 import type { ImageSource } from './render/body';
@@ -126,10 +128,15 @@ export class SiteRequest {
           if (f) ids.add(f.id);
         }
       }
+      // Raw HTML names files as an import left them (`file:<id>`) or by repository path, `srcset` candidates included.
       if ((n.type === 'htmlBlock' || n.type === 'htmlInline') && typeof a.html === 'string')
-        for (const path of htmlPaths(a.html)) {
-          const f = fileByPath(snapshot.files, path);
-          if (f) ids.add(f.id);
+        for (const { target } of htmlTargets(a.html)) {
+          const t = parseTarget(target);
+          if (t.kind === 'file') ids.add(t.fileId);
+          else if (t.kind === 'path' && isRelativePath(t.path)) {
+            const f = fileByPath(snapshot.files, t.path);
+            if (f) ids.add(f.id);
+          }
         }
       for (const m of n.marks ?? [])
         if (typeof m.attrs?.href === 'string' && m.attrs.href.startsWith('file:')) ids.add(m.attrs.href.slice(5));

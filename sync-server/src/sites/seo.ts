@@ -1,6 +1,7 @@
 import type { NodeJSON } from '@quire/shared/content/json';
 import { bodyToMarkdown } from '@quire/shared/content/markdown/serialize';
 import { parseTarget } from '@quire/shared/content/targets';
+import { fileByPath, isRelativePath } from './assetPaths';
 import type { PublishedPage } from './contentSource';
 import { flatten, type Located, type SiteRequest } from './context';
 import { esc } from './render/html';
@@ -97,6 +98,12 @@ export async function pageMarkdown(req: SiteRequest, loc: Located): Promise<stri
         return p ? req.absolute(`${req.markdownUrl(section, variant, p)}${t.anchor ? `#${t.anchor}` : ''}`) : '#';
       }
       if (t.kind === 'file') return files.get(t.fileId) ?? '#';
+      if (t.kind === 'path' && isRelativePath(t.path)) {
+        // A repository path a page wrote (raw HTML from an import, an editor): the space file it names.
+        const file = fileByPath(snapshot.files, t.path);
+        const url = file ? files.get(file.id) : undefined;
+        if (url) return url;
+      }
       if (t.kind === 'url' && /^\s*(javascript|vbscript|data):/i.test(t.url)) return '#';
       return target;
     },

@@ -6,7 +6,7 @@ import { htmlToBlocks } from './html';
 import type { Span } from './inline';
 import { type PdfImage, operationKey } from './model';
 import { type RenderContext, pageDest } from './renderContext';
-import { BODY_SIZE, linkTarget, plainText, spansOf, text } from './spans';
+import { BODY_SIZE, linkTarget, linkedPageTitle, plainText, spansOf, text } from './spans';
 import { COLORS, type Writer } from './writer';
 
 const HEADING_SIZE: Record<number, number> = { 1: 16, 2: 13.5, 3: 12, 4: 11 };
@@ -88,7 +88,9 @@ export function renderBlock(ctx: RenderContext, node: NodeJSON): void {
     case 'contentRef': {
       const href = String(a.href ?? '');
       const link = linkTarget(ctx, href);
-      return card(ctx, 'See', [text(String(a.title || href), BODY_SIZE, 'bold', COLORS.text, link)], null);
+      // As on sites: the page's own title, whatever text the reference was written with.
+      const title = linkedPageTitle(ctx, href) ?? String(a.title || href);
+      return card(ctx, 'See', [text(title, BODY_SIZE, 'bold', COLORS.text, link)], null);
     }
     case 'horizontalRule':
       w.rule();

@@ -11,6 +11,8 @@ const parser = unified()
   .use(rehypeParse, { fragment: true })
   .use(rehypeSanitize, {
     ...defaultSchema,
+    // Figures keep their shape, so a caption prints as the caption of its picture.
+    tagNames: [...(defaultSchema.tagNames ?? []), 'figure', 'figcaption', 'picture'],
     clobberPrefix: '',
     // Card tables print as cards; icons (`<i class="fa-globe">:globe:</i>`) are recognised to be left out.
     attributes: {
@@ -125,10 +127,35 @@ function blocks(nodes: ElementContent[]): NodeJSON[] {
       out.push({ type: 'codeBlock', attrs: { language: null }, content: text ? [{ type: 'text', text }] : [] });
     } else if (tag === 'blockquote') out.push({ type: 'blockquote', content: blocks(n.children) });
     else if (tag === 'hr') out.push({ type: 'horizontalRule' });
+    else if (tag === 'figure' && figureImage(n)) out.push(figureImage(n) as NodeJSON);
     else out.push(...blocks(n.children));
   }
   flush();
   return out;
+}
+
+/**
+ * A figure of one picture (`<figure><img><figcaption>`, an `<img>` in a `<picture>`) as one
+ * image with its caption, as sites show it: the caption under it, never the alt text as well.
+ */
+function figureImage(figure: Element): NodeJSON | undefined {
+  const images: Element[] = [];
+  const find = (list: ElementContent[]) => {
+    for (const c of list) {
+      if (c.type !== 'element' || c.tagName === 'figcaption') continue;
+      if (c.tagName === 'img') images.push(c);
+      else find(c.children);
+    }
+  };
+  find(figure.children);
+  const [img] = images;
+  if (!img || images.length > 1) return undefined;
+  const caption = figure.children.find((c): c is Element => c.type === 'element' && c.tagName === 'figcaption');
+  const text = caption ? textOf(caption).replace(/\s+/g, ' ').trim() : '';
+  return {
+    type: 'image',
+    attrs: { src: String(img.properties?.src ?? ''), alt: String(img.properties?.alt ?? '') || null, caption: text || null },
+  };
 }
 
 function textOf(n: ElementContent): string {

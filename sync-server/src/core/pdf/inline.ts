@@ -13,6 +13,8 @@ export interface Span {
   link?: LinkTarget;
   code?: boolean;
   strike?: boolean;
+  /** An image set in the line (an interface icon in a sentence), at the size it is drawn in points; its text is one placeholder. */
+  image?: { data: Buffer; width: number; height: number };
 }
 
 /** A piece of a laid-out line: one font file, one bidi level, one span. */
@@ -38,6 +40,8 @@ export interface Line {
 export type Measure = (file: string, size: number, text: string) => number;
 
 const bidi = bidiFactory();
+/** What an image in a line stands for in its text (U+FFFC OBJECT REPLACEMENT CHARACTER). */
+const OBJECT = '\ufffc';
 const NEUTRAL = /[\p{Script=Common}\p{Script=Inherited}]/u;
 const JOINER = /[\p{Mn}\p{Me}\u200c\u200d\ufe0e\ufe0f\u{1f3fb}-\u{1f3ff}]/u;
 /** Characters a line may break before and after, as in CJK text, which has no spaces. */
@@ -68,6 +72,12 @@ function charsOf(spans: Span[]): Char[] {
   let prevRtl = false;
   let prevCh = '';
   for (const span of spans) {
+    if (span.image) {
+      // One unbreakable box, with a break allowed on either side.
+      chars.push({ ch: OBJECT, file: '', span, level: 0, breakBefore: chars.length > 0, hard: false });
+      prevBreakAfter = true;
+      continue;
+    }
     for (const raw of span.text.normalize('NFC')) {
       if (raw === '\n') {
         chars.push({ ch: '\n', file: prevFile ?? '', span, level: 0, breakBefore: true, hard: true });
@@ -138,7 +148,7 @@ function wordsOf(chars: Char[], measure: Measure): Word[] {
     }
     let width = 0;
     for (const p of pieces) {
-      p.width = measure(p.file, p.span.size, p.text);
+      p.width = p.span.image ? p.span.image.width : measure(p.file, p.span.size, p.text);
       width += p.width;
     }
     words.push({ pieces, width, hard: false });
@@ -163,6 +173,11 @@ function splitWide(word: Word, width: number, measure: Measure): Word[] {
   let pieces: Piece[] = [];
   let used = 0;
   for (const p of word.pieces) {
+    if (p.span.image) {
+      pieces.push(p);
+      used += p.width;
+      continue;
+    }
     let text = '';
     for (const ch of p.text) {
       const w = measure(p.file, p.span.size, text + ch);

@@ -30,6 +30,8 @@ export interface PdfResources {
   operations: Map<string, NodeJSON>;
   /** Mermaid diagrams drawn as images, by source (see diagrams.ts). */
   diagrams: Map<string, PdfImage>;
+  /** Title of every page of the space by id, in or out of the PDF: links written as a file path print as it. */
+  pageTitles: Map<string, string>;
 }
 
 export interface PdfInput {
@@ -46,5 +48,5 @@ export function operationKey(attrs: Record<string, unknown> | undefined): string
 }
 
 export function emptyResources(): PdfResources {
-  return { images: new Map(), files: new Map(), reusable: new Map(), operations: new Map(), diagrams: new Map() };
+  return { images: new Map(), files: new Map(), reusable: new Map(), operations: new Map(), diagrams: new Map(), pageTitles: new Map() };
 }

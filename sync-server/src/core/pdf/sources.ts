@@ -1,5 +1,7 @@
 import type { NodeJSON } from '@quire/shared/content/json';
-import { getFile, getReusableContent, getReusableContentDocument, markdownToBody } from '@quire/shared/content/index';
+import { fileByPath, isRelativePath } from '@quire/shared/content/filePaths';
+import { htmlTargets } from '@quire/shared/content/htmlTargets';
+import { getFile, getReusableContent, getReusableContentDocument, listFiles, listPages, markdownToBody } from '@quire/shared/content/index';
 import type * as Y from 'yjs';
 import type { Queryable } from '../../store/db';
 import { getBlob, spaceFileHashes } from '../../store/files';
@@ -100,6 +102,7 @@ async function operationBody(db: Queryable, orgId: string, attrs: Record<string,
  */
 export async function pdfResources(db: Queryable, scope: PdfScope, doc: Y.Doc, pages: PdfPage[]): Promise<PdfResources> {
   const res = emptyResources();
+  for (const page of listPages(doc)) if (page.title) res.pageTitles.set(page.id, page.title);
   const fileIds = new Set<string>();
   const imageSrcs = new Set<string>();
   const operations: Record<string, unknown>[] = [];
@@ -112,7 +115,7 @@ export async function pdfResources(db: Queryable, scope: PdfScope, doc: Y.Doc, p
     if (n.type === 'reusableContent' && typeof a.reusableContentId === 'string') reusable.add(a.reusableContentId);
     // Images inside HTML kept as written, when they name a space file or carry their bytes.
     if ((n.type === 'htmlBlock' || n.type === 'htmlInline') && typeof a.html === 'string') {
-      for (const m of a.html.matchAll(/\ssrc\s*=\s*["']((?:file:|data:image\/|https?:)[^"']+)["']/gi)) imageSrcs.add(m[1] as string);
+      for (const found of htmlTargets(a.html)) if (found.kind === 'image') imageSrcs.add(found.target);
     }
     for (const m of n.marks ?? []) {
       const href = m.attrs?.href;
@@ -127,7 +130,15 @@ export async function pdfResources(db: Queryable, scope: PdfScope, doc: Y.Doc, p
     res.reusable.set(id, body);
     walk(body, visit);
   }
+  // A repository path (`../.gitbook/assets/x.png`) names the space file imported from it, as on sites.
+  const byPath = new Map<string, string>();
+  const listed = listFiles(doc).map((f) => ({ id: f.id, name: f.name, gitPath: f.git?.path }));
+  for (const src of imageSrcs) {
+    const file = isRelativePath(src) ? fileByPath(listed, src) : undefined;
+    if (file) byPath.set(src, file.id);
+  }
   for (const src of imageSrcs) if (src.startsWith('file:')) fileIds.add(src.slice(5));
+  for (const id of byPath.values()) fileIds.add(id);
 
   const infos = new Map([...fileIds].map((id) => [id, getFile(doc, id)] as const));
   const hashes = await spaceFileHashes(db, scope.spaceId, [...fileIds]);
@@ -138,8 +149,9 @@ export async function pdfResources(db: Queryable, scope: PdfScope, doc: Y.Doc, p
   const remote: string[] = [];
   for (const src of imageSrcs) {
     let image: PdfImage | undefined;
-    if (src.startsWith('file:')) {
-      const hash = hashes.get(src.slice(5));
+    const fileId = src.startsWith('file:') ? src.slice(5) : byPath.get(src);
+    if (fileId) {
+      const hash = hashes.get(fileId);
       const blob = hash ? await getBlob(db, hash) : undefined;
       if (blob) image = await printableImage(Buffer.from(blob.content), blob.content_type);
     } else if (/^https?:\/\//i.test(src)) {

@@ -1,6 +1,7 @@
 import { withoutIconCodes } from '@quire/shared/content/iconCodes';
 import type { NodeJSON } from '@quire/shared/content/json';
-import { isSafeUrl, parseTarget } from '@quire/shared/content/targets';
+import { isFilePathText, isSafeUrl, parseTarget } from '@quire/shared/content/targets';
+import { imageDimensions } from '../content/import/plan';
 import type { FontRole } from './fonts';
 import { htmlToInlines } from './html';
 import type { LinkTarget, Span } from './inline';
@@ -49,6 +50,36 @@ export function linkTarget(ctx: RenderContext, href: string): LinkTarget | undef
   }
 }
 
+/** The title of a page the body links to, when the PDF's space has that page. */
+export function linkedPageTitle(ctx: RenderContext, href: string): string | undefined {
+  const t = parseTarget(href.trim());
+  return t.kind === 'page' ? ctx.res.pageTitles.get(t.pageId) : undefined;
+}
+
+/** A link's own text, or the linked page's title when the text is only that page's file path (as on sites). */
+function shownLinkText(ctx: RenderContext, text: string, href: string): string {
+  return isFilePathText(text) ? (linkedPageTitle(ctx, href) ?? text) : text;
+}
+
+/**
+ * An image in a line of text at the size it is drawn: an interface icon at most as tall
+ * as the text's line, never wider than a short phrase. Undefined when it cannot be drawn.
+ */
+function inlineImage(ctx: RenderContext, src: string, size: number): Span['image'] {
+  const found = ctx.res.images.get(src);
+  if (!found || !('data' in found)) return undefined;
+  const px = imageDimensions(found.data);
+  if (!px || !px.width || !px.height) return undefined;
+  // Pixels at 96 dpi, as blocks draw images.
+  let height = Math.min((px.height * 0.75) / (found.scale ?? 1), size * 1.3);
+  let width = (px.width / px.height) * height;
+  if (width > size * 16) {
+    width = size * 16;
+    height = (px.height / px.width) * width;
+  }
+  return { data: found.data, width, height };
+}
+
 /** Inline content as styled spans: marks become faces, links become targets. */
 export function spansOf(ctx: RenderContext, node: NodeJSON, base: InlineBase): Span[] {
   const out: Span[] = [];
@@ -75,15 +106,18 @@ export function spansOf(ctx: RenderContext, node: NodeJSON, base: InlineBase): S
       case 'text': {
         // Icon codes (`:rocket:`) stand for pictures the PDF does not draw; code is verbatim.
         const value = style.mono ? child.text : withoutIconCodes(child.text ?? '');
-        if (value) out.push(span(value));
+        if (value) out.push(span(typeof href === 'string' ? shownLinkText(ctx, value, href) : value));
         break;
       }
       case 'hardBreak':
         out.push(span('\n'));
         break;
-      case 'inlineImage':
-        out.push(span(`[${String(child.attrs?.alt || child.attrs?.title || 'image')}]`, { role: 'italic', color: COLORS.muted }));
+      case 'inlineImage': {
+        const image = inlineImage(ctx, String(child.attrs?.src ?? ''), base.size);
+        if (image) out.push(span('\ufffc', { image }));
+        else out.push(span(`[${String(child.attrs?.alt || child.attrs?.title || 'image')}]`, { role: 'italic', color: COLORS.muted }));
         break;
+      }
       case 'mathInline':
         out.push(span(String(child.attrs?.tex ?? ''), { role: 'mono', code: true }));
         break;

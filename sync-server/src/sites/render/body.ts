@@ -1,4 +1,5 @@
 import { headingText, inlineText } from '@quire/shared/content/anchors';
+import { srcsetCandidates } from '@quire/shared/content/htmlTargets';
 import { withoutIconCodes } from '@quire/shared/content/iconCodes';
 import type { NodeJSON } from '@quire/shared/content/json';
 import { slugify, uniqueSlug } from '@quire/shared/content/slugs';
@@ -8,7 +9,7 @@ import { isRelativePath } from '../assetPaths';
 import { el, isIcon, textOf, txt } from './elements';
 import { embedInfo } from './embeds';
 import { highlightLines } from './highlight';
-import { type LinkResolver, isExternal, resolveHref } from './links';
+import { type LinkResolver, isExternal, resolveHref, shownLinkText } from './links';
 import { texToMathml } from './math';
 import { htmlFragment, sanitizeToHtml } from './sanitize';
 import { formatSize, widthClass } from './sizes';
@@ -104,15 +105,20 @@ export function bodyTree(body: NodeJSON, links: LinkResolver, taken = new Set<st
       return undefined;
     };
     if ((n.tagName === 'img' || n.tagName === 'source') && (p.src !== undefined || p.srcSet !== undefined)) {
-      const t = target(n.tagName === 'img' ? p.src : String(p.srcSet ?? '').split(/\s+/)[0]);
+      // Every candidate of a hand-written `srcset` (a dark variant, a 2x file) is a file of its own.
+      const written = srcsetOf(p.srcSet);
+      const set = written.flatMap((c) => {
+        const t = target(c.url);
+        if (!t) return [`${c.url}${c.descriptor}`];
+        return t.url ? [`${t.url}${c.descriptor}`] : [];
+      });
+      if (written.length) p.srcSet = set.length ? set.join(', ') : undefined;
+      if (n.tagName === 'source') return;
+      const t = target(p.src);
       if (!t) return;
       const local = t.fileId ? links.image?.(t.fileId) : undefined;
-      if (n.tagName === 'source') {
-        p.srcSet = t.url;
-        return;
-      }
       p.src = local?.src ?? t.url;
-      if (local?.srcSet) {
+      if (local?.srcSet && !written.length) {
         p.srcSet = local.srcSet;
         p.sizes = '(max-width: 820px) 100vw, 780px';
       }
@@ -153,7 +159,8 @@ export function bodyTree(body: NodeJSON, links: LinkResolver, taken = new Set<st
         out.push(...inline(n.content));
         continue;
       }
-      let node: ElementContent = txt(n.text ?? '');
+      const linkHref = n.marks?.find((mark) => mark.type === 'link')?.attrs?.href;
+      let node: ElementContent = txt(shownLinkText(n.text ?? '', linkHref, links));
       // Marks are listed outermost first: wrap from the innermost out.
       for (const mark of [...(n.marks ?? [])].reverse()) {
         switch (mark.type) {
@@ -467,6 +474,13 @@ export function bodyTree(body: NodeJSON, links: LinkResolver, taken = new Set<st
 
   const children = blocks(body.type === 'doc' ? body.content : [body]);
   return { children, outline, math };
+}
+
+/** A `srcset` as hast holds it (a list of candidates, or one string), each URL with its descriptor. */
+function srcsetOf(value: unknown): { url: string; descriptor: string }[] {
+  if (value === undefined || value === null) return [];
+  const list = Array.isArray(value) ? value.map(String) : [String(value)];
+  return list.flatMap((v) => srcsetCandidates(v));
 }
 
 /** Sanitized HTML of a tree, with KaTeX's MathML put in its slots. */

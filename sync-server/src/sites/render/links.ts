@@ -1,4 +1,4 @@
-import { isSafeUrl, parseTarget } from '@quire/shared/content/targets';
+import { isFilePathText, isSafeUrl, parseTarget } from '@quire/shared/content/targets';
 import type { ElementContent } from 'hast';
 
 /** A space file shown as an image: its URL, resized variants and intrinsic size. */
@@ -54,4 +54,12 @@ export function resolveHref(href: unknown, links: LinkResolver): string | undefi
 
 export function isExternal(url: string): boolean {
   return /^https?:/i.test(url);
+}
+
+/** The text a link shows: its own, or the linked page's title when it is only that page's file path. */
+export function shownLinkText(text: string, href: unknown, links: LinkResolver): string {
+  if (typeof href !== 'string' || !isFilePathText(text)) return text;
+  const t = parseTarget(href);
+  if (t.kind !== 'page') return text;
+  return links.pageInfo?.(t.pageId)?.title || text;
 }

@@ -75,7 +75,8 @@ export const SCHEMA: SanitizeSchema = {
       'title',
     ],
     a: [...(baseAttributes.a ?? []), 'target', 'rel', 'download'],
-    img: [...(baseAttributes.img ?? []), 'loading', 'decoding', 'width', 'height', 'srcSet', 'sizes', ALIGN],
+    // `data-size="line"`: an interface icon GitBook sets at the height of the text around it.
+    img: [...(baseAttributes.img ?? []), 'loading', 'decoding', 'width', 'height', 'srcSet', 'sizes', ALIGN, ['dataSize', 'line']],
     source: ['srcSet', 'media', 'type', 'sizes'],
     ol: ['start'],
     td: [...(baseAttributes.td ?? []), ALIGN],

@@ -142,7 +142,7 @@ main{min-width:0;padding:40px 0 80px}
 .html-block table:not(.cards){border-collapse:collapse;width:100%;font-size:14.5px;margin:0 0 16px}.html-block table:not(.cards) td,.html-block table:not(.cards) th{border:1px solid var(--border)}
 .content [align=center]{text-align:center}.content [align=right]{text-align:right}.content img[align=center]{display:block;margin:0 auto}
 .fa-icon{display:inline-block;height:1em;vertical-align:-.125em;fill:currentColor;overflow:visible}
-.content figure img{display:inline-block}
+.content figure img{display:inline-block}.content img[data-size=line]{display:inline;height:1.25em;width:auto;vertical-align:-0.25em;border-radius:0}
 table.cards{display:block;border:0;margin:0 0 20px}table.cards thead{display:none}table.cards tbody{display:grid;grid-template-columns:repeat(auto-fill,minmax(220px,1fr));gap:16px}
 table.cards tr{display:flex;flex-direction:column;gap:4px;padding:16px;border:1px solid var(--border);border-radius:var(--radius);background:var(--bg-soft)}
 table.cards td,table.cards th{display:block;border:0;padding:0;text-align:left}table.cards td:empty{display:none}table.cards img{border-radius:8px;margin-bottom:6px}
