@@ -98,19 +98,6 @@ export class Writer {
   }
 
   private readonly widths = new Map<string, number>();
-  private readonly images = new WeakMap<Buffer, unknown>();
-
-  /** An image parsed once, so an icon repeated on every line is embedded once. */
-  private opened(data: Buffer): Buffer {
-    let img = this.images.get(data);
-    if (!img) {
-      // pdfkit's types leave `openImage` out; `image()` takes what it returns.
-      img = (this.doc as unknown as { openImage(src: Buffer): unknown }).openImage(data);
-      this.images.set(data, img);
-    }
-    return img as Buffer;
-  }
-
   /** Width of text in a face; cached, as the same words come back on every page. */
   readonly measure = (file: string, size: number, text: string): number => {
     const key = `${size}\u0000${file}\u0000${text}`;
@@ -192,7 +179,10 @@ export class Writer {
         const image = p.span.image;
         if (image) {
           // Sits on the baseline and reaches a little below it, as an icon does in a browser.
-          this.doc.image(this.opened(image.data), px, baseline - image.height * 0.85, { width: image.width, height: image.height });
+          this.doc.image(this.openImage(image.data) as unknown as Buffer, px, baseline - image.height * 0.85, {
+            width: image.width,
+            height: image.height,
+          });
           continue;
         }
         this.useFont(p.file, p.span.size);
