@@ -154,15 +154,15 @@ describe('images a repository writes as HTML', () => {
     for (const [name, bytes] of Object.entries(IMAGE_ASSETS)) {
       expect(Buffer.from(files[`.gitbook/assets/${name}`] ?? []).equals(bytes), name).toBe(true);
     }
-    // pages are written at their slug path, assets under `.gitbook/assets/` beside them
-    const page = new TextDecoder().decode(files['interface.md']);
+    // A page keeps the path it was imported from; its images point at the assets from its folder.
+    const page = new TextDecoder().decode(files['guides/interface.md']);
     expect(page).not.toContain('file:');
-    expect(page).toContain('<img src=".gitbook/assets/gear.png" alt="" data-size="line">');
-    expect(page).toContain('<img src=".gitbook/assets/save icon.png" alt="Save" data-size="line">');
-    expect(page).toContain('<source srcset=".gitbook/assets/logo-dark.png"');
-    expect(page).toContain('srcset=".gitbook/assets/chart.png 1x, .gitbook/assets/chart@2x.png 2x"');
-    expect(page).toContain('<img src=".gitbook/assets/wide banner.png" alt="Release banner">');
-    expect(page).toContain('.gitbook/assets/export.png');
+    expect(page).toContain('<img src="../.gitbook/assets/gear.png" alt="" data-size="line">');
+    expect(page).toContain('<img src="../.gitbook/assets/save icon.png" alt="Save" data-size="line">');
+    expect(page).toContain('<source srcset="../.gitbook/assets/logo-dark.png"');
+    expect(page).toContain('srcset="../.gitbook/assets/chart.png 1x, ../.gitbook/assets/chart@2x.png 2x"');
+    expect(page).toContain('<img src="../.gitbook/assets/wide banner.png" alt="Release banner">');
+    expect(page).toContain('../.gitbook/assets/export.png');
   });
 
   it('each print in the PDF of the page', async () => {
