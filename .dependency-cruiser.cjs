@@ -6,10 +6,10 @@ module.exports = {
   forbidden: [
     {
       name: 'core-not-http-or-sites',
-      comment: 'Domain services (core/) know nothing of HTTP routes, the site renderer or what requests carry (web/).',
+      comment: 'Domain services (core/) know nothing of HTTP routes, MCP, the site renderer or what requests carry (web/).',
       severity: 'error',
       from: { path: '^sync-server/src/core/' },
-      to: { path: '^sync-server/src/(http|sites|web)/' },
+      to: { path: '^sync-server/src/(http|sites|web|mcp)/' },
     },
     {
       name: 'store-only-sql',
@@ -17,22 +17,30 @@ module.exports = {
         'store/ is SQL and the database adapters: it gets the settings it needs, never core, http, the server config or anything above it.',
       severity: 'error',
       from: { path: '^sync-server/src/store/' },
-      to: { path: '^sync-server/src/(core|http|sites|sync|cli|web)/|^sync-server/src/(config|server|main)\\.ts$' },
+      to: { path: '^sync-server/src/(core|http|sites|sync|cli|web|mcp)/|^sync-server/src/(config|server|main)\\.ts$' },
     },
     {
       name: 'sites-not-http',
       comment:
-        'The published sites and the /v1 API are two front ends of core/: what both need (the request environment, the base URL, the MCP glue) lives in web/, below both.',
+        'The published sites and the /v1 API are two front ends of core/: what both need (the request environment, the base URL) lives in web/, below both.',
       severity: 'error',
       from: { path: '^sync-server/src/sites/' },
       to: { path: '^sync-server/src/http/' },
     },
     {
-      name: 'web-below-http-and-sites',
-      comment: 'web/ serves both front ends, so it imports neither.',
+      name: 'mcp-not-http',
+      comment:
+        'MCP (mcp/) is a front of its own: its tools call core/ and what sites/ shows a visitor, never the REST front. The REST front mounts /v1/mcp behind its authentication and hands in the /v1 operations the organization tools answer with (http/mcp.ts).',
+      severity: 'error',
+      from: { path: '^sync-server/src/mcp/' },
+      to: { path: '^sync-server/src/http/' },
+    },
+    {
+      name: 'web-below-the-fronts',
+      comment: 'web/ serves every front (REST, MCP, sites), so it imports none of them.',
       severity: 'error',
       from: { path: '^sync-server/src/web/' },
-      to: { path: '^sync-server/src/(http|sites)/' },
+      to: { path: '^sync-server/src/(http|sites|mcp)/' },
     },
     {
       name: 'cli-through-core',

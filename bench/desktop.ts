@@ -69,8 +69,8 @@ async function seedSpace(
   extra: number,
   firstPage = `${MARKER}\n\nIt opens before the others load.\n`,
 ): Promise<void> {
-  const space = await node.createSpace({ title });
-  await node.withBranch({ spaceId: space.id }, async (branch) => {
+  const space = await node.catalog.createSpace({ title });
+  await node.branches.with({ spaceId: space.id }, async (branch) => {
     const first = listPages(branch.doc)[0]?.id;
     if (!first) throw new Error('a new space has a first page');
     setPageMarkdown(branch.doc, first, firstPage);
@@ -227,7 +227,7 @@ export async function runDesktopBench(): Promise<void> {
   let browser: Browser | undefined;
   try {
     const writer = await LocalNode.open({ dataDir: dir, credentials: new MemoryCredentialStore() });
-    await writer.useLocal();
+    await writer.session.useLocal();
     await seedSpace(writer, 'One page', 0);
     await seedSpace(writer, 'Big space', PAGES);
     await seedSpace(writer, 'Long page', 0, longPageMarkdown(BLOCKS));

@@ -22,7 +22,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'quire-bridge-'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><html><head><title>Quire</title></head><body></body></html>');
   node = await LocalNode.open({ credentials: new MemoryCredentialStore() });
-  await node.useLocal();
+  await node.session.useLocal();
   bridge = await startWebBridge({ node, rendererDir: dir });
 });
 afterAll(async () => {
@@ -91,9 +91,9 @@ describe('the browser-mode bridge', () => {
     expect(await tryBridge({ host: `127.0.0.1:${port}`, origin: `http://127.0.0.1:${port}` })).toMatch(/refused/);
     expect(await tryBridge({ host: `127.0.0.1:${port}`, origin: `http://127.0.0.1:${port}`, key: 'guessed' })).toMatch(/refused/);
     expect(await tryBridge({ host: `127.0.0.1:${port}`, origin: 'http://localhost:3000', key: bridge.secret })).toMatch(/refused/);
-    expect((await node.catalog()).localSpaces).toEqual([]);
+    expect((await node.catalog.get()).localSpaces).toEqual([]);
 
     expect(await tryBridge({ host: `127.0.0.1:${port}`, origin: `http://127.0.0.1:${port}`, key: bridge.secret })).toBe('created');
-    expect((await node.catalog()).localSpaces.map((s) => s.title)).toEqual(['Planted']);
+    expect((await node.catalog.get()).localSpaces.map((s) => s.title)).toEqual(['Planted']);
   });
 });

@@ -73,10 +73,14 @@ const DIAGRAM = `<svg xmlns="http://www.w3.org/2000/svg" width="480" height="140
 
 /** Waits until the machine's outbox has replayed everything; on timeout, says what is stuck and why. */
 async function allSent(machine: Machine, ms = 30_000) {
-  await eventually(async () => (await machine.node.status()).pendingMutations === 0, 'the outbox to drain', ms).catch(async (err) => {
-    const stuck = (await machine.node.outboxEntries()).map((e) => `${e.kind} (${e.state}, ${e.attempts} attempts): ${e.error ?? ''}`);
-    throw new Error(`${(err as Error).message}; waiting: ${stuck.join('; ')}; status: ${JSON.stringify(await machine.node.status())}`);
-  });
+  await eventually(async () => (await machine.node.session.status()).pendingMutations === 0, 'the outbox to drain', ms).catch(
+    async (err) => {
+      const stuck = (await machine.node.queue.entries()).map((e) => `${e.kind} (${e.state}, ${e.attempts} attempts): ${e.error ?? ''}`);
+      throw new Error(
+        `${(err as Error).message}; waiting: ${stuck.join('; ')}; status: ${JSON.stringify(await machine.node.session.status())}`,
+      );
+    },
+  );
 }
 
 async function typeAtEnd(page: Page, text: string) {
@@ -114,12 +118,12 @@ describe('desktop app in the browser mode', { timeout: 90_000 }, () => {
     await page.getByRole('heading', { name: 'Pick a space' }).waitFor();
     await screenshot(page, '02-workspace-empty');
     await page.close();
-    await b.node.connect(s.url, s.otherToken);
+    await b.node.session.connect(s.url, s.otherToken);
 
     // The content both windows will work on, written through machine A's LocalNode.
-    const space = await a.node.createSpace({ title: 'Handbook', emoji: '📘', organizationId: s.orgId });
+    const space = await a.node.catalog.createSpace({ title: 'Handbook', emoji: '📘', organizationId: s.orgId });
     spaceId = space.id;
-    await a.node.withBranch({ spaceId }, async (branch) => {
+    await a.node.branches.with({ spaceId }, async (branch) => {
       firstPage = listPages(branch.doc)[0]!.id;
       setPageMarkdown(branch.doc, firstPage, GUIDE);
       const guides = createPage(branch.doc, { title: 'Guides', markdown: 'Everything about writing with Quire.' });
@@ -136,12 +140,12 @@ describe('desktop app in the browser mode', { timeout: 90_000 }, () => {
       createPage(branch.doc, { title: 'FAQ', markdown: '## Does Quire work offline?\n\nYes: edits are saved on your machine first.' });
       await branch.saved();
     });
-    await eventually(async () => (await a.node.status()).pending === 0, 'the space on the server', 30_000);
+    await eventually(async () => (await a.node.session.status()).pending === 0, 'the space on the server', 30_000);
     const remoteId = (await a.node.db.query<{ remote_id: string }>('SELECT remote_id FROM spaces WHERE id = $1', [spaceId]))[0]!.remote_id;
     expect(remoteId).toBeTruthy();
     spaceId = remoteId;
-    await b.node.refreshCatalog();
-    await a.node.refreshCatalog();
+    await b.node.catalog.refresh();
+    await a.node.catalog.refresh();
   });
 
   it('two windows on the same page see each other typing, and each other’s cursors', async () => {
@@ -332,7 +336,7 @@ describe('desktop app in the browser mode', { timeout: 90_000 }, () => {
 
     // What the window shows is what the LocalNode stored: the shared content schema, as markdown.
     const [local] = await a.node.db.query<{ id: string }>('SELECT id FROM spaces WHERE remote_id = $1', [spaceId]);
-    const markdown = await a.node.withBranch({ spaceId: local?.id ?? '' }, (branch) => {
+    const markdown = await a.node.branches.with({ spaceId: local?.id ?? '' }, (branch) => {
       const page = listPages(branch.doc).find((p) => p.title === 'Writing tour');
       return page ? getPageMarkdown(branch.doc, page.id) : '';
     });
@@ -371,7 +375,7 @@ describe('desktop app in the browser mode', { timeout: 90_000 }, () => {
     await expect.poll(() => pa.getByTestId('sync-detail').textContent(), { timeout: 10_000 }).toBe('1 page and 1 file waiting to be sent');
     await screenshot(pa, '11b-offline-image');
     const [local] = await a.node.db.query<{ id: string }>('SELECT id FROM spaces WHERE remote_id = $1', [spaceId]);
-    const markdown = await a.node.withBranch({ spaceId: local?.id ?? '' }, (branch) => {
+    const markdown = await a.node.branches.with({ spaceId: local?.id ?? '' }, (branch) => {
       const page = listPages(branch.doc).find((p) => p.title === 'FAQ');
       return page ? getPageMarkdown(branch.doc, page.id) : '';
     });
@@ -385,7 +389,7 @@ describe('desktop app in the browser mode', { timeout: 90_000 }, () => {
     await allSent(a);
     await eventually(
       () =>
-        a.node.withBranch({ spaceId: local?.id ?? '' }, (branch) => {
+        a.node.branches.with({ spaceId: local?.id ?? '' }, (branch) => {
           const page = listPages(branch.doc).find((p) => p.title === 'FAQ');
           return !!page && getPageMarkdown(branch.doc, page.id).includes(`(file:${fileId})`);
         }),
@@ -438,8 +442,8 @@ describe('desktop app in the browser mode', { timeout: 90_000 }, () => {
     await expect.poll(() => pa.locator('.branch-name').textContent(), { timeout: 30_000 }).toMatch(/^#\d+ Explain Windows installs$/);
 
     // Someone else changes main meanwhile: the change request is outdated until it takes main in.
-    await b.node.withBranch({ spaceId }, async (main) => {
-      await b.node.reconnectBranch({ spaceId });
+    await b.node.branches.with({ spaceId }, async (main) => {
+      await b.node.branches.reconnect({ spaceId });
       await main.flushToServer(20_000);
       const faq = listPages(main.doc).find((p) => p.title === 'FAQ');
       expect(faq).toBeDefined();
@@ -502,9 +506,9 @@ describe('desktop app in the browser mode', { timeout: 90_000 }, () => {
       await expect.poll(() => pc.getByTestId('sync-detail').textContent(), { timeout: 30_000 }).toBe('All changes synced');
       const published = await serverSpace();
       // Another machine opens it from the server, text included.
-      await b.node.refreshCatalog();
-      await b.node.withBranch({ spaceId: published?.id ?? '' }, async (branch) => {
-        await b.node.reconnectBranch({ spaceId: published?.id ?? '' });
+      await b.node.catalog.refresh();
+      await b.node.branches.with({ spaceId: published?.id ?? '' }, async (branch) => {
+        await b.node.branches.reconnect({ spaceId: published?.id ?? '' });
         const text = () => {
           const first = listPages(branch.doc)[0];
           return first ? getPageMarkdown(branch.doc, first.id) : '';

@@ -32,24 +32,24 @@ it("shows a builtin:openapi page as its spec's operations, rendered by the serve
 
   const node = await LocalNode.open({ credentials: new MemoryCredentialStore() });
   try {
-    await node.connect(s.url, s.token);
-    const local = (await node.refreshCatalog()).organizations[0]?.spaces.find((x) => x.title === 'API');
+    await node.session.connect(s.url, s.token);
+    const local = (await node.catalog.refresh()).organizations[0]?.spaces.find((x) => x.title === 'API');
     expect(local).toBeDefined();
     const ref = { spaceId: local!.id };
-    const branch = await node.acquireBranch(ref);
+    const branch = await node.branches.acquire(ref);
     await eventually(() => listPages(branch.doc).length === 1, 'the page synced');
     const page = listPages(branch.doc)[0]!;
     expect(page.computed).toMatchObject({ type: 'builtin:openapi' });
 
-    const shown = await node.computedPage(ref, page.id);
+    const shown = await node.branches.computedPage(ref, page.id);
     expect(shown.reason).toBeNull();
     const text = JSON.stringify(shown.document);
     expect(text).toContain('List pets');
     expect(text).toContain('GET /pets');
     expect(text).not.toContain('generated from its OpenAPI specification');
 
-    await node.setWorkOffline(true);
-    const offline = await node.computedPage(ref, page.id);
+    await node.session.setWorkOffline(true);
+    const offline = await node.branches.computedPage(ref, page.id);
     expect(offline).toEqual({ document: null, reason: 'This page is computed by the server: connect to see what it shows.' });
   } finally {
     await node.close();

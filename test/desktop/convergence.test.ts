@@ -21,8 +21,8 @@ beforeAll(async () => {
   s = await startQuireServer();
   a = await LocalNode.open({ credentials: new MemoryCredentialStore(), probeIntervalMs: 100 });
   b = await LocalNode.open({ credentials: new MemoryCredentialStore(), probeIntervalMs: 100 });
-  await a.connect(s.url, s.token);
-  await b.connect(s.url, s.otherToken);
+  await a.session.connect(s.url, s.token);
+  await b.session.connect(s.url, s.otherToken);
 });
 afterAll(async () => {
   await a?.close();
@@ -87,22 +87,22 @@ it('offline edits on two LocalNodes and on the server converge after reconnectin
     fc.asyncProperty(fc.array(edit, { minLength: 4, maxLength: 18 }), async (edits) => {
       const created = await s.live.t.post(`/v1/orgs/${s.orgId}/spaces`, s.token, { title: 'Property' });
       const spaceId = created.body.id as string;
-      await Promise.all([a.refreshCatalog(), b.refreshCatalog()]);
-      const [da, db] = await Promise.all([a.acquireBranch({ spaceId }), b.acquireBranch({ spaceId })]);
+      await Promise.all([a.catalog.refresh(), b.catalog.refresh()]);
+      const [da, db] = await Promise.all([a.branches.acquire({ spaceId }), b.branches.acquire({ spaceId })]);
       const server: WebsocketProvider = s.live.provider(`spaces/${spaceId}`, s.token);
       const docs: Record<Who, Y.Doc> = { a: da.doc, b: db.doc, server: server.doc };
       await eventually(() => da.isOnline && db.isOnline && server.synced, 'everyone connected');
       try {
         for (const e of edits) {
           if (e.kind === 'offline' || e.kind === 'online') {
-            await (e.who === 'a' ? a : b).setWorkOffline(e.kind === 'offline');
+            await (e.who === 'a' ? a : b).session.setWorkOffline(e.kind === 'offline');
             continue;
           }
           apply(docs[e.who], e as Exclude<Edit, { kind: 'offline' | 'online' }>);
           // Let some edits cross while others are still in flight.
           if (Math.random() < 0.3) await new Promise((r) => setTimeout(r, 20));
         }
-        await Promise.all([a.setWorkOffline(false), b.setWorkOffline(false)]);
+        await Promise.all([a.session.setWorkOffline(false), b.session.setWorkOffline(false)]);
         await eventually(
           () => {
             const x = JSON.stringify(snapshot(docs.a));
@@ -113,10 +113,13 @@ it('offline edits on two LocalNodes and on the server converge after reconnectin
         );
         expect(snapshot(docs.a)).toEqual(snapshot(docs.server));
         // And every edit made offline was acknowledged: nothing waits any more.
-        await eventually(async () => (await a.status()).pending === 0 && (await b.status()).pending === 0, 'nothing pending');
+        await eventually(
+          async () => (await a.session.status()).pending === 0 && (await b.session.status()).pending === 0,
+          'nothing pending',
+        );
       } finally {
         server.destroy();
-        await Promise.all([a.releaseBranch({ spaceId }), b.releaseBranch({ spaceId })]);
+        await Promise.all([a.branches.release({ spaceId }), b.branches.release({ spaceId })]);
       }
     }),
     { numRuns: 6, endOnFailure: true },

@@ -43,7 +43,7 @@ describe('crash safety', { timeout: 120_000 }, () => {
     expect(lastSaved).toBeGreaterThanOrEqual(killAt);
 
     const node = await LocalNode.open({ dataDir: dir });
-    const branch = await node.acquireBranch({ spaceId: space.id });
+    const branch = await node.branches.acquire({ spaceId: space.id });
     const titles = new Set(listPages(branch.doc).map((p) => p.title));
     for (let i = 0; i <= lastSaved; i++) expect(titles.has(`edit-${i}`), `edit-${i} survived`).toBe(true);
     await node.close();

@@ -38,7 +38,7 @@ async function openPage(title: string): Promise<Page> {
 
 /** A page of the Notebook space written as `markdown`, opened in a window. */
 async function pageWith(title: string, markdown: string): Promise<{ page: Page; pageId: string }> {
-  const pageId = await m.node.withBranch({ spaceId }, async (branch) => {
+  const pageId = await m.node.branches.with({ spaceId }, async (branch) => {
     const id = createPage(branch.doc, { title, markdown });
     await branch.saved();
     return id;
@@ -46,8 +46,8 @@ async function pageWith(title: string, markdown: string): Promise<{ page: Page; 
   return { page: await openPage(title), pageId };
 }
 
-const markdownOf = (pageId: string) => m.node.withBranch({ spaceId }, (branch) => getPageMarkdown(branch.doc, pageId));
-const bodyOf = (pageId: string) => m.node.withBranch({ spaceId }, (branch) => getPageDocument(branch.doc, pageId));
+const markdownOf = (pageId: string) => m.node.branches.with({ spaceId }, (branch) => getPageMarkdown(branch.doc, pageId));
+const bodyOf = (pageId: string) => m.node.branches.with({ spaceId }, (branch) => getPageDocument(branch.doc, pageId));
 
 /** Pastes as the system clipboard would: a paste event carrying the given flavours. */
 async function paste(page: Page, data: Record<string, string>): Promise<void> {
@@ -64,8 +64,8 @@ const focusInEditor = (page: Page) => page.evaluate(() => !!document.activeEleme
 beforeAll(async () => {
   await ensureRendererBuilt();
   m = await startMachine();
-  await m.node.useLocal();
-  spaceId = (await m.node.createSpace({ title: 'Notebook' })).id;
+  await m.node.session.useLocal();
+  spaceId = (await m.node.catalog.createSpace({ title: 'Notebook' })).id;
   browser = await launchChromium();
 }, 120_000);
 
@@ -142,7 +142,7 @@ describe('the editor keeps what is typed', { timeout: 60_000 }, () => {
     await thread.waitFor();
     expect(await page.locator('.ProseMirror').textContent()).toBe('The deploy script runs every night.');
     expect(await markdownOf(pageId)).toBe(before);
-    expect((await m.node.listComments({ spaceId }, pageId)).map((c) => c.body)).toEqual(['> deploy script\n\nWhich script exactly?']);
+    expect((await m.node.comments.list({ spaceId }, pageId)).map((c) => c.body)).toEqual(['> deploy script\n\nWhich script exactly?']);
     const mark = page.locator('.ProseMirror .qe-comment-highlight');
     await expect.poll(() => mark.allTextContents()).toEqual(['deploy script']);
 
@@ -172,12 +172,12 @@ describe('the editor keeps what is typed', { timeout: 60_000 }, () => {
   });
 
   it('images show a placeholder until their file is read, never an address the window may not load', async () => {
-    const album = (await m.node.createSpace({ title: 'Album' })).id;
+    const album = (await m.node.catalog.createSpace({ title: 'Album' })).id;
     const png = new Uint8Array(Buffer.from(PNG, 'base64'));
     const ids: string[] = [];
     for (const name of ['one.png', 'two.png', 'icon.png'])
-      ids.push((await m.node.putFile({ spaceId: album }, { name, contentType: 'image/png', bytes: png })).id);
-    await m.node.withBranch({ spaceId: album }, async (branch) => {
+      ids.push((await m.node.files.put({ spaceId: album }, { name, contentType: 'image/png', bytes: png })).id);
+    await m.node.branches.with({ spaceId: album }, async (branch) => {
       const first = listPages(branch.doc)[0]!.id;
       setPageMarkdown(
         branch.doc,
@@ -193,7 +193,7 @@ describe('the editor keeps what is typed', { timeout: 60_000 }, () => {
       if (top) movePage(branch.doc, first, { before: top.id });
       await branch.saved();
     });
-    await expect.poll(() => m.node.openBranch({ spaceId: album }) === undefined, { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => m.node.branches.get({ spaceId: album }) === undefined, { timeout: 30_000 }).toBe(true);
 
     const { page, errors: logged } = await openWindow(browser, m, {
       initScript: () => {

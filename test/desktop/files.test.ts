@@ -48,13 +48,13 @@ describe('files', () => {
     const proxy = await KillingProxy.start(s.url);
     const n = await LocalNode.open({ credentials: new MemoryCredentialStore(), probeIntervalMs: 100 });
     try {
-      await n.connect(proxy.url, s.token);
-      await n.refreshCatalog();
-      await n.setWorkOffline(true);
-      const pageId = await n.withBranch({ spaceId }, (branch) => createPage(branch.doc, { title: 'Diagram' }));
-      const file = await n.putFile({ spaceId }, { name: 'diagram.png', contentType: 'image/png', bytes: PNG });
+      await n.session.connect(proxy.url, s.token);
+      await n.catalog.refresh();
+      await n.session.setWorkOffline(true);
+      const pageId = await n.branches.with({ spaceId }, (branch) => createPage(branch.doc, { title: 'Diagram' }));
+      const file = await n.files.put({ spaceId }, { name: 'diagram.png', contentType: 'image/png', bytes: PNG });
       expect(file.src).toBe(`upload:${file.id}`);
-      await n.withBranch({ spaceId }, (branch) => {
+      await n.branches.with({ spaceId }, (branch) => {
         setPageMarkdown(branch.doc, pageId, `![Diagram](${file.src})\n`);
         // The page refers to the file, not to its bytes; the branch records it once the server has them.
         expect(getFile(branch.doc, file.id)).toBeNull();
@@ -62,11 +62,11 @@ describe('files', () => {
       });
 
       // Offline: shown from this machine, waiting in the outbox, counted as a page and a file.
-      const local = await n.readFile({ spaceId }, file.id);
+      const local = await n.files.read({ spaceId }, file.id);
       expect(Buffer.from(local?.bytes ?? []).equals(Buffer.from(PNG))).toBe(true);
-      expect((await n.outboxEntries()).map((e) => [e.kind, e.label])).toEqual([['file.upload', 'Upload “diagram.png”']]);
+      expect((await n.queue.entries()).map((e) => [e.kind, e.label])).toEqual([['file.upload', 'Upload “diagram.png”']]);
       await eventually(async () => {
-        const st = await n.status();
+        const st = await n.session.status();
         return st.pendingFiles === 1 && st.pendingPages === 1;
       }, 'the status to count one page and one file');
 
@@ -77,18 +77,18 @@ describe('files', () => {
         dropped = true;
         return true;
       };
-      await n.setWorkOffline(false);
-      await eventually(async () => (await n.status()).pendingMutations === 0, 'the upload', 30_000);
-      expect((await n.status()).failed).toBe(0);
+      await n.session.setWorkOffline(false);
+      await eventually(async () => (await n.session.status()).pendingMutations === 0, 'the upload', 30_000);
+      expect((await n.session.status()).failed).toBe(0);
       const puts = proxy.seen.filter((r) => r.method === 'PUT');
       expect(puts.map((r) => [r.path.split('?')[0], r.status])).toEqual([
         [`/v1/spaces/${spaceId}/content/files/${file.id}`, 201],
         [`/v1/spaces/${spaceId}/content/files/${file.id}`, 200],
       ]);
       expect((await serverBytes(spaceId, file.id)).equals(Buffer.from(PNG))).toBe(true);
-      await eventually(async () => (await n.status()).pending === 0, 'the page to be sent', 20_000);
-      expect(await n.status()).toMatchObject({ pendingPages: 0, pendingFiles: 0 });
-      await n.withBranch({ spaceId }, (branch) => {
+      await eventually(async () => (await n.session.status()).pending === 0, 'the page to be sent', 20_000);
+      expect(await n.session.status()).toMatchObject({ pendingPages: 0, pendingFiles: 0 });
+      await n.branches.with({ spaceId }, (branch) => {
         expect(getPageMarkdown(branch.doc, pageId)).toContain(`file:${file.id}`);
         expect(getFile(branch.doc, file.id)).toMatchObject({ name: 'diagram.png', contentType: 'image/png', size: PNG.byteLength });
       });
@@ -106,13 +106,13 @@ describe('files', () => {
       const a = await LocalNode.open({ credentials: new MemoryCredentialStore(), probeIntervalMs: 100 });
       const b = await LocalNode.open({ credentials: new MemoryCredentialStore(), probeIntervalMs: 100 });
       try {
-        await a.connect(s.url, s.token);
-        await a.refreshCatalog();
+        await a.session.connect(s.url, s.token);
+        await a.catalog.refresh();
         // A window has the space open: its edits go to the server live.
-        await a.acquireBranch({ spaceId });
-        const file = await a.putFile({ spaceId }, { name: 'shot.png', contentType: 'image/png', bytes: PNG });
-        await a.withBranch({ spaceId }, (branch) => createPage(branch.doc, { title: 'Shot', markdown: `![Shot](${file.src})\n` }));
-        await eventually(async () => (await a.outboxEntries()).length === 0, 'the upload', 30_000);
+        await a.branches.acquire({ spaceId });
+        const file = await a.files.put({ spaceId }, { name: 'shot.png', contentType: 'image/png', bytes: PNG });
+        await a.branches.with({ spaceId }, (branch) => createPage(branch.doc, { title: 'Shot', markdown: `![Shot](${file.src})\n` }));
+        await eventually(async () => (await a.queue.entries()).length === 0, 'the upload', 30_000);
         const raw = await fetch(`${s.url}/v1/spaces/${spaceId}/content/files/${file.id}?name=x.png`, {
           method: 'PUT',
           headers: { authorization: `Bearer ${s.token}`, 'content-type': 'image/png' },
@@ -120,12 +120,12 @@ describe('files', () => {
         });
         expect(raw.status).toBe(200);
 
-        await b.connect(s.url, s.otherToken);
-        await b.refreshCatalog();
+        await b.session.connect(s.url, s.otherToken);
+        await b.catalog.refresh();
         let shown: { bytes: Uint8Array } | null = null;
         await eventually(
           async () => {
-            shown = await b.readFile({ spaceId }, file.id);
+            shown = await b.files.read({ spaceId }, file.id);
             return !!shown;
           },
           'the other machine to fetch the file',
@@ -149,14 +149,14 @@ describe('files', () => {
       const reader = await LocalNode.open({ credentials: new MemoryCredentialStore(), probeIntervalMs: 100 });
       let release = () => {};
       try {
-        await writer.connect(proxy.url, s.token);
-        await writer.refreshCatalog();
-        const branch = await writer.acquireBranch({ spaceId });
+        await writer.session.connect(proxy.url, s.token);
+        await writer.catalog.refresh();
+        const branch = await writer.branches.acquire({ spaceId });
         await eventually(() => branch.connection === 'online', 'the branch online');
         // Another machine, straight to the server: it sees what the server's room holds.
-        await reader.connect(s.url, s.otherToken);
-        await reader.refreshCatalog();
-        const seen = await reader.acquireBranch({ spaceId });
+        await reader.session.connect(s.url, s.otherToken);
+        await reader.catalog.refresh();
+        const seen = await reader.branches.acquire({ spaceId });
         await eventually(() => seen.connection === 'online', 'the reader online');
 
         // The upload's bytes are held back on the way until we let them go.
@@ -169,7 +169,7 @@ describe('files', () => {
           uploading = true;
           await held;
         };
-        const file = await writer.putFile({ spaceId }, { name: 'late.png', contentType: 'image/png', bytes: PNG });
+        const file = await writer.files.put({ spaceId }, { name: 'late.png', contentType: 'image/png', bytes: PNG });
         const shows = createPage(branch.doc, { title: 'Shows a late file', markdown: `Intro.\n\n![Late](${file.src})\n` });
         createPage(branch.doc, { title: 'Text only', markdown: 'Nothing to wait for.\n' });
         await branch.saved();
@@ -182,7 +182,7 @@ describe('files', () => {
         expect(getPageMarkdown(seen.doc, shows)).toContain('Intro.');
         expect(getPageMarkdown(seen.doc, shows)).not.toContain(`file:${file.id}`);
         expect(getFile(seen.doc, file.id)).toBeNull();
-        expect((await writer.status()).pendingFiles).toBe(1);
+        expect((await writer.session.status()).pendingFiles).toBe(1);
 
         release();
         await eventually(
@@ -210,12 +210,12 @@ describe('files', () => {
       const n = await LocalNode.open({ credentials: new MemoryCredentialStore(), probeIntervalMs: 100 });
       let release = () => {};
       try {
-        await n.connect(proxy.url, s.token);
-        await n.refreshCatalog();
-        const branch = await n.acquireBranch({ spaceId });
+        await n.session.connect(proxy.url, s.token);
+        await n.catalog.refresh();
+        const branch = await n.branches.acquire({ spaceId });
         await eventually(() => branch.connection === 'online', 'the branch online');
-        await n.setWorkOffline(true);
-        const file = await n.putFile({ spaceId }, { name: 'late.png', contentType: 'image/png', bytes: PNG });
+        await n.session.setWorkOffline(true);
+        const file = await n.files.put({ spaceId }, { name: 'late.png', contentType: 'image/png', bytes: PNG });
         const pageId = createPage(branch.doc, { title: 'Shows a file', markdown: `![Late](${file.src})\n` });
         await branch.saved();
 
@@ -230,7 +230,7 @@ describe('files', () => {
           await held;
           return false;
         };
-        await n.setWorkOffline(false);
+        await n.session.setWorkOffline(false);
         await eventually(() => uploading, 'the upload to start', 20_000);
         await eventually(() => branch.connection === 'online', 'the branch to sync without waiting for the upload', 20_000);
         expect(getPageMarkdown(branch.doc, pageId)).toContain(`upload:${file.id}`);
@@ -249,18 +249,18 @@ describe('files', () => {
     const spaceId = await serverSpace('Legacy');
     const n = await LocalNode.open({ credentials: new MemoryCredentialStore(), probeIntervalMs: 100 });
     try {
-      await n.connect(s.url, s.token);
-      await n.refreshCatalog();
-      await n.acquireBranch({ spaceId });
+      await n.session.connect(s.url, s.token);
+      await n.catalog.refresh();
+      await n.branches.acquire({ spaceId });
       const dataUrl = `data:image/png;base64,${Buffer.from(PNG).toString('base64')}`;
-      const pageId = await n.withBranch({ spaceId }, (branch) =>
+      const pageId = await n.branches.with({ spaceId }, (branch) =>
         createPage(branch.doc, {
           title: 'Old page',
           markdown: `Before.\n\n![Logo](${dataUrl})\n\nBetween.\n\n![Logo again](${dataUrl})\n\nAfter.\n`,
         }),
       );
-      expect(await n.migratePageImages({ spaceId }, pageId)).toBe(2);
-      const markdown = await n.withBranch({ spaceId }, (branch) => getPageMarkdown(branch.doc, pageId));
+      expect(await n.files.migratePage({ spaceId }, pageId)).toBe(2);
+      const markdown = await n.branches.with({ spaceId }, (branch) => getPageMarkdown(branch.doc, pageId));
       expect(markdown).not.toMatch(/data:/);
       // Referred to as uploading until the server has the bytes.
       const ids = [...markdown.matchAll(/upload:([A-Za-z0-9_-]+)/g)].map((m) => m[1] as string);
@@ -269,14 +269,14 @@ describe('files', () => {
       expect(new Set(ids).size).toBe(1);
       expect(markdown).toMatch(/Before\.[\s\S]*Between\.[\s\S]*After\./);
       const fileId = ids[0] as string;
-      const local = await n.readFile({ spaceId }, fileId);
+      const local = await n.files.read({ spaceId }, fileId);
       expect(local?.contentType).toBe('image/png');
       expect(Buffer.from(local?.bytes ?? []).equals(Buffer.from(PNG))).toBe(true);
       // Once: opening the page again moves nothing.
-      expect(await n.migratePageImages({ spaceId }, pageId)).toBe(0);
-      await eventually(async () => (await n.status()).pendingMutations === 0, 'the upload', 30_000);
+      expect(await n.files.migratePage({ spaceId }, pageId)).toBe(0);
+      await eventually(async () => (await n.session.status()).pendingMutations === 0, 'the upload', 30_000);
       expect((await serverBytes(spaceId, fileId)).equals(Buffer.from(PNG))).toBe(true);
-      expect(await n.withBranch({ spaceId }, (branch) => getPageMarkdown(branch.doc, pageId))).toContain(`file:${fileId}`);
+      expect(await n.branches.with({ spaceId }, (branch) => getPageMarkdown(branch.doc, pageId))).toContain(`file:${fileId}`);
     } finally {
       await n.close();
     }
@@ -285,14 +285,14 @@ describe('files', () => {
   it('keeps the files of a local space here, and uploads them when it is published', async () => {
     const n = await LocalNode.open({ credentials: new MemoryCredentialStore(), probeIntervalMs: 100 });
     try {
-      await n.connect(s.url, s.token);
-      const space = await n.createSpace({ title: 'Local first' });
-      const file = await n.putFile({ spaceId: space.id }, { name: 'local.png', contentType: 'image/png', bytes: PNG });
-      await n.withBranch({ spaceId: space.id }, (branch) => createPage(branch.doc, { title: 'Pic', markdown: `![Pic](${file.src})\n` }));
-      expect(await n.outboxEntries()).toEqual([]);
-      const published = await n.publishSpace(space.id, s.orgId);
-      await eventually(async () => (await n.status()).pendingMutations === 0, 'the publication and upload', 30_000);
-      expect((await n.status()).failed).toBe(0);
+      await n.session.connect(s.url, s.token);
+      const space = await n.catalog.createSpace({ title: 'Local first' });
+      const file = await n.files.put({ spaceId: space.id }, { name: 'local.png', contentType: 'image/png', bytes: PNG });
+      await n.branches.with({ spaceId: space.id }, (branch) => createPage(branch.doc, { title: 'Pic', markdown: `![Pic](${file.src})\n` }));
+      expect(await n.queue.entries()).toEqual([]);
+      const published = await n.catalog.publishSpace(space.id, s.orgId);
+      await eventually(async () => (await n.session.status()).pendingMutations === 0, 'the publication and upload', 30_000);
+      expect((await n.session.status()).failed).toBe(0);
       const remoteId = (await n.db.query<{ remote_id: string }>('SELECT remote_id FROM spaces WHERE id = $1', [published.id]))[0]
         ?.remote_id as string;
       expect((await serverBytes(remoteId, file.id)).equals(Buffer.from(PNG))).toBe(true);
@@ -305,15 +305,15 @@ describe('files', () => {
     const reader = await s.live.t.member(s.orgId, 'read');
     const n = await LocalNode.open({ credentials: new MemoryCredentialStore(), probeIntervalMs: 100 });
     try {
-      await n.connect(s.url, reader.token);
-      const space = await n.createSpace({ title: 'Not mine to publish' });
-      const file = await n.putFile({ spaceId: space.id }, { name: 'kept.png', contentType: 'image/png', bytes: PNG });
-      await n.publishSpace(space.id, s.orgId);
-      await eventually(async () => (await n.status()).failed === 1, 'the refusal', 30_000);
-      expect((await n.outboxEntries()).map((e) => [e.kind, e.state])).toEqual([['space.publish', 'failed']]);
+      await n.session.connect(s.url, reader.token);
+      const space = await n.catalog.createSpace({ title: 'Not mine to publish' });
+      const file = await n.files.put({ spaceId: space.id }, { name: 'kept.png', contentType: 'image/png', bytes: PNG });
+      await n.catalog.publishSpace(space.id, s.orgId);
+      await eventually(async () => (await n.session.status()).failed === 1, 'the refusal', 30_000);
+      expect((await n.queue.entries()).map((e) => [e.kind, e.state])).toEqual([['space.publish', 'failed']]);
       const [row] = await n.db.query<{ state: string }>('SELECT state FROM files WHERE id = $1', [file.id]);
       expect(row?.state).toBe('local');
-      expect((await n.readFile({ spaceId: space.id }, file.id))?.bytes.byteLength).toBe(PNG.byteLength);
+      expect((await n.files.read({ spaceId: space.id }, file.id))?.bytes.byteLength).toBe(PNG.byteLength);
     } finally {
       await n.close();
     }

@@ -41,12 +41,12 @@ async function serverMarkdown(revision?: string): Promise<string> {
 
 /** Writes `markdown` on the machine and waits for the revision the server cuts holding it. */
 async function writeAndWaitForRevision(markdown: string, marker: string): Promise<string> {
-  await a.node.withBranch({ spaceId: localSpaceId }, async (branch) => {
+  await a.node.branches.with({ spaceId: localSpaceId }, async (branch) => {
     setPageMarkdown(branch.doc, pageId, markdown);
     await branch.saved();
   });
   // Written with no window open: sent the way edits of a closed branch are.
-  await a.node.pushWaitingBranches();
+  await a.node.branches.pushWaiting();
   let found = '';
   await eventually(
     async () => {
@@ -65,11 +65,11 @@ beforeAll(async () => {
   await ensureRendererBuilt();
   s = await startQuireServer();
   a = await startMachine();
-  await a.node.connect(s.url, s.token);
-  const space = await a.node.createSpace({ title: 'Runbook', organizationId: s.orgId });
+  await a.node.session.connect(s.url, s.token);
+  const space = await a.node.catalog.createSpace({ title: 'Runbook', organizationId: s.orgId });
   localSpaceId = space.id;
-  pageId = await a.node.withBranch({ spaceId: localSpaceId }, (branch) => listPages(branch.doc)[0]!.id);
-  await eventually(async () => (await a.node.status()).pending === 0, 'the space on the server', 30_000);
+  pageId = await a.node.branches.with({ spaceId: localSpaceId }, (branch) => listPages(branch.doc)[0]!.id);
+  await eventually(async () => (await a.node.session.status()).pending === 0, 'the space on the server', 30_000);
   remoteSpaceId = (await a.node.db.query<{ remote_id: string }>('SELECT remote_id FROM spaces WHERE id = $1', [localSpaceId]))[0]!
     .remote_id;
   firstRevision = await writeAndWaitForRevision(FIRST, 'Check the dashboard.');
@@ -170,7 +170,7 @@ describe('page history in the desktop app', { timeout: 90_000 }, () => {
   });
 
   it('offline: shows the history kept on this machine and says the rest needs a connection', async () => {
-    await a.node.setWorkOffline(true);
+    await a.node.session.setWorkOffline(true);
     const page = await window();
     await page.locator('.space-row', { hasText: 'Runbook' }).click();
     await page.locator('.ProseMirror', { hasText: 'Check the dashboard.' }).waitFor();
@@ -191,17 +191,17 @@ describe('page history in the desktop app', { timeout: 90_000 }, () => {
       .waitFor();
     await screenshot(page, 'history-03-offline');
     await page.close();
-    await a.node.setWorkOffline(false);
+    await a.node.session.setWorkOffline(false);
   });
 
   it('on a change request: the main branch’s versions up to its opening, said so, compared with the request and restored into it', async () => {
-    const cr = await a.node.createChangeRequest(localSpaceId, 'Rework the runbook');
+    const cr = await a.node.changeRequests.create(localSpaceId, 'Rework the runbook');
     const ref = { spaceId: localSpaceId, changeRequestId: cr.id };
-    await a.node.withBranch(ref, async (branch) => {
+    await a.node.branches.with(ref, async (branch) => {
       setPageMarkdown(branch.doc, pageId, `${FIRST}\nOnly in the request.\n`);
       await branch.saved();
     });
-    await eventually(async () => (await a.node.status()).pending === 0, 'the change request on the server', 30_000);
+    await eventually(async () => (await a.node.session.status()).pending === 0, 'the change request on the server', 30_000);
     // Main moves on after the request was opened: not part of the request's history.
     const later = await writeAndWaitForRevision(`${FIRST}\nAfter the fork.\n`, 'After the fork.');
 
@@ -229,8 +229,8 @@ describe('page history in the desktop app', { timeout: 90_000 }, () => {
     await panel.getByRole('button', { name: 'Restore this version' }).click();
     await page.locator('.ProseMirror', { hasText: 'dry-run flag' }).waitFor();
     // Restored into the request only: main keeps what it has.
-    expect(await a.node.withBranch(ref, (b) => getPageMarkdown(b.doc, pageId))).toContain('dry-run flag');
-    expect(await a.node.withBranch({ spaceId: localSpaceId }, (b) => getPageMarkdown(b.doc, pageId))).toContain('After the fork.');
+    expect(await a.node.branches.with(ref, (b) => getPageMarkdown(b.doc, pageId))).toContain('dry-run flag');
+    expect(await a.node.branches.with({ spaceId: localSpaceId }, (b) => getPageMarkdown(b.doc, pageId))).toContain('After the fork.');
     await screenshot(page, 'history-04-change-request');
     await page.close();
   });

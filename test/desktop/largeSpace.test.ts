@@ -38,9 +38,9 @@ beforeAll(async () => {
   await ensureRendererBuilt();
   s = await startQuireServer();
   a = await startMachine();
-  await a.node.connect(s.url, s.token);
-  spaceId = (await a.node.createSpace({ title: 'Handbook', organizationId: s.orgId })).id;
-  firstPageId = await a.node.withBranch({ spaceId }, async (branch) => {
+  await a.node.session.connect(s.url, s.token);
+  spaceId = (await a.node.catalog.createSpace({ title: 'Handbook', organizationId: s.orgId })).id;
+  firstPageId = await a.node.branches.with({ spaceId }, async (branch) => {
     const first = listPages(branch.doc)[0]!.id;
     setPageMarkdown(branch.doc, first, `${MARKER}\n`);
     Y.applyUpdate(branch.doc, manyPages(999));
@@ -49,9 +49,9 @@ beforeAll(async () => {
     await branch.saved();
     return first;
   });
-  await eventually(async () => (await a.node.status()).pending === 0, 'the space on the server', 60_000);
+  await eventually(async () => (await a.node.session.status()).pending === 0, 'the space on the server', 60_000);
   // Closed, so the window opens it from disk.
-  await eventually(() => a.node.openBranch({ spaceId }) === undefined, 'the branch closed', 30_000);
+  await eventually(() => a.node.branches.get({ spaceId }) === undefined, 'the branch closed', 30_000);
   remoteSpaceId = (await a.node.db.query<{ remote_id: string }>('SELECT remote_id FROM spaces WHERE id = $1', [spaceId]))[0]!.remote_id;
   browser = await launchChromium();
 }, 180_000);
@@ -98,7 +98,7 @@ describe('a 1,000-page space in the desktop app', { timeout: 120_000 }, () => {
   });
 
   it('carries a click on the saved first page into the live editor: focused, the caret where it was placed', async () => {
-    await eventually(() => a.node.openBranch({ spaceId }) === undefined, 'the branch closed', 30_000);
+    await eventually(() => a.node.branches.get({ spaceId }) === undefined, 'the branch closed', 30_000);
     const { page, errors } = await openWindow(browser, a);
     // Clicks the saved page the moment it is drawn (before the space is decoded), just before " handbook".
     await page.evaluate((marker) => {

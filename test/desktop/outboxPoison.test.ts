@@ -32,22 +32,22 @@ describe('a poison entry in the outbox', () => {
     const notices: Notice[] = [];
     n.on('notice', (x) => notices.push(x));
     try {
-      await n.connect(s.url, s.token);
-      await n.setWorkOffline(true);
-      const poisoned = await n.createChangeRequest(spaceId, 'Poisoned');
-      await n.renameChangeRequest(poisoned.id, 'Poisoned, renamed');
-      await n.renameSpace({ spaceId, title: 'Renamed after the poison' });
-      const healthy = await n.createChangeRequest(spaceId, 'Healthy');
+      await n.session.connect(s.url, s.token);
+      await n.session.setWorkOffline(true);
+      const poisoned = await n.changeRequests.create(spaceId, 'Poisoned');
+      await n.changeRequests.rename(poisoned.id, 'Poisoned, renamed');
+      await n.catalog.renameSpace({ spaceId, title: 'Renamed after the poison' });
+      const healthy = await n.changeRequests.create(spaceId, 'Healthy');
       // Recording the server id of this one change request fails, whatever the server says.
       await poison(n, poisoned.id);
 
-      await n.setWorkOffline(false);
+      await n.session.setWorkOffline(false);
       await eventually(
-        async () => (await n.status()).failed === 1 && (await n.status()).pendingMutations === 1,
+        async () => (await n.session.status()).failed === 1 && (await n.session.status()).pendingMutations === 1,
         'the queue to go past it',
         30_000,
       );
-      const entries = await n.outboxEntries();
+      const entries = await n.queue.entries();
       expect(entries.map((e) => [e.kind, e.state])).toEqual([
         ['changeRequest.create', 'failed'],
         // The rename is about the change request that failed: it waits instead of failing too.
@@ -58,28 +58,28 @@ describe('a poison entry in the outbox', () => {
       expect(notices.some((x) => x.level === 'error' && x.message.includes('Open change request'))).toBe(true);
       // Everything after it that does not depend on it reached the server.
       expect((await s.live.t.get(`/v1/spaces/${spaceId}`, s.token)).body.title).toBe('Renamed after the poison');
-      expect((await n.listChangeRequests(spaceId)).find((cr) => cr.id === healthy.id)?.syncState).toBe('remote');
+      expect((await n.changeRequests.list(spaceId)).find((cr) => cr.id === healthy.id)?.syncState).toBe('remote');
       // The node is alive and answers.
-      expect(['online', 'connecting']).toContain((await n.status()).connection);
+      expect(['online', 'connecting']).toContain((await n.session.status()).connection);
 
       // Once the cause is gone, a retry sends it again with the same key: one change request on the server, renamed.
       await n.db.query('DROP TRIGGER refuse_remote_id ON change_requests');
-      await n.retryOutbox(entries[0]!.seq);
-      await eventually(async () => (await n.status()).pendingMutations === 0, 'the retry', 30_000);
-      expect((await n.status()).failed).toBe(0);
+      await n.queue.retry(entries[0]!.seq);
+      await eventually(async () => (await n.session.status()).pendingMutations === 0, 'the retry', 30_000);
+      expect((await n.session.status()).failed).toBe(0);
       const onServer = await s.live.t.get(`/v1/spaces/${spaceId}/change-requests`, s.token);
       expect(onServer.body.items.map((x: { subject: string }) => x.subject).sort()).toEqual(['Healthy', 'Poisoned, renamed']);
 
       // A failed entry can also be given up: it goes, and so does its count.
-      await n.setWorkOffline(true);
-      const again = await n.createChangeRequest(spaceId, 'Given up');
+      await n.session.setWorkOffline(true);
+      const again = await n.changeRequests.create(spaceId, 'Given up');
       await poison(n, again.id);
-      await n.setWorkOffline(false);
-      await eventually(async () => (await n.status()).failed === 1, 'the second poison', 30_000);
-      const [failed] = (await n.outboxEntries()).filter((e) => e.state === 'failed');
-      await n.discardOutbox(failed!.seq);
-      expect((await n.status()).failed).toBe(0);
-      expect(await n.outboxEntries()).toEqual([]);
+      await n.session.setWorkOffline(false);
+      await eventually(async () => (await n.session.status()).failed === 1, 'the second poison', 30_000);
+      const [failed] = (await n.queue.entries()).filter((e) => e.state === 'failed');
+      await n.queue.discard(failed!.seq);
+      expect((await n.session.status()).failed).toBe(0);
+      expect(await n.queue.entries()).toEqual([]);
     } finally {
       await n.close();
     }

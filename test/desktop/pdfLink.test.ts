@@ -13,24 +13,24 @@ afterAll(async () => s?.close());
 it('gives the app a link to the space PDF made by the server, and the reason when it cannot', async () => {
   const node = await LocalNode.open({ credentials: new MemoryCredentialStore() });
   try {
-    const local = await node.createSpace({ title: 'Only here' });
-    expect(await node.pdfLink({ spaceId: local.id })).toEqual({
+    const local = await node.catalog.createSpace({ title: 'Only here' });
+    expect(await node.branches.pdfLink({ spaceId: local.id })).toEqual({
       url: null,
       reason: 'PDFs are made by the server: publish the space first.',
     });
 
     const space = (await s.live.t.post(`/v1/orgs/${s.orgId}/spaces`, s.token, { title: 'Shared' })).body;
-    await node.connect(s.url, s.token);
-    const synced = (await node.refreshCatalog()).organizations[0]?.spaces.find((x) => x.title === 'Shared');
+    await node.session.connect(s.url, s.token);
+    const synced = (await node.catalog.refresh()).organizations[0]?.spaces.find((x) => x.title === 'Shared');
     expect(synced).toBeDefined();
-    const branch = await node.acquireBranch({ spaceId: synced!.id });
+    const branch = await node.branches.acquire({ spaceId: synced!.id });
     createPage(branch.doc, { title: 'Hello', markdown: 'Body text.' });
-    const link = await node.pdfLink({ spaceId: synced!.id });
+    const link = await node.branches.pdfLink({ spaceId: synced!.id });
     expect(link.reason).toBeNull();
     expect(link.url).toMatch(new RegExp(`/exports/spaces/${space.id}/revisions/.+\\.pdf\\?.*sig=`));
 
-    await node.setWorkOffline(true);
-    expect(await node.pdfLink({ spaceId: synced!.id })).toEqual({
+    await node.session.setWorkOffline(true);
+    expect(await node.branches.pdfLink({ spaceId: synced!.id })).toEqual({
       url: null,
       reason: 'PDFs are made by the server: connect to one first.',
     });

@@ -17,33 +17,33 @@ describe('sync status', () => {
     const spaceId = created.body.id as string;
     const n = await LocalNode.open({ credentials: new MemoryCredentialStore(), probeIntervalMs: 100 });
     try {
-      await n.connect(s.url, s.token);
-      await n.refreshCatalog();
-      await n.acquireBranch({ spaceId });
-      await n.setWorkOffline(true);
-      const [intro, faq] = await n.withBranch({ spaceId }, (branch) => [
+      await n.session.connect(s.url, s.token);
+      await n.catalog.refresh();
+      await n.branches.acquire({ spaceId });
+      await n.session.setWorkOffline(true);
+      const [intro, faq] = await n.branches.with({ spaceId }, (branch) => [
         createPage(branch.doc, { title: 'Intro' }),
         createPage(branch.doc, { title: 'FAQ' }),
       ]);
       // Forty separate edits (one per keystroke, as a window sends them) over two pages.
       for (let i = 1; i <= 20; i++) {
-        await n.withBranch({ spaceId }, async (branch) => {
+        await n.branches.with({ spaceId }, async (branch) => {
           setPageMarkdown(branch.doc, intro as string, `Intro ${'x'.repeat(i)}`);
           await branch.saved();
         });
-        await n.withBranch({ spaceId }, async (branch) => {
+        await n.branches.with({ spaceId }, async (branch) => {
           setPageMarkdown(branch.doc, faq as string, `FAQ ${'y'.repeat(i)}`);
           await branch.saved();
         });
       }
-      await eventually(async () => (await n.status()).pendingPages === 2, 'two pages waiting');
-      const st = await n.status();
+      await eventually(async () => (await n.session.status()).pendingPages === 2, 'two pages waiting');
+      const st = await n.session.status();
       expect(st.unsentEdits).toBeGreaterThan(2);
       expect(st.pendingFiles).toBe(0);
 
-      await n.setWorkOffline(false);
-      await eventually(async () => (await n.status()).pending === 0, 'the pages to be sent', 30_000);
-      expect((await n.status()).pendingPages).toBe(0);
+      await n.session.setWorkOffline(false);
+      await eventually(async () => (await n.session.status()).pending === 0, 'the pages to be sent', 30_000);
+      expect((await n.session.status()).pendingPages).toBe(0);
     } finally {
       await n.close();
     }
@@ -58,15 +58,15 @@ describe('sync status', () => {
       // Probing rarely: a reconnect must not be what sends the edit.
       const n = await LocalNode.open({ credentials: new MemoryCredentialStore(), probeIntervalMs: 60_000 });
       try {
-        await n.connect(s.url, s.token);
-        await n.refreshCatalog();
+        await n.session.connect(s.url, s.token);
+        await n.catalog.refresh();
         // Opened, edited and closed at once (as updating a change request from main does): the
         // branch is gone before the server could confirm the edit.
-        await n.withBranch({ spaceId }, async (branch) => {
+        await n.branches.with({ spaceId }, async (branch) => {
           createPage(branch.doc, { title: 'Written in passing' });
           await branch.saved();
         });
-        await eventually(async () => (await n.status()).pending === 0, 'the edit to be confirmed', 10_000);
+        await eventually(async () => (await n.session.status()).pending === 0, 'the edit to be confirmed', 10_000);
         // The server cuts a revision once live edits go quiet.
         await eventually(
           async () => JSON.stringify((await s.live.t.get(`/v1/spaces/${spaceId}/content`, s.token)).body).includes('Written in passing'),

@@ -38,16 +38,16 @@ beforeAll(async () => {
   await ensureRendererBuilt();
   s = await startQuireServer();
   [a, b] = await Promise.all([startMachine(), startMachine()]);
-  await a.node.connect(s.url, s.token);
-  await b.node.connect(s.url, s.otherToken);
-  const space = await a.node.createSpace({ title: 'Runbook', organizationId: s.orgId });
+  await a.node.session.connect(s.url, s.token);
+  await b.node.session.connect(s.url, s.otherToken);
+  const space = await a.node.catalog.createSpace({ title: 'Runbook', organizationId: s.orgId });
   localSpaceId = space.id;
-  await a.node.withBranch({ spaceId: localSpaceId }, async (branch) => {
+  await a.node.branches.with({ spaceId: localSpaceId }, async (branch) => {
     const first = listPages(branch.doc)[0]!.id;
     setPageMarkdown(branch.doc, first, '# Deploy\n\nRun the deploy script.\n\nCheck the dashboard.\n\nAsk in the channel.\n');
     await branch.saved();
   });
-  await eventually(async () => (await a.node.status()).pending === 0, 'the space on the server', 30_000);
+  await eventually(async () => (await a.node.session.status()).pending === 0, 'the space on the server', 30_000);
   remoteSpaceId = (await a.node.db.query<{ remote_id: string }>('SELECT remote_id FROM spaces WHERE id = $1', [localSpaceId]))[0]!
     .remote_id;
   browser = await launchChromium();
@@ -62,13 +62,13 @@ afterAll(async () => {
 
 describe('reviewing in the desktop app', { timeout: 90_000 }, () => {
   it('shows a change request as rendered blocks: edited words, added and removed blocks, images as thumbnails', async () => {
-    const cr = await a.node.createChangeRequest(localSpaceId, 'Safer deploys');
+    const cr = await a.node.changeRequests.create(localSpaceId, 'Safer deploys');
     crId = cr.id;
-    const pixel = await a.node.putFile(
+    const pixel = await a.node.files.put(
       { spaceId: localSpaceId, changeRequestId: crId },
       { name: 'dashboard.png', contentType: 'image/png', bytes: new Uint8Array(Buffer.from(PIXEL.split(',')[1] as string, 'base64')) },
     );
-    await a.node.withBranch({ spaceId: localSpaceId, changeRequestId: crId }, async (branch) => {
+    await a.node.branches.with({ spaceId: localSpaceId, changeRequestId: crId }, async (branch) => {
       const first = listPages(branch.doc)[0]!.id;
       setPageMarkdown(
         branch.doc,
@@ -106,13 +106,13 @@ describe('reviewing in the desktop app', { timeout: 90_000 }, () => {
 
   it('a change request opened from the server never shows its pages as removed while it loads', async () => {
     await eventually(
-      async () => (await a.node.refreshChangeRequests(localSpaceId)).find((c) => c.id === crId)?.syncState === 'remote',
+      async () => (await a.node.changeRequests.refresh(localSpaceId)).find((c) => c.id === crId)?.syncState === 'remote',
       'the change request on the server',
       30_000,
     );
-    await eventually(async () => (await a.node.status()).pending === 0, 'the change request content on the server', 30_000);
-    await b.node.refreshCatalog();
-    await b.node.refreshChangeRequests(remoteSpaceId);
+    await eventually(async () => (await a.node.session.status()).pending === 0, 'the change request content on the server', 30_000);
+    await b.node.catalog.refresh();
+    await b.node.changeRequests.refresh(remoteSpaceId);
     const page = await window(b);
     await page.locator('.space-row', { hasText: 'Runbook' }).click();
     await page.locator('.ProseMirror').waitFor();
@@ -190,8 +190,8 @@ describe('reviewing in the desktop app', { timeout: 90_000 }, () => {
     expect(await page.locator('.thread', { hasText: 'First line' }).locator('br').count()).toBe(1);
 
     // Someone else comments on the server; the open panel shows it without any click.
-    await eventually(async () => (await a.node.status()).pendingMutations === 0, 'the comment on the server', 30_000);
-    const pageId = await a.node.withBranch({ spaceId: localSpaceId }, (branch) => listPages(branch.doc)[0]!.id);
+    await eventually(async () => (await a.node.session.status()).pendingMutations === 0, 'the comment on the server', 30_000);
+    const pageId = await a.node.branches.with({ spaceId: localSpaceId }, (branch) => listPages(branch.doc)[0]!.id);
     const posted = await s.live.t.post(`/v1/spaces/${remoteSpaceId}/comments`, s.otherToken, {
       body: { markdown: 'Written by a teammate on the server.' },
       page: pageId,
@@ -241,8 +241,8 @@ describe('reviewing in the desktop app', { timeout: 90_000 }, () => {
 
   it('draws a change request against where it started: main’s later edits are neither shown as its changes nor as removed', async () => {
     // A space whose main content is on the server, and a change request opened from it.
-    const space = await a.node.createSpace({ title: 'Handbook', organizationId: s.orgId });
-    const { install, steps } = await a.node.withBranch({ spaceId: space.id }, async (branch) => {
+    const space = await a.node.catalog.createSpace({ title: 'Handbook', organizationId: s.orgId });
+    const { install, steps } = await a.node.branches.with({ spaceId: space.id }, async (branch) => {
       const first = listPages(branch.doc)[0]!.id;
       updatePage(branch.doc, first, { title: 'Install' });
       setPageMarkdown(branch.doc, first, '# Install\n\nInstall the CLI\n\n```sh\nquire login\n```\n\nThen run the setup.\n');
@@ -253,30 +253,30 @@ describe('reviewing in the desktop app', { timeout: 90_000 }, () => {
       await branch.saved();
       return { install: first, steps: list };
     });
-    await eventually(async () => (await a.node.status()).pending === 0, 'the space on the server', 30_000);
-    const cr = await a.node.createChangeRequest(space.id, 'Explain setup');
+    await eventually(async () => (await a.node.session.status()).pending === 0, 'the space on the server', 30_000);
+    const cr = await a.node.changeRequests.create(space.id, 'Explain setup');
     handbook = { spaceId: space.id, crId: cr.id, install, steps };
     await eventually(
-      async () => (await a.node.refreshChangeRequests(space.id)).find((c) => c.id === cr.id)?.syncState === 'remote',
+      async () => (await a.node.changeRequests.refresh(space.id)).find((c) => c.id === cr.id)?.syncState === 'remote',
       'the change request on the server',
       30_000,
     );
-    await eventually(async () => (await a.node.status()).pending === 0, 'the change request content on the server', 30_000);
+    await eventually(async () => (await a.node.session.status()).pending === 0, 'the change request content on the server', 30_000);
     // The request's own edits: one paragraph, one list item.
-    await a.node.withBranch({ spaceId: space.id, changeRequestId: cr.id }, async (branch) => {
+    await a.node.branches.with({ spaceId: space.id, changeRequestId: cr.id }, async (branch) => {
       setPageMarkdown(branch.doc, install, '# Install\n\nInstall the CLI\n\n```sh\nquire login\n```\n\nThen run the setup wizard.\n');
       setPageMarkdown(branch.doc, steps, 'Steps:\n\n- Install the CLI\n- Run the new setup script\n- Open the dashboard\n');
       await branch.saved();
     });
     // Then main moves on: "and log in" appended, and a new page.
-    await a.node.withBranch({ spaceId: space.id }, async (branch) => {
+    await a.node.branches.with({ spaceId: space.id }, async (branch) => {
       setPageMarkdown(branch.doc, install, '# Install\n\nInstall the CLI and log in\n\n```sh\nquire login\n```\n\nThen run the setup.\n');
       createPage(branch.doc, { title: 'Quickstart', markdown: 'Added on main.\n' });
       await branch.saved();
     });
     // Edited while no window had them open: sent now, as on any reconnect.
-    await a.node.pushWaitingBranches();
-    await eventually(async () => (await a.node.status()).pending === 0, 'both branches on the server', 30_000);
+    await a.node.branches.pushWaiting();
+    await eventually(async () => (await a.node.session.status()).pending === 0, 'both branches on the server', 30_000);
 
     const page = await window(a);
     await page.locator('.space-row', { hasText: 'Handbook' }).click();
@@ -342,11 +342,11 @@ describe('reviewing in the desktop app', { timeout: 90_000 }, () => {
   });
 
   it('a teammate opening the request from the server sees the same changes, drawn against the same start', async () => {
-    await eventually(async () => (await a.node.status()).pending === 0, 'the update on the server', 30_000);
-    await b.node.refreshCatalog();
+    await eventually(async () => (await a.node.session.status()).pending === 0, 'the update on the server', 30_000);
+    await b.node.catalog.refresh();
     const remote = (await a.node.db.query<{ remote_id: string }>('SELECT remote_id FROM spaces WHERE id = $1', [handbook.spaceId]))[0]!
       .remote_id;
-    await b.node.refreshChangeRequests(remote);
+    await b.node.changeRequests.refresh(remote);
     const page = await window(b);
     await page.locator('.space-row', { hasText: 'Handbook' }).click();
     await page.locator('.ProseMirror').waitFor();

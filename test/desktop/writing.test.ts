@@ -30,7 +30,7 @@ async function openSpace(page: Page, title = 'Notebook') {
 
 /** The page's fields as the LocalNode stored them. */
 async function stored(id: string, title: string) {
-  return m.node.withBranch({ spaceId: id }, (branch) => listPages(branch.doc).find((p) => p.title === title) ?? null);
+  return m.node.branches.with({ spaceId: id }, (branch) => listPages(branch.doc).find((p) => p.title === title) ?? null);
 }
 
 async function addPage(page: Page, title: string) {
@@ -44,10 +44,10 @@ async function addPage(page: Page, title: string) {
 beforeAll(async () => {
   await ensureRendererBuilt();
   m = await startMachine();
-  await m.node.useLocal();
-  const space = await m.node.createSpace({ title: 'Notebook' });
+  await m.node.session.useLocal();
+  const space = await m.node.catalog.createSpace({ title: 'Notebook' });
   spaceId = space.id;
-  await m.node.withBranch({ spaceId }, async (branch) => {
+  await m.node.branches.with({ spaceId }, async (branch) => {
     const first = listPages(branch.doc)[0]!.id;
     setPageMarkdown(branch.doc, first, 'The first page.');
     const guides = createPage(branch.doc, { title: 'Guides', markdown: 'All the guides.' });
@@ -55,9 +55,9 @@ beforeAll(async () => {
     createPage(branch.doc, { title: 'On Linux', parent: install, markdown: 'apt install quire' });
     await branch.saved();
   });
-  const big = await m.node.createSpace({ title: 'Encyclopedia' });
+  const big = await m.node.catalog.createSpace({ title: 'Encyclopedia' });
   bigSpaceId = big.id;
-  await m.node.withBranch({ spaceId: bigSpaceId }, async (branch) => {
+  await m.node.branches.with({ spaceId: bigSpaceId }, async (branch) => {
     const updates: Uint8Array[] = [];
     for (let g = 0; g < 20; g++) {
       const doc = new Y.Doc();
@@ -228,7 +228,7 @@ describe('writing in the desktop app', { timeout: 60_000 }, () => {
     // The list is as tall as all thousand rows; scrolling brings the last ones in.
     const height = await page.locator('.tree ul[role=tree]').evaluate((el) => el.getBoundingClientRect().height);
     expect(height).toBeGreaterThan(1000 * 30);
-    const last = await m.node.withBranch({ spaceId: bigSpaceId }, (branch) => listPages(branch.doc).at(-1)?.title);
+    const last = await m.node.branches.with({ spaceId: bigSpaceId }, (branch) => listPages(branch.doc).at(-1)?.title);
     await page.locator('.sidebar-scroll').evaluate((el) => el.scrollTo(0, el.scrollHeight));
     await page.locator('.tree-row', { hasText: last }).waitFor();
     await screenshot(page, 'writing-05-big-tree');
@@ -253,7 +253,7 @@ describe('writing in the desktop app', { timeout: 60_000 }, () => {
   });
 
   it('a title stored as a plain string by an older client opens and is edited', async () => {
-    const id = await m.node.withBranch({ spaceId }, async (branch) => {
+    const id = await m.node.branches.with({ spaceId }, async (branch) => {
       const pageId = createPage(branch.doc, { title: 'tmp', markdown: 'Old.' });
       const map = branch.doc.getMap('pages').get(pageId) as Y.Map<unknown>;
       map.set('title', 'Legacy title');
@@ -267,7 +267,7 @@ describe('writing in the desktop app', { timeout: 60_000 }, () => {
     await page.locator('.page-title').click();
     await page.keyboard.press('End');
     await page.keyboard.type(', edited');
-    await expect.poll(() => m.node.withBranch({ spaceId }, (branch) => getPage(branch.doc, id)?.title)).toBe('Legacy title, edited');
+    await expect.poll(() => m.node.branches.with({ spaceId }, (branch) => getPage(branch.doc, id)?.title)).toBe('Legacy title, edited');
     await page.close();
   });
 
@@ -296,12 +296,12 @@ describe('writing in the desktop app', { timeout: 60_000 }, () => {
       '{% endupdates %}',
       '',
     ].join('\n');
-    const id = await m.node.withBranch({ spaceId }, async (branch) => {
+    const id = await m.node.branches.with({ spaceId }, async (branch) => {
       const pageId = createPage(branch.doc, { title: 'Model', markdown: source });
       await branch.saved();
       return pageId;
     });
-    const before = await m.node.withBranch({ spaceId }, (branch) => getPageMarkdown(branch.doc, id));
+    const before = await m.node.branches.with({ spaceId }, (branch) => getPageMarkdown(branch.doc, id));
     const page = await window();
     await openSpace(page);
     await page.locator('.tree-row', { hasText: 'Model' }).click();
@@ -321,7 +321,7 @@ describe('writing in the desktop app', { timeout: 60_000 }, () => {
     await page.keyboard.press('End');
     await page.keyboard.type(' Edited.');
     await expect
-      .poll(() => m.node.withBranch({ spaceId }, (branch) => getPageMarkdown(branch.doc, id)))
+      .poll(() => m.node.branches.with({ spaceId }, (branch) => getPageMarkdown(branch.doc, id)))
       .toBe(before.replace('Right side.', 'Right side. Edited.'));
     await page.close();
   });

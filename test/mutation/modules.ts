@@ -59,9 +59,11 @@ export const MUTATION_MODULES: Record<string, MutationModule> = {
   syncRooms: {
     mutate: [
       'sync-server/src/sync/Room.ts:17-23',
-      'sync-server/src/sync/Room.ts:225-352',
-      'sync-server/src/sync/Room.ts:367-395',
+      'sync-server/src/sync/Room.ts:198-289',
+      'sync-server/src/sync/Room.ts:304-332',
       'sync-server/src/sync/RoomDocument.ts:125-146',
+      'sync-server/src/sync/JournalStorage.ts',
+      'sync-server/src/sync/LogWriterStorage.ts',
       'sync-server/src/sync/LogWriter.ts',
     ],
     tests: ['sync-server/src/sync/Room.test.ts', 'sync-server/src/sync/LogWriter.test.ts'],

@@ -1,12 +1,9 @@
-import { requestReviewer, reviewPanel, submitReview, withdrawReviewer } from './reviews';
 import { encodeAwarenessUpdate } from 'y-protocols/awareness';
 import * as Y from 'yjs';
-import type { z } from 'zod';
 import {
   type BranchRef,
   type BridgeErrorBody,
   type IpcChannel,
-  type IpcContract,
   type IpcEventName,
   type IpcEventPayload,
   type IpcOutput,
@@ -16,9 +13,10 @@ import {
 } from '../common/ipc';
 import type { BranchDoc } from './BranchDoc';
 import { LocalError, type LocalNode } from './LocalNode';
+import { type ChannelInput, type SessionChannel, partChannels } from './partChannels';
 
-type Parsed<C extends IpcChannel> = z.output<IpcContract[C]['input']>;
-type Handlers = { [C in IpcChannel]: (input: Parsed<C>) => Promise<IpcOutput<C>> };
+/** The channels this session answers itself; every other goes to a part of the node (`partChannels`). */
+type Handlers = { [C in SessionChannel]: (input: ChannelInput<C>) => Promise<IpcOutput<C>> };
 
 export type InvokeResult = { ok: true; output: unknown } | { ok: false; error: BridgeErrorBody };
 
@@ -126,8 +124,14 @@ export class IpcSession {
     const parsed = spec.input.safeParse(input ?? {});
     if (!parsed.success) return { ok: false, error: { code: 'invalid-input', message: describeZodError(parsed.error) } };
     try {
-      const handler = this.handlers[channel as IpcChannel] as (input: unknown) => Promise<unknown>;
-      return { ok: true, output: await handler(parsed.data) };
+      const own = Object.hasOwn(this.handlers, channel);
+      const output = own
+        ? await (this.handlers[channel as SessionChannel] as (input: unknown) => Promise<unknown>)(parsed.data)
+        : await (partChannels[channel as Exclude<IpcChannel, SessionChannel>] as (node: LocalNode, input: unknown) => Promise<unknown>)(
+            this.node,
+            parsed.data,
+          );
+      return { ok: true, output };
     } catch (err) {
       if (err instanceof LocalError) return { ok: false, error: { code: 'failed', message: err.message } };
       console.error(`[quire] ${channel} failed`, err);
@@ -142,7 +146,7 @@ export class IpcSession {
     const branch = await held.get().catch((err: Error) => {
       throw new LocalError(`The branch could not be loaded: ${err.message}`);
     });
-    if (this.node.openBranch(ref) !== branch) throw new LocalError('The branch was closed.');
+    if (this.node.branches.get(ref) !== branch) throw new LocalError('The branch was closed.');
     return branch;
   }
 
@@ -153,17 +157,17 @@ export class IpcSession {
     // Registered first: every change from here on reaches this window, whatever it is sent.
     this.openBranches.set(key, ref);
     try {
-      const saved = await this.node.savedBranchState(ref);
+      const saved = await this.node.branches.savedState(ref);
       if (saved !== undefined) {
         this.held.set(
           key,
-          heldWhenNeeded(() => this.node.acquireBranch(ref), LOAD_UNNEEDED_AFTER_MS),
+          heldWhenNeeded(() => this.node.branches.acquire(ref), LOAD_UNNEEDED_AFTER_MS),
         );
         // The view was written as JSON for this: it is passed on, not parsed here.
         const format = saved.v2 ? ('v2' as const) : ('v1' as const);
         return { state: saved.state, format, awareness: NO_CURSORS, ...(saved.view ? { view: saved.view } : {}) };
       }
-      const held = this.node.acquireBranch(ref);
+      const held = this.node.branches.acquire(ref);
       this.held.set(key, heldNow(held));
       return this.stateOf(await held);
     } catch (err) {
@@ -183,19 +187,7 @@ export class IpcSession {
   }
 
   private createHandlers(): Handlers {
-    const node = this.node;
     return {
-      'session.get': () => node.session(),
-      'session.connect': ({ url, token }) => node.connect(url, token),
-      'session.useLocal': () => node.useLocal(),
-      'session.signOut': () => node.signOut(),
-      'sync.status': () => node.status(),
-      'sync.setWorkOffline': ({ offline }) => node.setWorkOffline(offline),
-      'catalog.get': () => node.catalog(),
-      'catalog.refresh': () => node.refreshCatalog(),
-      'spaces.create': (input) => node.createSpace(input),
-      'spaces.rename': (input) => node.renameSpace(input),
-      'spaces.publish': ({ spaceId, organizationId }) => node.publishSpace(spaceId, organizationId),
       'doc.open': ({ branch: ref }) => this.openDoc(ref),
       'doc.update': async ({ branch: ref, update }) => {
         const branch = await this.branchOf(ref);
@@ -219,51 +211,6 @@ export class IpcSession {
         }
         return {};
       },
-      'search.space': ({ branch, query }) => node.search(branch, query),
-      'pages.computed': ({ branch, pageId }) => node.computedPage(branch, pageId),
-      'pages.pdf': ({ branch, pageId }) => node.pdfLink(branch, pageId),
-      'files.put': async ({ branch, name, contentType, data, width, height }) => {
-        const file = await node.putFile(branch, {
-          name,
-          contentType,
-          bytes: new Uint8Array(Buffer.from(data, 'base64')),
-          dimensions: width && height ? { width, height } : undefined,
-        });
-        return { id: file.id, name: file.name, contentType: file.contentType, size: file.size, src: file.src };
-      },
-      'files.read': async ({ branch, fileId }) => {
-        const file = await node.readFile(branch, fileId);
-        return file && { contentType: file.contentType, data: Buffer.from(file.bytes).toString('base64') };
-      },
-      'files.migratePage': async ({ branch, pageId }) => ({ moved: await node.migratePageImages(branch, pageId) }),
-      'history.list': ({ branch, pageId }) => node.pageHistory(branch, pageId),
-      'history.page': ({ branch, pageId, revisionId }) => node.pageAtRevision(branch, pageId, revisionId),
-      'history.restore': async ({ branch, pageId, revisionId }) => {
-        await node.restorePageRevision(branch, pageId, revisionId);
-        return {};
-      },
-      'changeRequests.list': ({ spaceId }) => node.refreshChangeRequests(spaceId),
-      'changeRequests.create': ({ spaceId, subject }) => node.createChangeRequest(spaceId, subject),
-      'changeRequests.rename': ({ changeRequestId, subject }) => node.renameChangeRequest(changeRequestId, subject),
-      'changeRequests.merge': ({ changeRequestId }) => node.mergeChangeRequest(changeRequestId),
-      'changeRequests.updateFromMain': ({ changeRequestId }) => node.updateChangeRequestFromMain(changeRequestId),
-      'changeRequests.diff': ({ changeRequestId }) => node.diffChangeRequest(changeRequestId),
-      'changeRequests.base': ({ changeRequestId }) => node.changeRequestBase(changeRequestId),
-      'reviews.get': ({ changeRequestId }) => reviewPanel(node, changeRequestId),
-      'reviews.submit': ({ changeRequestId, status, comment }) => submitReview(node, changeRequestId, status, comment?.trim() || undefined),
-      'reviews.request': ({ changeRequestId, userId }) => requestReviewer(node, changeRequestId, userId),
-      'reviews.withdraw': ({ changeRequestId, userId }) => withdrawReviewer(node, changeRequestId, userId),
-      'comments.list': async ({ branch, pageId }) => {
-        void node.refreshComments(branch).catch(() => {});
-        return node.listComments(branch, pageId);
-      },
-      'comments.create': ({ branch, pageId, markdown, anchor }) => node.postComment(branch, pageId, markdown, anchor),
-      'comments.reply': ({ commentId, markdown }) => node.reply(commentId, markdown),
-      'comments.react': (input) => node.react(input),
-      'comments.resolve': ({ commentId, resolved }) => node.resolve(commentId, resolved),
-      'outbox.list': () => node.outboxEntries(),
-      'outbox.retry': ({ seq }) => node.retryOutbox(seq),
-      'outbox.discard': ({ seq }) => node.discardOutbox(seq),
       'backend.ping': async () => ({}),
     };
   }
@@ -280,7 +227,7 @@ export class IpcSession {
     const branch = await held?.cancel()?.catch(() => undefined);
     if (!branch) return;
     if (ids) branch.forgetClients([...ids]);
-    await this.node.releaseBranch(ref);
+    await this.node.branches.release(ref);
   }
 
   /** The window went away: its cursors vanish for others, its branches are released. */

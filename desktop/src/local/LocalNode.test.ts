@@ -18,9 +18,9 @@ describe('the LocalNode data directory', () => {
     expect(existsSync(join(dir, 'db', 'PG_VERSION'))).toBe(true);
     expect(readFileSync(join(dir, 'quire-desktop.lock'), 'utf8')).toBe(String(process.pid));
 
-    await first.useLocal();
-    const space = await first.createSpace({ title: 'On this machine' });
-    const pageId = await first.withBranch({ spaceId: space.id }, async (branch) => {
+    await first.session.useLocal();
+    const space = await first.catalog.createSpace({ title: 'On this machine' });
+    const pageId = await first.branches.with({ spaceId: space.id }, async (branch) => {
       // Applied to the Y.Doc at once; saved() resolves once it is in the local log.
       const id = createPage(branch.doc, { title: 'Notes', markdown: 'Written offline.' });
       expect(listPages(branch.doc).some((p) => p.id === id)).toBe(true);
@@ -34,20 +34,20 @@ describe('the LocalNode data directory', () => {
       [`space:${space.id}`],
     );
     expect(stored[0]).toEqual({ logged: 0, snapshot: true });
-    const cr = await first.createChangeRequest(space.id, 'Local draft');
-    await first.postComment({ spaceId: space.id }, pageId, 'Check this.');
+    const cr = await first.changeRequests.create(space.id, 'Local draft');
+    await first.comments.post({ spaceId: space.id }, pageId, 'Check this.');
     // A space no server has queues nothing.
-    expect(await first.outboxEntries()).toEqual([]);
+    expect(await first.queue.entries()).toEqual([]);
     await first.close();
     expect(existsSync(join(dir, 'quire-desktop.lock'))).toBe(false);
 
     const again = await LocalNode.open({ dataDir: dir });
     try {
-      expect((await again.catalog()).localSpaces.map((x) => x.id)).toEqual([space.id]);
-      expect((await again.listChangeRequests(space.id)).map((x) => [x.id, x.subject])).toEqual([[cr.id, 'Local draft']]);
-      expect((await again.listComments({ spaceId: space.id }, pageId)).map((c) => c.body)).toEqual(['Check this.']);
+      expect((await again.catalog.get()).localSpaces.map((x) => x.id)).toEqual([space.id]);
+      expect((await again.changeRequests.list(space.id)).map((x) => [x.id, x.subject])).toEqual([[cr.id, 'Local draft']]);
+      expect((await again.comments.list({ spaceId: space.id }, pageId)).map((c) => c.body)).toEqual(['Check this.']);
       const titles = (ref: { spaceId: string; changeRequestId?: string }) =>
-        again.withBranch(ref, (branch) => listPages(branch.doc).map((p) => p.title));
+        again.branches.with(ref, (branch) => listPages(branch.doc).map((p) => p.title));
       expect(await titles({ spaceId: space.id })).toContain('Notes');
       expect(await titles({ spaceId: space.id, changeRequestId: cr.id })).toContain('Notes');
     } finally {

@@ -12,12 +12,12 @@ import { LocalNode } from './LocalNode';
 let node: LocalNode;
 beforeAll(async () => {
   node = await LocalNode.open({});
-  await node.useLocal();
+  await node.session.useLocal();
 });
 afterAll(async () => node?.close());
 
 const baseDoc = async (changeRequestId: string) => {
-  const { state } = await node.changeRequestBase(changeRequestId);
+  const { state } = await node.changeRequests.base(changeRequestId);
   const doc = new Y.Doc();
   if (state) Y.applyUpdate(doc, Buffer.from(state, 'base64'));
   return doc;
@@ -25,19 +25,19 @@ const baseDoc = async (changeRequestId: string) => {
 
 describe('where a change request started', () => {
   it('is main as the request was opened from; main’s later edits are not its changes, and an update from main moves it', async () => {
-    const space = await node.createSpace({ title: 'Handbook' });
-    const install = await node.withBranch({ spaceId: space.id }, async (main) => {
+    const space = await node.catalog.createSpace({ title: 'Handbook' });
+    const install = await node.branches.with({ spaceId: space.id }, async (main) => {
       const id = listPages(main.doc)[0]!.id;
       setPageMarkdown(main.doc, id, 'Install the CLI\n\nThen run the setup.\n');
       await main.saved();
       return id;
     });
-    const cr = await node.createChangeRequest(space.id, 'Explain setup');
-    await node.withBranch({ spaceId: space.id, changeRequestId: cr.id }, async (branch) => {
+    const cr = await node.changeRequests.create(space.id, 'Explain setup');
+    await node.branches.with({ spaceId: space.id, changeRequestId: cr.id }, async (branch) => {
       setPageMarkdown(branch.doc, install, 'Install the CLI\n\nThen run the setup wizard.\n');
       await branch.saved();
     });
-    await node.withBranch({ spaceId: space.id }, async (main) => {
+    await node.branches.with({ spaceId: space.id }, async (main) => {
       setPageMarkdown(main.doc, install, 'Install the CLI and log in\n\nThen run the setup.\n');
       createPage(main.doc, { title: 'Quickstart', markdown: 'Added on main.\n' });
       await main.saved();
@@ -46,7 +46,7 @@ describe('where a change request started', () => {
     const base = await baseDoc(cr.id);
     expect(listPages(base).map((p) => p.title)).not.toContain('Quickstart');
     expect(getPageMarkdown(base, install).trim()).toBe('Install the CLI\n\nThen run the setup.');
-    const diff = await node.diffChangeRequest(cr.id);
+    const diff = await node.changeRequests.diff(cr.id);
     expect(diff.added).toEqual([]);
     expect(diff.removed).toEqual([]);
     expect(diff.edited).toHaveLength(1);
@@ -55,17 +55,17 @@ describe('where a change request started', () => {
       ['removed', 'Then run the setup.'],
       ['added', 'Then run the setup wizard.'],
     ]);
-    expect((await node.listChangeRequests(space.id)).find((c) => c.id === cr.id)?.outdated).toBe(true);
+    expect((await node.changeRequests.list(space.id)).find((c) => c.id === cr.id)?.outdated).toBe(true);
 
     // Taking main in moves the start: main's edits are then part of both sides.
-    const before = (await node.listChangeRequests(space.id)).find((c) => c.id === cr.id)!.base;
-    await node.updateChangeRequestFromMain(cr.id);
-    const after = (await node.listChangeRequests(space.id)).find((c) => c.id === cr.id)!;
+    const before = (await node.changeRequests.list(space.id)).find((c) => c.id === cr.id)!.base;
+    await node.changeRequests.updateFromMain(cr.id);
+    const after = (await node.changeRequests.list(space.id)).find((c) => c.id === cr.id)!;
     expect(after.base).not.toBe(before);
     expect(after.outdated).toBe(false);
     const moved = await baseDoc(cr.id);
     expect(listPages(moved).map((p) => p.title)).toContain('Quickstart');
-    const again = await node.diffChangeRequest(cr.id);
+    const again = await node.changeRequests.diff(cr.id);
     expect([again.added, again.removed]).toEqual([[], []]);
     expect(again.edited[0]!.lines.filter((l) => l.kind !== 'same').map((l) => l.text)).toEqual([
       'Then run the setup.',
@@ -73,8 +73,8 @@ describe('where a change request started', () => {
     ]);
 
     // Merged, it still shows what it merged.
-    await node.mergeChangeRequest(cr.id);
-    const merged = await node.diffChangeRequest(cr.id);
+    await node.changeRequests.merge(cr.id);
+    const merged = await node.changeRequests.diff(cr.id);
     expect(merged.edited.map((p) => p.pageId)).toEqual([install]);
   });
 });

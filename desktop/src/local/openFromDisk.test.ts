@@ -11,7 +11,7 @@ import { appendDocUpdate } from './store/docs';
 let node: LocalNode;
 beforeAll(async () => {
   node = await LocalNode.open();
-  await node.useLocal();
+  await node.session.useLocal();
 });
 afterAll(async () => node?.close());
 
@@ -26,9 +26,9 @@ const titles = (opened: Opened) => listPages(decoded(opened)).map((p) => p.title
 
 describe('opening a branch that is not in memory', () => {
   it('answers the saved state from disk at once, and the window’s edits wait for the load and are saved', async () => {
-    const space = await node.createSpace({ title: 'Big' });
+    const space = await node.catalog.createSpace({ title: 'Big' });
     const ref = { spaceId: space.id };
-    await node.withBranch(ref, async (branch) => {
+    await node.branches.with(ref, async (branch) => {
       createPage(branch.doc, { title: 'Saved before', markdown: 'Text.' });
       await branch.saved();
     });
@@ -38,7 +38,7 @@ describe('opening a branch that is not in memory', () => {
     const { output } = opened as { output: Opened };
     expect(titles(output)).toContain('Saved before');
     // The node has not decoded the branch for itself yet: the window did not wait for that.
-    expect(node.openBranch(ref)).toBeUndefined();
+    expect(node.branches.get(ref)).toBeUndefined();
 
     const window = decoded(output);
     const edits: Uint8Array[] = [];
@@ -46,17 +46,17 @@ describe('opening a branch that is not in memory', () => {
     createPage(window, { title: 'Typed at once', markdown: 'More.' });
     const saved = await session.invoke('doc.update', { branch: ref, update: b64(Y.mergeUpdates(edits)) });
     expect(saved).toEqual({ ok: true, output: { saved: true } });
-    expect(listPages(node.openBranch(ref)!.doc).map((p) => p.title)).toContain('Typed at once');
+    expect(listPages(node.branches.get(ref)!.doc).map((p) => p.title)).toContain('Typed at once');
     await session.close();
-    expect(await node.withBranch(ref, (b) => listPages(b.doc).map((p) => p.title))).toEqual(
+    expect(await node.branches.with(ref, (b) => listPages(b.doc).map((p) => p.title))).toEqual(
       expect.arrayContaining(['Saved before', 'Typed at once']),
     );
   });
 
   it('keeps a log row written by something else while the branch was open when it folds the log on close', async () => {
-    const space = await node.createSpace({ title: 'Folded' });
+    const space = await node.catalog.createSpace({ title: 'Folded' });
     const ref = { spaceId: space.id };
-    const branch = await node.acquireBranch(ref);
+    const branch = await node.branches.acquire(ref);
     createPage(branch.doc, { title: 'Mine', markdown: 'Text.' });
     await branch.saved();
     // What a twin folded in by a refresh writes: straight into the log, not through the doc.
@@ -65,16 +65,16 @@ describe('opening a branch that is not in memory', () => {
     await appendDocUpdate(node.db, `space:${space.id}`, Y.encodeStateAsUpdate(other), true);
     createPage(branch.doc, { title: 'Mine again', markdown: 'Text.' });
     await branch.saved();
-    await node.releaseBranch(ref);
-    expect(await node.withBranch(ref, (b) => listPages(b.doc).map((p) => p.title))).toEqual(
+    await node.branches.release(ref);
+    expect(await node.branches.with(ref, (b) => listPages(b.doc).map((p) => p.title))).toEqual(
       expect.arrayContaining(['Mine', 'Written beside', 'Mine again']),
     );
   });
 
   it('sends the pages and the first page as saved with the snapshot, and never a view older than the log', async () => {
-    const space = await node.createSpace({ title: 'Viewed' });
+    const space = await node.catalog.createSpace({ title: 'Viewed' });
     const ref = { spaceId: space.id };
-    await node.withBranch(ref, async (branch) => {
+    await node.branches.with(ref, async (branch) => {
       const first = listPages(branch.doc)[0]!.id;
       setPageMarkdown(branch.doc, first, 'The first page, drawn at once.\n');
       createPage(branch.doc, { title: 'Second', parent: first, markdown: 'Under it.' });
@@ -102,9 +102,9 @@ describe('opening a branch that is not in memory', () => {
   });
 
   it('sends a closed branch in update format v2, and still opens a snapshot saved in v1 before', async () => {
-    const space = await node.createSpace({ title: 'Formats' });
+    const space = await node.catalog.createSpace({ title: 'Formats' });
     const ref = { spaceId: space.id };
-    await node.withBranch(ref, async (branch) => {
+    await node.branches.with(ref, async (branch) => {
       createPage(branch.doc, { title: 'Kept in v2', markdown: 'Text.' });
       await branch.saved();
     });
@@ -124,6 +124,6 @@ describe('opening a branch that is not in memory', () => {
     const old = await open();
     expect(old.format).toBe('v1');
     expect(titles(old)).toContain('Kept in v2');
-    expect(await node.withBranch(ref, (b) => listPages(b.doc).map((p) => p.title))).toContain('Kept in v2');
+    expect(await node.branches.with(ref, (b) => listPages(b.doc).map((p) => p.title))).toContain('Kept in v2');
   });
 });

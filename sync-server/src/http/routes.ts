@@ -6,7 +6,7 @@ import { registerComments } from './comments/handlers';
 import { registerContentApi } from './content/register';
 import { registerGit } from './git/handlers';
 import { registerInsights } from './insights/handlers';
-import { registerMcp } from './mcp/handlers';
+import { registerMcp } from './mcp';
 import { registerMembers } from './members/handlers';
 import { registerOpenAPISpecs } from './openapi/handlers';
 import { registerOrganizations } from './organizations/handlers';

@@ -19,7 +19,7 @@ import { gate } from './gate';
 import { imageVariant } from './images';
 import { forgetSiteHostnames, isSiteHostname } from './hostnames';
 import { loadSiteModel, type SiteModel, visitorView } from './model';
-import { MCP_PATH, serveSiteMcp } from './mcp';
+import { MCP_PATH, serveSiteMcp } from '../mcp/site';
 import {
   BEACON_PATH,
   FEEDBACK_PATH,

@@ -22,8 +22,12 @@ import { appendUpdate, compactDoc, loadYDoc } from '../store/ydocs';
 import { freshTestDb } from '../testing/databases';
 import { SyncRefused } from './access';
 import { Compactor } from './Compactor';
+import { LiveContributors } from './contributors';
+import { JournalStorage } from './JournalStorage';
+import { LogWriterStorage } from './LogWriterStorage';
 import { decodeMessage } from './protocol';
 import { BadUpdateError, Room, type RoomHost, type RoomMember, StorageError } from './Room';
+import type { RoomStorage } from './RoomStorage';
 
 /**
  * One room driven directly, with stand-in connections and host: what it stores, relays,
@@ -64,13 +68,13 @@ beforeAll(async () => {
   // What the service does at the end of a section: every room stale, then cleared where the log did not move.
   jdb.journal.onSectionEnd(async () => {
     const rooms = [...journaled].filter((r) => !r.destroyed);
-    for (const room of rooms) room.markStale();
+    for (const room of rooms) room.storage.markStale();
     if (rooms.length === 0) return;
     const seqs = await lastSeqs(
       jdb,
       rooms.map((r) => r.docId),
     );
-    for (const room of rooms) if ((seqs.get(room.docId) ?? 0) <= room.lastSeq) room.stale = false;
+    for (const room of rooms) room.storage.logEndsAt(room, seqs.get(room.docId) ?? 0);
   });
   userA = (await ensureUser(raw, `room-a-${newId()}@example.com`, 'A')).id;
   userB = (await ensureUser(raw, `room-b-${newId()}@example.com`, 'B')).id;
@@ -114,9 +118,15 @@ interface TestHost extends RoomHost {
   edits: number;
   emptiedCount: number;
   awarenessCalls: { clients: number[]; users: Map<number, string> }[];
+  /** Where the log writer would append (replaced by tests to fail or hold a write). */
+  append: (docId: string, update: Uint8Array) => Promise<number | undefined>;
+  /** The journal a room's batches go to instead, when set. */
+  journal?: SyncJournal;
 }
 
-function hostFor(db: Db, over: Partial<RoomHost> = {}): TestHost {
+function hostFor(db: Db, over: Partial<TestHost> = {}): TestHost {
+  // As the service's edit hook: counted, and who edited a change request recorded.
+  const contributors = new LiveContributors(db, logger);
   const host: TestHost = {
     db,
     log: logger,
@@ -126,7 +136,10 @@ function hostFor(db: Db, over: Partial<RoomHost> = {}): TestHost {
     edits: 0,
     emptiedCount: 0,
     awarenessCalls: [],
-    edited: () => void host.edits++,
+    edited: (room, editors) => {
+      host.edits++;
+      return contributors.record(room, editors);
+    },
     awarenessChanged: (_room, clients, users) => void host.awarenessCalls.push({ clients, users: new Map(users) }),
     emptied: () => void host.emptiedCount++,
     ...over,
@@ -136,7 +149,10 @@ function hostFor(db: Db, over: Partial<RoomHost> = {}): TestHost {
 
 async function openRoom(sr: SyncRoom, host: TestHost = hostFor(raw)): Promise<{ room: Room; host: TestHost; docId: string }> {
   const docId = docIdOf(sr);
-  const room = new Room(docId, sr, host);
+  const storage: RoomStorage = host.journal
+    ? new JournalStorage(host.journal, logger)
+    : new LogWriterStorage((d, u) => host.append(d, u), logger);
+  const room = new Room(docId, sr, host, storage);
   opened.push(room);
   if (host.journal) journaled.add(room);
   await room.ready.catch(() => {});

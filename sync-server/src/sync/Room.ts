@@ -2,13 +2,12 @@ import { SyncClose, SyncCloseReason, SyncRefusal, type SyncRoom } from '@quire/s
 import * as Y from 'yjs';
 import type { Logger } from '../logger';
 import type { Db } from '../store/db';
-import type { SyncJournal } from '../store/journal/journaledDb';
-import { addContributor } from '../store/changeRequests';
 import { type RoomPolicy, SyncRefused, loadRoomPolicy } from './access';
 import type { SyncConfig } from './config';
 import { RoomAwareness } from './RoomAwareness';
 import { RoomDocument } from './RoomDocument';
 import type { RoomMember } from './roomMember';
+import type { RoomStorage, StoringRoom } from './RoomStorage';
 import { type DeleteSet, assertMergeable, pendingOf } from './updates';
 
 export type { RoomMember };
@@ -29,17 +28,11 @@ export interface RoomHost {
   config: SyncConfig;
   instanceId: string;
   /**
-   * Appends one row to the document's log (group commit); resolves with its seq, or with
-   * undefined when the branch takes no edits any more (checked as the row is written).
+   * A batch of live edits by `editors` (user ids) was stored, relayed and answered (starts
+   * the quiet timer, counts towards compaction, records who edited). The room's next batch
+   * waits for what it returns.
    */
-  append(docId: string, update: Uint8Array): Promise<number | undefined>;
-  /**
-   * The journal batches go to instead of `append` (the embedded database in a data
-   * directory): the room hands out seqs and checks its write policy itself.
-   */
-  journal?: SyncJournal;
-  /** A batch of live edits was stored (starts the quiet timer, counts towards compaction). */
-  edited(room: Room): void;
+  edited(room: Room, editors: Set<string>): Promise<void> | void;
   /** Local awareness changed: other instances should hear of it, with the user that set each entry. */
   awarenessChanged(room: Room, clients: number[], users: Map<number, string>): void;
   /** The last connection left. */
@@ -76,7 +69,7 @@ const MAX_BATCH = 256;
  * other writers appended (other instances, REST merges) are read from the log by seq,
  * applied and relayed as stored.
  */
-export class Room extends RoomDocument {
+export class Room extends RoomDocument implements StoringRoom {
   private readonly presence: RoomAwareness;
   readonly ready: Promise<void>;
   destroyed = false;
@@ -86,22 +79,13 @@ export class Room extends RoomDocument {
   private jobs: Job[] = [];
   private working?: Promise<void>;
   private policyValue?: Promise<RoomPolicy>;
-  /** The policy as last known for sure, read synchronously right before a batch is journaled. */
-  private policyNow?: RoomPolicy | SyncRefused;
-  /**
-   * With the journal: whether `policyNow` is known current (set by the end of every section
-   * that may have written, or by a read no section overlapped).
-   */
-  private policyFresh = false;
-  /** With the journal: rows another writer appended may be in the log past `lastSeq` (the next seq must come after them). */
-  stale = false;
-  /** Users already recorded as contributors of this change request room. */
-  private contributors = new Set<string>();
 
   constructor(
     docId: string,
     readonly room: SyncRoom,
     private host: RoomHost,
+    /** Where batches are stored (`RoomStorage.ts`); the room works the same over either kind. */
+    readonly storage: RoomStorage,
   ) {
     super(docId, host.db);
     this.presence = new RoomAwareness(this.members, (clients, users) => this.host.awarenessChanged(this, clients, users));
@@ -141,22 +125,14 @@ export class Room extends RoomDocument {
   /**
    * A fresh policy, or the refusal that the room's branch is gone. `readAtEpoch`: the
    * journal gate's epoch when the read started (-1 when a section held the rooms then);
-   * a read that a section overlapped may predate a lock and is dropped.
+   * a read that a section overlapped may predate a lock and is dropped (`keepsPolicyRead`).
    */
   setPolicy(policy: RoomPolicy | SyncRefused, readAtEpoch?: number) {
-    const gate = this.host.journal?.gate;
-    if (gate && readAtEpoch !== undefined && (readAtEpoch !== gate.epoch || gate.closed)) return;
+    if (!this.storage.keepsPolicyRead(readAtEpoch)) return;
     const value = policy instanceof SyncRefused ? Promise.reject(policy) : Promise.resolve(policy);
     value.catch(() => {});
     this.policyValue = value;
-    this.policyNow = policy;
-    this.policyFresh = true;
-  }
-
-  /** A section may have written: the log and the policy are read again before the next batch is journaled. */
-  markStale() {
-    this.stale = true;
-    this.policyFresh = false;
+    this.storage.policyKnown(policy);
   }
 
   /** Queues a client update. Resolves once it is stored and applied (relayed). */
@@ -215,29 +191,23 @@ export class Room extends RoomDocument {
    * merge an update is known from the merge itself; only when a merge throws is the batch
    * taken again carefully, each update checked on its own before it is applied.
    *
-   * With the journal, nothing may sit between the last check and the append: a section (a
-   * REST write, a lock, a merge) may start at any await, so the checks run again after
-   * each one, and from the last check to the append the batch runs without a break. A
-   * journaled record is acknowledged and is never refused later, which is why the write
-   * policy is checked here, with no section running, on a value every section that may
-   * have written refreshes before the gate opens.
+   * The storage may have the room wait and check before a batch (the journal: see
+   * `JournalStorage`); from its last check to the row handed over the batch runs without
+   * a break.
    */
   private async persist(batch: UpdateJob[], careful = false): Promise<void> {
-    const journal = this.host.journal;
-    if (journal) {
-      for (let wait = this.journalWait(journal); wait; wait = this.journalWait(journal)) await wait;
-      if (this.destroyed) {
-        for (const j of batch) j.reject(new StorageError('room closed'));
-        return;
-      }
-      const policy = this.policyNow as RoomPolicy | SyncRefused;
-      if (policy instanceof SyncRefused) {
-        this.closeAll(policy.code, policy.reason);
-        for (const j of batch) j.reject(policy);
-        return;
-      }
-      if (policy.refusal) return this.refuseBatch(batch);
+    for (let wait = this.storage.beforeBatch(this); wait; wait = this.storage.beforeBatch(this)) await wait;
+    const admission = this.storage.admit(this);
+    if (admission === 'closed') {
+      for (const j of batch) j.reject(new StorageError('room closed'));
+      return;
     }
+    if (admission instanceof SyncRefused) {
+      this.closeAll(admission.code, admission.reason);
+      for (const j of batch) j.reject(admission);
+      return;
+    }
+    if (admission === 'refuse') return this.refuseBatch(batch);
     const accepted: UpdateJob[] = [];
     const unchanged: UpdateJob[] = [];
     this.applyPending = true;
@@ -288,25 +258,12 @@ export class Room extends RoomDocument {
     // One sender: relayed to everyone else. Several: to everyone, each sender's own part included (Yjs ignores what it has).
     const senders = new Set(accepted.map((j) => j.from));
     const sender = senders.size === 1 ? accepted[0]?.from : undefined;
-    if (journal) {
-      const seq = this.lastSeq + 1;
-      const durable = journal.append({ docId: this.docId, seq, update: row });
-      this.lastSeq = seq;
-      try {
-        await durable;
-      } catch (err) {
-        // The process stops (a journal that failed cannot promise anything more); nothing is relayed or acknowledged.
-        this.host.log.error({ err, docId: this.docId }, 'could not journal a sync update');
-        for (const j of answered) j.reject(new StorageError('storage failed'));
-        return;
-      }
-      return this.stored(row, sender, accepted, answered);
+    const outcome = await this.storage.store(this, row);
+    if (outcome === 'lost') {
+      for (const j of answered) j.reject(new StorageError('storage failed'));
+      return;
     }
-    let seq: number | undefined;
-    try {
-      seq = await this.host.append(this.docId, row);
-    } catch (err) {
-      this.host.log.error({ err, docId: this.docId }, 'could not store a sync update');
+    if (outcome === 'failed') {
       try {
         await this.reload();
       } finally {
@@ -314,31 +271,11 @@ export class Room extends RoomDocument {
       }
       return;
     }
-    if (seq === undefined) {
+    if (outcome === 'refused') {
       await this.reload();
       return this.refuseBatch(answered);
     }
-    // Rows other writers appended before ours come first, so `lastSeq` stays gap-free.
-    if (seq > this.lastSeq + 1) await this.catchUp(seq - 1);
-    if (this.lastSeq === seq - 1) this.lastSeq = seq;
-    else this.requestCatchUp();
     return this.stored(row, sender, accepted, answered);
-  }
-
-  /**
-   * What to wait for before a batch may be journaled, or undefined when it may be now: a
-   * section to end, rows other writers appended, a fresh policy.
-   */
-  private journalWait(journal: SyncJournal): Promise<void> | undefined {
-    const gate = journal.gate;
-    if (this.destroyed) return undefined;
-    if (gate.closed) return gate.whenOpen();
-    if (this.stale) {
-      this.stale = false;
-      return this.catchUp(Number.POSITIVE_INFINITY);
-    }
-    if (!this.policyFresh || !this.policyNow) return this.readPolicy(gate.epoch);
-    return undefined;
   }
 
   /** The batch's row is stored: relayed, acknowledged, counted. */
@@ -347,8 +284,8 @@ export class Room extends RoomDocument {
     this.settleAhead();
     this.rowsSinceSnapshot++;
     for (const j of answered) j.resolve();
-    this.host.edited(this);
-    if (this.room.kind === 'changeRequest') await this.recordContributors(this.room.changeRequestId, accepted);
+    const after = this.host.edited(this, new Set(accepted.map((j) => j.from.creds.userId)));
+    if (after) await after;
   }
 
   /**
@@ -364,7 +301,7 @@ export class Room extends RoomDocument {
   }
 
   /** Reads the policy; kept only when no section started meanwhile. */
-  private async readPolicy(epoch: number) {
+  async readPolicy(epoch: number) {
     let value: RoomPolicy | SyncRefused;
     try {
       value = await loadRoomPolicy(this.host.db, this.room);
@@ -391,20 +328,6 @@ export class Room extends RoomDocument {
     for (const j of batch) {
       j.from.refused(reason);
       j.resolve();
-    }
-  }
-
-  /** Whoever edits a change request live is one of its contributors, as with REST edits. */
-  private async recordContributors(changeRequestId: string, accepted: UpdateJob[]) {
-    for (const userId of new Set(accepted.map((j) => j.from.creds.userId))) {
-      if (this.contributors.has(userId)) continue;
-      try {
-        await addContributor(this.host.db, changeRequestId, userId);
-        this.contributors.add(userId);
-      } catch (err) {
-        // The edit is stored; a missing contributor row must not fail it.
-        this.host.log.warn({ err, changeRequestId }, 'could not record a change request contributor');
-      }
     }
   }
 

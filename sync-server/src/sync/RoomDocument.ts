@@ -122,7 +122,7 @@ export class RoomDocument {
    * snapshot, never skipped. Rows are committed in seq order, so when the read ends before
    * `upTo` something is wrong with the store: the room fails and its clients reload it.
    */
-  protected async catchUp(upTo: number) {
+  async catchUp(upTo: number) {
     const stored = await readDocLog(this.db, this.docId, this.lastSeq);
     if (!stored) return;
     if (stored.snapshot) {

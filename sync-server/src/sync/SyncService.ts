@@ -14,11 +14,15 @@ import { type Credentials, SyncRefused, authenticate, policyOf, roleInRoom } fro
 import { AwarenessRelay } from './AwarenessRelay';
 import { Compactor } from './Compactor';
 import { Connection } from './Connection';
+import { LiveContributors } from './contributors';
+import { JournalStorage } from './JournalStorage';
 import { LogWriter } from './LogWriter';
+import { LogWriterStorage } from './LogWriterStorage';
 import { QuietScheduler } from './QuietScheduler';
 import { Rechecks } from './Rechecks';
 import { UpgradeLimiter } from './UpgradeLimiter';
 import { Room, type RoomHost } from './Room';
+import type { RoomStorage } from './RoomStorage';
 import { SyncTraffic } from './traffic';
 
 /** How often loaded rooms compare their position with the log, in case a notification was lost. */
@@ -65,6 +69,8 @@ export class SyncService {
   readonly traffic = new SyncTraffic();
   private quiet: QuietScheduler;
   private host: RoomHost;
+  /** A new room's storage: on the journal when the database has one, else through the log writer. */
+  private newStorage: () => RoomStorage;
   private unlisten: (() => Promise<void>)[] = [];
   private timers: NodeJS.Timeout[] = [];
   private compactor: Compactor;
@@ -107,17 +113,20 @@ export class SyncService {
       const remove = journal.onSectionEnd(() => this.afterSection());
       this.unlisten.push(async () => void remove());
     }
+    this.newStorage = journal
+      ? () => new JournalStorage(journal, log)
+      : () => new LogWriterStorage((docId, update) => writer.append(docId, update), log);
     this.quiet = new QuietScheduler(config.sync.quietMs, (docId) => this.onQuiet(docId), log);
+    const contributors = new LiveContributors(db, log);
     this.host = {
       db,
       log,
       config: config.sync,
       instanceId: this.instanceId,
-      append: (docId, update) => writer.append(docId, update),
-      journal,
-      edited: (room) => {
+      edited: (room, editors) => {
         this.quiet.touch(room.docId);
         if (room.rowsSinceSnapshot >= config.sync.compactEvery) this.compactor.compact(room.docId, room);
+        if (room.room.kind === 'changeRequest') return contributors.record(room, editors);
       },
       awarenessChanged: (room, clients, users) => this.awarenessRelay.changed(room, clients, users),
       emptied: (room) => this.roomEmptied(room),
@@ -132,7 +141,7 @@ export class SyncService {
    */
   private async afterSection() {
     const rooms = [...this.rooms.values()].filter((r) => !r.destroyed);
-    for (const room of rooms) room.markStale();
+    for (const room of rooms) room.storage.markStale();
     if (rooms.length === 0) return;
     const { db } = this.opts;
     const seqs = await lastSeqs(
@@ -141,7 +150,7 @@ export class SyncService {
     );
     const { spaces, crs } = await this.rechecks.branchRows(rooms.map((r) => r.room));
     for (const room of rooms) {
-      if ((seqs.get(room.docId) ?? 0) <= room.lastSeq) room.stale = false;
+      room.storage.logEndsAt(room, seqs.get(room.docId) ?? 0);
       const sr = room.room;
       try {
         room.setPolicy(policyOf(sr, spaces.get(sr.spaceId), sr.kind === 'changeRequest' ? crs.get(sr.changeRequestId) : undefined));
@@ -284,7 +293,7 @@ export class SyncService {
     const docId = roomDocId(sr);
     let room = this.rooms.get(docId);
     if (!room || room.destroyed || room.failed) {
-      room = new Room(docId, sr, this.host);
+      room = new Room(docId, sr, this.host, this.newStorage());
       this.rooms.set(docId, room);
     }
     return room;

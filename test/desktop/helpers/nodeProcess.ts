@@ -20,15 +20,15 @@ out({ event: 'ready' });
 type Command = { id: number; cmd: string; [key: string]: unknown };
 
 const handlers: Record<string, (c: Command) => Promise<unknown>> = {
-  connect: async (c) => node.connect(c.url as string, c.token as string),
-  useLocal: async () => node.useLocal(),
-  workOffline: async (c) => node.setWorkOffline(c.offline as boolean),
-  createSpace: async (c) => node.createSpace({ title: c.title as string, organizationId: c.organizationId as string | undefined }),
-  refreshCatalog: async () => node.refreshCatalog(),
-  status: async () => node.status(),
+  connect: async (c) => node.session.connect(c.url as string, c.token as string),
+  useLocal: async () => node.session.useLocal(),
+  workOffline: async (c) => node.session.setWorkOffline(c.offline as boolean),
+  createSpace: async (c) => node.catalog.createSpace({ title: c.title as string, organizationId: c.organizationId as string | undefined }),
+  refreshCatalog: async () => node.catalog.refresh(),
+  status: async () => node.session.status(),
   /** Adds pages one by one; reports each once it is saved, then keeps going until killed or done. */
   addPages: async (c) => {
-    const branch = await node.acquireBranch({ spaceId: c.spaceId as string });
+    const branch = await node.branches.acquire({ spaceId: c.spaceId as string });
     for (let i = 0; i < (c.count as number); i++) {
       createPage(branch.doc, { title: `${c.prefix}-${i}` });
       await branch.saved();
@@ -38,26 +38,26 @@ const handlers: Record<string, (c: Command) => Promise<unknown>> = {
   },
   createChangeRequests: async (c) => {
     const ids: string[] = [];
-    for (const subject of c.subjects as string[]) ids.push((await node.createChangeRequest(c.spaceId as string, subject)).id);
+    for (const subject of c.subjects as string[]) ids.push((await node.changeRequests.create(c.spaceId as string, subject)).id);
     return { ids };
   },
-  refreshChangeRequests: async (c) => node.refreshChangeRequests(c.spaceId as string),
-  listChangeRequests: async (c) => node.listChangeRequests(c.spaceId as string),
+  refreshChangeRequests: async (c) => node.changeRequests.refresh(c.spaceId as string),
+  listChangeRequests: async (c) => node.changeRequests.list(c.spaceId as string),
   postComments: async (c) => {
     const ids: string[] = [];
     for (const body of c.bodies as string[])
-      ids.push((await node.postComment({ spaceId: c.spaceId as string }, c.pageId as string, body)).id);
+      ids.push((await node.comments.post({ spaceId: c.spaceId as string }, c.pageId as string, body)).id);
     return { ids };
   },
   /** Resolves once nothing waits in the outbox (refused entries aside). */
   drain: async () => {
     for (;;) {
-      const status = await node.status();
+      const status = await node.session.status();
       if (status.pendingMutations === 0) return status;
       await new Promise((r) => setTimeout(r, 50));
     }
   },
-  outbox: async () => node.outboxEntries(),
+  outbox: async () => node.queue.entries(),
   close: async () => {
     await node.close();
     setTimeout(() => process.exit(0), 10);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestServer, type TestUser } from '../testing/harness';
 import { call, listen, mcpClient } from '../testing/mcpClients';
 import { rewritePage, writePages } from '../testing/testContent';
-import { siteAnswerStats } from './mcp';
+import { siteAnswerStats } from './site';
 
 let t: TestServer;
 let http: Awaited<ReturnType<typeof listen>>;

@@ -17,8 +17,8 @@ import {
 import { DomainError } from '@quire/shared/domainErrors';
 import type { Context } from 'hono';
 import { z } from 'zod';
-import type { Logger } from '../../logger';
-import { describeIssue } from '../issues';
+import type { Logger } from '../logger';
+import { describeIssue } from '../web/issues';
 import { answerFor, keepable, plainToolCall, type ToolAnswers } from './keptAnswers';
 
 /**

@@ -4,14 +4,14 @@ import type { Context } from 'hono';
 import { LRUCache } from 'lru-cache';
 import { linkWindow } from '../core/content/exports';
 import type { AppEnv } from '../web/env';
-import type { KeptAnswer, ToolAnswers } from '../web/mcp/keptAnswers';
-import { answerMcp, type McpEndpoint, tool } from '../web/mcp/server';
+import type { KeptAnswer, ToolAnswers } from './keptAnswers';
+import { answerMcp, type McpEndpoint, tool } from './server';
 import type { PublishedHead } from '../store/sites';
-import { type Located, type Mount, SiteRequest } from './context';
-import { machineGate } from './gate';
-import { loadSiteModel, visitorView } from './model';
-import { searchSite } from './search';
-import { listed, pageMarkdown } from './seo';
+import { type Located, type Mount, SiteRequest } from '../sites/context';
+import { machineGate } from '../sites/gate';
+import { loadSiteModel, visitorView } from '../sites/model';
+import { searchSite } from '../sites/search';
+import { listed, pageMarkdown } from '../sites/seo';
 
 /**
  * A published site as an MCP server at `<site base>/~mcp`: read-only tools to search it,

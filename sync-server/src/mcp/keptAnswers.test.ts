@@ -1,13 +1,13 @@
 import { setPageMarkdown } from '@quire/shared/content/body';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readModelOf } from '../../core/readModel';
-import { TestServer, type TestUser } from '../../testing/harness';
-import { listen } from '../../testing/mcpClients';
-import type { Db } from '../../store/db';
-import { testAdapter } from '../../testing/databases';
-import { editLive } from '../../testing/testEdits';
-import { rewritePage, writePages } from '../../testing/testContent';
-import { revokeToken } from '../../store/tokens';
+import { readModelOf } from '../core/readModel';
+import { TestServer, type TestUser } from '../testing/harness';
+import { listen } from '../testing/mcpClients';
+import type { Db } from '../store/db';
+import { testAdapter } from '../testing/databases';
+import { editLive } from '../testing/testEdits';
+import { rewritePage, writePages } from '../testing/testContent';
+import { revokeToken } from '../store/tokens';
 
 let t: TestServer;
 let http: Awaited<ReturnType<typeof listen>>;

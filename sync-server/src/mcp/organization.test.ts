@@ -1,8 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestServer, type TestUser } from '../../testing/harness';
-import { call, listen, mcpClient } from '../../testing/mcpClients';
-import { writePages } from '../../testing/testContent';
+import { TestServer, type TestUser } from '../testing/harness';
+import { call, listen, mcpClient } from '../testing/mcpClients';
+import { writePages } from '../testing/testContent';
 
 let t: TestServer;
 let http: Awaited<ReturnType<typeof listen>>;

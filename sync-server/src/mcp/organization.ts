@@ -1,28 +1,50 @@
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import { badRequest } from '@quire/shared/domainErrors';
 import { type ChangeRequestListQuery, CreateReviewBody, OrgChangeRequestListQuery } from '@quire/shared/schemas/changeRequest';
 import { CreateCommentBody, CreateCommentReplyBody, ListCommentsQuery } from '@quire/shared/schemas/comment';
-import { IdSchema, ListQuerySchema } from '@quire/shared/schemas/common';
+import { IdSchema, type ListQuery, ListQuerySchema } from '@quire/shared/schemas/common';
 import { ContentQuery, PageQuery } from '@quire/shared/schemas/content';
 import { ProposeEditArgs } from '@quire/shared/schemas/mcp';
 import { SearchQuery } from '@quire/shared/schemas/search';
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { proposeEdit as proposeEditIn, type ProposedEditTarget } from '../../core/content/proposedEdits';
-import { mergeChangeRequestAs, orgChangeRequests, reviewChangeRequest, spaceChangeRequests } from '../changeRequests/handlers';
-import { presentChangeRequest } from '../presenters/changeRequest';
-import * as comments from '../comments/threads';
-import { pageTree, readPage } from '../content/handlers';
-import type { AppEnv } from '../env';
-import { requireChangeRequest, requireSpace } from '../guards';
-import { organizationList, orgSpaceList } from '../organizations/handlers';
-import { OrgParams, SpaceParams } from '../params';
-import { searchOrganization, searchSpace } from '../search/handlers';
-import { baseUrl } from '../urls';
-import { cacheable } from '../responseCache';
-import { tags } from '../../core/readModel';
+import type { OrgAccess } from '../core/access';
+import { type ProposedEditTarget, proposeEdit as proposeEditIn } from '../core/content/proposedEdits';
+import type { Scope } from '../core/comments/threads';
+import { tags } from '../core/readModel';
+import { changeRequestSeenBy, spaceSeenBy } from '../core/resourceAccess';
+import type { ChangeRequestsRead } from '../core/content/changeRequestViews';
+import { baseUrl } from '../web/baseUrl';
+import type { AppEnv } from '../web/env';
 import { organizationAnswers } from './organizationAnswers';
-import { answerMcp, type McpEndpoint, tool } from '../../web/mcp/server';
+import { answerMcp, type McpEndpoint, tool } from './server';
+
+type Ctx = Context<AppEnv>;
+type Branch = { spaceId: string; changeRequestId?: string };
+
+/**
+ * The `/v1` operations the organization's tools answer with, as the REST front runs them
+ * (its access checks, its presenters, its list envelopes), handed in by it (`http/mcp.ts`):
+ * the same answer as the REST call, without this front importing the REST one. Each is to
+ * become a core query or command returning the view model, which both fronts then call.
+ */
+export interface OrganizationOperations {
+  organizations(c: Ctx, q: ListQuery): Promise<unknown>;
+  spaces(c: Ctx, organizationId: string, q: ListQuery): Promise<unknown>;
+  searchOrganization(c: Ctx, organizationId: string, q: z.output<typeof SearchQuery>): Promise<unknown>;
+  searchSpace(c: Ctx, spaceId: string, q: z.output<typeof SearchQuery>): Promise<unknown>;
+  pageTree(c: Ctx, branch: Branch, q: { metadata?: boolean }): Promise<unknown>;
+  readPage(c: Ctx, page: Branch & { pageId: string }, q: z.output<typeof PageQuery>): Promise<{ computed?: unknown }>;
+  spaceChangeRequests(c: Ctx, spaceId: string, q: z.output<typeof ChangeRequestListQuery>): Promise<unknown>;
+  organizationChangeRequests(c: Ctx, organizationId: string, q: z.output<typeof OrgChangeRequestListQuery>): Promise<unknown>;
+  review(c: Ctx, spaceId: string, changeRequestId: string, b: z.output<typeof CreateReviewBody>): Promise<unknown>;
+  merge(c: Ctx, spaceId: string, changeRequestId: string): Promise<unknown>;
+  presentChangeRequest(read: ChangeRequestsRead, access: OrgAccess, base: string): unknown;
+  /** Says the answer being computed may be kept, and which rows it came from. */
+  cacheable(c: Ctx, answerTags: string[]): void;
+  listComments(c: Ctx, scope: Scope, q: z.output<typeof ListCommentsQuery>): Promise<unknown>;
+  createComment(c: Ctx, scope: Scope, b: z.output<typeof CreateCommentBody>): Promise<unknown>;
+  createReply(c: Ctx, scope: Scope, commentId: string, b: z.output<typeof CreateCommentReplyBody>): Promise<unknown>;
+}
 
 /**
  * The organization as an MCP server at `/v1/mcp`, for an API token: each tool is a /v1
@@ -30,20 +52,28 @@ import { answerMcp, type McpEndpoint, tool } from '../../web/mcp/server';
  * token's user, so the caller's role decides exactly as it does over REST.
  */
 
-type Ctx = Context<AppEnv>;
-
 /** Arguments of a tool: a /v1 operation's path parameters and its query or body, as one object. */
 function args<A extends z.ZodRawShape, B extends z.ZodRawShape>(a: A, b: B) {
   return z.strictObject({ ...a, ...b });
 }
 
+const OrgParams = z.object({ organizationId: IdSchema });
+const SpaceParams = z.object({ spaceId: IdSchema });
 const ChangeRequestRef = { spaceId: IdSchema, changeRequestId: IdSchema };
 const OptionalChangeRequest = { changeRequestId: IdSchema.optional() };
 const LIST_TEXT = ['limit'] as const;
 
-/** The comments of main, or of a change request when one is named. */
-function commentScope(c: Ctx, a: { spaceId: string; changeRequestId?: string }) {
-  return a.changeRequestId ? comments.changeRequestScope(c, a.spaceId, a.changeRequestId) : comments.spaceScope(c, a.spaceId);
+/** The comments of main, or of a change request when one is named (404 or 403 as over REST). */
+async function commentScope(c: Ctx, a: Branch): Promise<Scope> {
+  const { db } = c.get('deps');
+  const userId = c.get('caller').user.id;
+  if (a.changeRequestId) {
+    const { space, access, role, cr } = await changeRequestSeenBy(db, c.get('access'), a.spaceId, a.changeRequestId, 'view');
+    const path = `/v1/spaces/${space.id}/change-requests/${cr.id}`;
+    return { thread: { spaceId: space.id, changeRequestId: cr.id }, space, access, role, path, userId };
+  }
+  const { space, access, role } = await spaceSeenBy(db, c.get('access'), a.spaceId, 'view');
+  return { thread: { spaceId: space.id, changeRequestId: null }, space, access, role, path: `/v1/spaces/${space.id}`, userId };
 }
 
 /**
@@ -51,12 +81,12 @@ function commentScope(c: Ctx, a: { spaceId: string; changeRequestId?: string }) 
  * be kept: the revision read is named by the space's or the change request's row (both tag
  * `s:<space>`), and the caller's right to read it by the organization's access rows.
  */
-async function keepRead(c: Ctx, spaceId: string) {
-  const { space } = await requireSpace(c, spaceId);
-  cacheable(c, [tags.space(space.id), tags.org(space.org_id), tags.access(space.org_id)]);
+async function keepRead(ops: OrganizationOperations, c: Ctx, spaceId: string) {
+  const { space } = await spaceSeenBy(c.get('deps').db, c.get('access'), spaceId, 'view');
+  ops.cacheable(c, [tags.space(space.id), tags.org(space.org_id), tags.access(space.org_id)]);
 }
 
-async function proposeEdit(c: Ctx, a: ProposeEditArgs) {
+async function proposeEdit(ops: OrganizationOperations, c: Ctx, a: ProposeEditArgs) {
   const target = a.target ?? 'change-request';
   if (!a.pageId && !a.title) throw badRequest('Missing argument field "title": a new page needs one.');
   if (target === 'main' && (a.changeRequestId || a.subject)) {
@@ -64,20 +94,22 @@ async function proposeEdit(c: Ctx, a: ProposeEditArgs) {
       `Invalid argument field "${a.changeRequestId ? 'changeRequestId' : 'subject'}": an edit of main opens no change request.`,
     );
   }
-  const { space, access } = await requireSpace(c, a.spaceId, 'edit');
+  const { db } = c.get('deps');
+  const { space, access } = await spaceSeenBy(db, c.get('access'), a.spaceId, 'edit');
   const edit = { pageId: a.pageId, title: a.title, parentPageId: a.parentPageId, markdown: a.markdown };
   const where: ProposedEditTarget =
     target === 'main'
       ? { kind: 'main' }
       : a.changeRequestId
-        ? { kind: 'change-request', cr: (await requireChangeRequest(c, space.id, a.changeRequestId, 'edit')).cr }
+        ? { kind: 'change-request', cr: (await changeRequestSeenBy(db, c.get('access'), space.id, a.changeRequestId, 'edit')).cr }
         : { kind: 'new', subject: a.subject ?? `Edit ${a.title ?? 'a page'}` };
-  const { changeRequest, ...written } = await proposeEditIn(c.get('deps').db, space, where, edit, c.get('caller').user.id);
+  const { changeRequest, ...written } = await proposeEditIn(db, space, where, edit, c.get('caller').user.id);
   if (target === 'main') return { target, ...written };
-  return { target, ...written, changeRequest: changeRequest && presentChangeRequest(changeRequest, access, baseUrl(c)) };
+  return { target, ...written, changeRequest: changeRequest && ops.presentChangeRequest(changeRequest, access, baseUrl(c)) };
 }
 
-export const ORGANIZATION: McpEndpoint<Ctx> = {
+/** The organization's tools, answered by `ops`. */
+export const organizationEndpoint = (ops: OrganizationOperations): McpEndpoint<Ctx> => ({
   name: 'quire',
   instructions: () =>
     'Quire documentation, as the API token allows. Find spaces with list_organizations and list_spaces or search, read pages as markdown with list_pages and read_page, and propose changes with propose_edit: edits go into a change request for review unless target "main" is asked for. Change requests are listed, reviewed and merged with their tools; comments are read and posted on main or on a change request.',
@@ -89,7 +121,7 @@ export const ORGANIZATION: McpEndpoint<Ctx> = {
       input: args(ListQuerySchema.shape, {}),
       textFields: LIST_TEXT,
       readOnly: true,
-      run: (c, a) => organizationList(c, a),
+      run: (c, a) => ops.organizations(c, a),
     }),
     tool({
       name: 'list_spaces',
@@ -98,7 +130,7 @@ export const ORGANIZATION: McpEndpoint<Ctx> = {
       input: args(OrgParams.shape, ListQuerySchema.shape),
       textFields: LIST_TEXT,
       readOnly: true,
-      run: (c, { organizationId, ...q }) => orgSpaceList(c, organizationId, q),
+      run: (c, { organizationId, ...q }) => ops.spaces(c, organizationId, q),
     }),
     tool({
       name: 'search',
@@ -108,7 +140,7 @@ export const ORGANIZATION: McpEndpoint<Ctx> = {
       input: args(OrgParams.shape, SearchQuery.shape),
       textFields: LIST_TEXT,
       readOnly: true,
-      run: (c, { organizationId, ...q }) => searchOrganization(c, organizationId, q),
+      run: (c, { organizationId, ...q }) => ops.searchOrganization(c, organizationId, q),
     }),
     tool({
       name: 'search_space',
@@ -117,7 +149,7 @@ export const ORGANIZATION: McpEndpoint<Ctx> = {
       input: args(SpaceParams.shape, SearchQuery.shape),
       textFields: LIST_TEXT,
       readOnly: true,
-      run: (c, { spaceId, ...q }) => searchSpace(c, spaceId, q),
+      run: (c, { spaceId, ...q }) => ops.searchSpace(c, spaceId, q),
     }),
     tool({
       name: 'list_pages',
@@ -128,8 +160,8 @@ export const ORGANIZATION: McpEndpoint<Ctx> = {
       readOnly: true,
       kept: true,
       run: async (c, { spaceId, changeRequestId, ...q }) => {
-        const tree = await pageTree(c, { spaceId, changeRequestId }, q);
-        await keepRead(c, spaceId);
+        const tree = await ops.pageTree(c, { spaceId, changeRequestId }, q);
+        await keepRead(ops, c, spaceId);
         return tree;
       },
     }),
@@ -146,9 +178,9 @@ export const ORGANIZATION: McpEndpoint<Ctx> = {
       readOnly: true,
       kept: true,
       run: async (c, { spaceId, pageId, changeRequestId, ...q }) => {
-        const page = await readPage(c, { spaceId, pageId, changeRequestId }, { ...q, format: 'markdown' });
+        const page = await ops.readPage(c, { spaceId, pageId, changeRequestId }, { ...q, format: 'markdown' });
         // A computed page shows an OpenAPI specification, whose rows the read model does not track.
-        if (!page.computed) await keepRead(c, spaceId);
+        if (!page.computed) await keepRead(ops, c, spaceId);
         return (page as { markdown: string }).markdown;
       },
     }),
@@ -159,7 +191,7 @@ export const ORGANIZATION: McpEndpoint<Ctx> = {
         'Replaces a page body with markdown (or adds a page when pageId is left out). The edit goes into a change request: the one named, else a new one. Only with target "main" does it write to main directly, and only for a caller with the edit role on a space that is not locked.',
       input: ProposeEditArgs,
       readOnly: false,
-      run: (c, a) => proposeEdit(c, a),
+      run: (c, a) => proposeEdit(ops, c, a),
     }),
     tool({
       name: 'list_change_requests',
@@ -170,9 +202,9 @@ export const ORGANIZATION: McpEndpoint<Ctx> = {
       textFields: LIST_TEXT,
       readOnly: true,
       run: (c, { organizationId, spaceId, ...q }) => {
-        if (spaceId) return spaceChangeRequests(c, spaceId, withoutOrgFilters(q));
+        if (spaceId) return ops.spaceChangeRequests(c, spaceId, withoutOrgFilters(q));
         if (!organizationId) throw badRequest('Missing argument field "organizationId": name an organization or a space.');
-        return orgChangeRequests(c, organizationId, q);
+        return ops.organizationChangeRequests(c, organizationId, q);
       },
     }),
     tool({
@@ -181,7 +213,7 @@ export const ORGANIZATION: McpEndpoint<Ctx> = {
       description: 'Approves or requests changes on a change request, with an optional comment (POST .../reviews).',
       input: args(ChangeRequestRef, CreateReviewBody.shape),
       readOnly: false,
-      run: (c, { spaceId, changeRequestId, ...b }) => reviewChangeRequest(c, spaceId, changeRequestId, b),
+      run: (c, { spaceId, changeRequestId, ...b }) => ops.review(c, spaceId, changeRequestId, b),
     }),
     tool({
       name: 'merge_change_request',
@@ -189,7 +221,7 @@ export const ORGANIZATION: McpEndpoint<Ctx> = {
       description: 'Merges a change request into main; needs the review role and the merge rules met (POST .../merge).',
       input: args(ChangeRequestRef, {}),
       readOnly: false,
-      run: (c, { spaceId, changeRequestId }) => mergeChangeRequestAs(c, spaceId, changeRequestId),
+      run: (c, { spaceId, changeRequestId }) => ops.merge(c, spaceId, changeRequestId),
     }),
     tool({
       name: 'list_comments',
@@ -198,8 +230,7 @@ export const ORGANIZATION: McpEndpoint<Ctx> = {
       input: args({ ...SpaceParams.shape, ...OptionalChangeRequest }, ListCommentsQuery.shape),
       textFields: LIST_TEXT,
       readOnly: true,
-      run: async (c, { spaceId, changeRequestId, ...q }) =>
-        comments.listComments(c, await commentScope(c, { spaceId, changeRequestId }), q),
+      run: async (c, { spaceId, changeRequestId, ...q }) => ops.listComments(c, await commentScope(c, { spaceId, changeRequestId }), q),
     }),
     tool({
       name: 'post_comment',
@@ -207,8 +238,7 @@ export const ORGANIZATION: McpEndpoint<Ctx> = {
       description: 'A new comment on main or on a change request, optionally on a page (POST .../comments).',
       input: args({ ...SpaceParams.shape, ...OptionalChangeRequest }, CreateCommentBody.shape),
       readOnly: false,
-      run: async (c, { spaceId, changeRequestId, ...b }) =>
-        comments.createComment(c, await commentScope(c, { spaceId, changeRequestId }), b),
+      run: async (c, { spaceId, changeRequestId, ...b }) => ops.createComment(c, await commentScope(c, { spaceId, changeRequestId }), b),
     }),
     tool({
       name: 'reply_to_comment',
@@ -217,10 +247,10 @@ export const ORGANIZATION: McpEndpoint<Ctx> = {
       input: args({ ...SpaceParams.shape, ...OptionalChangeRequest, commentId: IdSchema }, CreateCommentReplyBody.shape),
       readOnly: false,
       run: async (c, { spaceId, changeRequestId, commentId, ...b }) =>
-        comments.createReply(c, await commentScope(c, { spaceId, changeRequestId }), commentId, b),
+        ops.createReply(c, await commentScope(c, { spaceId, changeRequestId }), commentId, b),
     }),
   ],
-};
+});
 
 /** The organization-wide filters have no meaning within one space. */
 function withoutOrgFilters(q: z.output<typeof OrgChangeRequestListQuery>): z.output<typeof ChangeRequestListQuery> {
@@ -228,12 +258,13 @@ function withoutOrgFilters(q: z.output<typeof OrgChangeRequestListQuery>): z.out
   return rest;
 }
 
-/** `/v1/mcp`: behind the API's authentication, rate limits and body limit like every /v1 route. */
-export function registerMcp(app: OpenAPIHono<AppEnv>) {
-  app.all('/v1/mcp', async (c) => {
-    const { log, config } = c.get('deps');
-    // jsonBody has read and checked the body; the transport takes the parsed value.
-    const parsedBody = c.req.method === 'POST' ? await c.req.json().catch(() => undefined) : undefined;
-    return answerMcp(c, ORGANIZATION, c, { log, parsedBody, maxBodyBytes: config.maxBodyBytes, answers: organizationAnswers(c) });
-  });
+/**
+ * Answers one request to `/v1/mcp`, which the REST front mounts behind the API's
+ * authentication, rate limits and body limit, like every /v1 route.
+ */
+export async function answerOrganizationMcp(c: Ctx, endpoint: McpEndpoint<Ctx>) {
+  const { log, config } = c.get('deps');
+  // jsonBody has read and checked the body; the transport takes the parsed value.
+  const parsedBody = c.req.method === 'POST' ? await c.req.json().catch(() => undefined) : undefined;
+  return answerMcp(c, endpoint, c, { log, parsedBody, maxBodyBytes: config.maxBodyBytes, answers: organizationAnswers(c) });
 }

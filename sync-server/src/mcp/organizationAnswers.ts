@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
-import { readModelOf, tags } from '../../core/readModel';
-import type { AppEnv } from '../env';
-import { baseUrl } from '../urls';
-import type { ToolAnswers } from '../../web/mcp/keptAnswers';
+import { readModelOf, tags } from '../core/readModel';
+import type { AppEnv } from '../web/env';
+import { baseUrl } from '../web/baseUrl';
+import type { ToolAnswers } from './keptAnswers';
 
 /**
  * Kept answers of `/v1/mcp`, in the read model beside the `/v1` response cache and under its
