@@ -34,7 +34,7 @@ async function openPage(page: Page, title: string): Promise<void> {
 
 /** A page of the Notebook space written as `markdown`, opened in a new window. */
 async function pageWith(title: string, markdown: string, colorScheme: 'light' | 'dark' = 'light') {
-  const pageId = await m.node.withBranch({ spaceId }, async (branch) => {
+  const pageId = await m.node.branches.with({ spaceId }, async (branch) => {
     const id = createPage(branch.doc, { title, markdown });
     await branch.saved();
     return id;
@@ -44,7 +44,7 @@ async function pageWith(title: string, markdown: string, colorScheme: 'light' | 
   return { page, pageId };
 }
 
-const markdownOf = (pageId: string) => m.node.withBranch({ spaceId }, (branch) => getPageMarkdown(branch.doc, pageId));
+const markdownOf = (pageId: string) => m.node.branches.with({ spaceId }, (branch) => getPageMarkdown(branch.doc, pageId));
 const focusInEditor = (page: Page) => page.evaluate(() => !!document.activeElement?.closest('.ProseMirror'));
 const topLevel = (page: Page) => page.locator('.ProseMirror > p').allTextContents();
 /**
@@ -69,8 +69,8 @@ async function shot(page: Page, name: string) {
 beforeAll(async () => {
   await ensureRendererBuilt();
   m = await startMachine();
-  await m.node.useLocal();
-  spaceId = (await m.node.createSpace({ title: 'Notebook' })).id;
+  await m.node.session.useLocal();
+  spaceId = (await m.node.catalog.createSpace({ title: 'Notebook' })).id;
   browser = await launchChromium();
 }, 120_000);
 
