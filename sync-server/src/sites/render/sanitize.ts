@@ -65,6 +65,8 @@ export const SCHEMA: SanitizeSchema = {
       'dataPath',
       'dataServer',
       'dataBody',
+      'dataSecurity',
+      'dataProxy',
       'dataType',
       'dataIn',
       'dataName',
