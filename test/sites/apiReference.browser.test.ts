@@ -27,6 +27,9 @@ let api: Server;
 let base: string;
 let spec: LargeSpec;
 const received: IncomingHttpHeaders[] = [];
+/** Whether the API answers browsers of other origins. */
+let cors = true;
+let origin: string;
 /** Bytes and time of the first (uncached) render of each reference page. */
 const firstRenders = new Map<string, { bytes: number; ms: number }>();
 
@@ -34,9 +37,11 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   // The API the reference describes: it answers browsers from any origin, and records what it got.
   api = createServer((req, res) => {
-    res.setHeader('access-control-allow-origin', '*');
-    res.setHeader('access-control-allow-headers', 'authorization, content-type');
-    res.setHeader('access-control-allow-methods', 'GET, POST, PUT, PATCH, DELETE');
+    if (cors) {
+      res.setHeader('access-control-allow-origin', '*');
+      res.setHeader('access-control-allow-headers', 'authorization, content-type');
+      res.setHeader('access-control-allow-methods', 'GET, POST, PUT, PATCH, DELETE');
+    }
     if (req.method !== 'OPTIONS') received.push(req.headers);
     res.end('{"ok":true}');
   });
@@ -45,8 +50,9 @@ beforeAll(async () => {
   const port = await new Promise<number>((resolve) => {
     server = serve({ fetch: (req) => t.app.fetch(req), port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => resolve(info.port));
   });
-  const origin = `http://127.0.0.1:${port}`;
-  t = await TestServer.start({ publicUrl: origin });
+  origin = `http://127.0.0.1:${port}`;
+  // The API runs on this machine: the fetch guard lets the proxy reach it only so.
+  t = await TestServer.start({ publicUrl: origin, allowPrivateFetch: true });
   const { orgId, admin } = await t.org();
   const row = await insertSpec(t.db, orgId, 'platform', { text: JSON.stringify(spec.document) });
   await processSpec(t.deps, row?.id as string);
@@ -161,6 +167,39 @@ describe('a large API reference on a published site', () => {
       }
     }
   });
+
+  it("sends calls through the site only to the servers of a spec that allows it, without the reader's cookies", async () => {
+    const apiBase = (spec.document.servers as { url: string }[])[0]?.url as string;
+    const call = (body: unknown) =>
+      fetch(`${base}/~api-proxy`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: 'quire_theme=dark' },
+        body: JSON.stringify(body),
+      });
+    const ok = await call({
+      url: `${apiBase}/orgs/o1/sites/v0`,
+      method: 'GET',
+      headers: { Authorization: 'Bearer proxied-1', Cookie: 'x=1' },
+    });
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toBe('{"ok":true}');
+    expect(received.at(-1)?.authorization).toBe('Bearer proxied-1');
+    expect(received.at(-1)?.cookie).toBeUndefined();
+    // Anywhere else is refused: outside the server's path, the site's own server, another host.
+    for (const url of [`${new URL(apiBase).origin}/admin`, `${origin}/v1/orgs`, 'http://169.254.169.254/latest/meta-data/'])
+      expect((await call({ url, method: 'GET' })).status, url).toBe(403);
+    expect((await call({ url: 'not a url', method: 'GET' })).status).toBe(400);
+    expect((await call({ url: `${apiBase}/x`, method: 'TRACE' })).status).toBe(400);
+    // The fetch guard still stands between the proxy and private addresses.
+    t.deps.config.allowPrivateFetch = false;
+    try {
+      const refused = await call({ url: `${apiBase}/orgs/o1/sites/v0`, method: 'GET' });
+      expect(refused.status).toBe(502);
+      expect((await refused.json()).message).toMatch(/refused/);
+    } finally {
+      t.deps.config.allowPrivateFetch = true;
+    }
+  });
 });
 
 describe.skipIf(!hasChromium)('a large API reference in Chromium', () => {
@@ -224,6 +263,24 @@ describe.skipIf(!hasChromium)('a large API reference in Chromium', () => {
     const fresh = await open('Sites API', 1280);
     await fresh.locator('.try-it.ready summary').first().click();
     expect(await fresh.locator('.try-it.ready input[data-credential=bearer]').first().inputValue()).toBe('');
+  });
+
+  it('explains a call the API refuses to browsers, and sends it through the site when asked', async () => {
+    const page = await open('Sites API', 1280);
+    const box = page.locator('.api-operation').first().locator('.try-it.ready');
+    await box.locator('summary').click();
+    await box.locator('input[data-credential=bearer]').fill('secret-token-2');
+    cors = false;
+    try {
+      await box.locator('.send').click();
+      await expect.poll(() => box.locator('.cors').innerText()).toContain('This API does not allow calls from this site');
+      await box.locator('.proxy input').check();
+      await box.locator('.send').click();
+      await expect.poll(() => box.locator('pre').innerText()).toContain('{"ok":true}');
+      expect(received.at(-1)?.authorization).toBe('Bearer secret-token-2');
+    } finally {
+      cors = true;
+    }
   });
 
   it('renders the largest reference page about as fast as an ordinary page', async () => {

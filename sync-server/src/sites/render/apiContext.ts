@@ -73,13 +73,7 @@ export class Context {
   }
 
   servers(): string[] {
-    const out: string[] = [];
-    for (const s of arr(this.spec.servers)) if (isObject(s) && typeof s.url === 'string') out.push(expandServer(s));
-    if (!out.length && typeof this.spec.host === 'string') {
-      const scheme = typeof arr(this.spec.schemes)[0] === 'string' ? String(arr(this.spec.schemes)[0]) : 'https';
-      out.push(`${scheme}://${this.spec.host}${typeof this.spec.basePath === 'string' ? this.spec.basePath : ''}`);
-    }
-    return out;
+    return specServers(this.spec);
   }
 
   origins(): string[] {
@@ -425,6 +419,17 @@ export class Context {
       ]);
     });
   }
+}
+
+/** The servers of a spec, variables at their defaults (Swagger 2: scheme, host and base path). */
+export function specServers(spec: OpenAPIDocument): string[] {
+  const out: string[] = [];
+  for (const s of arr(spec.servers)) if (isObject(s) && typeof s.url === 'string') out.push(expandServer(s));
+  if (!out.length && typeof spec.host === 'string') {
+    const scheme = typeof arr(spec.schemes)[0] === 'string' ? String(arr(spec.schemes)[0]) : 'https';
+    out.push(`${scheme}://${spec.host}${typeof spec.basePath === 'string' ? spec.basePath : ''}`);
+  }
+  return out;
 }
 
 function nextSeen(schema: unknown, seen: string[]): string[] {
