@@ -203,7 +203,7 @@ code.media{font-size:12px;font-weight:500}
 .api-operation-list a{display:flex;align-items:center;font-weight:600;min-width:0;overflow-wrap:anywhere}.api-operation-list code{font-size:13px;overflow-wrap:anywhere;min-width:0}
 .try-it .cors{color:var(--warning);font-size:13px;margin:8px 0 0}.try-it .creds{margin:0 0 8px;padding:0 0 8px;border-bottom:1px solid var(--border)}.try-it .proxy{display:flex;gap:8px;align-items:center;font-weight:500}.try-it .proxy input{width:auto}
 @media (min-width:1100px){.layout:has(.api-reference){grid-template-columns:280px minmax(0,1fr)}.layout:has(.api-reference) .outline{display:none}
-.api-columns{display:grid;grid-template-columns:minmax(0,1.05fr) minmax(0,1fr);gap:28px;align-items:start}.api-aside pre{max-height:440px}.api-aside .api-samples:first-child{margin-top:0}}
+.api-columns{display:grid;grid-template-columns:minmax(0,1.05fr) minmax(0,1fr);gap:28px;align-items:start}.api-aside pre{max-height:440px}.api-aside pre code{white-space:pre-wrap;overflow-wrap:anywhere}.api-aside .api-samples:first-child{margin-top:0}}
 .brand{min-width:0}.brand>span:last-child{overflow:hidden;text-overflow:ellipsis}
 .drawer-backdrop{display:none}
 @media (max-width:1180px){.layout{grid-template-columns:260px minmax(0,1fr)}.outline{display:none}}
