@@ -168,6 +168,16 @@ describe('a large API reference on a published site', () => {
     }
   });
 
+  it('lets readers find a tag page by search and read it as markdown', async () => {
+    const href = await hrefOf('Sites API');
+    const md = await get(`${href}.md`);
+    expect(md).toContain('Delete sites 0');
+    expect(md).toContain('/orgs/{organizationId}/sites/v0');
+    const res = await fetch(`${base}/~search?q=${encodeURIComponent('Delete sites 0')}`, { headers: { accept: 'application/json' } });
+    const hits = ((await res.json()) as { results: { url: string }[] }).results;
+    expect(hits.some((h) => h.url.startsWith(href))).toBe(true);
+  });
+
   it("sends calls through the site only to the servers of a spec that allows it, without the reader's cookies", async () => {
     const apiBase = (spec.document.servers as { url: string }[])[0]?.url as string;
     const call = (body: unknown) =>
