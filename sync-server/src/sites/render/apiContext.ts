@@ -116,12 +116,15 @@ export class Context {
     return items.length ? [el('ul', { className: ['api-props', 'api-securities'] }, items)] : [];
   }
 
-  operation(op: SpecOperation, level: number): ElementContent {
+  /** One operation; without its heading on its own page (the page title is the operation's). */
+  operation(op: SpecOperation, level: number, titled = true): ElementContent {
     const o = op.operation;
     const method = op.method.toUpperCase();
     const title = op.summary ?? op.operationId ?? `${method} ${op.path}`;
     const head: ElementContent[] = [
-      this.heading(level, title, slugify(op.operationId ?? title) || `${op.method}-${slugify(op.path)}`, [badge(op.method)]),
+      ...(titled
+        ? [this.heading(level, title, slugify(op.operationId ?? title) || `${op.method}-${slugify(op.path)}`, [badge(op.method)])]
+        : []),
       el('div', { className: ['api-path'] }, [badge(op.method), el('code', {}, [txt(op.path)])]),
     ];
     const parts: ElementContent[] = [];

@@ -116,7 +116,7 @@ export function apiOperationPage(
   nav: ApiNav,
 ): ApiReference {
   const ctx = new Context(spec, links, { schemaHref: schemaLinks(nav), hideTryIt: (op) => tryItHidden(spec, tag, op) });
-  return result(ctx, [ctx.operation(entry.op, 2)], entry.title, entry.op.description?.split('\n')[0]);
+  return result(ctx, [ctx.operation(entry.op, 2, false)], entry.title);
 }
 
 /**
