@@ -19,7 +19,7 @@ export interface GuardedFetchOptions {
    * A request that sends something (a webhook delivery, a git request): its method, body
    * and headers. Redirects are not followed for it: the receiver's 3xx is its answer.
    */
-  send?: { method: 'POST'; body: string | Uint8Array; headers: Record<string, string> };
+  send?: { method: string; body?: string | Uint8Array; headers: Record<string, string> };
   /**
    * Headers of a GET (a git client's `Authorization`). A redirect to another origin drops
    * `Authorization`, so credentials meant for one host never reach another.

@@ -3,6 +3,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { LRUCache } from 'lru-cache';
+import { API_PROXY_PATH, proxyApiCall } from './apiProxy';
 import { linkWindow } from '../core/content/exports';
 import { isReservedHostname, isServerPath } from '../core/sites/hostnameOwnership';
 import { currentPagePaths, type RedirectPlaces, resolveRedirectPath } from '../core/sites/redirects';
@@ -221,6 +222,21 @@ async function serveSite(c: Ctx, head: PublishedHead | undefined, mount: Mount, 
   if (c.req.method === 'POST' && (rest === FEEDBACK_PATH || rest === BEACON_PATH)) {
     const req = new SiteRequest(db, head, visitorView(model, head, access.claims), mount, 'light');
     return rest === FEEDBACK_PATH ? receiveFeedbackForm(c, req, access.claims) : receiveBeacon(c, req, access.claims);
+  }
+  if (c.req.method === 'POST' && rest === API_PROXY_PATH) {
+    const req = new SiteRequest(db, head, visitorView(model, head, access.claims), mount, 'light');
+    const input = await c.req.json().catch(() => undefined);
+    const result = await proxyApiCall(req, input, c.get('deps').config.allowPrivateFetch);
+    c.header('Cache-Control', 'private, no-store');
+    if (result.kind !== 'ok')
+      return c.json({ message: result.message }, result.kind === 'invalid' ? 400 : result.kind === 'refused' ? 403 : 502);
+    if (result.contentType) c.header('Content-Type', result.contentType);
+    // The API's answer is shown as text by the console, never run: keep the browser from sniffing it into a page.
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Content-Security-Policy', "default-src 'none'; sandbox");
+    const status = result.status >= 200 && result.status <= 599 ? result.status : 502;
+    if (status === 204 || status === 205 || status === 304) return c.body(null, status);
+    return c.body(new Uint8Array(result.body), status as 200);
   }
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
     // Sites are read-only; a redirect still answers, keeping the method (307/308).

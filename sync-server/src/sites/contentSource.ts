@@ -35,8 +35,17 @@ export interface PublishedPage {
   cover?: Record<string, unknown> | null;
   /** The OpenAPI spec (id or slug) a `builtin:openapi` page shows instead of its stored body. */
   openapiSpec?: string;
+  /** Which part of its spec an API reference page shows (`apiPages.ts` adds the pages of tags, operations and schemas). */
+  api?: ApiPart;
   children: PublishedPage[];
 }
+
+/** The part of a spec an API reference page shows: tags are named by the slugs of their path in the tag tree. */
+export type ApiPart =
+  | { kind: 'overview' }
+  | { kind: 'tag'; tags: string[] }
+  | { kind: 'operation'; tags: string[]; operation: string }
+  | { kind: 'schemas'; chunk?: number };
 
 export interface SpaceFile {
   id: string;

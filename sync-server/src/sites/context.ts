@@ -5,6 +5,7 @@ import { signedFileUrl } from '../core/content/exports';
 import type { Queryable } from '../store/db';
 import type { PublishedHead } from '../store/sites';
 import { type ContentSource, type PublishedPage, revisionContentSource, type SpaceSnapshot } from './contentSource';
+import { withApiPages } from './apiPages';
 import { fileByPath, isRelativePath } from './assetPaths';
 import { imageSize, imageSource } from './images';
 import type { Section, SiteView, Variant } from './model';
@@ -54,8 +55,18 @@ export class SiteRequest {
     return this.head.site;
   }
 
+  private readonly snapshots = new Map<string, Promise<SpaceSnapshot>>();
+
+  /** A variant's content, with the pages of its API references (read once per request). */
   snapshot(v: Variant): Promise<SpaceSnapshot> {
-    return v.revisionId ? source.snapshot(this.db, v.revisionId) : Promise.resolve(EMPTY);
+    const id = v.revisionId;
+    if (!id) return Promise.resolve(EMPTY);
+    let snap = this.snapshots.get(id);
+    if (!snap) {
+      snap = source.snapshot(this.db, id).then((s) => withApiPages(this.db, this.site.org_id, s));
+      this.snapshots.set(id, snap);
+    }
+    return snap;
   }
 
   sectionRoot(s: Section): string {

@@ -2,7 +2,8 @@ import type { NodeJSON } from '@quire/shared/content/json';
 import { computedPageBody } from '../core/openapi/index';
 import type { OpenAPIDocument } from '../core/openapi/parse';
 import type { Queryable } from '../store/db';
-import { getSpecByRef, latestSpecDocument } from '../store/openapiSpecs';
+import { LRUCache } from 'lru-cache';
+import { getSpecByRef, latestSpecDocument, latestSpecVersionId } from '../store/openapiSpecs';
 
 /**
  * Pages of type `builtin:openapi` in a published site: readers see the operations of the
@@ -23,7 +24,7 @@ export async function openapiPageBody(db: Queryable, revisionId: string, compute
 
 /** A spec as a page shows it: its document in the author's order, or why there is none. */
 export type LoadedSpec =
-  | { kind: 'ready'; document: OpenAPIDocument; failedSince?: boolean }
+  | { kind: 'ready'; document: OpenAPIDocument; versionId: string; failedSince?: boolean }
   | { kind: 'failed'; title: string; problems: string[] }
   | { kind: 'pending'; title: string }
   | { kind: 'missing'; title: string };
@@ -43,9 +44,25 @@ export async function loadSpec(db: Queryable, orgId: string, ref: { spec?: unkno
   }
   const title = String(ref.spec || ref.src || 'API');
   if (!row) return { kind: 'missing', title };
-  const latest = await latestSpecDocument(db, row.id);
-  if (latest) return { kind: 'ready', document: latest.document as OpenAPIDocument, failedSince: row.processing_state === 'failed' };
+  const latest = await parsedLatest(db, row.id);
+  if (latest) return { kind: 'ready', ...latest, failedSince: row.processing_state === 'failed' };
   if (row.processing_state === 'failed')
     return { kind: 'failed', title: row.slug, problems: (row.last_errors ?? []).map((e) => e.message).filter(Boolean) };
   return { kind: 'pending', title: row.slug };
+}
+
+/**
+ * Parsed documents by version (versions never change): every page of a reference, and its
+ * sidebar on every other page, reads the spec, and parsing a large one takes a while.
+ */
+const parsed = new LRUCache<string, OpenAPIDocument>({ max: 16 });
+
+async function parsedLatest(db: Queryable, specId: string): Promise<{ versionId: string; document: OpenAPIDocument } | undefined> {
+  const id = await latestSpecVersionId(db, specId);
+  const hit = id ? parsed.get(id) : undefined;
+  if (id && hit) return { versionId: id, document: hit };
+  const latest = await latestSpecDocument(db, specId);
+  if (!latest) return undefined;
+  parsed.set(latest.versionId, latest.document as OpenAPIDocument);
+  return { versionId: latest.versionId, document: latest.document as OpenAPIDocument };
 }

@@ -12,7 +12,8 @@ import { fileByPath } from './assetPaths';
 import { diagramResolver } from './diagrams';
 import { loadSpec } from './openapiPages';
 import { type LinkResolver, type OutlineEntry, renderBody, treeToHtml } from './render/body';
-import { apiOperation, apiReference, failedSpec } from './render/openapi';
+import { apiOperation, failedSpec } from './render/openapi';
+import { apiPart } from './apiPageRender';
 import { esc, safeHref } from './render/html';
 import { coverHtml, pageLayout, withCover } from './pageLayout';
 import { type Frame, type NavLink, renderFrame, type TreeNode } from './render/layout';
@@ -249,10 +250,10 @@ export async function renderPage(req: SiteRequest, loc: Located): Promise<Render
     };
     let rendered: { html: string; outline: OutlineEntry[] };
     if (page.openapiSpec) {
-      // An API reference page: its spec, in the author's order, titled by the spec.
+      // An API reference page: its part of the spec, in the author's order.
       const spec = await loadSpec(req.db, req.site.org_id, { spec: page.openapiSpec });
-      if (spec.kind === 'ready') {
-        const ref = apiReference(spec.document, links);
+      const ref = spec.kind === 'ready' ? apiPart(req, loc, spec.document, links) : undefined;
+      if (spec.kind === 'ready' && ref) {
         title = ref.title;
         description = ref.description ?? page.description;
         for (const o of ref.connect) connect.add(o);
@@ -264,7 +265,7 @@ export async function renderPage(req: SiteRequest, loc: Located): Promise<Render
         const message =
           spec.kind === 'failed'
             ? failedSpec(spec.title, spec.problems)
-            : failedSpec(spec.title, [
+            : failedSpec(spec.kind === 'ready' ? page.title : spec.title, [
                 spec.kind === 'pending' ? 'It is still being processed: try again in a moment.' : 'It does not exist.',
               ]);
         rendered = { html: treeToHtml(message, []), outline: [] };

@@ -159,3 +159,9 @@ export function unfinishedSpecs(db: Queryable) {
     "SELECT id, generation FROM openapi_specs WHERE processing_state IN ('pending', 'progress') ORDER BY seq",
   );
 }
+
+/** The id of a spec's latest successful version (cheap: no document), to find a parsed one in a cache. */
+export async function latestSpecVersionId(db: Queryable, specId: string): Promise<string | undefined> {
+  const row = await maybeOne<{ id: string }>(db, 'SELECT last_version_id AS id FROM openapi_specs WHERE id = $1', [specId]);
+  return row?.id ?? undefined;
+}

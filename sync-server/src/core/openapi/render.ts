@@ -7,6 +7,8 @@ const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null &
 export interface RenderOptions {
   /** Only operations carrying this tag. */
   tag?: string;
+  /** Only this operation. */
+  operation?: { path: string; method: string };
   /** Heading level of each operation (the page title is level 1). */
   headingLevel?: number;
 }
@@ -24,14 +26,29 @@ export interface SpecOperation {
   pathItem: Obj;
 }
 
-/** Every operation of a spec in document order. */
+/** Tags marked `x-internal: true`: neither they nor their operations are shown. */
+export function internalTags(spec: OpenAPIDocument): Set<string> {
+  const out = new Set<string>();
+  for (const t of arr(spec.tags)) if (isObject(t) && typeof t.name === 'string' && t['x-internal'] === true) out.add(t.name);
+  return out;
+}
+
+/**
+ * Every operation readers may see, in document order: paths as written, and methods in
+ * the order the path item lists them (authors put GET before POST, or the reverse, on
+ * purpose). Operations marked `x-internal: true`, or whose first tag is, are left out.
+ */
 export function specOperations(spec: OpenAPIDocument): SpecOperation[] {
   const out: SpecOperation[] = [];
+  const internal = internalTags(spec);
   for (const [path, item] of Object.entries(spec.paths ?? {})) {
     if (!isObject(item) || path.startsWith('x-')) continue;
-    for (const method of HTTP_METHODS) {
+    for (const method of Object.keys(item)) {
       const op = item[method];
-      if (!isObject(op)) continue;
+      if (!isObject(op) || !(HTTP_METHODS as readonly string[]).includes(method)) continue;
+      if (op['x-internal'] === true) continue;
+      const firstTag = Array.isArray(op.tags) ? op.tags[0] : undefined;
+      if (typeof firstTag === 'string' && internal.has(firstTag)) continue;
       out.push({
         method,
         path,
@@ -63,7 +80,7 @@ export interface TagGroup {
 export function groupByTag(spec: OpenAPIDocument, ops = specOperations(spec)): TagGroup[] {
   const groups = new Map<string | null, TagGroup>();
   for (const t of arr(spec.tags)) {
-    if (isObject(t) && typeof t.name === 'string' && !groups.has(t.name))
+    if (isObject(t) && typeof t.name === 'string' && !groups.has(t.name) && t['x-internal'] !== true)
       groups.set(t.name, { tag: t.name, description: str(t.description), operations: [] });
   }
   for (const op of ops) {
@@ -88,7 +105,10 @@ export function groupByTag(spec: OpenAPIDocument, ops = specOperations(spec)): T
  */
 export function renderOpenAPIOperations(spec: OpenAPIDocument, opts: RenderOptions = {}): string {
   const level = Math.min(Math.max(opts.headingLevel ?? 2, 1), 5);
-  const ops = specOperations(spec).filter((o) => !opts.tag || o.tags.includes(opts.tag));
+  const only = opts.operation;
+  const ops = specOperations(spec).filter(
+    (o) => (!opts.tag || o.tags.includes(opts.tag)) && (!only || (o.path === only.path && o.method === only.method)),
+  );
   const refs = new RefResolver(spec);
   const blocks: string[] = [];
   const base = serverUrl(spec);

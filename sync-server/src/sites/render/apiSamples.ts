@@ -17,11 +17,14 @@ export function requestSamples(
 ): ElementContent {
   const server = spec.server.replace(/\/$/, '');
   let path = op.path;
-  for (const p of params.filter((x) => x.in === 'path'))
-    path = path.replace(`{${String(p.name)}}`, String(sampleOf(p.schema ?? p, spec.refs) ?? p.name));
+  // A value the author gave, else the parameter's name as a placeholder: `string` in a URL reads as a real value.
+  for (const p of params.filter((x) => x.in === 'path')) {
+    const given = authored(p, spec.refs);
+    if (given !== undefined) path = path.replace(`{${String(p.name)}}`, encodeURIComponent(String(given)));
+  }
   const query = params
     .filter((p) => p.in === 'query' && p.required === true)
-    .map((p) => `${encodeURIComponent(String(p.name))}=${encodeURIComponent(String(sampleOf(p.schema ?? p, spec.refs) ?? ''))}`);
+    .map((p) => `${encodeURIComponent(String(p.name))}=${String(authored(p, spec.refs) ?? `{${String(p.name)}}`)}`);
   const url = `${server}${path}${query.length ? `?${query.join('&')}` : ''}`;
   const headers: [string, string][] = [];
   for (const name of (Array.isArray(op.operation.security) ? op.operation.security : spec.security).flatMap((r) =>
@@ -34,7 +37,7 @@ export function requestSamples(
     break;
   }
   for (const p of params.filter((x) => x.in === 'header' && x.required === true))
-    headers.push([String(p.name), String(sampleOf(p.schema ?? p, spec.refs) ?? '')]);
+    headers.push([String(p.name), String(authored(p, spec.refs) ?? `<${String(p.name)}>`)]);
   let data: string | undefined;
   if (body) {
     headers.push(['Content-Type', body.contentType ?? 'application/json']);
@@ -68,6 +71,44 @@ export function requestSamples(
   ]);
 }
 
+/** The value an author wrote for a parameter (example, default, first enum value), if any. */
+function authored(p: Obj, refs: Refs): unknown {
+  if (p.example !== undefined) return p.example;
+  const s = refs.resolve(p.schema ?? p);
+  if (s.example !== undefined) return s.example;
+  if (s.default !== undefined) return s.default;
+  if (Array.isArray(s.enum) && s.enum.length) return s.enum[0];
+  return undefined;
+}
+
+/** A credential the "try it" console asks for. */
+export interface Credential {
+  scheme: string;
+  kind: 'bearer' | 'basic' | 'apiKey';
+  /** Header, query or cookie parameter name of an API key. */
+  name?: string;
+  in?: string;
+}
+
+/** The credentials an operation's `security` names, as the console asks for them (the first requirement that it can send). */
+export function securityOf(security: unknown[], schemes: Obj, refs: Refs): Credential[] {
+  for (const req of security) {
+    if (!isObject(req)) continue;
+    const out: Credential[] = [];
+    for (const scheme of Object.keys(req)) {
+      const s = refs.resolve(schemes[scheme]);
+      const kind = String(s.scheme ?? '').toLowerCase();
+      if (s.type === 'http' && kind === 'basic') out.push({ scheme, kind: 'basic' });
+      else if (s.type === 'basic') out.push({ scheme, kind: 'basic' });
+      else if (s.type === 'apiKey' && (s.in === 'header' || s.in === 'query'))
+        out.push({ scheme, kind: 'apiKey', name: String(s.name), in: String(s.in) });
+      else if (s.type === 'http' || s.type === 'oauth2' || s.type === 'openIdConnect') out.push({ scheme, kind: 'bearer' });
+    }
+    if (out.length) return out;
+  }
+  return [];
+}
+
 /** A highlighted code block with its title and a copy button. */
 export function codeBox(code: string, language: string, title?: string): ElementContent {
   const lines = highlightLines(code, language);
@@ -97,23 +138,27 @@ export function mediaExample(media: Obj, refs: Refs): unknown {
 }
 
 /** An example value for a schema: its own example, default or enum, else one made from its type. */
-export function sampleOf(schema: unknown, refs: Refs | { resolve(v: unknown): Obj }, depth = 0): unknown {
+export function sampleOf(schema: unknown, refs: Refs | { resolve(v: unknown): Obj }, depth = 0, named = 0): unknown {
   if (depth > 6) return undefined;
+  // Named schemas inside named schemas are left out past two: samples stay short enough to read (and pages small).
+  const isRef = isObject(schema) && typeof schema.$ref === 'string';
+  if (isRef && named >= 2) return undefined;
+  if (isRef) named++;
   const s = refs.resolve(schema);
   if (s.example !== undefined) return s.example;
   if (s.default !== undefined) return s.default;
   if (Array.isArray(s.enum) && s.enum.length) return s.enum[0];
-  if (Array.isArray(s.allOf)) return Object.assign({}, ...s.allOf.map((p) => sampleOf(p, refs, depth + 1)).filter(isObject));
-  for (const k of ['oneOf', 'anyOf'] as const) if (Array.isArray(s[k]) && s[k].length) return sampleOf(s[k][0], refs, depth + 1);
+  if (Array.isArray(s.allOf)) return Object.assign({}, ...s.allOf.map((p) => sampleOf(p, refs, depth + 1, named)).filter(isObject));
+  for (const k of ['oneOf', 'anyOf'] as const) if (Array.isArray(s[k]) && s[k].length) return sampleOf(s[k][0], refs, depth + 1, named);
   const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
   if (type === 'array' || s.items !== undefined) {
-    const item = sampleOf(s.items, refs, depth + 1);
+    const item = sampleOf(s.items, refs, depth + 1, named);
     return item === undefined ? [] : [item];
   }
   if (type === 'object' || isObject(s.properties)) {
     const out: Obj = {};
     for (const [k, v] of Object.entries(isObject(s.properties) ? s.properties : {})) {
-      const sample = sampleOf(v, refs, depth + 1);
+      const sample = sampleOf(v, refs, depth + 1, named);
       if (sample !== undefined) out[k] = sample;
     }
     return out;

@@ -66,6 +66,8 @@ export const SCHEMA: SanitizeSchema = {
       'dataPath',
       'dataServer',
       'dataBody',
+      'dataSecurity',
+      'dataProxy',
       'dataType',
       'dataIn',
       'dataName',

@@ -121,13 +121,54 @@ export const SITE_JS = String.raw`(() => {
       label.append(body);
       details.append(label);
     }
+    // Credentials the operation's security names. Kept for this tab only (sessionStorage),
+    // shared by the operations of the same scheme; never stored anywhere else.
+    const creds = [];
+    let security = [];
+    try { security = JSON.parse(box.dataset.security || '[]'); } catch {}
+    if (security.length) {
+      const group = doc.createElement('div');
+      group.className = 'creds';
+      for (const c of security) {
+        const key = 'quire-try-it:' + box.dataset.server + ':' + c.scheme;
+        const label = doc.createElement('label');
+        label.textContent = c.kind === 'bearer' ? 'Bearer token (' + c.scheme + ')' : c.kind === 'basic' ? 'Username:password (' + c.scheme + ')' : c.name + ' (' + c.scheme + ', API key in ' + c.in + ')';
+        const input = doc.createElement('input');
+        input.type = 'password';
+        input.autocomplete = 'off';
+        input.dataset.credential = c.scheme;
+        try { input.value = sessionStorage.getItem(key) || ''; } catch {}
+        input.addEventListener('input', () => { try { sessionStorage.setItem(key, input.value); } catch {} });
+        label.append(input);
+        group.append(label);
+        creds.push([c, input]);
+      }
+      details.insertBefore(group, summary.nextSibling);
+      // Filled in another operation meanwhile: take it up when this one opens.
+      details.addEventListener('toggle', () => {
+        if (!details.open) return;
+        for (const [c, input] of creds) try { input.value = sessionStorage.getItem('quire-try-it:' + box.dataset.server + ':' + c.scheme) || input.value; } catch {}
+      });
+    }
+    let proxy = null;
+    if (box.dataset.proxy) {
+      const label = doc.createElement('label');
+      label.className = 'proxy';
+      proxy = doc.createElement('input');
+      proxy.type = 'checkbox';
+      label.append(proxy, doc.createTextNode('Send through this site (for APIs that do not allow calls from browsers)'));
+      details.append(label);
+    }
     const send = doc.createElement('button');
     send.type = 'button';
     send.className = 'send';
     send.textContent = 'Send ' + box.dataset.method;
     const out = doc.createElement('pre');
     out.hidden = true;
-    details.append(send, out);
+    const note = doc.createElement('p');
+    note.className = 'cors';
+    note.hidden = true;
+    details.append(send, out, note);
     send.addEventListener('click', async () => {
       let path = box.dataset.path;
       const url = new URL(box.dataset.server.replace(/\/$/, '') + '/');
@@ -138,16 +179,30 @@ export const SITE_JS = String.raw`(() => {
         else if (where === 'query') url.searchParams.append(name, input.value);
         else if (where === 'header') headers[name] = input.value;
       }
+      for (const [c, input] of creds) {
+        if (!input.value) continue;
+        if (c.kind === 'bearer') headers['Authorization'] = 'Bearer ' + input.value;
+        else if (c.kind === 'basic') headers['Authorization'] = 'Basic ' + btoa(unescape(encodeURIComponent(input.value)));
+        else if (c.in === 'header') headers[c.name] = input.value;
+        else url.searchParams.append(c.name, input.value);
+      }
       const target = new URL(url.pathname.replace(/\/$/, '') + path + url.search, url.origin);
       for (const [k, v] of url.searchParams) target.searchParams.append(k, v);
       if (body) headers['content-type'] = box.dataset.type || 'application/json';
       out.hidden = false;
+      note.hidden = true;
       out.textContent = 'Sending…';
+      const init = { method: box.dataset.method, headers, body: body && box.dataset.method !== 'GET' ? body.value : undefined };
       try {
-        const res = await fetch(target, { method: box.dataset.method, headers, body: body && box.dataset.method !== 'GET' ? body.value : undefined });
+        const res = proxy && proxy.checked
+          ? await fetch(root + '/~api-proxy', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: target.href, ...init }) })
+          : await fetch(target, init);
         out.textContent = res.status + ' ' + res.statusText + '\n\n' + (await res.text()).slice(0, 20000);
       } catch (err) {
+        // A browser says nothing more of a refused cross-origin call than a failed fetch.
         out.textContent = 'The request failed: ' + err.message;
+        note.hidden = false;
+        note.textContent = 'This API does not allow calls from this site (CORS)' + (proxy ? ': send it through this site (above), or use the curl sample.' : ': use the curl sample instead.');
       }
     });
     box.append(details);

@@ -201,6 +201,14 @@ code.media{font-size:12px;font-weight:500}
 .try-it{display:none}.try-it.ready{display:block;margin:12px 0 0;border:1px solid var(--border);border-radius:var(--radius);padding:12px 14px}
 .try-it label{display:block;font-size:13px;font-weight:600;margin:6px 0 2px}.try-it input,.try-it textarea{width:100%;font:13px var(--mono);padding:6px 8px;border:1px solid var(--border);border-radius:6px;background:var(--bg);color:var(--fg)}
 .try-it .send{margin-top:10px;background:var(--accent);color:var(--on-accent);border:0;font-weight:600;cursor:pointer}.try-it pre{max-height:320px;overflow:auto;background:var(--code-bg);padding:10px;border-radius:8px;font-size:13px;white-space:pre-wrap}
+.api-columns{display:block}.api-aside pre{max-height:440px}.api-aside pre code{white-space:pre-wrap;overflow-wrap:anywhere}.api-main,.api-aside{min-width:0}.api-aside .api-samples{margin:16px 0 0}
+.prop-head>*{min-width:0}.prop-name,.prop-head .type,.prop-description,.prop-meta,.api-schema,.content-ref-title{overflow-wrap:anywhere}
+.api-tags{display:grid;gap:10px;margin:0 0 20px}
+.api-operation-list{list-style:none;padding:0;margin:0 0 20px;border:1px solid var(--border);border-radius:var(--radius)}.api-operation-list li{display:flex;flex-wrap:wrap;gap:4px 12px;align-items:center;padding:10px 14px;border-top:1px solid var(--border);margin:0}.api-operation-list li:first-child{border-top:0}
+.api-operation-list a{display:flex;align-items:center;font-weight:600;min-width:0;overflow-wrap:anywhere}.api-operation-list code{font-size:13px;overflow-wrap:anywhere;min-width:0}
+.try-it .cors{color:var(--warning);font-size:13px;margin:8px 0 0}.try-it .creds{margin:0 0 8px;padding:0 0 8px;border-bottom:1px solid var(--border)}.try-it .proxy{display:flex;gap:8px;align-items:center;font-weight:500}.try-it .proxy input{width:auto}
+@media (min-width:1100px){.layout:has(.api-reference){grid-template-columns:280px minmax(0,1fr)}.layout:has(.api-reference) .outline{display:none}
+.api-columns{display:grid;grid-template-columns:minmax(0,1.05fr) minmax(0,1fr);gap:28px;align-items:start}.api-aside .api-samples:first-child{margin-top:0}}
 .brand{min-width:0}.brand>span:last-child{overflow:hidden;text-overflow:ellipsis}
 .drawer-backdrop{display:none}
 @media (max-width:1180px){.layout{grid-template-columns:260px minmax(0,1fr)}.outline{display:none}}
