@@ -159,4 +159,16 @@ export const MUTATION_MODULES: Record<string, MutationModule> = {
     mutate: ['sync-server/src/sites/model.ts:102-137', 'sync-server/src/sites/model.ts:178-196', 'sync-server/src/sites/context.ts:68-76'],
     tests: ['sync-server/src/sites/visibility.test.ts'],
   },
+  // The desktop's upload rewriting: `upload:<id>` blocks point at `file:<id>` only once the
+  // server acknowledged the file's bytes, in one transaction with the file's record.
+  desktopUploads: {
+    mutate: ['desktop/src/local/fileBlocks.ts', 'desktop/src/common/fileRefs.ts'],
+    tests: ['desktop/src/local/fileBlocks.test.ts'],
+  },
+  // MCP kept answers: which tool calls may be answered from kept bytes (one plain tools/call,
+  // keyed by the tool and its canonical arguments) and what of an answer may be kept.
+  mcpKeptAnswers: {
+    mutate: ['sync-server/src/web/mcp/keptAnswers.ts'],
+    tests: ['sync-server/src/web/mcp/plainCalls.test.ts'],
+  },
 };
