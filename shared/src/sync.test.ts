@@ -21,6 +21,8 @@ describe('sync rooms', () => {
       `space/${SPACE}`,
       `spaces/${SPACE}/change-requests`,
       `spaces/${SPACE}/changes/${CR}`,
+      `space/${SPACE}/change-requests/${CR}`,
+      `orgs/${SPACE}/change-requests/${CR}`,
       `spaces/${SPACE}/change-requests/${CR}/more`,
       'spaces/not an id',
       `spaces/${'x'.repeat(65)}`,

@@ -109,4 +109,68 @@ export const MUTATION_MODULES: Record<string, MutationModule> = {
     mutate: ['desktop/src/local/replay.ts'],
     tests: ['desktop/src/local/replay.test.ts'],
   },
+  // Webhooks: the signature a receiver checks (HMAC over the timestamp and the body, replays
+  // refused), what one delivery attempt makes of the answer (retries doubling, turned off
+  // after a day), targets refused up front, and credentials in URLs hidden from readers.
+  // The dispatcher's claiming loop (wake, pump, schedule) is left out: timing only.
+  webhooks: {
+    mutate: [
+      'sync-server/src/core/webhooks/signing.ts',
+      'sync-server/src/core/webhooks/backoff.ts',
+      'sync-server/src/core/webhooks/targets.ts',
+      'sync-server/src/core/webhooks/dispatcher.ts:47-57',
+      'sync-server/src/core/webhooks/dispatcher.ts:156-206',
+      'sync-server/src/core/shownUrl.ts',
+    ],
+    tests: [
+      'sync-server/src/core/webhooks/signing.test.ts',
+      'sync-server/src/core/webhooks/dispatcher.test.ts',
+      'sync-server/src/core/shownUrl.test.ts',
+    ],
+  },
+  // Who reads a site through the API (members by role, guests and outsiders only a published
+  // site open to its audience, a share-link one with its key) and who changes or deletes it.
+  // The published site's own gate (cookies, visitor tokens) is `visitorAccess` above.
+  siteAccess: {
+    mutate: ['sync-server/src/core/sites/siteAccess.ts', 'sync-server/src/core/secrets.ts:27-31'],
+    tests: ['sync-server/src/core/sites/siteAccess.test.ts'],
+  },
+  // What an imported zip or tar.gz may unpack to: IMPORT_MAX_BYTES in all and per entry,
+  // names that stay inside the archive, the wrapping folder taken off.
+  archiveLimits: {
+    mutate: ['sync-server/src/core/content/import/archive.ts'],
+    tests: ['sync-server/src/core/content/import/archive.test.ts'],
+  },
+  // Which sockets may join which room: the upgrade's credential (API token in the header, a
+  // single-use ticket for that one room), the role on the room's space, a change request room
+  // naming a change request of that very space, and who may write there.
+  syncRoomAccess: {
+    mutate: ['sync-server/src/sync/access.ts', 'sync-server/src/sync/tickets.ts', 'shared/src/sync.ts:86-96'],
+    tests: ['sync-server/src/sync/access.test.ts', 'shared/src/sync.test.ts'],
+  },
+  // Custom hostnames: the server's own names and paths are never a site's, and a name is a
+  // site's only when its `_quire.<hostname>` TXT record names exactly that site.
+  siteHostnames: {
+    mutate: ['sync-server/src/core/sites/hostnameOwnership.ts'],
+    tests: ['sync-server/src/core/sites/hostnameRules.test.ts'],
+  },
+  // What one visitor sees of a published site: spaces and sections whose condition holds for
+  // the visitor's claims, the digest cached renders are shared by, and the root page (never a
+  // hidden one or one below it). Tab ordering is left out: it shows nothing more or less.
+  siteVisibility: {
+    mutate: ['sync-server/src/sites/model.ts:102-137', 'sync-server/src/sites/model.ts:178-196', 'sync-server/src/sites/context.ts:68-76'],
+    tests: ['sync-server/src/sites/visibility.test.ts'],
+  },
+  // The desktop's upload rewriting: `upload:<id>` blocks point at `file:<id>` only once the
+  // server acknowledged the file's bytes, in one transaction with the file's record.
+  desktopUploads: {
+    mutate: ['desktop/src/local/fileBlocks.ts', 'desktop/src/common/fileRefs.ts'],
+    tests: ['desktop/src/local/fileBlocks.test.ts'],
+  },
+  // MCP kept answers: which tool calls may be answered from kept bytes (one plain tools/call,
+  // keyed by the tool and its canonical arguments) and what of an answer may be kept.
+  mcpKeptAnswers: {
+    mutate: ['sync-server/src/mcp/keptAnswers.ts'],
+    tests: ['sync-server/src/mcp/plainCalls.test.ts'],
+  },
 };

@@ -12,13 +12,22 @@ function isPublic(address: string): boolean {
   }
 }
 
+/** Every address a name resolves to, as the system resolver (and so each delivery's connection) sees them. */
+export type Resolve = (host: string) => Promise<{ address: string }[]>;
+export const resolveAll: Resolve = (host) => lookup(host, { all: true });
+
 /**
  * Why a webhook may not target `url`, or undefined when it may: loopback, private and
  * metadata addresses are refused (unless `ALLOW_PRIVATE_FETCH=true`), as literal addresses
  * and as names resolving to one. A name that does not resolve yet is accepted; every
  * delivery goes through the fetch guard, which checks the address it connects to.
  */
-export async function refusedTarget(url: string, allowPrivate: boolean): Promise<string | undefined> {
+export async function refusedTarget(
+  url: string,
+  allowPrivate: boolean,
+  resolve: Resolve = resolveAll,
+  timeoutMs = LOOKUP_TIMEOUT_MS,
+): Promise<string | undefined> {
   if (allowPrivate) return undefined;
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
   const refused = `targets a loopback or private address (${host}); set ALLOW_PRIVATE_FETCH=true on the server to allow it`;
@@ -27,9 +36,9 @@ export async function refusedTarget(url: string, allowPrivate: boolean): Promise
   let timer: NodeJS.Timeout | undefined;
   try {
     const addresses = await Promise.race([
-      lookup(host, { all: true }),
+      resolve(host),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('timeout')), LOOKUP_TIMEOUT_MS);
+        timer = setTimeout(() => reject(new Error('timeout')), timeoutMs);
       }),
     ]);
     return addresses.every((a) => isPublic(a.address)) ? undefined : refused;
