@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AggregateSiteEventsBody } from '@quire/shared/schemas/insights';
-import { forgetOldInsights } from '../core/insights/commands';
-import { blankDraft } from '../core/insights/events';
-import { planAggregation } from '../core/insights/queries';
-import { TestServer } from '../testing/harness';
-import { aggregateEvents, aggregationSource, type InsightsEventRow, insertEvents } from './insights';
-import { rebuildRollups } from './insightsRollups';
+import { forgetOldInsights } from './commands';
+import { blankDraft } from './events';
+import { planAggregation } from './queries';
+import { TestServer } from '../../testing/harness';
+import { aggregateEvents, aggregationSource, type InsightsEventRow, insertEvents } from '../../store/insights';
+import { rebuildRollups } from '../../store/insightsRollups';
 
 /**
  * The hourly and daily counts beside the events: kept with each batch, used by the
@@ -189,7 +189,7 @@ describe('the roll-up rows', () => {
     const kept = await snapshot();
     const [{ n } = { n: 0 }] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM insights_events');
     expect(kept.hourly.length).toBeLessThan(n);
-    const migration = readFileSync(join(import.meta.dirname, 'migrations', '056_insights_rollups.sql'), 'utf8');
+    const migration = readFileSync(join(import.meta.dirname, '../../store/migrations/056_insights_rollups.sql'), 'utf8');
     const backfill = migration.split(';').filter((s) => /^\s*INSERT INTO/m.test(s.replace(/^--.*$/gm, '')));
     expect(backfill).toHaveLength(2);
     await t.db.query('DELETE FROM insights_hourly');
