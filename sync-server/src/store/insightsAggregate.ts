@@ -1,6 +1,6 @@
 import type { InsightsColumnName, InsightsOperator } from '@quire/shared/schemas/insights';
 import type { Queryable } from './db';
-import { rollupsAnswer, rollupSource, type RollupQuestion } from './insightsRollups';
+import { holdsWholeHour, rollupsAnswer, rollupSource, type RollupQuestion } from './insightsRollups';
 
 /**
  * Aggregations of insights events, built from the whitelist below: what a caller sends only
@@ -193,8 +193,7 @@ function rollupQuestion(plan: AggregatePlan): RollupQuestion {
 
 /** Where an aggregation's answer comes from: the roll-ups (with the events of partial hours) or the events alone. */
 export function aggregationSource(plan: AggregatePlan): 'rollups' | 'events' {
-  const q = rollupQuestion(plan);
-  return rollupsAnswer(q) && rollupSource(q, plan, () => '$0') ? 'rollups' : 'events';
+  return rollupsAnswer(rollupQuestion(plan)) && holdsWholeHour(plan) ? 'rollups' : 'events';
 }
 
 /**

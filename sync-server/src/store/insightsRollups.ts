@@ -76,6 +76,11 @@ export function rollupsAnswer(q: RollupQuestion): boolean {
   );
 }
 
+/** Whether a range holds a whole UTC hour: shorter ranges gain nothing from the roll-ups. */
+export function holdsWholeHour(range: { from: Date; to: Date }): boolean {
+  return ceilTo(range.from, HOUR) < floorTo(range.to, HOUR);
+}
+
 /**
  * The rows an aggregation over roll-ups reads, as a subquery shaped like insights_events
  * (`at`, the key columns, and `n`, the events a row stands for): whole days from the daily
@@ -87,9 +92,9 @@ export function rollupSource(
   range: { siteId: string; from: Date; to: Date },
   add: (v: unknown) => string,
 ): string | null {
+  if (!holdsWholeHour(range)) return null;
   const h0 = ceilTo(range.from, HOUR);
   const h1 = floorTo(range.to, HOUR);
-  if (!(h0 < h1)) return null;
   const hourly = q.columns.some((c) => c.column === 'hourOfDay' || (c.column === 'datetime' && c.interval === 'hour'));
   const d0 = ceilTo(h0, DAY);
   const d1 = floorTo(h1, DAY);
