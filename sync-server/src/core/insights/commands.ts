@@ -122,11 +122,14 @@ export function flushSiteVisits(ctx: { deps: { db: Db; log?: Logger } }): Promis
 }
 
 /**
- * Retention: events older than `INSIGHTS_RETENTION_DAYS` are deleted, and salts of days
+ * Retention: events (and their roll-up counts) of UTC days wholly older than
+ * `INSIGHTS_RETENTION_DAYS` are deleted, and salts of days
  * before today are forgotten (in case no visit today did it yet).
  */
 export async function forgetOldInsights(ctx: { deps: { db: Db; config: Pick<Config, 'insightsRetentionDays'> } }, now = new Date()) {
-  const before = new Date(now.getTime() - ctx.deps.config.insightsRetentionDays * 24 * 60 * 60 * 1000);
+  const DAY = 24 * 60 * 60 * 1000;
+  // Whole UTC days go at once, so the daily roll-ups drop exactly the events deleted.
+  const before = new Date(Math.floor((now.getTime() - ctx.deps.config.insightsRetentionDays * DAY) / DAY) * DAY);
   const deleted = await deleteEventsBefore(ctx.deps.db, before);
   await forgetSaltsBefore(ctx.deps.db, now.toISOString().slice(0, 10));
   return { deleted };

@@ -32,7 +32,7 @@ function watched(db: Db) {
   const proxy = Object.create(db, {
     query: {
       value: (sql: string, params?: unknown[]) => {
-        if (/^\s*INSERT INTO insights_events/.test(sql)) seen.inserts++;
+        if (/INSERT INTO insights_events/.test(sql)) seen.inserts++;
         return db.query(sql, params);
       },
     },
