@@ -187,8 +187,14 @@ export const PageRevisionView = z.object({
   title: z.string(),
   type: z.string(),
   createdAt: z.string(),
-  /** Who cut it (who restored the page, for a restore), by name when known; null for live edits. */
+  /** Whose edits it holds (who restored the page, for a restore), by name when known; null when unknown. */
   by: z.string().nullable(),
+  /** That writer's user id (null when unknown): what a history groups by. */
+  byId: z.string().nullable().default(null),
+  /** That writer's picture, when they have one. */
+  byPhoto: z.string().nullable().default(null),
+  /** Every page the revision changed (this one included). */
+  pages: z.array(z.object({ id: z.string(), title: z.string(), change: z.enum(['added', 'edited', 'removed']) })).default([]),
   /** For a restore (`type` `restore`): the revision whose page it brought back. */
   restoredFrom: z.string().nullable(),
   /** The page as it was in this revision is kept on this machine: it can be compared offline. */

@@ -79,7 +79,7 @@ export class History {
   }
 
   /** Display names of the members who cut revisions, asked of the server once each (while it answers). */
-  private readonly names = new Map<string, string>();
+  private readonly names = new Map<string, { name: string; photo: string | null }>();
 
   /** The revisions as the panel lists them: who cut each one by name (this writer's own without asking). */
   private async named<R extends PageRevisionRow>(space: SpaceRow, rows: R[], cached: (r: R) => boolean): Promise<PageRevisionView[]> {
@@ -90,9 +90,10 @@ export class History {
       const member = await client
         .get<Member>(`/v1/orgs/${encodeURIComponent(space.orgId)}/members/${encodeURIComponent(id)}`)
         .catch(() => undefined);
-      if (member?.user.displayName) this.names.set(id, member.user.displayName);
+      if (member?.user.displayName) this.names.set(id, { name: member.user.displayName, photo: member.user.photoURL ?? null });
     }
-    const nameOf = (id: string | null) => (!id ? null : id === me.id ? me.displayName : (this.names.get(id) ?? null));
+    const nameOf = (id: string | null) => (!id ? null : id === me.id ? me.displayName : (this.names.get(id)?.name ?? null));
+    const photoOf = (id: string | null) => (!id ? null : id === me.id ? null : (this.names.get(id)?.photo ?? null));
     return rows.map((r) => ({
       revisionId: r.revisionId,
       change: r.change,
@@ -100,6 +101,9 @@ export class History {
       type: r.type,
       createdAt: r.createdAt,
       by: nameOf(r.createdBy),
+      byId: r.createdBy,
+      byPhoto: photoOf(r.createdBy),
+      pages: r.pages,
       restoredFrom: r.restoredFrom,
       cached: cached(r),
     }));
@@ -126,6 +130,7 @@ export class History {
         createdAt: r.createdAt,
         createdBy: r.createdBy ?? null,
         restoredFrom: r.restoredFrom ?? null,
+        pages: r.pages ?? [{ id: pageId, title: r.title, change: r.change }],
       }));
     } catch (err) {
       if (err instanceof RemoteError && err.status === 404) return 'unknown' as const;
