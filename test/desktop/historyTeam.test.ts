@@ -187,6 +187,37 @@ describe('a page’s history as a team reads it', { timeout: 120_000 }, () => {
     await w.page.close();
   });
 
+  it('lists this writer’s edits not on the server yet (offline) as theirs, above what the server recorded', async () => {
+    await a.node.session.setWorkOffline(true);
+    try {
+      await a.node.branches.with({ spaceId }, async (branch) => {
+        branch.doc.transact(() => {
+          setPageMarkdown(branch.doc, deploy, 'Run the deploy script on the train.\n');
+          setPageMarkdown(branch.doc, intro, 'Welcome aboard.\n');
+        });
+        await branch.saved();
+      });
+      const w = await openWindow(browser, a);
+      w.page.on('pageerror', (e) => errors.push(e.message));
+      await w.page.locator('.space-row', { hasText: 'Handbook' }).click();
+      await w.page.locator('.tree-row', { hasText: 'Deploy' }).first().click();
+      await w.page.locator('.ProseMirror', { hasText: 'on the train' }).waitFor({ timeout: 20_000 });
+      await w.page.getByRole('button', { name: 'Page history' }).click();
+      const panel = w.page.getByRole('complementary', { name: 'Page history' });
+      const unsent = panel.locator('.history-group.is-unsent');
+      await unsent.waitFor({ timeout: 20_000 });
+      expect(await unsent.locator('.history-author').textContent()).toBe(nameA);
+      expect(await unsent.locator('.history-what').textContent()).toBe('2 pages edited · not on the server yet');
+      expect(await unsent.locator('.history-pages').textContent()).toBe('Deploy, Intro');
+      // What the server recorded is still listed below, from what this machine kept.
+      await expect.poll(() => panel.locator('.history-group:not(.is-unsent)').count(), { timeout: 20_000 }).toBe(4);
+      await screenshot(w.page, 'history-team-02-offline');
+      await w.page.close();
+    } finally {
+      await a.node.session.setWorkOffline(false);
+    }
+  });
+
   it('no page error in any window', () => {
     expect(errors).toEqual([]);
   });

@@ -208,6 +208,11 @@ export const PageHistoryView = z.object({
   source: z.enum(['server', 'cache', 'local']),
   /** What the writer should know about this list (offline, not published), or null. */
   notice: z.string().nullable(),
+  /**
+   * Pages of this branch with edits made on this machine that the server has not taken in yet
+   * (this writer's own, offline or not sent yet): listed when this page is one of them.
+   */
+  unsentPages: z.array(z.string()).default([]),
 });
 export type PageHistoryView = z.infer<typeof PageHistoryView>;
 

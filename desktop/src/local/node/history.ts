@@ -15,7 +15,8 @@ import {
   savePageRevisions,
   saveRevisionPage,
 } from '../store/history';
-import { LocalError, type NodeContext } from './context';
+import { pendingPagesOf } from '../store/docs';
+import { LocalError, type NodeContext, docIdOf } from './context';
 
 /** Revisions listed at most, newest first: a page edited for years still answers at once. */
 const MAX_LISTED = 500;
@@ -39,6 +40,12 @@ export class History {
    * change request's own edits included. The panel says so.
    */
   async list(ref: BranchRef, pageId: string): Promise<PageHistoryView> {
+    const listed = await this.listed(ref, pageId);
+    const unsent = await pendingPagesOf(this.ctx.db, docIdOf(ref));
+    return { ...listed, unsentPages: unsent.includes(pageId) ? unsent : [] };
+  }
+
+  private async listed(ref: BranchRef, pageId: string): Promise<Omit<PageHistoryView, 'unsentPages'>> {
     const main = await this.mainList(ref, pageId);
     if (!ref.changeRequestId) return main;
     const cr = await this.ctx.changeRequests.orThrow(ref.changeRequestId);
@@ -52,7 +59,7 @@ export class History {
     };
   }
 
-  private async mainList(ref: BranchRef, pageId: string): Promise<PageHistoryView> {
+  private async mainList(ref: BranchRef, pageId: string): Promise<Omit<PageHistoryView, 'unsentPages'>> {
     const space = await this.ctx.catalog.spaceOrThrow(ref.spaceId);
     if (!space.remoteId || space.syncState !== 'remote') {
       return { revisions: [], source: 'local', notice: 'History is kept by the server: publish this space to keep its revisions.' };

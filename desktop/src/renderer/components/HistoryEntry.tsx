@@ -105,3 +105,28 @@ export function HistoryEntry({
     </li>
   );
 }
+
+/**
+ * Edits made on this machine that the server has not taken in yet (offline, or not sent
+ * yet): this writer's own, listed above what the server recorded.
+ */
+export function UnsentEntry({ me, pages }: { me: { id: string; name: string }; pages: { id: string; title: string }[] }) {
+  const shown = pages.slice(0, 3);
+  const more = pages.length - shown.length;
+  return (
+    <div className="history-group is-unsent" data-author={me.id}>
+      <div className="history-item">
+        <Avatar name={me.name} photo={null} id={me.id} />
+        <span className="history-head">
+          <span className="history-author">{me.name}</span>
+          <span className="history-when">On this machine</span>
+        </span>
+        <span className="history-what">{summarize(pages.map((p) => ({ ...p, change: 'edited' as const })))} · not on the server yet</span>
+        <span className="history-pages">
+          {shown.map((p) => p.title || 'Untitled').join(', ')}
+          {more > 0 ? ` and ${more} more` : ''}
+        </span>
+      </div>
+    </div>
+  );
+}

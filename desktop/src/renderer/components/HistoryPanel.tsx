@@ -9,7 +9,7 @@ import { PageDiff } from '../review/BlockDiffView';
 import { type PageChange, diffBlocks, foldUnchanged } from '../review/blockDiff';
 import type { BranchReplica } from '../sync/BranchReplica';
 import { Icon } from './Icons';
-import { HistoryEntry } from './HistoryEntry';
+import { HistoryEntry, UnsentEntry } from './HistoryEntry';
 import { groupHistory } from './historyGroups';
 import { notify } from './Toasts';
 import { restoreInEditor } from '../editor/restore';
@@ -40,6 +40,7 @@ export function HistoryPanel({
   pageTitle,
   editable,
   me,
+  meName,
   onClose,
 }: {
   branch: BranchRef;
@@ -49,6 +50,8 @@ export function HistoryPanel({
   editable: boolean;
   /** The signed-in user's id: who a restore is recorded as. */
   me: string;
+  /** Their name, for the edits of this machine not on the server yet. */
+  meName: string;
   onClose: () => void;
 }) {
   const [history, setHistory] = useState<PageHistoryView | null>(null);
@@ -63,7 +66,7 @@ export function HistoryPanel({
   const load = useCallback(() => {
     call('history.list', { branch, pageId })
       .then(setHistory)
-      .catch((err: Error) => setHistory({ revisions: [], source: 'cache', notice: err.message }));
+      .catch((err: Error) => setHistory({ revisions: [], source: 'cache', notice: err.message, unsentPages: [] }));
   }, [branch, pageId]);
 
   useEffect(() => {
@@ -142,6 +145,12 @@ export function HistoryPanel({
           <p className="history-notice" role="status">
             <Icon name={history.source === 'cache' ? 'cloudOff' : 'info'} size={14} /> {history.notice}
           </p>
+        )}
+        {history && history.unsentPages.length > 0 && (
+          <UnsentEntry
+            me={{ id: me, name: meName }}
+            pages={history.unsentPages.map((id) => ({ id, title: getPage(replica.doc, id)?.title ?? '' }))}
+          />
         )}
         {!history ? (
           <div className="panel-empty">
