@@ -1,6 +1,7 @@
 import { setPageMarkdown } from '@quire/shared/content/body';
 import { createPage, getPage } from '@quire/shared/content/pages';
 import type { Browser, Page } from 'playwright-core';
+import { History } from '../../desktop/src/local/node/history';
 import { initials } from '../../desktop/src/renderer/components/historyGroups';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Machine, ensureRendererBuilt, launchChromium, openWindow, screenshot, startMachine } from './helpers/browser';
@@ -212,6 +213,10 @@ describe('a page’s history as a team reads it', { timeout: 120_000 }, () => {
       // What the server recorded is still listed below, from what this machine kept.
       await expect.poll(() => panel.locator('.history-group:not(.is-unsent)').count(), { timeout: 20_000 }).toBe(4);
       await screenshot(w.page, 'history-team-02-offline');
+      // Offline after a restart too (a history part as a new start makes it), the writers keep their names.
+      const restarted = new History((a.node as unknown as { ctx: ConstructorParameters<typeof History>[0] }).ctx);
+      const kept = await restarted.list({ spaceId }, deploy);
+      expect(new Set(kept.revisions.map((r) => r.by))).toEqual(new Set([nameA, nameB]));
       await w.page.close();
     } finally {
       await a.node.session.setWorkOffline(false);

@@ -6,7 +6,7 @@ import type { Member } from '@quire/shared/schemas/member';
 import type { PageRevisionList, RevisionPage as RemoteRevisionPage } from '@quire/shared/schemas/pageHistory';
 import type { BranchRef, PageHistoryView, PageRevisionView } from '../../common/ipc';
 import { RemoteError, UnreachableError } from '../ServerClient';
-import type { SpaceRow } from '../store/catalog';
+import { type SpaceRow, getMeta, setMeta } from '../store/catalog';
 import {
   type PageRevisionRow,
   type RevisionPage,
@@ -21,6 +21,9 @@ import { LocalError, type NodeContext, docIdOf } from './context';
 /** Revisions listed at most, newest first: a page edited for years still answers at once. */
 const MAX_LISTED = 500;
 const PAGE_SIZE = 100;
+
+/** Where the writers' names and pictures are kept between starts. */
+const WRITERS_KEY = 'historyWriters';
 
 const OFFLINE = 'Offline: this is the history kept on this machine. The rest needs a connection to the server.';
 
@@ -42,7 +45,8 @@ export class History {
   async list(ref: BranchRef, pageId: string): Promise<PageHistoryView> {
     const listed = await this.listed(ref, pageId);
     const unsent = await pendingPagesOf(this.ctx.db, docIdOf(ref));
-    return { ...listed, unsentPages: unsent.includes(pageId) ? unsent : [] };
+    // This page first: the entry is about it, the others were touched with it.
+    return { ...listed, unsentPages: unsent.includes(pageId) ? [pageId, ...unsent.filter((id) => id !== pageId)] : [] };
   }
 
   private async listed(ref: BranchRef, pageId: string): Promise<Omit<PageHistoryView, 'unsentPages'>> {
@@ -87,18 +91,32 @@ export class History {
 
   /** Display names of the members who cut revisions, asked of the server once each (while it answers). */
   private readonly names = new Map<string, { name: string; photo: string | null }>();
+  /** Writers asked of the server since this start (a name kept from before may have changed). */
+  private readonly asked = new Set<string>();
+  private namesLoaded = false;
 
   /** The revisions as the panel lists them: who cut each one by name (this writer's own without asking). */
   private async named<R extends PageRevisionRow>(space: SpaceRow, rows: R[], cached: (r: R) => boolean): Promise<PageRevisionView[]> {
     const me = this.ctx.session.user;
     const client = this.ctx.session.server;
+    if (!this.namesLoaded) {
+      // Kept across restarts, so an offline history still names its writers.
+      const kept = await getMeta<Record<string, { name: string; photo: string | null }>>(this.ctx.db, WRITERS_KEY);
+      for (const [id, v] of Object.entries(kept ?? {})) if (!this.names.has(id)) this.names.set(id, v);
+      this.namesLoaded = true;
+    }
+    let learned = false;
     for (const id of new Set(rows.map((r) => r.createdBy).filter((id): id is string => !!id))) {
-      if (id === me.id || this.names.has(id) || !client || !space.orgId || this.ctx.session.reachable === false) continue;
+      if (id === me.id || this.asked.has(id) || !client || !space.orgId || this.ctx.session.reachable === false) continue;
       const member = await client
         .get<Member>(`/v1/orgs/${encodeURIComponent(space.orgId)}/members/${encodeURIComponent(id)}`)
         .catch(() => undefined);
-      if (member?.user.displayName) this.names.set(id, { name: member.user.displayName, photo: member.user.photoURL ?? null });
+      if (!member?.user.displayName) continue;
+      this.asked.add(id);
+      this.names.set(id, { name: member.user.displayName, photo: member.user.photoURL ?? null });
+      learned = true;
     }
+    if (learned) await setMeta(this.ctx.db, WRITERS_KEY, Object.fromEntries(this.names));
     const nameOf = (id: string | null) => (!id ? null : id === me.id ? me.displayName : (this.names.get(id)?.name ?? null));
     const photoOf = (id: string | null) => (!id ? null : id === me.id ? null : (this.names.get(id)?.photo ?? null));
     return rows.map((r) => ({
