@@ -1,6 +1,6 @@
 import { getPageMarkdown, setPageMarkdown } from '@quire/shared/content/body';
 import { listPages } from '@quire/shared/content/pages';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Machine, ensureRendererBuilt, launchChromium, openWindow, screenshot, startMachine } from './helpers/browser';
 import { type QuireTestServer, eventually, startQuireServer } from './helpers/server';
@@ -24,6 +24,18 @@ let pageId: string;
 let firstRevision: string;
 let secondRevision: string;
 const errors: string[] = [];
+
+/**
+ * A version in the panel: an entry's own button for the newest of its session, else its line
+ * among the session's versions (opened first, as a writer unfolds them).
+ */
+function version(panel: Locator, id: string | undefined): Locator {
+  return panel.locator(`[data-revision="${id}"], [data-version="${id}"]`).first();
+}
+
+async function openVersions(panel: Locator) {
+  await panel.locator('details.history-versions').evaluateAll((ds) => ds.forEach((d) => ((d as HTMLDetailsElement).open = true)));
+}
 
 async function window(): Promise<Page> {
   const w = await openWindow(browser, a);
@@ -91,18 +103,21 @@ describe('page history in the desktop app', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: 'Page history' }).click();
     const panel = page.getByRole('complementary', { name: 'Page history' });
     await panel.locator(`[data-revision="${secondRevision}"]`).waitFor({ timeout: 20_000 });
-    const listed = await panel.locator('.history-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-revision')));
+    const listed = await panel
+      .locator('.history-item, .history-version')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-revision') ?? e.getAttribute('data-version')));
     // Newest first: the revision holding the page as it is now comes before the older one.
     expect(listed.indexOf(secondRevision)).toBeLessThan(listed.indexOf(firstRevision));
 
-    await panel.locator(`[data-revision="${firstRevision}"]`).click();
+    await openVersions(panel);
+    await version(panel, firstRevision).click();
     const compare = panel.getByRole('region', { name: 'Changes since this version' });
     await compare.locator('.block-diff').waitFor({ timeout: 20_000 });
     await expect.poll(() => compare.locator('.diff-changed ins').allTextContents()).toEqual([expect.stringContaining('dry-run flag')]);
     expect(await compare.locator('.diff-removed').textContent()).toContain('Check the dashboard.');
     expect(await compare.locator('.diff-added').textContent()).toContain('Ask in the channel.');
     // The newest revision reads as the page does now.
-    await panel.locator(`[data-revision="${secondRevision}"]`).click();
+    await version(panel, secondRevision).click();
     await compare.getByText('The page reads the same as in this version.').waitFor();
     await screenshot(page, 'history-01-diff');
     // Escape closes the comparison, then the panel, and the caret is back in the page.
@@ -122,7 +137,8 @@ describe('page history in the desktop app', { timeout: 90_000 }, () => {
     await page.locator('.ProseMirror', { hasText: 'dry-run flag' }).waitFor();
     await page.getByRole('button', { name: 'Page history' }).click();
     const panel = page.getByRole('complementary', { name: 'Page history' });
-    await panel.locator(`[data-revision="${firstRevision}"]`).click();
+    await openVersions(panel);
+    await version(panel, firstRevision).click();
     await panel.getByRole('button', { name: 'Restore this version' }).click();
     await page.locator('.ProseMirror', { hasText: 'Check the dashboard.' }).waitFor();
     expect(await editor.textContent()).not.toContain('dry-run flag');
@@ -178,11 +194,12 @@ describe('page history in the desktop app', { timeout: 90_000 }, () => {
     const panel = page.getByRole('complementary', { name: 'Page history' });
     await expect.poll(() => panel.getByRole('status').textContent()).toMatch(/Offline.*needs a connection/);
     // Revisions compared before still open; any other says it needs the server.
-    const first = panel.locator(`[data-revision="${firstRevision}"]`);
-    await first.waitFor();
+    const first = version(panel, firstRevision);
+    await first.waitFor({ state: 'attached' });
+    await openVersions(panel);
     expect(await first.isDisabled()).toBe(false);
-    expect(await panel.locator(`[data-revision="${secondRevision}"]`).isDisabled()).toBe(false);
-    for (const item of await panel.locator('.history-item:disabled').all())
+    expect(await version(panel, secondRevision).isDisabled()).toBe(false);
+    for (const item of await panel.locator('.history-item:disabled, .history-version:disabled').all())
       expect(await item.textContent()).toContain('Needs a connection');
     await first.click();
     await panel
@@ -216,11 +233,11 @@ describe('page history in the desktop app', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: 'Page history' }).click();
     const panel = page.getByRole('complementary', { name: 'Page history' });
     await expect.poll(() => panel.getByRole('status').textContent()).toMatch(/main branch.*up to when this change request was opened/);
-    await panel.locator(`[data-revision="${firstRevision}"]`).waitFor({ timeout: 20_000 });
+    await version(panel, firstRevision).waitFor({ state: 'attached', timeout: 20_000 });
     expect(await panel.locator(`[data-revision="${secondRevision}"]`).count()).toBe(1);
-    expect(await panel.locator(`[data-revision="${later}"]`).count()).toBe(0);
+    expect(await panel.locator(`[data-revision="${later}"], [data-version="${later}"]`).count()).toBe(0);
 
-    await panel.locator(`[data-revision="${secondRevision}"]`).click();
+    await version(panel, secondRevision).click();
     const compare = panel.getByRole('region', { name: 'Changes since this version' });
     await compare.locator('.block-diff').waitFor({ timeout: 20_000 });
     await expect

@@ -187,8 +187,14 @@ export const PageRevisionView = z.object({
   title: z.string(),
   type: z.string(),
   createdAt: z.string(),
-  /** Who cut it (who restored the page, for a restore), by name when known; null for live edits. */
+  /** Whose edits it holds (who restored the page, for a restore), by name when known; null when unknown. */
   by: z.string().nullable(),
+  /** That writer's user id (null when unknown): what a history groups by. */
+  byId: z.string().nullable().default(null),
+  /** That writer's picture, when they have one. */
+  byPhoto: z.string().nullable().default(null),
+  /** Every page the revision changed (this one included). */
+  pages: z.array(z.object({ id: z.string(), title: z.string(), change: z.enum(['added', 'edited', 'removed']) })).default([]),
   /** For a restore (`type` `restore`): the revision whose page it brought back. */
   restoredFrom: z.string().nullable(),
   /** The page as it was in this revision is kept on this machine: it can be compared offline. */
@@ -202,6 +208,11 @@ export const PageHistoryView = z.object({
   source: z.enum(['server', 'cache', 'local']),
   /** What the writer should know about this list (offline, not published), or null. */
   notice: z.string().nullable(),
+  /**
+   * Pages of this branch with edits made on this machine that the server has not taken in yet
+   * (this writer's own, offline or not sent yet): listed when this page is one of them.
+   */
+  unsentPages: z.array(z.string()).default([]),
 });
 export type PageHistoryView = z.infer<typeof PageHistoryView>;
 

@@ -19,11 +19,13 @@ export const PageRevisionSchema = z
     title: z.string(),
     /** Why the revision was cut (`edits`, `merge`, `import`, `restore`, …). */
     type: z.string(),
-    /** The user whose server-side write cut it, or who restored the page; absent for live edits. */
+    /** The user whose edits it holds (live or through the API), or who restored the page; absent when unknown. */
     createdBy: z.string().optional(),
     /** For a `restore`: the revision whose page was brought back (the revision's second parent). */
     restoredFrom: z.string().optional(),
     createdAt: Timestamp,
+    /** Every page the revision changed (this one included), at most 50: what a history says was touched with it. */
+    pages: z.array(z.object({ id: z.string(), title: z.string(), change: z.enum(PAGE_CHANGES) })).optional(),
     /** `page`: the page as it was in this revision. */
     urls: z.object({ page: z.string() }),
     /** A revision is an immutable snapshot: whoever reads it may only view it. */

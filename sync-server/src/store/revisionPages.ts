@@ -48,6 +48,31 @@ export async function listPageRevisions(db: Queryable, spaceId: string, pageId: 
   );
 }
 
+/** The pages each of `revisionIds` changed (at most `max` each), for histories that say what else was touched. */
+export async function pagesOfRevisions(
+  db: Queryable,
+  spaceId: string,
+  revisionIds: string[],
+  max = 50,
+): Promise<Map<string, PageChangeRow[]>> {
+  const out = new Map<string, PageChangeRow[]>();
+  if (revisionIds.length === 0) return out;
+  const rows = await db.query<{ revision_id: string; page_id: string; change: PageChangeKind; title: string }>(
+    `SELECT revision_id, page_id, change, title FROM (
+       SELECT revision_id, page_id, change, title,
+              row_number() OVER (PARTITION BY revision_id ORDER BY page_id) AS n
+         FROM revision_pages WHERE space_id = $1 AND revision_id = ANY($2::text[])) t
+      WHERE n <= $3 ORDER BY revision_id, page_id`,
+    [spaceId, revisionIds, max],
+  );
+  for (const r of rows) {
+    const list = out.get(r.revision_id) ?? [];
+    list.push({ pageId: r.page_id, change: r.change, title: r.title });
+    out.set(r.revision_id, list);
+  }
+  return out;
+}
+
 /** Whether a page ever appeared in a revision of the space's main branch. */
 export async function pageHasHistory(db: Queryable, spaceId: string, pageId: string): Promise<boolean> {
   const rows = await db.query('SELECT 1 FROM revision_pages WHERE space_id = $1 AND page_id = $2 LIMIT 1', [spaceId, pageId]);

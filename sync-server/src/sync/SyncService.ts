@@ -14,7 +14,7 @@ import { type Credentials, SyncRefused, authenticate, policyOf, roleInRoom } fro
 import { AwarenessRelay } from './AwarenessRelay';
 import { Compactor } from './Compactor';
 import { Connection } from './Connection';
-import { LiveContributors } from './contributors';
+import { LiveContributors, LiveEditors } from './contributors';
 import { JournalStorage } from './JournalStorage';
 import { LogWriter } from './LogWriter';
 import { LogWriterStorage } from './LogWriterStorage';
@@ -68,6 +68,8 @@ export class SyncService {
   /** Updates stored and relayed, for the metrics. */
   readonly traffic = new SyncTraffic();
   private quiet: QuietScheduler;
+  /** Who edited each document live since its last revision: that revision is theirs. */
+  private readonly liveEditors = new LiveEditors();
   private host: RoomHost;
   /** A new room's storage: on the journal when the database has one, else through the log writer. */
   private newStorage: () => RoomStorage;
@@ -124,6 +126,7 @@ export class SyncService {
       config: config.sync,
       instanceId: this.instanceId,
       edited: (room, editors) => {
+        this.liveEditors.note(room.docId, editors);
         this.quiet.touch(room.docId);
         if (room.rowsSinceSnapshot >= config.sync.compactEvery) this.compactor.compact(room.docId, room);
         if (room.room.kind === 'changeRequest') return contributors.record(room, editors);
@@ -225,7 +228,13 @@ export class SyncService {
     if (this.opts.onQuiet) return this.opts.onQuiet(docId);
     // Loaded on first use: the sync endpoint does not need the content model to start.
     const { cutRevision } = await import('../core/content/revisions');
-    await cutRevision(this.opts.db, docId);
+    const editors = this.liveEditors.take(docId);
+    try {
+      await cutRevision(this.opts.db, docId, { createdBy: editors[0] ?? null });
+    } catch (err) {
+      this.liveEditors.note(docId, editors);
+      throw err;
+    }
   }
 
   /** Serves WebSocket upgrades of `server` under `/v1/sync/`. */

@@ -34,3 +34,26 @@ export class LiveContributors {
     }
   }
 }
+
+/**
+ * Who edited each document live since its revision was last cut, in the order they first
+ * edited: the revision cut when the edits go quiet is recorded as the first one's (a
+ * revision has one author; writers editing the same minutes together are rare in one
+ * quiet period, and the first is who started it).
+ */
+export class LiveEditors {
+  private readonly byDoc = new Map<string, string[]>();
+
+  note(docId: string, userIds: Iterable<string>) {
+    let list = this.byDoc.get(docId);
+    if (!list) this.byDoc.set(docId, (list = []));
+    for (const id of userIds) if (!list.includes(id)) list.push(id);
+  }
+
+  /** The editors since the last cut, forgotten here: the cut about to run holds their edits. */
+  take(docId: string): string[] {
+    const list = this.byDoc.get(docId) ?? [];
+    this.byDoc.delete(docId);
+    return list;
+  }
+}

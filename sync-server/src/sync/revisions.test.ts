@@ -38,6 +38,31 @@ describe('live edits reach the REST reads', () => {
     p.destroy();
   });
 
+  it('records the revision of live edits as the writer’s, and lists every page it touched in a page’s history', async () => {
+    const { orgId, admin, members } = await s.t.org(['edit']);
+    const spaceId = await s.space(orgId, admin.token);
+    const writer = members[0] as { token: string };
+    const me = (await s.t.get('/v1/user', writer.token)).body as { id: string };
+    const before = await revisionOf(spaceId, admin.token);
+    const p = s.provider(spaceRoom(spaceId), writer.token);
+    await synced(p);
+    const [deploy, rollback] = [
+      createPage(p.doc, { title: 'Deploy', markdown: 'Run it.' }),
+      createPage(p.doc, { title: 'Rollback', markdown: 'Revert it.' }),
+    ];
+    await acknowledged(p);
+    await waitFor(async () => (await revisionOf(spaceId, admin.token)) !== before, 'a new revision', QUIET_MS + 5000);
+    const listed = await s.t.get(`/v1/spaces/${spaceId}/content/page/${deploy}/revisions`, admin.token);
+    expect(listed.body.items[0]).toMatchObject({ type: 'edits', createdBy: me.id });
+    expect(listed.body.items[0].pages).toEqual(
+      expect.arrayContaining([
+        { id: deploy, title: 'Deploy', change: 'added' },
+        { id: rollback, title: 'Rollback', change: 'added' },
+      ]),
+    );
+    p.destroy();
+  });
+
   it('serves a page a minimal Yjs client wrote, under its key in the pages map, with defaults and its unknown keys kept', async () => {
     const { admin, spaceId, room } = await fixture();
     const before = await revisionOf(spaceId, admin.token);

@@ -6,7 +6,7 @@ import type { Member } from '@quire/shared/schemas/member';
 import type { PageRevisionList, RevisionPage as RemoteRevisionPage } from '@quire/shared/schemas/pageHistory';
 import type { BranchRef, PageHistoryView, PageRevisionView } from '../../common/ipc';
 import { RemoteError, UnreachableError } from '../ServerClient';
-import type { SpaceRow } from '../store/catalog';
+import { type SpaceRow, getMeta, setMeta } from '../store/catalog';
 import {
   type PageRevisionRow,
   type RevisionPage,
@@ -15,11 +15,15 @@ import {
   savePageRevisions,
   saveRevisionPage,
 } from '../store/history';
-import { LocalError, type NodeContext } from './context';
+import { pendingPagesOf } from '../store/docs';
+import { LocalError, type NodeContext, docIdOf } from './context';
 
 /** Revisions listed at most, newest first: a page edited for years still answers at once. */
 const MAX_LISTED = 500;
 const PAGE_SIZE = 100;
+
+/** Where the writers' names and pictures are kept between starts. */
+const WRITERS_KEY = 'historyWriters';
 
 const OFFLINE = 'Offline: this is the history kept on this machine. The rest needs a connection to the server.';
 
@@ -39,6 +43,13 @@ export class History {
    * change request's own edits included. The panel says so.
    */
   async list(ref: BranchRef, pageId: string): Promise<PageHistoryView> {
+    const listed = await this.listed(ref, pageId);
+    const unsent = await pendingPagesOf(this.ctx.db, docIdOf(ref));
+    // This page first: the entry is about it, the others were touched with it.
+    return { ...listed, unsentPages: unsent.includes(pageId) ? [pageId, ...unsent.filter((id) => id !== pageId)] : [] };
+  }
+
+  private async listed(ref: BranchRef, pageId: string): Promise<Omit<PageHistoryView, 'unsentPages'>> {
     const main = await this.mainList(ref, pageId);
     if (!ref.changeRequestId) return main;
     const cr = await this.ctx.changeRequests.orThrow(ref.changeRequestId);
@@ -52,7 +63,7 @@ export class History {
     };
   }
 
-  private async mainList(ref: BranchRef, pageId: string): Promise<PageHistoryView> {
+  private async mainList(ref: BranchRef, pageId: string): Promise<Omit<PageHistoryView, 'unsentPages'>> {
     const space = await this.ctx.catalog.spaceOrThrow(ref.spaceId);
     if (!space.remoteId || space.syncState !== 'remote') {
       return { revisions: [], source: 'local', notice: 'History is kept by the server: publish this space to keep its revisions.' };
@@ -79,20 +90,35 @@ export class History {
   }
 
   /** Display names of the members who cut revisions, asked of the server once each (while it answers). */
-  private readonly names = new Map<string, string>();
+  private readonly names = new Map<string, { name: string; photo: string | null }>();
+  /** Writers asked of the server since this start (a name kept from before may have changed). */
+  private readonly asked = new Set<string>();
+  private namesLoaded = false;
 
   /** The revisions as the panel lists them: who cut each one by name (this writer's own without asking). */
   private async named<R extends PageRevisionRow>(space: SpaceRow, rows: R[], cached: (r: R) => boolean): Promise<PageRevisionView[]> {
     const me = this.ctx.session.user;
     const client = this.ctx.session.server;
+    if (!this.namesLoaded) {
+      // Kept across restarts, so an offline history still names its writers.
+      const kept = await getMeta<Record<string, { name: string; photo: string | null }>>(this.ctx.db, WRITERS_KEY);
+      for (const [id, v] of Object.entries(kept ?? {})) if (!this.names.has(id)) this.names.set(id, v);
+      this.namesLoaded = true;
+    }
+    let learned = false;
     for (const id of new Set(rows.map((r) => r.createdBy).filter((id): id is string => !!id))) {
-      if (id === me.id || this.names.has(id) || !client || !space.orgId || this.ctx.session.reachable === false) continue;
+      if (id === me.id || this.asked.has(id) || !client || !space.orgId || this.ctx.session.reachable === false) continue;
       const member = await client
         .get<Member>(`/v1/orgs/${encodeURIComponent(space.orgId)}/members/${encodeURIComponent(id)}`)
         .catch(() => undefined);
-      if (member?.user.displayName) this.names.set(id, member.user.displayName);
+      if (!member?.user.displayName) continue;
+      this.asked.add(id);
+      this.names.set(id, { name: member.user.displayName, photo: member.user.photoURL ?? null });
+      learned = true;
     }
-    const nameOf = (id: string | null) => (!id ? null : id === me.id ? me.displayName : (this.names.get(id) ?? null));
+    if (learned) await setMeta(this.ctx.db, WRITERS_KEY, Object.fromEntries(this.names));
+    const nameOf = (id: string | null) => (!id ? null : id === me.id ? me.displayName : (this.names.get(id)?.name ?? null));
+    const photoOf = (id: string | null) => (!id ? null : id === me.id ? null : (this.names.get(id)?.photo ?? null));
     return rows.map((r) => ({
       revisionId: r.revisionId,
       change: r.change,
@@ -100,6 +126,9 @@ export class History {
       type: r.type,
       createdAt: r.createdAt,
       by: nameOf(r.createdBy),
+      byId: r.createdBy,
+      byPhoto: photoOf(r.createdBy),
+      pages: r.pages,
       restoredFrom: r.restoredFrom,
       cached: cached(r),
     }));
@@ -126,6 +155,7 @@ export class History {
         createdAt: r.createdAt,
         createdBy: r.createdBy ?? null,
         restoredFrom: r.restoredFrom ?? null,
+        pages: r.pages ?? [{ id: pageId, title: r.title, change: r.change }],
       }));
     } catch (err) {
       if (err instanceof RemoteError && err.status === 404) return 'unknown' as const;

@@ -215,6 +215,12 @@ export async function markDocSent(db: Queryable, docId: string, count: number, u
  * unconfirmed edits counts once however many keystrokes it holds; a branch whose waiting
  * edits touched no page (a new branch's first state) counts as one.
  */
+/** The pages of a branch that edits made here and not yet on the server touched. */
+export async function pendingPagesOf(db: Queryable, docId: string): Promise<string[]> {
+  const rows = await db.query<{ page_id: string }>('SELECT page_id FROM pending_pages WHERE doc_id = $1 ORDER BY page_id', [docId]);
+  return rows.map((r) => r.page_id);
+}
+
 export async function pendingPageCount(db: Queryable): Promise<number> {
   const row = await maybeOne<{ n: number }>(
     db,

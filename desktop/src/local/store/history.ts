@@ -11,17 +11,25 @@ export interface PageRevisionRow {
   createdBy: string | null;
   /** For a restore: the revision whose page it brought back. */
   restoredFrom: string | null;
+  /** Every page the revision changed (this one included), as the server listed them. */
+  pages: TouchedPage[];
+}
+
+export interface TouchedPage {
+  id: string;
+  title: string;
+  change: 'added' | 'edited' | 'removed';
 }
 
 /** Keeps the revisions the server listed for a page (they never change; new ones are added). */
 export async function savePageRevisions(db: Queryable, spaceId: string, pageId: string, rows: PageRevisionRow[]): Promise<void> {
   if (rows.length === 0) return;
   await db.query(
-    `INSERT INTO page_revisions (space_id, page_id, revision_id, change, title, type, created_at, created_by, restored_from)
-     SELECT $1, $2, r.revision_id, r.change, r.title, r.type, r.created_at, r.created_by, r.restored_from
-       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[], $9::text[])
-            AS r(revision_id, change, title, type, created_at, created_by, restored_from)
-     ON CONFLICT DO NOTHING`,
+    `INSERT INTO page_revisions (space_id, page_id, revision_id, change, title, type, created_at, created_by, restored_from, pages)
+     SELECT $1, $2, r.revision_id, r.change, r.title, r.type, r.created_at, r.created_by, r.restored_from, r.pages
+       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[], $9::text[], $10::text[])
+            AS r(revision_id, change, title, type, created_at, created_by, restored_from, pages)
+     ON CONFLICT (space_id, page_id, revision_id) DO UPDATE SET created_by = EXCLUDED.created_by, pages = EXCLUDED.pages`,
     [
       spaceId,
       pageId,
@@ -32,6 +40,7 @@ export async function savePageRevisions(db: Queryable, spaceId: string, pageId: 
       rows.map((r) => r.createdAt),
       rows.map((r) => r.createdBy),
       rows.map((r) => r.restoredFrom),
+      rows.map((r) => JSON.stringify(r.pages)),
     ],
   );
 }
@@ -50,9 +59,10 @@ export async function loadPageRevisions(
     created_at: Date;
     created_by: string | null;
     restored_from: string | null;
+    pages: string | null;
     cached: boolean;
   }>(
-    `SELECT r.revision_id, r.change, r.title, r.type, r.created_at, r.created_by, r.restored_from,
+    `SELECT r.revision_id, r.change, r.title, r.type, r.created_at, r.created_by, r.restored_from, r.pages,
             EXISTS (SELECT 1 FROM revision_pages b WHERE b.space_id = r.space_id AND b.revision_id = r.revision_id AND b.page_id = r.page_id) AS cached
        FROM page_revisions r WHERE r.space_id = $1 AND r.page_id = $2 ORDER BY r.created_at DESC, r.revision_id DESC`,
     [spaceId, pageId],
@@ -65,6 +75,7 @@ export async function loadPageRevisions(
     createdAt: new Date(r.created_at).toISOString(),
     createdBy: r.created_by,
     restoredFrom: r.restored_from,
+    pages: r.pages ? (JSON.parse(r.pages) as TouchedPage[]) : [],
     cached: r.cached,
   }));
 }

@@ -184,6 +184,8 @@ ALTER TABLE files ADD COLUMN IF NOT EXISTS height integer;
 -- which revision it brought back.
 ALTER TABLE page_revisions ADD COLUMN IF NOT EXISTS created_by text;
 ALTER TABLE page_revisions ADD COLUMN IF NOT EXISTS restored_from text;
+-- Every page the revision changed, as JSON [{id, title, change}]: what the history says was touched.
+ALTER TABLE page_revisions ADD COLUMN IF NOT EXISTS pages text;
 -- What a change request's changes are drawn against: main's whole state as the branch took
 -- it in (at the fork, on each update from main), never main as it is now. A union of every
 -- such state: the branch holds all of them, and a Yjs deletion is never undone.

@@ -408,6 +408,7 @@ function Workspace({
           pageTitle={page.title || 'Untitled'}
           editable={editable}
           me={session.user.id}
+          meName={session.user.displayName}
           onClose={() => setPanel(null)}
         />
       )}

@@ -1,37 +1,18 @@
 import { getPageDocument } from '@quire/shared/content/body';
 import type { NodeJSON } from '@quire/shared/content/json';
 import { getPage } from '@quire/shared/content/pages';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useEscape } from './escape';
-import type { BranchRef, PageHistoryView, PageRevisionView } from '../../common/ipc';
+import type { BranchRef, PageHistoryView } from '../../common/ipc';
 import { call } from '../bridge';
 import { PageDiff } from '../review/BlockDiffView';
 import { type PageChange, diffBlocks, foldUnchanged } from '../review/blockDiff';
 import type { BranchReplica } from '../sync/BranchReplica';
 import { Icon } from './Icons';
-import { timeAgo } from './hooks';
+import { HistoryEntry, UnsentEntry } from './HistoryEntry';
+import { groupHistory } from './historyGroups';
 import { notify } from './Toasts';
 import { restoreInEditor } from '../editor/restore';
-
-const CHANGE_LABEL: Record<PageRevisionView['change'], string> = { added: 'Created', edited: 'Edited', removed: 'Removed' };
-
-/** What a revision did, as the list says it: a restore names the version it brought back and who did it. */
-function revisionLabel(r: PageRevisionView, all: PageRevisionView[]): string {
-  if (r.type === 'restore') {
-    const from = all.find((o) => o.revisionId === r.restoredFrom);
-    const version = from ? `the version of ${new Date(from.createdAt).toLocaleString()}` : 'an earlier version';
-    return `Restored ${version}${r.by ? ` · by ${r.by}` : ''}`;
-  }
-  return `${CHANGE_LABEL[r.change]}${TYPE_LABEL[r.type] ? ` · ${TYPE_LABEL[r.type]}` : ''}${r.by ? ` · by ${r.by}` : ''}`;
-}
-
-const TYPE_LABEL: Record<string, string> = {
-  merge: 'merged change request',
-  import: 'import',
-  template: 'template',
-  update: 'update',
-  initial: 'first version',
-};
 
 /** What changed between a revision of the page and the page as it is now, block by block. */
 function changeSince(old: { title: string; body: NodeJSON }, replica: BranchReplica, pageId: string): PageChange | null {
@@ -59,6 +40,7 @@ export function HistoryPanel({
   pageTitle,
   editable,
   me,
+  meName,
   onClose,
 }: {
   branch: BranchRef;
@@ -68,6 +50,8 @@ export function HistoryPanel({
   editable: boolean;
   /** The signed-in user's id: who a restore is recorded as. */
   me: string;
+  /** Their name, for the edits of this machine not on the server yet. */
+  meName: string;
   onClose: () => void;
 }) {
   const [history, setHistory] = useState<PageHistoryView | null>(null);
@@ -82,7 +66,7 @@ export function HistoryPanel({
   const load = useCallback(() => {
     call('history.list', { branch, pageId })
       .then(setHistory)
-      .catch((err: Error) => setHistory({ revisions: [], source: 'cache', notice: err.message }));
+      .catch((err: Error) => setHistory({ revisions: [], source: 'cache', notice: err.message, unsentPages: [] }));
   }, [branch, pageId]);
 
   useEffect(() => {
@@ -142,9 +126,11 @@ export function HistoryPanel({
     }
   };
 
+  const groups = useMemo(() => groupHistory(history?.revisions ?? []), [history]);
+  const version = history?.revisions.find((r) => r.revisionId === selected);
   const unchanged = change && change.blocks.length === 0 && change.previousTitle === undefined;
   return (
-    <aside className="panel history-panel" aria-label="Page history">
+    <aside className={`panel history-panel${selected ? ' is-comparing' : ''}`} aria-label="Page history">
       <header className="panel-head">
         <div>
           <h2>History</h2>
@@ -160,6 +146,12 @@ export function HistoryPanel({
             <Icon name={history.source === 'cache' ? 'cloudOff' : 'info'} size={14} /> {history.notice}
           </p>
         )}
+        {history && history.unsentPages.length > 0 && (
+          <UnsentEntry
+            me={{ id: me, name: meName }}
+            pages={history.unsentPages.map((id) => ({ id, title: getPage(replica.doc, id)?.title ?? '' }))}
+          />
+        )}
         {!history ? (
           <div className="panel-empty">
             <p>Loading history…</p>
@@ -171,59 +163,63 @@ export function HistoryPanel({
           </div>
         ) : (
           <ol className="history-list">
-            {history.revisions.map((r) => {
-              const reachable = history.source !== 'cache' || r.cached;
-              return (
-                <li key={r.revisionId}>
-                  <button
-                    type="button"
-                    className={`history-item${selected === r.revisionId ? ' is-active' : ''}`}
-                    aria-pressed={selected === r.revisionId}
-                    disabled={!reachable}
-                    data-revision={r.revisionId}
-                    onClick={() => setSelected(selected === r.revisionId ? null : r.revisionId)}
-                  >
-                    <span className="history-when" title={new Date(r.createdAt).toLocaleString()}>
-                      {timeAgo(r.createdAt)}
-                    </span>
-                    <span className="history-what">{revisionLabel(r, history.revisions)}</span>
-                    <span className="history-title">{r.title || 'Untitled'}</span>
-                    {!reachable && <span className="muted small">Needs a connection</span>}
-                  </button>
-                </li>
-              );
-            })}
+            {groups.map((g) => (
+              <HistoryEntry
+                key={g.newest.revisionId}
+                group={g}
+                all={history.revisions}
+                selected={selected}
+                reachable={(r) => history.source !== 'cache' || r.cached}
+                onSelect={(id) => setSelected(selected === id ? null : id)}
+              />
+            ))}
           </ol>
         )}
-        {selected && (
-          <section className="history-compare" aria-label="Changes since this version">
-            {failed ? (
-              <p className="history-notice" role="alert">
-                <Icon name="cloudOff" size={14} /> {failed}
-              </p>
-            ) : !old || !change ? (
-              <p className="muted small">Loading this version…</p>
-            ) : (
-              <>
-                <header className="history-compare-head">
-                  <h3>Changes since this version</h3>
-                  {editable && (
-                    <button type="button" className="btn btn-primary" disabled={restoring || !!unchanged} onClick={() => void restore()}>
-                      <Icon name="undo" size={14} /> Restore this version
-                    </button>
-                  )}
-                </header>
-                {change.previousTitle !== undefined && (
-                  <p className="muted small">
-                    Title was “{change.previousTitle || 'Untitled'}”, now “{change.title || 'Untitled'}”
-                  </p>
-                )}
-                {unchanged ? <p className="muted small">The page reads the same as in this version.</p> : <PageDiff page={change} />}
-              </>
-            )}
-          </section>
-        )}
       </div>
+      {selected && (
+        <section className="history-compare" aria-label="Changes since this version">
+          <button
+            type="button"
+            className="icon-btn history-compare-close"
+            aria-label="Close the comparison"
+            onClick={() => setSelected(null)}
+          >
+            <Icon name="x" size={16} />
+          </button>
+          {failed ? (
+            <p className="history-notice" role="alert">
+              <Icon name="cloudOff" size={14} /> {failed}
+            </p>
+          ) : !old || !change ? (
+            <p className="muted small">Loading this version…</p>
+          ) : (
+            <>
+              <header className="history-compare-head">
+                <div>
+                  <h3>Changes since this version</h3>
+                  {version && (
+                    <p className="muted small">
+                      {version.type === 'restore' ? 'Restore' : 'Version'} of {new Date(version.createdAt).toLocaleString()}
+                      {version.by ? ` by ${version.by}` : ''}
+                    </p>
+                  )}
+                </div>
+                {editable && (
+                  <button type="button" className="btn btn-primary" disabled={restoring || !!unchanged} onClick={() => void restore()}>
+                    <Icon name="undo" size={14} /> Restore this version
+                  </button>
+                )}
+              </header>
+              {change.previousTitle !== undefined && (
+                <p className="muted small">
+                  Title was “{change.previousTitle || 'Untitled'}”, now “{change.title || 'Untitled'}”
+                </p>
+              )}
+              {unchanged ? <p className="muted small">The page reads the same as in this version.</p> : <PageDiff page={change} />}
+            </>
+          )}
+        </section>
+      )}
     </aside>
   );
 }

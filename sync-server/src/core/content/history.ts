@@ -2,7 +2,7 @@ import type { NodeJSON } from '@quire/shared/content/json';
 import { notFound } from '@quire/shared/domainErrors';
 import type { Queryable } from '../../store/db';
 import type { Page, PageRequest } from '../../store/paginate';
-import { type PageRevisionRow, listPageRevisions, pageHasHistory } from '../../store/revisionPages';
+import { type PageChangeRow, type PageRevisionRow, listPageRevisions, pageHasHistory, pagesOfRevisions } from '../../store/revisionPages';
 import { type RevisionHead, getRevisionHead } from '../../store/revisions';
 import type { SpaceRow } from '../../store/spaces';
 import type { Materialized, PageEntry } from './materialize';
@@ -19,10 +19,21 @@ export async function pageBodyAt(db: Queryable, revisionId: string, pageId: stri
  * The revisions of a space's main content that changed a page, newest first. A page removed
  * since is still known while it has history; one never seen is 404.
  */
-export async function pageRevisionsOf(db: Queryable, space: SpaceRow, pageId: string, page: PageRequest): Promise<Page<PageRevisionRow>> {
+export async function pageRevisionsOf(
+  db: Queryable,
+  space: SpaceRow,
+  pageId: string,
+  page: PageRequest,
+): Promise<Page<PageRevisionRow & { pages: PageChangeRow[] }>> {
   const current = space.revision_id ? (await contentAtRevision(db, space.revision_id)).pages[pageId] : undefined;
   if (!current && !(await pageHasHistory(db, space.id, pageId))) throw notFound('page');
-  return listPageRevisions(db, space.id, pageId, page);
+  const listed = await listPageRevisions(db, space.id, pageId, page);
+  const touched = await pagesOfRevisions(
+    db,
+    space.id,
+    listed.rows.map((r) => r.revision_id),
+  );
+  return { ...listed, rows: listed.rows.map((r) => ({ ...r, pages: touched.get(r.revision_id) ?? [] })) };
 }
 
 /** A page as it was in a revision of the space, with its body in the format asked for. */

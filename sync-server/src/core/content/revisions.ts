@@ -204,7 +204,7 @@ async function cutIn(tx: Queryable, branch: Branch, opts: CutOptions): Promise<C
     branch: docId,
     parents: [...(head ? [head.id] : []), ...(opts.extraParents ?? restore?.revisions ?? [])],
     type: opts.type ?? (restore ? 'restore' : head ? 'edits' : 'initial'),
-    createdBy: opts.createdBy ?? restore?.by ?? null,
+    createdBy: restore?.by ?? opts.createdBy ?? null,
     docSeq: lastSeq,
     state,
     stateBase,

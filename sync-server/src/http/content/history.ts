@@ -75,6 +75,7 @@ export function registerPageHistory(app: OpenAPIHono<AppEnv>) {
         ...(r.created_by ? { createdBy: r.created_by } : {}),
         ...(r.type === 'restore' && r.parents[1] ? { restoredFrom: r.parents[1] } : {}),
         createdAt: iso(r.created_at) as string,
+        pages: r.pages.map((t) => ({ id: t.pageId, title: t.title, change: t.change })),
         urls: { page: `${base}/${r.revision_id}/page/${p.pageId}` },
         permissions: { view: true },
       })),
