@@ -56,7 +56,7 @@ export class Branches implements BranchesPart {
   }
 
   /** One user fewer; the branch closes (after saving) when nobody uses it. */
-  async release(ref: BranchRef): Promise<void> {
+  async release(ref: BranchRef, opts: { pushing?: boolean } = {}): Promise<void> {
     const key = branchKey(ref);
     const open = this.open.get(key);
     if (!open) return;
@@ -68,8 +68,10 @@ export class Branches implements BranchesPart {
     await closing;
     this.ctx.session.scheduleStatus();
     // Edits made just before the close (or by a brief open, like updating from main) may not
-    // be confirmed yet: they are sent now, not at the next reconnect.
-    if (!this.pushing && this.ctx.session.reachable && !this.ctx.closed && (await unsentCount(this.ctx.db, docIdOf(ref))) > 0) {
+    // be confirmed yet: they are sent now, not at the next reconnect. A push under way may
+    // have looked for waiting branches before these edits: it looks again. The push's own
+    // releases do not ask: a branch it could not send is tried again after a pause.
+    if (!opts.pushing && this.ctx.session.reachable && !this.ctx.closed && (await unsentCount(this.ctx.db, docIdOf(ref))) > 0) {
       void this.pushWaiting().catch(() => {});
     }
   }
@@ -213,12 +215,17 @@ export class Branches implements BranchesPart {
       const { session } = this.ctx;
       if (!session.server || !session.reachable || this.ctx.closed) return true;
       const ref: BranchRef = row.cr_id ? { spaceId: row.space_id, changeRequestId: row.cr_id } : { spaceId: row.space_id };
-      await this.with(ref, async (branch) => {
-        await this.connect(this.open.get(branchKey(ref)) as OpenBranch);
-        await branch.flushToServer(this.ctx.options.branchPushTimeoutMs ?? 15_000);
-      }).catch(() => {
+      try {
+        const branch = await this.acquire(ref);
+        try {
+          await this.connect(this.open.get(branchKey(ref)) as OpenBranch);
+          await branch.flushToServer(this.ctx.options.branchPushTimeoutMs ?? 15_000);
+        } finally {
+          await this.release(ref, { pushing: true });
+        }
+      } catch {
         allSent = false;
-      });
+      }
     }
     return allSent;
   }
