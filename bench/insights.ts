@@ -1,5 +1,6 @@
 /**
- * Site insights benchmark: the question a team asks most ("top pages of the last 30 days")
+ * Site insights benchmark: a published page served with recording on and off, events sent
+ * through the events operation, and the question a team asks most ("top pages of the last 30 days")
  * over 1,000,000 recorded events of one site, on the embedded database and on PostgreSQL,
  * timed through the same plan and query the aggregate operation runs. Beside it, in the
  * same run, the floor: a bare `count(*)` over the same 30 days of the same table. Counting
@@ -10,9 +11,22 @@
  * the local server for the PostgreSQL half).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { serve } from '@hono/node-server';
 import { AggregateSiteEventsBody } from '@quire/shared/schemas/insights';
+import autocannon from 'autocannon';
+import { loadConfig } from '../sync-server/src/config';
+import { createApp } from '../sync-server/src/http/app';
+import { createLogger } from '../sync-server/src/logger';
+import { writePages } from '../sync-server/src/testing/testContent';
+import { migrate } from '../sync-server/src/store/migrate';
+import { createOrg } from '../sync-server/src/store/organizations';
+import { openPglite } from '../sync-server/src/store/pglite';
+import { createToken } from '../sync-server/src/store/tokens';
+import { ensureUser } from '../sync-server/src/store/users';
 import { planAggregation } from '../sync-server/src/core/insights/queries';
 import type { Db } from '../sync-server/src/store/db';
 import { aggregateEvents, aggregationSource } from '../sync-server/src/store/insights';
@@ -97,7 +111,88 @@ async function measure(name: string, db: Db) {
   );
 }
 
+const SECONDS = Number(process.env.INSIGHTS_BENCH_SECONDS ?? 5);
+
+async function load(url: string, opts: { headers?: Record<string, string>; method?: 'POST'; body?: string } = {}) {
+  const r = await autocannon({ url, connections: 10, duration: SECONDS, ...opts });
+  return { rps: r.requests.average, p99: r.latency.p99, errors: r.errors + r.non2xx };
+}
+
+/**
+ * Serving with recording on and off, in the same process: a published page answered from
+ * its cached bytes to readers counted as they come, and to readers who ask not to be
+ * (`DNT: 1`, honoured by recording nothing); then events sent through the events operation
+ * in batches of 100, as an integration would.
+ */
+async function serving() {
+  const db = await openPglite(undefined);
+  await migrate(db);
+  const config = { ...loadConfig({}), rateLimitPerAddress: 0, rateLimitPerToken: 0, rateLimitSitesPerAddress: 0 };
+  const app = createApp({ db, config, log: createLogger('silent') });
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+  await new Promise((r) => server.once('listening', r));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const user = await ensureUser(db, 'bench@example.com', 'Bench');
+    const token = await createToken(db, user.id);
+    const org = await createOrg(db, 'Bench', user.id);
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const api = async (method: string, path: string, body?: unknown) =>
+      (await (await fetch(`${origin}${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined })).json()) as {
+        id: string;
+        basename: string;
+      };
+    const space = await api('POST', `/v1/orgs/${org.id}/spaces`, { title: 'Guides' });
+    await writePages(db, space.id, [{ title: 'Quickstart', markdown: 'Install the CLI, then log in.\n\n## Next\n\nRead on.' }]);
+    const site = await api('POST', `/v1/orgs/${org.id}/sites`, { title: 'Bench Docs', spaces: [space.id] });
+    await api('POST', `/v1/orgs/${org.id}/sites/${site.id}/publish`);
+    const page = `${origin}/s/${org.id}/${site.basename}/quickstart`;
+    if ((await fetch(page)).status !== 200) throw new Error('the published page did not answer');
+    const off = await load(page, { headers: { dnt: '1' } });
+    const on = await load(page);
+    const offAgain = await load(page, { headers: { dnt: '1' } });
+    const row = (name: string, f: Awaited<ReturnType<typeof load>>) =>
+      `${name.padEnd(38)} ${f.rps.toFixed(0).padStart(7)} req/s   p99 ${String(f.p99).padStart(4)} ms${f.errors ? `   (${f.errors} errors)` : ''}`;
+    console.log(`published page, ${SECONDS} s each, 10 connections:`);
+    console.log(row('recording off (readers sending DNT: 1)', off));
+    console.log(row('recording on', on));
+    console.log(row('recording off, again', offAgain));
+    console.log(`recording on / off: ${(on.rps / ((off.rps + offAgain.rps) / 2)).toFixed(2)}× (goal ≥ 0.8×)`);
+
+    const event = (i: number) => ({
+      type: 'page_view',
+      session: {
+        visitorId: `v${i}`,
+        sessionId: `s${i}`,
+        cookies: {},
+        ip: `198.51.100.${i % 250}`,
+        userAgent: 'Mozilla/5.0',
+        language: 'en',
+        referrer: null,
+      },
+      location: {
+        url: `https://docs.bench/p/${i % 40}`,
+        siteSection: null,
+        siteSpace: null,
+        siteShareKey: null,
+        space: null,
+        revision: null,
+        page: null,
+      },
+    });
+    const body = JSON.stringify({ events: Array.from({ length: 100 }, (_, i) => event(i)) });
+    const ingest = await load(`${origin}/v1/orgs/${org.id}/sites/${site.id}/insights/events`, { method: 'POST', headers, body });
+    console.log(
+      `events operation, batches of 100: ${ingest.rps.toFixed(0)} requests/s = ${(ingest.rps * 100).toFixed(0)} events/s, p99 ${ingest.p99} ms${ingest.errors ? ` (${ingest.errors} errors)` : ''}`,
+    );
+  } finally {
+    await new Promise((r) => server.close(r));
+    await db.close();
+  }
+}
+
 export async function runInsightsBench() {
+  await serving();
   console.log(`${EVENTS.toLocaleString('en')} events of one site over 30 days; goal: top 100 paths ≤ 500 ms on both databases`);
   const dir = mkdtempSync(join(tmpdir(), 'quire-insights-bench-'));
   try {
