@@ -1,4 +1,7 @@
+import { type HeadingAnchor, headingAnchors } from '@quire/shared/content/anchors';
+import { readBody } from '@quire/shared/content/body';
 import { bodyFragment, findPageMap } from '@quire/shared/content/layout';
+import type { PageTreeNode } from '@quire/shared/content/tree';
 import type { Editor as TiptapEditor, JSONContent } from '@tiptap/core';
 import Collaboration from '@tiptap/extension-collaboration';
 import CollaborationCursor from '@tiptap/extension-collaboration-cursor';
@@ -10,7 +13,6 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type * as Y from 'yjs';
 import { Icon, type IconName } from '../components/Icons';
 import { useEscape } from '../components/escape';
-import { askText } from '../components/Prompt';
 import type { BranchReplica } from '../sync/BranchReplica';
 import { COMMENT_ON_SELECTION } from '../review/commentAnchor';
 import { setActiveEditor } from './activeEditor';
@@ -31,6 +33,7 @@ import { SlashMenu } from './slashMenu';
 import { FindBar } from './FindBar';
 import { FindInPage } from './findReplace';
 import { PageOutline } from './PageOutline';
+import { LinkControl } from './LinkControl';
 import { addColumn, addRow, deleteColumn, deleteRow, deleteTable, insertTable, tableCellAt } from './tables';
 
 export interface Collaborator {
@@ -98,7 +101,15 @@ function hasAncestor(editor: TiptapEditor, name: string): boolean {
   return false;
 }
 
-function Toolbar({ editor, pages }: { editor: TiptapEditor; pages: { id: string; title: string }[] }) {
+function Toolbar({
+  editor,
+  pages,
+  headingsOf,
+}: {
+  editor: TiptapEditor;
+  pages: PageTreeNode[];
+  headingsOf: (pageId: string) => HeadingAnchor[];
+}) {
   const state = useEditorState({
     editor,
     selector: ({ editor: e }) => ({
@@ -131,6 +142,7 @@ function Toolbar({ editor, pages }: { editor: TiptapEditor; pages: { id: string;
   });
   const [insertOpen, setInsertOpen] = useState(false);
   useEscape(insertOpen && (() => setInsertOpen(false)));
+  const [linkOpen, setLinkOpen] = useState(false);
   if (!state.editable) return null;
   const chain = () => editor.chain().focus();
   const setBlock = (value: string) => {
@@ -141,17 +153,10 @@ function Toolbar({ editor, pages }: { editor: TiptapEditor; pages: { id: string;
         .setNode('heading', { level: Number(value.slice(1)) })
         .run();
   };
-  const setLink = async () => {
-    const current = (editor.getAttributes('link').href as string | undefined) ?? '';
-    const href = await askText({ title: 'Link', label: 'URL or page', value: current, placeholder: 'https://… or a page title' });
-    if (href === null) return;
-    const trimmed = href.trim();
-    if (!trimmed) return void chain().extendMarkRange('link').unsetMark('link').run();
-    const page = pages.find((p) => p.title.toLowerCase() === trimmed.toLowerCase());
-    chain()
-      .extendMarkRange('link')
-      .setMark('link', { href: page ? `page:${page.id}` : trimmed })
-      .run();
+  const saveLink = (href: string) => {
+    setLinkOpen(false);
+    if (!href) chain().extendMarkRange('link').unsetMark('link').run();
+    else chain().extendMarkRange('link').setMark('link', { href }).run();
   };
   return (
     <div className="toolbar" role="toolbar" aria-label="Formatting">
@@ -167,7 +172,16 @@ function Toolbar({ editor, pages }: { editor: TiptapEditor; pages: { id: string;
       <ToolButton icon="italic" label="Italic (Ctrl+I)" active={state.italic} onClick={() => chain().toggleMark('italic').run()} />
       <ToolButton icon="strike" label="Strikethrough" active={state.strike} onClick={() => chain().toggleMark('strike').run()} />
       <ToolButton icon="code" label="Inline code (Ctrl+E)" active={state.code} onClick={() => chain().toggleMark('code').run()} />
-      <ToolButton icon="link" label="Link" active={state.link} onClick={() => void setLink()} />
+      <ToolButton icon="link" label="Link" active={state.link} onClick={() => setLinkOpen(true)} />
+      {linkOpen && (
+        <LinkControl
+          pages={pages}
+          current={(editor.getAttributes('link').href as string | undefined) ?? ''}
+          headingsOf={headingsOf}
+          onSave={saveLink}
+          onClose={() => setLinkOpen(false)}
+        />
+      )}
       <span className="tool-sep" />
       <ToolButton
         icon="list"
@@ -318,7 +332,7 @@ export function PageEditor({
   pageId: string;
   user: Collaborator;
   editable: boolean;
-  pages: { id: string; title: string }[];
+  pages: PageTreeNode[];
   /** Where the writer clicked on the saved page before this editor existed: taken over, focused. */
   placedCaret?: PlacedCaret | null;
   onCaretPlaced?: () => void;
@@ -368,6 +382,10 @@ export function PageEditor({
     };
   }, [editor, placedCaret, editable]);
   const find = useFindShortcuts(!!editor);
+  const headingsOf = (id: string) => {
+    const map = findPageMap(replica.doc, id);
+    return map ? headingAnchors(readBody(bodyFragment(map, false))) : [];
+  };
   useEffect(() => {
     setActiveEditor(editor);
     return () => setActiveEditor(null);
@@ -383,7 +401,7 @@ export function PageEditor({
   if (!fragment) return <div className="empty-state">This page no longer exists.</div>;
   return (
     <div className="editor">
-      {editor && <Toolbar editor={editor} pages={pages} />}
+      {editor && <Toolbar editor={editor} pages={pages} headingsOf={headingsOf} />}
       {editor && find.open && <FindBar editor={editor} replace={find.open.replace} ask={find.open.ask} onClose={find.close} />}
       <EditorContent editor={editor} className="editor-content" />
       {editor && <PageOutline editor={editor} />}
