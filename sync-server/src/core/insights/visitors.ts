@@ -47,7 +47,11 @@ export async function assignSessions<T extends { site_id: string; visitor: strin
   rows: T[],
 ): Promise<void> {
   const bySite = new Map<string, T[]>();
-  for (const r of rows) bySite.set(r.site_id, [...(bySite.get(r.site_id) ?? []), r]);
+  for (const r of rows) {
+    const list = bySite.get(r.site_id);
+    if (list) list.push(r);
+    else bySite.set(r.site_id, [r]);
+  }
   for (const [siteId, list] of bySite) {
     list.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
     const earliest = new Date(new Date(list[0]?.at ?? Date.now()).getTime() - SESSION_GAP_MS);
