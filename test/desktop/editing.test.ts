@@ -4,7 +4,7 @@ import { createPage, listPages, movePage } from '@quire/shared/content/pages';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { type Machine, ensureRendererBuilt, launchChromium, openWindow, screenshot, select, startMachine } from './helpers/browser';
+import { type Machine, openWindow, screenshot, select, startLocalNotebook } from './helpers/browser';
 
 /**
  * Nothing a writer types is lost by the editor: keys stay in the page (Tab in code), a
@@ -62,11 +62,7 @@ async function paste(page: Page, data: Record<string, string>): Promise<void> {
 const focusInEditor = (page: Page) => page.evaluate(() => !!document.activeElement?.classList.contains('ProseMirror'));
 
 beforeAll(async () => {
-  await ensureRendererBuilt();
-  m = await startMachine();
-  await m.node.session.useLocal();
-  spaceId = (await m.node.catalog.createSpace({ title: 'Notebook' })).id;
-  browser = await launchChromium();
+  ({ m, spaceId, browser } = await startLocalNotebook());
 }, 120_000);
 
 afterAll(async () => {

@@ -3,7 +3,7 @@ import type { NodeJSON } from '@quire/shared/content/json';
 import { createPage } from '@quire/shared/content/pages';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Machine, ensureRendererBuilt, launchChromium, openWindow, screenshot, select, startMachine } from './helpers/browser';
+import { type Machine, openWindow, screenshot, select, startLocalNotebook } from './helpers/browser';
 
 /**
  * The toolbar's link control suggests pages as the writer types and then the picked page's
@@ -24,11 +24,7 @@ function links(node: NodeJSON, out: { text: string; href: string }[] = []) {
 }
 
 beforeAll(async () => {
-  await ensureRendererBuilt();
-  m = await startMachine();
-  await m.node.session.useLocal();
-  spaceId = (await m.node.catalog.createSpace({ title: 'Notebook' })).id;
-  browser = await launchChromium();
+  ({ m, spaceId, browser } = await startLocalNotebook());
 }, 120_000);
 
 afterAll(async () => {

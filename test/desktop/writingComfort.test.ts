@@ -3,7 +3,7 @@ import { getPageMarkdown } from '@quire/shared/content/body';
 import { createPage } from '@quire/shared/content/pages';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Machine, ensureRendererBuilt, launchChromium, select, startMachine } from './helpers/browser';
+import { type Machine, select, startLocalNotebook } from './helpers/browser';
 
 /**
  * What writers expect of a page editor: paragraphs that read as paragraphs, a page that
@@ -67,11 +67,7 @@ async function shot(page: Page, name: string) {
 }
 
 beforeAll(async () => {
-  await ensureRendererBuilt();
-  m = await startMachine();
-  await m.node.session.useLocal();
-  spaceId = (await m.node.catalog.createSpace({ title: 'Notebook' })).id;
-  browser = await launchChromium();
+  ({ m, spaceId, browser } = await startLocalNotebook());
 }, 120_000);
 
 afterAll(async () => {

@@ -68,6 +68,18 @@ export async function startMachine(): Promise<Machine> {
 }
 
 /**
+ * What the editor's browser files start with: the renderer built, a machine working
+ * locally (no server) with one space, and Chromium.
+ */
+export async function startLocalNotebook(): Promise<{ m: Machine; spaceId: string; browser: Browser }> {
+  await ensureRendererBuilt();
+  const m = await startMachine();
+  await m.node.session.useLocal();
+  const spaceId = (await m.node.catalog.createSpace({ title: 'Notebook' })).id;
+  return { m, spaceId, browser: await launchChromium() };
+}
+
+/**
  * A window on a machine, with page errors collected (a test fails on any). `initScript`
  * runs in the window before the app does (to watch the DOM from its first node).
  */
