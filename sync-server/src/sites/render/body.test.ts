@@ -77,6 +77,34 @@ describe('raw HTML of imported pages', () => {
     // A path to a page no import resolved does not become a dead link.
     expect(out).toContain('<a>Set up</a>');
   });
+
+  it("shows an expandable summary's image beside its text, until the text is edited", () => {
+    const written =
+      '<picture><source srcset="file:FileDark" media="(prefers-color-scheme: dark)"><img src="file:FileLogo" alt=""></picture> What the logo means';
+    const details = (summaryText: string) =>
+      renderBody(
+        {
+          type: 'doc',
+          content: [
+            {
+              type: 'details',
+              content: [
+                { type: 'detailsSummary', attrs: { html: written }, content: [{ type: 'text', text: summaryText }] },
+                { type: 'detailsContent', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'A rocket.' }] }] },
+              ],
+            },
+          ],
+        } as NodeJSON,
+        links,
+      ).html;
+    const out = details('What the logo means');
+    expect(out).toContain(
+      '<summary><picture><source srcset="/files/FileDark" media="(prefers-color-scheme: dark)"><img src="/files/FileLogo"',
+    );
+    expect(out).toContain('What the logo means</summary>');
+    // Renamed in the editor: the text as written now, the old markup no longer describes it.
+    expect(details('What the mark means')).toContain('<summary>What the mark means</summary>');
+  });
 });
 
 describe('a page imported from a repository', () => {

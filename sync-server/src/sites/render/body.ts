@@ -2,6 +2,7 @@ import { headingText, inlineText } from '@quire/shared/content/anchors';
 import { srcsetCandidates } from '@quire/shared/content/htmlTargets';
 import { withoutIconCodes } from '@quire/shared/content/iconCodes';
 import type { NodeJSON } from '@quire/shared/content/json';
+import { htmlText } from '@quire/shared/content/markdown/gitbookBlocks';
 import { slugify, uniqueSlug } from '@quire/shared/content/slugs';
 import { parseTarget } from '@quire/shared/content/targets';
 import type { Element, ElementContent, Root } from 'hast';
@@ -26,7 +27,6 @@ import { formatSize, widthClass } from './sizes';
 // Where importers have always found them.
 export { el, txt } from './elements';
 export type { ImageSource, LinkResolver } from './links';
-
 export interface OutlineEntry {
   anchor: string;
   title: string;
@@ -376,7 +376,10 @@ export function bodyTree(body: NodeJSON, links: LinkResolver, taken = new Set<st
         ];
       case 'details': {
         const [summary, content] = n.content ?? [];
-        return [el('details', {}, [el('summary', {}, [txt(summary ? inlineText(summary) : '')]), ...blocks(content?.content)])];
+        const [text, html] = [summary ? inlineText(summary) : '', summary?.attrs?.html];
+        // A summary written as HTML (an image beside its text) is shown as written while its text is unchanged.
+        const shown = typeof html === 'string' && htmlText(html) === text ? rawHtml(html) : [txt(text)];
+        return [el('details', {}, [el('summary', {}, shown), ...blocks(content?.content)])];
       }
       case 'embed': {
         const url = resolveHref(a.url, links);
