@@ -63,5 +63,24 @@ export function coverHtml(page: PublishedPage, layout: PageLayout, images: Map<s
   } else if (ref.kind === 'url' && typeof ref.url === 'string' && /^https:\/\//i.test(ref.url)) {
     img = `<img src="${safeHref(ref.url)}" alt="" decoding="async">`;
   } else return '';
-  return `<figure class="page-cover page-cover-${layout.coverSize}">${img}</figure>`;
+  const y = ref.kind === 'file' && typeof ref.file === 'string' ? coverPosition(page, images.get(ref.file), layout) : undefined;
+  return `<figure class="page-cover page-cover-${layout.coverSize}${y === undefined ? '' : ` cover-y-${y}`}">${img}</figure>`;
+}
+
+/** The hero cover's box on a desktop page (the content column by the stylesheet's 240 px). */
+const HERO = { width: 780, height: 240 };
+
+/**
+ * GitBook's `coverY` moves the cropped cover up (negative) or down from its centre, in pixels
+ * of the image as drawn. As a vertical `object-position` in steps of 5% (a class each in the
+ * stylesheet): the CSP lets no page carry a style of its own.
+ */
+export function coverPosition(page: PublishedPage, image: ImageSource | undefined, layout: PageLayout): number | undefined {
+  const y = (page.cover as { yPos?: unknown } | null | undefined)?.yPos;
+  if (typeof y !== 'number' || !y || layout.coverSize !== 'hero' || !image?.width || !image.height) return undefined;
+  const scale = Math.max(HERO.width / image.width, HERO.height / image.height);
+  const spare = HERO.height - image.height * scale;
+  if (spare > -1) return undefined;
+  const share = Math.min(1, Math.max(0, 0.5 + (y * scale) / spare));
+  return Math.round(share * 20) * 5;
 }

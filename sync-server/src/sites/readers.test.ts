@@ -190,6 +190,8 @@ describe('what the page says of itself', () => {
     const cover = doc.querySelector('figure.page-cover img');
     expect(cover?.getAttribute('src')).toMatch(/\/~img\/[^/]+\/[^/]+\/\d+\.webp$|\/files\//);
     expect(cover?.getAttribute('width')).toBe('1200');
+    // `coverY: -10` shows more of the image's lower part: 1200×400 drawn 780×260 in a 240 px band.
+    expect(doc.querySelector('figure.page-cover')?.classList.contains('cover-y-85')).toBe(true);
     expect(doc.querySelector('h1.page-title')?.classList.contains('visually-hidden')).toBe(true);
     expect(doc.querySelector('.page-description')).toBeNull();
     expect(doc.querySelector('aside.outline a')).toBeNull();

@@ -45,7 +45,7 @@ export function iconRepository(cover: Uint8Array): Map<string, Uint8Array> {
         '---',
         'description: A landing page with its own layout.',
         'cover: .gitbook/assets/cover.png',
-        'coverY: 0',
+        'coverY: -10',
         'layout:',
         '  cover:',
         '    visible: true',

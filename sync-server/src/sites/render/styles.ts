@@ -137,6 +137,7 @@ main{min-width:0;padding:40px 0 80px}
 .content td,.content th{word-break:normal}.content td a,.content th a{overflow-wrap:break-word}
 .search-panel input::-webkit-search-cancel-button{-webkit-appearance:none;appearance:none;display:none}
 .page-cover{margin:0 0 24px}.page-cover img{display:block;width:100%;height:240px;object-fit:cover;border-radius:var(--radius)}.page-cover-full img{height:auto;max-height:420px}
+${Array.from({ length: 21 }, (_, i) => `.cover-y-${i * 5} img{object-position:50% ${i * 5}%}`).join('')}
 .visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 .html-block{overflow-x:auto;margin:0 0 16px}.html-block>*:last-child{margin-bottom:0}
 .html-block table:not(.cards){border-collapse:collapse;width:100%;font-size:14.5px;margin:0 0 16px}.html-block table:not(.cards) td,.html-block table:not(.cards) th{border:1px solid var(--border)}
