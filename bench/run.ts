@@ -19,6 +19,7 @@ const SUITES: { name: string; file: string; fn: string }[] = [
   { name: 'integrations', file: 'integrations.ts', fn: 'runIntegrationsBench' },
   { name: 'capacity', file: 'capacity.ts', fn: 'runCapacityBench' },
   { name: 'insights', file: 'insights.ts', fn: 'runInsightsBench' },
+  { name: 'git', file: 'git.ts', fn: 'runGitBench' },
 ];
 
 const wanted = process.argv.slice(2);
