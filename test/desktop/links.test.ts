@@ -41,7 +41,10 @@ beforeAll(async () => {
   ({ m, spaceId, browser } = await startLocalNotebook());
   await m.node.branches.with({ spaceId }, async (branch) => {
     const doc = branch.doc;
-    ids.auth = createPage(doc, { title: 'Authentication', markdown: `Intro.\n\n${filler}\n\n## Signing in\n\nWith a password.\n\n${filler}\n` });
+    ids.auth = createPage(doc, {
+      title: 'Authentication',
+      markdown: `Intro.\n\n${filler}\n\n## Signing in\n\nWith a password.\n\n${filler}\n`,
+    });
     ids.oauth = createPage(doc, { title: 'OAuth apps', markdown: 'Apps.\n' });
     ids.quick = createPage(doc, { title: 'Quickstart', markdown: 'Start here.\n' });
     ids.writing = createPage(doc, {
@@ -72,7 +75,9 @@ describe('links in the desktop editor', { timeout: 90_000 }, () => {
     await page.keyboard.press('Control+a');
     // Titles holding the word as typed come first: the prefix, then within a title.
     await page.keyboard.type('auth');
-    await expect.poll(async () => (await options.allTextContents()).slice(0, 2)).toEqual(['Authenticationauthentication', 'OAuth appsoauth-apps']);
+    await expect
+      .poll(async () => (await options.allTextContents()).slice(0, 2))
+      .toEqual(['Authenticationauthentication', 'OAuth appsoauth-apps']);
     await page.keyboard.press('Escape');
 
     await page.keyboard.press('Control+k');
@@ -97,7 +102,9 @@ describe('links in the desktop editor', { timeout: 90_000 }, () => {
     );
 
     // The machine has no internet: the tab is answered here.
-    await page.context().route('https://example.com/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Docs</title>' }));
+    await page
+      .context()
+      .route('https://example.com/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Docs</title>' }));
     const popup = page.context().waitForEvent('page');
     await page.locator('.ProseMirror a', { hasText: 'the web' }).click({ modifiers: ['Control'] });
     const tab = await popup;
@@ -166,7 +173,10 @@ describe('links in the desktop editor', { timeout: 90_000 }, () => {
 
   it('the outline marks the heading being read as the page scrolls', async () => {
     await m.node.branches.with({ spaceId }, async (branch) => {
-      createPage(branch.doc, { title: 'Long read', markdown: `Top.\n\n## First\n\n${filler}\n\n## Second\n\n${filler}\n\n## Third\n\n${filler}\n` });
+      createPage(branch.doc, {
+        title: 'Long read',
+        markdown: `Top.\n\n## First\n\n${filler}\n\n## Second\n\n${filler}\n\n## Third\n\n${filler}\n`,
+      });
       await branch.saved();
     });
     const { page, errors } = await open('Long read');

@@ -70,7 +70,9 @@ describe('mentions in the desktop editor', { timeout: 90_000 }, () => {
     await screenshot(page, 'mentions-suggestions');
     await page.keyboard.press('Enter');
     await page.keyboard.type('leads.');
-    await expect.poll(() => page.locator('.ProseMirror p', { hasText: 'Owner:' }).textContent()).toBe(`Owner: @${other.displayName} leads.`);
+    await expect
+      .poll(() => page.locator('.ProseMirror p', { hasText: 'Owner:' }).textContent())
+      .toBe(`Owner: @${other.displayName} leads.`);
     const mention = { text: `@${other.displayName}`, href: `user:${other.id}` };
     await expect.poll(() => a.node.branches.with({ spaceId }, (b) => links(getPageDocument(b.doc, pageId)))).toEqual([mention]);
     // On the server, and in what an export writes.

@@ -53,8 +53,7 @@ export function LinkControl({
     if (picked) return [null, ...headingsOf(picked.id)].map((anchor) => ({ kind: 'heading' as const, anchor }));
     const q = query.trim();
     if (!q || isAddress(q)) return [];
-    return matchPages(pages, q, SUGGESTIONS)
-      .map((page) => ({ kind: 'page' as const, page }));
+    return matchPages(pages, q, SUGGESTIONS).map((page) => ({ kind: 'page' as const, page }));
   }, [pages, query, picked, headingsOf]);
   useEffect(() => setActive(0), [query, picked]);
   useEffect(() => setRefused(null), [query]);

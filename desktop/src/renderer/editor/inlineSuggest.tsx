@@ -106,7 +106,9 @@ export function inlineSuggestion(options: {
         const below = rect.bottom + 6;
         el.style.left = `${Math.round(rect.left)}px`;
         el.style.top =
-          window.innerHeight - below < 260 ? `${Math.round(rect.top - 6 - Math.min(300, el.offsetHeight || 300))}px` : `${Math.round(below)}px`;
+          window.innerHeight - below < 260
+            ? `${Math.round(rect.top - 6 - Math.min(300, el.offsetHeight || 300))}px`
+            : `${Math.round(below)}px`;
       };
       const close = () => {
         (renderer?.element as HTMLElement | undefined)?.remove();

@@ -371,12 +371,19 @@ const MARK_DOM: Record<string, { parse: NonNullable<MarkSpec['parseDOM']>; rende
     parse: [
       {
         tag: 'a[href]',
-        getAttrs: (el) => ({ href: (el as HTMLElement).getAttribute('href') ?? '', title: linkTitle((el as HTMLElement).getAttribute('title')) }),
+        getAttrs: (el) => ({
+          href: (el as HTMLElement).getAttribute('href') ?? '',
+          title: linkTitle((el as HTMLElement).getAttribute('title')),
+        }),
       },
     ],
     render: (attrs) => [
       'a',
-      clean({ href: str(attrs.href), title: [str(attrs.title), FOLLOW_HINT].filter(Boolean).join(' · '), rel: 'noopener noreferrer nofollow' }),
+      clean({
+        href: str(attrs.href),
+        title: [str(attrs.title), FOLLOW_HINT].filter(Boolean).join(' · '),
+        rel: 'noopener noreferrer nofollow',
+      }),
       0,
     ],
   },
