@@ -35,6 +35,10 @@ export function branchKey(ref: BranchRef): string {
 export const UserSummary = z.object({ id: z.string(), displayName: z.string(), email: z.string().optional() });
 export type UserSummary = z.infer<typeof UserSummary>;
 
+/** The members of a space's organization, for `@` mentions; `kept`: the server could not be asked, this is what it said last. */
+export const MemberList = z.object({ members: z.array(UserSummary), source: z.enum(['server', 'kept', 'local']) });
+export type MemberList = z.infer<typeof MemberList>;
+
 export const SessionState = z.object({
   /** none: first start, nothing chosen yet; local: no server; server: signed in to one. */
   mode: z.enum(['none', 'local', 'server']),
@@ -313,6 +317,7 @@ export const ipcContract = {
   /** Moves images a page holds inline (`data:` URLs) into space files; how many moved. */
   'files.migratePage': { input: z.strictObject({ branch: BranchRef, pageId: Id }), output: z.object({ moved: z.number().int() }) },
   /** The revisions that changed a page (the space's main content), newest first. */
+  'members.list': { input: z.strictObject({ spaceId: Id }), output: MemberList },
   'history.list': { input: z.strictObject({ branch: BranchRef, pageId: Id }), output: PageHistoryView },
   /** A page as it was in a revision: its title and its body (the content model's JSON). */
   'history.page': {

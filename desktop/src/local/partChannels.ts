@@ -51,6 +51,7 @@ export const partChannels: PartChannels = {
     return file && { contentType: file.contentType, data: Buffer.from(file.bytes).toString('base64') };
   },
   'files.migratePage': async (n, { branch, pageId }) => ({ moved: await n.files.migratePage(branch, pageId) }),
+  'members.list': (n, { spaceId }) => n.members.list(spaceId),
   'history.list': (n, { branch, pageId }) => n.history.list(branch, pageId),
   'history.page': (n, { branch, pageId, revisionId }) => n.history.page(branch, pageId, revisionId),
   'history.restore': async (n, { branch, pageId, revisionId }) => {

@@ -34,6 +34,20 @@ export function pageTarget(pageId: string, anchor?: string | null): string {
   return anchor ? `page:${pageId}#${anchor}` : `page:${pageId}`;
 }
 
+/**
+ * The body form of a mention of a member: a link (`user:<userId>`) whose text is `@Name`, so
+ * every reader of the body (markdown, sites, exports) shows the name as written, and the
+ * mention needs no node of its own.
+ */
+export function userTarget(userId: string): string {
+  return `user:${userId}`;
+}
+
+/** The member a `user:<userId>` link mentions, or null for any other target. */
+export function mentionedUser(href: string): string | null {
+  return /^user:([A-Za-z0-9_-]+)$/.exec(href)?.[1] ?? null;
+}
+
 /** The body form of a reference to a space file. */
 export function fileTarget(fileId: string): string {
   return `file:${fileId}`;

@@ -187,6 +187,15 @@ function Workspace({
     [setNav],
   );
   const openPage = useCallback((pageId: string) => setNav({ pageId, view: 'page' }), [setNav]);
+  /** A heading to scroll to in the page a followed link opened. */
+  const [anchorTo, setAnchorTo] = useState<{ pageId: string; anchor: string } | null>(null);
+  const followToPage = useCallback(
+    (pageId: string, anchor: string | null) => {
+      setAnchorTo(anchor ? { pageId, anchor } : null);
+      openPage(pageId);
+    },
+    [openPage],
+  );
   const onNewSpace = useCallback(() => setDialog('newSpace'), []);
   const onPublish = useCallback(() => setDialog('publish'), []);
   const onOpenOutbox = useCallback(() => setDialog('outbox'), []);
@@ -343,6 +352,8 @@ function Workspace({
                       pages={flat}
                       placedCaret={placedCaret?.pageId === page.id ? placedCaret.caret : null}
                       onCaretPlaced={() => setPlacedCaret(null)}
+                      anchor={anchorTo?.pageId === page.id ? anchorTo.anchor : null}
+                      onOpenPage={followToPage}
                     />
                   )}
                 </article>

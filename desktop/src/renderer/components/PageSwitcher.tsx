@@ -2,24 +2,7 @@ import type { PageTreeNode } from '@quire/shared/content/tree';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useEscape } from './escape';
 import { Icon } from './Icons';
-
-const LIMIT = 50;
-
-/** Pages whose title (or path) has every typed word, titles starting with the query first. */
-export function matchPages(pages: PageTreeNode[], query: string): PageTreeNode[] {
-  const q = query.trim().toLowerCase();
-  if (!q) return pages.slice(0, LIMIT);
-  const words = q.split(/\s+/);
-  const scored: { page: PageTreeNode; score: number }[] = [];
-  for (const page of pages) {
-    const title = page.title.toLowerCase();
-    const hay = `${title} ${page.path}`;
-    if (!words.every((w) => hay.includes(w))) continue;
-    scored.push({ page, score: title.startsWith(q) ? 0 : title.includes(q) ? 1 : 2 });
-  }
-  scored.sort((a, b) => a.score - b.score);
-  return scored.slice(0, LIMIT).map((s) => s.page);
-}
+import { matchPages } from './pageMatch';
 
 /**
  * Ctrl/Cmd+K: type part of a page's title, Enter opens it. Works on the window's copy of

@@ -34,6 +34,11 @@ import { FindBar } from './FindBar';
 import { FindInPage } from './findReplace';
 import { PageOutline } from './PageOutline';
 import { LinkControl } from './LinkControl';
+import { Backlinks } from './Backlinks';
+import { FollowLinks, scrollToAnchor } from './followLinks';
+import { PageLinks } from './pageLinks';
+import { Mentions } from './mentions';
+import { membersOf } from './members';
 import { addColumn, addRow, deleteColumn, deleteRow, deleteTable, insertTable, tableCellAt } from './tables';
 
 export interface Collaborator {
@@ -327,6 +332,8 @@ export function PageEditor({
   pages,
   placedCaret,
   onCaretPlaced,
+  anchor,
+  onOpenPage,
 }: {
   replica: BranchReplica;
   pageId: string;
@@ -336,10 +343,16 @@ export function PageEditor({
   /** Where the writer clicked on the saved page before this editor existed: taken over, focused. */
   placedCaret?: PlacedCaret | null;
   onCaretPlaced?: () => void;
+  /** A heading to scroll to once the page is drawn (a followed `page:<id>#anchor` link). */
+  anchor?: string | null;
+  /** Opens another page (and scrolls to a heading of it): a followed link, a backlink. */
+  onOpenPage?: (pageId: string, anchor: string | null) => void;
 }) {
   const fragment = useMemo(() => fragmentOf(replica.doc, pageId), [replica, pageId]);
   const pagesRef = useRef(pages);
   pagesRef.current = pages;
+  const openRef = useRef(onOpenPage);
+  openRef.current = onOpenPage;
   const editor = useEditor(
     {
       editable,
@@ -355,6 +368,9 @@ export function PageEditor({
             node.type.name === 'heading' ? 'Heading' : 'Write, or type markdown: # heading, - list, > quote, ``` code…',
         }),
         SlashMenu.configure({ pages: () => pagesRef.current }),
+        PageLinks.configure({ pages: () => pagesRef.current }),
+        Mentions.configure({ members: () => membersOf(replica.ref.spaceId) }),
+        FollowLinks.configure({ pageId, openPage: (id, at) => openRef.current?.(id, at) }),
         CodeHighlight,
         FindInPage,
         CommentHighlights.configure({ doc: replica.doc, pageId }),
@@ -381,6 +397,16 @@ export function PageEditor({
       editor.off('update', retry);
     };
   }, [editor, placedCaret, editable]);
+  useEffect(() => {
+    if (!editor || !anchor) return;
+    // The body is bound on creation; a heading synced in just after is still scrolled to.
+    if (scrollToAnchor(editor, anchor)) return;
+    const retry = () => scrollToAnchor(editor, anchor) && editor.off('update', retry);
+    editor.on('update', retry);
+    return () => {
+      editor.off('update', retry);
+    };
+  }, [editor, anchor]);
   const find = useFindShortcuts(!!editor);
   const headingsOf = (id: string) => {
     const map = findPageMap(replica.doc, id);
@@ -405,6 +431,7 @@ export function PageEditor({
       {editor && find.open && <FindBar editor={editor} replace={find.open.replace} ask={find.open.ask} onClose={find.close} />}
       <EditorContent editor={editor} className="editor-content" />
       {editor && <PageOutline editor={editor} />}
+      <Backlinks doc={replica.doc} pageId={pageId} pages={pages} onOpen={(id) => onOpenPage?.(id, null)} />
     </div>
   );
 }

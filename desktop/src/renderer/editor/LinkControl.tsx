@@ -4,7 +4,7 @@ import type { PageTreeNode } from '@quire/shared/content/tree';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useEscape } from '../components/escape';
 import { Icon } from '../components/Icons';
-import { matchPages } from '../components/PageSwitcher';
+import { matchPages } from '../components/pageMatch';
 
 const SUGGESTIONS = 8;
 
@@ -53,9 +53,7 @@ export function LinkControl({
     if (picked) return [null, ...headingsOf(picked.id)].map((anchor) => ({ kind: 'heading' as const, anchor }));
     const q = query.trim();
     if (!q || isAddress(q)) return [];
-    return matchPages(pages, q)
-      .slice(0, SUGGESTIONS)
-      .map((page) => ({ kind: 'page' as const, page }));
+    return matchPages(pages, q, SUGGESTIONS).map((page) => ({ kind: 'page' as const, page }));
   }, [pages, query, picked, headingsOf]);
   useEffect(() => setActive(0), [query, picked]);
   useEffect(() => setRefused(null), [query]);

@@ -1,5 +1,6 @@
 import { HINT_STYLES, MAX_HEADING_LEVEL, bodySchema } from '@quire/shared/content/schema';
 import { type AnyExtension, Mark, Node } from '@tiptap/core';
+import { FOLLOW_HINT } from './followLinks';
 import type { DOMOutputSpec, MarkSpec, NodeSpec, Node as PMNode, TagParseRule } from '@tiptap/pm/model';
 
 /**
@@ -370,10 +371,21 @@ const MARK_DOM: Record<string, { parse: NonNullable<MarkSpec['parseDOM']>; rende
     parse: [
       {
         tag: 'a[href]',
-        getAttrs: (el) => ({ href: (el as HTMLElement).getAttribute('href') ?? '', title: (el as HTMLElement).getAttribute('title') }),
+        getAttrs: (el) => ({
+          href: (el as HTMLElement).getAttribute('href') ?? '',
+          title: linkTitle((el as HTMLElement).getAttribute('title')),
+        }),
       },
     ],
-    render: (attrs) => ['a', clean({ href: str(attrs.href), title: str(attrs.title), rel: 'noopener noreferrer nofollow' }), 0],
+    render: (attrs) => [
+      'a',
+      clean({
+        href: str(attrs.href),
+        title: [str(attrs.title), FOLLOW_HINT].filter(Boolean).join(' · '),
+        rel: 'noopener noreferrer nofollow',
+      }),
+      0,
+    ],
   },
   bold: {
     parse: [
@@ -387,6 +399,12 @@ const MARK_DOM: Record<string, { parse: NonNullable<MarkSpec['parseDOM']>; rende
   strike: { parse: [{ tag: 's' }, { tag: 'del' }, { tag: 'strike' }, { style: 'text-decoration=line-through' }], render: () => ['s', 0] },
   code: { parse: [{ tag: 'code', priority: 40 }], render: () => ['code', 0] },
 };
+
+/** A link's own title, without the hint the editor adds to it (a link copied from the page comes back as it was). */
+function linkTitle(title: string | null): string | null {
+  const own = title?.endsWith(FOLLOW_HINT) ? title.slice(0, -FOLLOW_HINT.length).replace(/ · $/, '') : title;
+  return own || null;
+}
 
 /** Attributes taken from the shared spec; parsing is done by the node's own rules. */
 function attributesOf(spec: NodeSpec | MarkSpec) {
