@@ -25,6 +25,7 @@ import { ChangeRequests } from './node/changeRequests';
 import { Comments } from './node/comments';
 import { Files, type NewFile } from './node/files';
 import { History } from './node/history';
+import { Insights } from './node/insights';
 import type { LocalNodeOptions, NodeContext, NodeEvents } from './node/context';
 import { OutboxQueue } from './node/outbox';
 import { Session } from './node/session';
@@ -60,6 +61,8 @@ export class LocalNode extends EventEmitter<NodeEvents> {
   readonly comments: Comments;
   readonly files: Files;
   readonly history: History;
+  /** A space's Insights view, read from the server that publishes its site. */
+  readonly insights: Insights;
   /** What the writer sees of the outbox: entries, retry, discard. */
   readonly queue: OutboxQueue;
   private closed = false;
@@ -88,6 +91,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
       comments: new Comments(ctx),
       files: new Files(ctx),
       history: new History(ctx),
+      insights: new Insights(ctx),
       queue: new OutboxQueue(ctx),
     };
     Object.assign(ctx, parts);
@@ -99,6 +103,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
       comments: this.comments,
       files: this.files,
       history: this.history,
+      insights: this.insights,
       queue: this.queue,
     } = parts);
     this.outbox = new Outbox(db, createPerformer(this.replayContext()));
