@@ -73,7 +73,7 @@ beforeAll(async () => {
   await m.node.session.connect(s.url, s.token);
   await m.node.catalog.refresh();
   browser = await launchChromium();
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -97,7 +97,7 @@ describe('the Insights view', { timeout: 90_000 }, () => {
       expect.stringMatching(/^3\s+Agent and crawler requests$/),
     ]);
     const topPages = await view.getByTestId('top-pages').locator('.insights-bar').allInnerTexts();
-    expect(topPages[0]).toMatch(/^\/install\s+1 visitors\s+3$/);
+    expect(topPages[0]).toMatch(/^\/install\s+1 visitor\s+3$/);
     expect(topPages).toHaveLength(3);
 
     // Worst rated first, with what the reader wrote.
@@ -119,6 +119,8 @@ describe('the Insights view', { timeout: 90_000 }, () => {
     expect(await broken.count()).toBe(1);
     expect(await broken.innerText()).toMatch(/\/setup\/install\s+2 hits\s+→ \/install/);
     await screenshot(page, 'insights-light');
+    await view.getByTestId('broken-urls').scrollIntoViewIfNeeded();
+    await screenshot(page, 'insights-light-lower');
 
     await broken.getByRole('button', { name: 'Create redirect' }).click();
     await broken.getByText('Redirected').waitFor();
@@ -137,6 +139,8 @@ describe('the Insights view', { timeout: 90_000 }, () => {
     await dark.getByTestId('top-pages').waitFor({ timeout: 20_000 });
     await dark.getByTestId('insights-chart').locator('canvas').waitFor();
     await screenshot(dark, 'insights-dark');
+    await dark.getByTestId('broken-urls').scrollIntoViewIfNeeded();
+    await screenshot(dark, 'insights-dark-lower');
     expect(errors).toEqual([]);
   });
 
@@ -148,5 +152,12 @@ describe('the Insights view', { timeout: 90_000 }, () => {
     await empty.waitFor({ timeout: 20_000 });
     expect(await empty.innerText()).toContain('No site publishes this space yet. Publish a site with it');
     expect(errors).toEqual([]);
+
+    // A space only on this machine has no readers yet: the way there is publishing it.
+    const local = await m.node.catalog.createSpace({ title: 'Notebook' });
+    expect(await m.node.insights.get({ spaceId: local.id, days: 30 })).toMatchObject({
+      state: 'local',
+      notice: expect.stringContaining('publish the space to a server, then publish a site with it'),
+    });
   });
 });

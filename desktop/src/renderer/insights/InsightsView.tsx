@@ -119,7 +119,14 @@ function Report({ view, onChanged }: { view: View; onChanged: () => void }) {
       <div className="insights-grid">
         <Card title="Top pages" testId="top-pages" empty={!view.topPages.length && 'No page was read in this range.'}>
           {view.topPages.map((p) => (
-            <Bar key={p.path} label={p.path} value={p.views} max={topMax} note={`${fmt(p.visitors)} visitors`} />
+            <Bar
+              key={p.path}
+              label={p.path}
+              mono
+              value={p.views}
+              max={topMax}
+              note={`${fmt(p.visitors)} ${p.visitors === 1 ? 'visitor' : 'visitors'}`}
+            />
           ))}
         </Card>
         <Card
@@ -267,18 +274,21 @@ function Bar({
   value,
   max,
   note,
+  mono,
   tone = 'accent',
 }: {
   label: string;
   value: number;
   max: number;
   note?: string;
+  /** A path, set in the code font. */
+  mono?: boolean;
   tone?: 'accent' | 'blue';
 }) {
   return (
     <div className="insights-bar">
       <span className={`insights-bar-fill is-${tone}`} style={{ width: `${(100 * value) / max}%` }} />
-      <span className="insights-path">{label}</span>
+      <span className={mono ? 'insights-path' : 'insights-label'}>{label}</span>
       {note && <span className="muted insights-note">{note}</span>}
       <span className="insights-num">{fmt(value)}</span>
     </div>
