@@ -81,7 +81,7 @@ afterAll(async () => {
   await s?.close();
 });
 
-describe('the Insights view', { timeout: 90_000 }, () => {
+describe('the Insights view', { timeout: 180_000 }, () => {
   it('shows what readers of the site read, rate, miss and come from, and creates a redirect in one click', async () => {
     const page = await window();
     await page.locator('.space-row', { hasText: 'Acme guides' }).click();
