@@ -8,6 +8,7 @@
  * browser mode's WebSocket) carry the same JSON.
  */
 import { z } from 'zod';
+import { INSIGHTS_DAYS, InsightsView, RedirectSuggestion } from './insights';
 
 const Id = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be an id (letters, digits, _ and -)');
 const Text = (max: number, min = 0) =>
@@ -354,6 +355,22 @@ export const ipcContract = {
     output: CommentView,
   },
   'comments.resolve': { input: z.strictObject({ commentId: Id, resolved: z.boolean() }), output: CommentView },
+
+  /** The Insights view of a space: what readers of the site that publishes it read, rate, miss and come from. */
+  'insights.get': {
+    input: z.strictObject({ spaceId: Id, siteId: Id.optional(), days: z.literal(INSIGHTS_DAYS) }),
+    output: InsightsView,
+  },
+  /** Sends readers of a broken URL of the site to an existing page (the site's redirects). */
+  'insights.createRedirect': {
+    input: z.strictObject({
+      organizationId: Id,
+      siteId: Id,
+      source: Text(1024, 2).regex(/^\//, 'must be a path starting with /'),
+      to: RedirectSuggestion.extend({ siteSpaceId: Id, pageId: Id }).strict(),
+    }),
+    output: z.object({ id: z.string(), source: z.string() }),
+  },
 
   'outbox.list': { input: Empty, output: z.array(OutboxEntryView) },
   'outbox.retry': { input: z.strictObject({ seq: z.number().int().positive() }), output: z.array(OutboxEntryView) },

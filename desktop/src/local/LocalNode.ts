@@ -26,6 +26,7 @@ import { Comments } from './node/comments';
 import { Files, type NewFile } from './node/files';
 import { History } from './node/history';
 import { Members } from './node/members';
+import { Insights } from './node/insights';
 import type { LocalNodeOptions, NodeContext, NodeEvents } from './node/context';
 import { OutboxQueue } from './node/outbox';
 import { Session } from './node/session';
@@ -63,6 +64,8 @@ export class LocalNode extends EventEmitter<NodeEvents> {
   readonly history: History;
   /** The organization's members, for mentions. */
   readonly members: Members;
+  /** A space's Insights view, read from the server that publishes its site. */
+  readonly insights: Insights;
   /** What the writer sees of the outbox: entries, retry, discard. */
   readonly queue: OutboxQueue;
   private closed = false;
@@ -92,6 +95,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
       files: new Files(ctx),
       history: new History(ctx),
       members: new Members(ctx),
+      insights: new Insights(ctx),
       queue: new OutboxQueue(ctx),
     };
     Object.assign(ctx, parts);
@@ -104,6 +108,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
       files: this.files,
       history: this.history,
       members: this.members,
+      insights: this.insights,
       queue: this.queue,
     } = parts);
     this.outbox = new Outbox(db, createPerformer(this.replayContext()));

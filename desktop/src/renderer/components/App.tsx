@@ -12,6 +12,7 @@ import { Breadcrumbs } from './Breadcrumbs';
 import { BranchSwitcher, ReviewView, StatusBadge, useChangeRequests } from './ChangeRequests';
 import { CommentsPanel } from './CommentsPanel';
 import { HistoryPanel } from './HistoryPanel';
+import { InsightsView } from '../insights/InsightsView';
 import { ConnectScreen } from './ConnectScreen';
 import { AccountDialog, NewSpaceDialog, OutboxDialog, PublishDialog } from './Dialogs';
 import { Icon } from './Icons';
@@ -29,7 +30,7 @@ interface Nav {
   spaceId: string | null;
   changeRequestId: string | null;
   pageId: string | null;
-  view: 'page' | 'review';
+  view: 'page' | 'review' | 'insights';
 }
 
 const NAV_KEY = 'quire.nav';
@@ -295,6 +296,15 @@ function Workspace({
               </div>
               <SaveIndicator replica={replica} />
               {branch && <PdfButton branch={branch} />}
+              <button
+                type="button"
+                className={`icon-btn topbar-btn${nav.view === 'insights' ? ' is-on' : ''}`}
+                aria-label="Insights"
+                title="Insights: what readers of the published site read, rate and miss"
+                onClick={() => setNav({ view: nav.view === 'insights' ? 'page' : 'insights' })}
+              >
+                <Icon name="chart" size={18} />
+              </button>
               {nav.view === 'page' && page && space.syncState !== 'local' && (
                 <button
                   type="button"
@@ -323,7 +333,9 @@ function Workspace({
                 <StatusBadge cr={cr} /> This change request is merged; its content is read-only.
               </div>
             )}
-            {nav.view === 'review' && cr ? (
+            {nav.view === 'insights' ? (
+              <InsightsView key={space.id} spaceId={space.id} />
+            ) : nav.view === 'review' && cr ? (
               <ReviewView
                 cr={cr}
                 replica={replica}

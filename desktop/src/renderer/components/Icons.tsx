@@ -204,6 +204,7 @@ const PATHS = {
   ),
   diff: <path d="M12 4v7M8.5 7.5h7M8.5 17h7M5 21h14V3H5z" />,
   arrowLeft: <path d="M19 12H5M11 6l-6 6 6 6" />,
+  chart: <path d="M4 20V4M4 20h16M8 16v-4M12 16V8M16 16v-6" />,
   history: <path d="M3 12a9 9 0 1 0 3-6.7L3 8M3 3v5h5M12 7v5l3 3" />,
   users: (
     <>
