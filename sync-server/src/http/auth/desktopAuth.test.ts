@@ -42,7 +42,8 @@ async function passwordCode(email: string, q = request()) {
   return { code: location.searchParams.get('code') as string, state: location.searchParams.get('state') };
 }
 
-describe('desktop sign-in page', () => {
+// Each password check is scrypt's work (tenths of a second, seconds on a loaded machine).
+describe('desktop sign-in page', { timeout: 90_000 }, () => {
   it('shows the sign-in page for a loopback redirect, never cached or framed', async () => {
     const page = await t.get(authorizeUrl(request()));
     expect(page.status).toBe(200);
@@ -96,7 +97,7 @@ describe('desktop sign-in page', () => {
   });
 });
 
-describe('desktop code exchange (PKCE)', () => {
+describe('desktop code exchange (PKCE)', { timeout: 90_000 }, () => {
   it('exchanges the code with its verifier for a token of the user, named for the device', async () => {
     const u = await userWithPassword();
     const { code, state } = await passwordCode(u.email);
@@ -158,7 +159,7 @@ describe('desktop code exchange (PKCE)', () => {
   });
 });
 
-describe('desktop sign-in where the organization requires SAML', () => {
+describe('desktop sign-in where the organization requires SAML', { timeout: 90_000 }, () => {
   it('sends the member through the identity provider, even with a password, and the token is the organization’s SSO token', async () => {
     const { orgId, admin } = await t.org();
     const provider = (
