@@ -252,6 +252,14 @@ export const ipcContract = {
   'session.get': { input: Empty, output: SessionState },
   /** Signs in to a server (the token is checked there first) and remembers it. */
   'session.connect': { input: z.strictObject({ url: Text(2048, 1), token: Text(4096, 1) }), output: SessionState },
+  /**
+   * Signs in through the system browser (RFC 8252, PKCE): the LocalNode listens on a loopback
+   * port and answers the server's sign-in page, which the window opens in the browser.
+   */
+  'session.browserSignIn': { input: z.strictObject({ url: Text(2048, 1) }), output: z.object({ authorizeUrl: z.string() }) },
+  /** Resolves once the browser came back and the token is stored (or fails with why not). */
+  'session.browserSignInDone': { input: Empty, output: SessionState },
+  'session.browserSignInCancel': { input: Empty, output: z.object({}) },
   'session.useLocal': { input: Empty, output: SessionState },
   'session.signOut': { input: Empty, output: SessionState },
 

@@ -16,6 +16,7 @@ import { createSpace } from '../store/spaces';
 import { insertEvents } from '../store/insights';
 import { createSite } from '../store/sites';
 import { blankDraft, finishRows } from '../core/insights/events';
+import { verifyPassword } from '../core/desktopSignIn/passwords';
 import { runAdmin } from './admin';
 
 let env: NodeJS.ProcessEnv;
@@ -65,6 +66,10 @@ async function adminProcess(...args: string[]) {
 }
 
 async function admin(...args: string[]) {
+  return adminWithInput('', ...args);
+}
+
+async function adminWithInput(input: string, ...args: string[]) {
   const out: string[] = [];
   const errors: string[] = [];
   const code = await runAdmin(
@@ -72,6 +77,7 @@ async function admin(...args: string[]) {
     (l) => out.push(l),
     env,
     (l) => errors.push(l),
+    async () => input,
   );
   return { code, out, errors: errors.join('\n') };
 }
@@ -267,5 +273,33 @@ describe('npm run admin', () => {
     const unknown = await admin('token', 'create', 'nobody@nowhere.test');
     expect(unknown.code).toBe(1);
     expect(unknown.errors).toMatch(/No user with email/);
+  });
+
+  // each command opens the database afresh: slow on a busy machine
+  it('sets a password from standard input, which the desktop sign-in checks', { timeout: SPAWNING }, async () => {
+    const org = await admin('org', 'create', 'Passwords');
+    expect((await admin('user', 'create', 'grace@acme.test', '--org', org.out[0] as string, '--role', 'read')).code).toBe(0);
+    const short = await adminWithInput('too short\n', 'user', 'password', 'grace@acme.test');
+    expect(short.code).toBe(1);
+    expect(short.errors).toBe('The password must be at least 12 characters (read from standard input).');
+    const set = await adminWithInput('correct horse battery staple\n', 'user', 'password', 'grace@acme.test');
+    expect(set.code, set.errors).toBe(0);
+    expect(set.out).toEqual(['Password set for grace@acme.test.']);
+    const store = await openStore(loadConfig(env));
+    try {
+      const [row] = await store.db.query<{ hash: string }>(
+        'SELECT p.hash FROM user_passwords p JOIN users u ON u.id = p.user_id WHERE u.email = $1',
+        ['grace@acme.test'],
+      );
+      expect(row?.hash).toMatch(/^scrypt\$32768\$8\$3\$/);
+      expect(await verifyPassword('correct horse battery staple', row?.hash)).toBe(true);
+      expect(await verifyPassword('correct horse battery stapler', row?.hash)).toBe(false);
+    } finally {
+      await store.db.close();
+      store.unlock();
+    }
+    expect((await adminWithInput('correct horse battery staple', 'user', 'password', 'nobody@acme.test')).errors).toBe(
+      'No user with email nobody@acme.test.',
+    );
   });
 });

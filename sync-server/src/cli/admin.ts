@@ -4,7 +4,17 @@ import { ROLES, type Role } from '@quire/shared';
 import { DomainError } from '@quire/shared/domainErrors';
 import { type Config, loadConfig } from '../config';
 import { type InsightsReport, insightsReport } from '../core/insights/queries';
-import { type AdminStore, createOrganization, issueToken, openAdminStore, revokeTokenValue, setMember, spaceArchive } from '../core/admin';
+import {
+  type AdminStore,
+  createOrganization,
+  issueToken,
+  openAdminStore,
+  revokeTokenValue,
+  setMember,
+  setPassword,
+  spaceArchive,
+} from '../core/admin';
+import { MIN_PASSWORD_LENGTH } from '../core/desktopSignIn/passwords';
 import type { ArchiveFormat } from '../core/content/export';
 
 const USAGE = `Usage: npm run admin -- <command>
@@ -14,6 +24,8 @@ const USAGE = `Usage: npm run admin -- <command>
                                                add a user to an organization (role: ${ROLES.join(', ')}, or guest)
   user role <email> --org <orgId> --role <role>
                                                change a member's role
+  user password <email>                        set the password the user signs in with (desktop sign-in
+                                               page), read from standard input (at least 12 characters)
   token create <email>                         issue a token; printed once, alone on the last line
   token revoke <token>                         revoke a token
   export <spaceId> --out <file> [--change-request <id or number>]
@@ -48,7 +60,12 @@ type Db = AdminStore['db'];
 type Command = (db: Db, config: Config) => Promise<number>;
 
 /** Reads the arguments without touching the database, so bad usage is explained even while the server runs. */
-function parseCommand(args: string[], out: (line: string) => void, errOut: (line: string) => void): Command {
+function parseCommand(
+  args: string[],
+  out: (line: string) => void,
+  errOut: (line: string) => void,
+  readInput: () => Promise<string>,
+): Command {
   if (args[0] === 'export') return exportCommand(args.slice(1), out, errOut);
   if (args[0] === 'insights') return insightsCommand(args.slice(1), out, errOut);
   const [group, action] = args.splice(0, 2);
@@ -79,6 +96,25 @@ function parseCommand(args: string[], out: (line: string) => void, errOut: (line
           return 1;
         }
         out(user.id);
+        return 0;
+      };
+    }
+    case 'user password': {
+      const email = args[0];
+      if (!email || !email.includes('@')) throw new UsageError('user password needs an email');
+      return async (db) => {
+        // Standard input, not an argument: arguments show in the process list and shell history.
+        const password = (await readInput()).replace(/\r?\n$/, '');
+        if (password.length < MIN_PASSWORD_LENGTH) {
+          errOut(`The password must be at least ${MIN_PASSWORD_LENGTH} characters (read from standard input).`);
+          return 1;
+        }
+        const user = await setPassword(db, email, password);
+        if (!user) {
+          errOut(`No user with email ${email}.`);
+          return 1;
+        }
+        out(`Password set for ${user.email}.`);
         return 0;
       };
     }
@@ -197,11 +233,18 @@ export function formatReport(r: InsightsReport): string[] {
   ];
 }
 
+async function readStdin(): Promise<string> {
+  let text = '';
+  for await (const chunk of process.stdin) text += chunk;
+  return text;
+}
+
 export async function runAdmin(
   argv: string[],
   out: (line: string) => void = console.log,
   env: NodeJS.ProcessEnv = process.env,
   errOut: (line: string) => void = console.error,
+  readInput: () => Promise<string> = readStdin,
 ): Promise<number> {
   const args = [...argv];
   const group = args[0];
@@ -211,7 +254,7 @@ export async function runAdmin(
   }
   let command: Command;
   try {
-    command = parseCommand(args, out, errOut);
+    command = parseCommand(args, out, errOut, readInput);
   } catch (err) {
     if (err instanceof UsageError) {
       errOut(`${err.message}\n\n${USAGE}`);

@@ -4,11 +4,13 @@ import type { Db } from '../store/db';
 import { DataDirInUseError } from '../store/lock';
 import { addMember, getMembership, setMemberRole } from '../store/members';
 import { type StoreSettings, openStore } from '../store/open';
+import { setPasswordHash } from '../store/desktopSignIns';
 import { createOrg, getOrg } from '../store/organizations';
 import { getSpace } from '../store/spaces';
 import { createToken, revokeToken } from '../store/tokens';
 import { ensureUser, getUserByEmail } from '../store/users';
 import { type ArchiveFormat, exportRevisionArchive } from './content/export';
+import { hashPassword } from './desktopSignIn/passwords';
 import { initSpaceContent } from './content/revisions';
 
 /*
@@ -67,6 +69,17 @@ export async function issueToken(db: Db, email: string) {
   if (!user) return undefined;
   const token = await createToken(db, user.id, undefined, 'admin command');
   return { user, token };
+}
+
+/**
+ * Sets the password the user signs in with on the desktop sign-in page (where no
+ * organization of theirs requires single sign-on); undefined when there is no such user.
+ */
+export async function setPassword(db: Db, email: string, password: string) {
+  const user = await getUserByEmail(db, email);
+  if (!user) return undefined;
+  await setPasswordHash(db, user.id, await hashPassword(password));
+  return user;
 }
 
 /** Whether there was such a token to revoke. */

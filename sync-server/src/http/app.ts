@@ -23,8 +23,10 @@ import { validationHook } from './validation';
 const FILE_UPLOAD = /^\/v1\/spaces\/[^/]+(\/change-requests\/[^/]+)?\/content\/files\/[^/]+$/;
 const isFileUpload = (c: Context<AppEnv>) => c.req.method === 'PUT' && FILE_UPLOAD.test(c.req.path);
 
-/** Paths under /v1 that answer without a token. */
-const PUBLIC_PATHS = [/^\/v1\/openapi\.json$/, /^\/v1\/reference(\/.*)?$/];
+/** Paths under /v1 that answer without a token: the API's description, and how a person gets a token. */
+const PUBLIC_PATHS = [/^\/v1\/openapi\.json$/, /^\/v1\/reference(\/.*)?$/, /^\/v1\/auth\/desktop\/(authorize|token)$/];
+/** The desktop sign-in page posts an HTML form, the one body under /v1 that is not JSON. */
+const isSignInForm = (c: Context<AppEnv>) => c.req.method === 'POST' && c.req.path === '/v1/auth/desktop/authorize';
 
 function errorResponse(c: Context<AppEnv>, status: number, message: string, headers: Record<string, string> = {}) {
   for (const [k, v] of Object.entries(headers)) c.header(k, v);
@@ -98,10 +100,10 @@ export function createApp(deps: Deps, limiters: RateLimiters = rateLimiters(deps
   // budgets (a visitor reading a site is not an integration's burst).
   const sitesLimit = rateLimit(new RateLimiter(deps.config.rateLimitSitesPerAddress), (c) => `addr:${clientAddress(c)}`);
   app.use('/s/*', sitesLimit);
-  app.use(
-    '/sso/*',
-    rateLimit(new RateLimiter(deps.config.rateLimitSsoPerAddress), (c) => `addr:${clientAddress(c)}`),
-  );
+  // Signing in (SAML, the desktop sign-in page and its code exchange) shares one budget per address.
+  const signInLimit = rateLimit(new RateLimiter(deps.config.rateLimitSsoPerAddress), (c) => `addr:${clientAddress(c)}`);
+  app.use('/sso/*', signInLimit);
+  app.use('/v1/auth/*', signInLimit);
   app.use('*', publishedSiteHosts(sitesLimit));
   // After the site hostnames: on a site's own hostname, /metrics is that site's path.
   if (metrics) {
@@ -136,7 +138,7 @@ export function createApp(deps: Deps, limiters: RateLimiters = rateLimiters(deps
     return next();
   });
   const parseJson = jsonBody();
-  app.use('/v1/*', (c, next) => (isFileUpload(c) ? next() : parseJson(c, next)));
+  app.use('/v1/*', (c, next) => (isFileUpload(c) || isSignInForm(c) ? next() : parseJson(c, next)));
   app.use('/v1/*', keepResponses());
   app.use('/v1/*', async (c, next) => {
     if (PUBLIC_PATHS.some((p) => p.test(c.req.path))) return next();

@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from './env';
+import { registerDesktopAuth } from './auth/handlers';
 import { registerChangeRequestComments } from './changeRequestComments/handlers';
 import { registerCollections } from './collections/handlers';
 import { registerComments } from './comments/handlers';
@@ -22,6 +23,7 @@ import { registerWebhooks } from './webhooks/handlers';
 /** Every resource family of /v1; each registers its own routes. */
 export function registerApiRoutes(app: OpenAPIHono<AppEnv>) {
   registerUser(app);
+  registerDesktopAuth(app);
   registerOrganizations(app);
   registerMembers(app);
   registerTeams(app);

@@ -1,5 +1,6 @@
 import { userInfo } from 'node:os';
 import type { SessionState, SyncStatus, UserSummary } from '../../common/ipc';
+import { type BrowserSignIn, startBrowserSignIn } from '../browserSignIn';
 import type { CredentialStore } from '../credentials';
 import { RemoteError, ServerClient, UnreachableError, normalizeServerUrl } from '../ServerClient';
 import { deleteMeta, getMeta, setMeta } from '../store/catalog';
@@ -20,6 +21,14 @@ function safeUserName(): string {
   }
 }
 
+function serverAddress(url: string): string {
+  try {
+    return normalizeServerUrl(url);
+  } catch {
+    throw new LocalError('The server address is not a valid URL.');
+  }
+}
+
 /**
  * Who the user is and how the node talks to a server: signing in and out, working
  * offline, probing an unreachable server, and the sync status the windows show.
@@ -35,6 +44,8 @@ export class Session implements SessionPart {
   private lastError?: string;
   private probeTimer?: NodeJS.Timeout;
   private statusTimer?: NodeJS.Timeout;
+  /** A sign-in through the system browser waiting for the browser to come back. */
+  private browserSignIn?: BrowserSignIn;
 
   constructor(
     private readonly ctx: NodeContext,
@@ -76,12 +87,7 @@ export class Session implements SessionPart {
 
   /** Signs in: the token is checked against the server before anything is stored. */
   async connect(url: string, token: string): Promise<SessionState> {
-    let normalized: string;
-    try {
-      normalized = normalizeServerUrl(url);
-    } catch {
-      throw new LocalError('The server address is not a valid URL.');
-    }
+    const normalized = serverAddress(url);
     const client = new ServerClient(normalized, token.trim());
     let me: { id: string; displayName?: string; email?: string };
     try {
@@ -104,6 +110,49 @@ export class Session implements SessionPart {
     this.setReachable(true);
     await this.ctx.catalog.refresh().catch(() => {});
     return this.state();
+  }
+
+  /**
+   * Starts signing in through the system browser: answers the server's sign-in page for a
+   * window to open. When the browser comes back the token is stored as a pasted one is
+   * (`connect`), whether or not a window still waits (`awaitBrowserSignIn`).
+   */
+  async startBrowserSignIn(url: string): Promise<{ authorizeUrl: string }> {
+    const normalized = serverAddress(url);
+    try {
+      await fetch(`${normalized}/healthz`, { signal: AbortSignal.timeout(5000) });
+    } catch (err) {
+      throw new LocalError(`Cannot reach ${normalized} (${new UnreachableError(err).message}). Check the address, or work locally.`);
+    }
+    this.browserSignIn?.cancel();
+    const attempt = await startBrowserSignIn(normalized, {
+      onToken: async (token) => {
+        await this.connect(normalized, token);
+      },
+    });
+    attempt.done.catch(() => {});
+    this.browserSignIn = attempt;
+    return { authorizeUrl: attempt.authorizeUrl };
+  }
+
+  /** Waits for the browser sign-in started last, then answers the signed-in state. */
+  async awaitBrowserSignIn(): Promise<SessionState> {
+    const attempt = this.browserSignIn;
+    if (!attempt) throw new LocalError('No sign-in is waiting for the browser. Start it again.');
+    try {
+      await attempt.done;
+    } catch (err) {
+      throw new LocalError((err as Error).message);
+    } finally {
+      if (this.browserSignIn === attempt) this.browserSignIn = undefined;
+    }
+    return this.state();
+  }
+
+  /** Gives up the browser sign-in: its redirect is no longer listened for. */
+  async cancelBrowserSignIn(): Promise<Record<string, never>> {
+    this.browserSignIn?.cancel();
+    return {};
   }
 
   /** Works with no server: spaces live on this machine until published. */
@@ -245,6 +294,7 @@ export class Session implements SessionPart {
   }
 
   stop() {
+    this.browserSignIn?.cancel();
     clearTimeout(this.probeTimer);
     clearTimeout(this.statusTimer);
   }

@@ -102,8 +102,12 @@ export async function activeProvider(db: Db, id: string): Promise<SamlProviderRo
   return p;
 }
 
-/** Where a sign-in starts: the identity provider's URL for a new request (expired requests are dropped first). */
-export async function signInUrl(db: Db, p: SamlProviderRow, base: string): Promise<string> {
+/**
+ * Where a sign-in starts: the identity provider's URL for a new request (expired requests
+ * are dropped first). `relayState` comes back with the response: it names what the
+ * sign-in is for (a desktop app's sign-in), or nothing (a token shown in the browser).
+ */
+export async function signInUrl(db: Db, p: SamlProviderRow, base: string, relayState = ''): Promise<string> {
   await saml.purgeExpired(db, REQUEST_MAX_AGE_MS);
-  return (await samlFor(db, p, base)).getAuthorizeUrlAsync('', undefined, {});
+  return (await samlFor(db, p, base)).getAuthorizeUrlAsync(relayState, undefined, {});
 }

@@ -2,14 +2,14 @@ import { DomainError } from '@quire/shared/domainErrors';
 import type { Profile } from '@node-saml/node-saml';
 import type { Role } from '@quire/shared';
 import type { SsoSignIn } from '@quire/shared/schemas/saml';
-import type { Db } from '../../store/db';
+import type { Db, Queryable } from '../../store/db';
 import { addMember, getMembership } from '../../store/members';
 import { getOrg } from '../../store/organizations';
 import * as saml from '../../store/saml';
 import type { SamlProviderRow } from '../../store/saml';
 import { upsertTeamMember } from '../../store/teams';
 import { createToken } from '../../store/tokens';
-import { getUserByEmail, insertUnverifiedUser } from '../../store/users';
+import { type UserRow, getUserByEmail, insertUnverifiedUser } from '../../store/users';
 import { REQUEST_MAX_AGE_MS, samlFor } from './serviceProvider';
 
 /** A SAML response that does not sign anyone in; the message says why, for the person at the browser. */
@@ -77,17 +77,50 @@ function assertionFacts(profile: Profile): AssertionFacts {
   return { id, notOnOrAfter: new Date(end) };
 }
 
+/** Who a verified SAML response signed in, inside the transaction that recorded it. */
+export interface SamlSignedIn {
+  user: UserRow;
+  orgId: string;
+  /** The account joined the organization with this sign-in. */
+  joined: boolean;
+}
+
 /**
- * Consumes a SAML response posted to a provider's ACS URL and signs its subject in:
- * verifies it (signature against the provider's certificate, issuer, audience, time
+ * Consumes a SAML response posted to a provider's ACS URL and answers with a new API token
+ * of the person it signs in (see `signInWithSamlResponse`). The token is recorded as an SSO
+ * token of the provider's organization, which is the only one it reaches (see enforcement.ts).
+ */
+export function consumeSamlResponse(db: Db, provider: SamlProviderRow, base: string, samlResponse: string): Promise<SsoSignIn> {
+  return signInWithSamlResponse(db, provider, base, samlResponse, async (tx, { user, orgId, joined }) => {
+    const token = await createToken(tx, user.id, undefined, `SSO sign-in through ${provider.label}`.slice(0, 200));
+    await saml.recordSsoToken(tx, token, orgId, provider.id, user.id);
+    return {
+      object: 'sso-sign-in' as const,
+      token,
+      user: { id: user.id, email: user.email, displayName: user.display_name },
+      organization: orgId,
+      created: joined,
+    };
+  });
+}
+
+/**
+ * Verifies a SAML response posted to a provider's ACS URL and signs its subject in:
+ * checks it (signature against the provider's certificate, issuer, audience, time
  * window, the request it answers), refuses an assertion already consumed, then signs in
  * a member of the provider's organization or creates a new account there (the provider's
  * default role and team; its address unverified, as only the provider vouches for it).
  * An existing account that is not a member is refused: a provider cannot speak for users
- * of other organizations. The new API token is recorded as an SSO token of this
- * organization, which is the only one it reaches (see enforcement.ts).
+ * of other organizations. `then` runs in the same transaction with who signed in: it
+ * issues what that sign-in is for (a token, or a desktop app's one-time code).
  */
-export async function consumeSamlResponse(db: Db, provider: SamlProviderRow, base: string, samlResponse: string): Promise<SsoSignIn> {
+export async function signInWithSamlResponse<T>(
+  db: Db,
+  provider: SamlProviderRow,
+  base: string,
+  samlResponse: string,
+  then: (tx: Queryable, signedIn: SamlSignedIn) => Promise<T>,
+): Promise<T> {
   const instance = await samlFor(db, provider, base);
   let profile: Profile | null;
   try {
@@ -135,14 +168,6 @@ export async function consumeSamlResponse(db: Db, provider: SamlProviderRow, bas
       if (provider.default_team_id) await upsertTeamMember(tx, provider.default_team_id, user.id, undefined);
     }
     await tx.query('UPDATE org_members SET sso = true, last_seen_at = now() WHERE org_id = $1 AND user_id = $2', [org.id, user.id]);
-    const token = await createToken(tx, user.id, undefined, `SSO sign-in through ${provider.label}`.slice(0, 200));
-    await saml.recordSsoToken(tx, token, org.id, provider.id, user.id);
-    return {
-      object: 'sso-sign-in' as const,
-      token,
-      user: { id: user.id, email: user.email, displayName: user.display_name },
-      organization: org.id,
-      created: !existing,
-    };
+    return then(tx, { user, orgId: org.id, joined: !existing });
   });
 }

@@ -2,7 +2,8 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { SsoSignIn } from '@quire/shared/schemas/saml';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { consumeSamlResponse } from '../../core/sso/signIn';
+import { completeSamlSignIn, pendingSignIn } from '../../core/desktopSignIn/signIn';
+import { consumeSamlResponse, signInWithSamlResponse } from '../../core/sso/signIn';
 import * as providers from '../../core/sso/providers';
 import { activeProvider, signInUrl } from '../../core/sso/providers';
 import { serviceProviderMetadata, serviceUrls } from '../../core/sso/serviceProvider';
@@ -130,9 +131,16 @@ export function registerSaml(app: OpenAPIHono<AppEnv>) {
     const form = await c.req.parseBody();
     const samlResponse = form.SAMLResponse;
     if (typeof samlResponse !== 'string' || samlResponse.trim() === '') throw badRequest('Missing form field "SAMLResponse".');
-    const signedIn: SsoSignIn = await consumeSamlResponse(c.get('deps').db, p, baseUrl(c), samlResponse);
+    const db = c.get('deps').db;
     c.header('cache-control', 'no-store');
     c.header('referrer-policy', 'no-referrer');
+    // A desktop app's sign-in (RelayState names it): the browser goes back to the app with a one-time code.
+    const desktop = await pendingSignIn(db, form.RelayState, p.id);
+    if (desktop) {
+      const { redirect } = await signInWithSamlResponse(db, p, baseUrl(c), samlResponse, (tx, who) => completeSamlSignIn(tx, desktop, who));
+      return c.redirect(redirect, 303);
+    }
+    const signedIn: SsoSignIn = await consumeSamlResponse(db, p, baseUrl(c), samlResponse);
     if (/application\/json/i.test(c.req.header('accept') ?? '')) return c.json(signedIn, 200);
     c.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
     return c.html(tokenPage(signedIn), 200);

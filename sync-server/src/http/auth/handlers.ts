@@ -1,0 +1,64 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { DesktopAuthorizeQuery } from '@quire/shared/schemas/desktopAuth';
+import { describeIssue } from '../../web/issues';
+import { exchangeCode, signInStep } from '../../core/desktopSignIn/signIn';
+import { ApiError } from '../errorStatus';
+import type { AppEnv } from '../env';
+import { baseUrl } from '../urls';
+import { emailPage, passwordPage, providersPage } from './pages';
+import * as r from './routes';
+
+type Ctx = Context<AppEnv>;
+
+/** A page that hands out credentials: never cached, never framed, no script, no referrer. */
+function secure(c: Ctx) {
+  c.header('cache-control', 'no-store');
+  c.header('referrer-policy', 'no-referrer');
+  c.header('x-frame-options', 'DENY');
+  c.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
+}
+
+/** The form's fields as strings; a field sent twice counts as malformed. */
+async function formFields(c: Ctx): Promise<Record<string, string>> {
+  const type = c.req.header('content-type') ?? '';
+  if (!/^application\/x-www-form-urlencoded\b/i.test(type)) {
+    throw new ApiError(415, 'The sign-in form must be posted as application/x-www-form-urlencoded.');
+  }
+  const fields: Record<string, string> = {};
+  for (const [k, v] of Object.entries(await c.req.parseBody({ all: true }))) {
+    if (typeof v === 'string') fields[k] = v;
+  }
+  return fields;
+}
+
+export function registerDesktopAuth(app: OpenAPIHono<AppEnv>) {
+  app.openapi(r.authorize, async (c) => {
+    secure(c);
+    return c.html(emailPage(c.req.valid('query')), 200);
+  });
+
+  // Parsed here rather than by the route: a mistake in what the person typed shows the page
+  // again, while a broken request from the app is a 400 naming the field, as anywhere else.
+  app.openAPIRegistry.registerPath(r.authorizeForm);
+  app.post(r.AUTHORIZE_PATH, async (c) => {
+    const fields = await formFields(c);
+    const request = DesktopAuthorizeQuery.safeParse(fields);
+    if (!request.success) throw new ApiError(400, describeIssue('form', request.error.issues[0] as never, fields));
+    const q = request.data;
+    const parsed = r.SignInFormFields.safeParse(fields);
+    secure(c);
+    if (!parsed.success) return c.html(emailPage(q, 'Enter your email address.', fields.email ?? ''), 400);
+    const { email } = parsed.data;
+    const step = await signInStep(c.get('deps').db, q, parsed.data, baseUrl(c));
+    if (step.kind === 'redirect') return c.redirect(step.url, 303);
+    if (step.kind === 'providers') return c.html(providersPage(q, email, step.providers), 200);
+    if (step.refused) return c.html(passwordPage(q, email, 'The email and password do not match.'), 401);
+    return c.html(passwordPage(q, email), 200);
+  });
+
+  app.openapi(r.token, async (c) => {
+    c.header('cache-control', 'no-store');
+    return c.json(await exchangeCode(c.get('deps').db, c.req.valid('json')), 200);
+  });
+}
