@@ -34,6 +34,7 @@ import { FindBar } from './FindBar';
 import { FindInPage } from './findReplace';
 import { PageOutline } from './PageOutline';
 import { LinkControl } from './LinkControl';
+import { BlockHandle } from './BlockHandle';
 import { addColumn, addRow, deleteColumn, deleteRow, deleteTable, insertTable, tableCellAt } from './tables';
 
 export interface Collaborator {
@@ -404,6 +405,7 @@ export function PageEditor({
       {editor && <Toolbar editor={editor} pages={pages} headingsOf={headingsOf} />}
       {editor && find.open && <FindBar editor={editor} replace={find.open.replace} ask={find.open.ask} onClose={find.close} />}
       <EditorContent editor={editor} className="editor-content" />
+      {editor && editable && <BlockHandle editor={editor} />}
       {editor && <PageOutline editor={editor} />}
     </div>
   );
