@@ -111,7 +111,7 @@ export const BLOCK_CHOICES: BlockChoice[] = [
   },
   {
     id: 'orderedList',
-    description: 'A list with numbers, for sequences',
+    description: 'Numbered, in order',
     shortcut: { keys: 'Mod-Shift-7', markdown: '1.' },
     node: 'orderedList',
     label: 'Numbered list',
