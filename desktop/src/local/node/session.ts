@@ -194,6 +194,10 @@ export class Session implements SessionPart {
       this.ctx.branches.disconnectAll();
       this.reachable = false;
     } else {
+      // Not known to be reachable or not until the probe answers: "Connecting", never "Offline"
+      // beside a switch that says online.
+      this.reachable = undefined;
+      this.scheduleStatus();
       await this.probe();
     }
     this.scheduleStatus();

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { SyncStatus } from '../../common/ipc';
 import { call } from '../bridge';
 import { useSyncStatus } from './hooks';
@@ -57,8 +57,12 @@ const onlyEditsInFlight = (s: SyncStatus) => s.connection === 'online' && s.pend
  */
 function useSettledStatus(status: SyncStatus | null): SyncStatus | null {
   const [shown, setShown] = useState(status);
+  const shownRef = useRef(shown);
+  shownRef.current = shown;
   useEffect(() => {
-    if (!status || !onlyEditsInFlight(status)) {
+    // Only a status that stays online waits: coming online with edits waiting (the Offline
+    // switch turned off) must show at once, or the line would still say offline.
+    if (!status || !onlyEditsInFlight(status) || shownRef.current?.connection !== 'online') {
       setShown((prev) => (prev && status && JSON.stringify(prev) === JSON.stringify(status) ? prev : status));
       return;
     }
@@ -81,7 +85,11 @@ export function SyncStatusBar({ onOpenOutbox }: { onOpenOutbox: () => void }) {
     if (wanted !== null && wanted === confirmed) setWanted(null);
   }, [wanted, confirmed]);
   if (!status) return <footer className="status-bar" />;
-  const { tone, title, detail } = describeStatus(status);
+  // Until the LocalNode confirms the switch, the line says what the switch says.
+  const switching = wanted !== null && wanted !== status.workOffline;
+  const { tone, title, detail } = describeStatus(
+    switching ? { ...status, workOffline: wanted, connection: wanted ? 'offline' : 'connecting' } : status,
+  );
   return (
     <footer className="status-bar" data-connection={status.connection}>
       <div className="status-main">

@@ -39,6 +39,7 @@ import { FollowLinks, scrollToAnchor } from './followLinks';
 import { PageLinks } from './pageLinks';
 import { Mentions } from './mentions';
 import { membersOf } from './members';
+import { BlockHandle } from './BlockHandle';
 import { addColumn, addRow, deleteColumn, deleteRow, deleteTable, insertTable, tableCellAt } from './tables';
 
 export interface Collaborator {
@@ -430,6 +431,7 @@ export function PageEditor({
       {editor && <Toolbar editor={editor} pages={pages} headingsOf={headingsOf} />}
       {editor && find.open && <FindBar editor={editor} replace={find.open.replace} ask={find.open.ask} onClose={find.close} />}
       <EditorContent editor={editor} className="editor-content" />
+      {editor && editable && <BlockHandle editor={editor} />}
       {editor && <PageOutline editor={editor} />}
       <Backlinks doc={replica.doc} pageId={pageId} pages={pages} onOpen={(id) => onOpenPage?.(id, null)} />
     </div>

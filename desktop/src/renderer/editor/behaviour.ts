@@ -1,5 +1,5 @@
-import { Extension, InputRule, markInputRule, textblockTypeInputRule, wrappingInputRule } from '@tiptap/core';
-import { TextSelection } from '@tiptap/pm/state';
+import { type Editor, Extension, InputRule, markInputRule, textblockTypeInputRule, wrappingInputRule } from '@tiptap/core';
+import { NodeSelection, TextSelection } from '@tiptap/pm/state';
 import { moveBlock } from './blockMove';
 import { indentCode } from './codeIndent';
 import { arrowDownOut, enterOutOfCode } from './leaveBlocks';
@@ -111,6 +111,7 @@ export const WritingShortcuts = Extension.create({
       // Tab never leaves the page: the browser would move the focus to the next control (a
       // code block's language list, which then takes the keys typed next as a choice).
       Tab: () => {
+        if (focusSelectedNodeControls(this.editor)) return true;
         if (indentCode(this.editor, false)) return true;
         if (inTable()) return moveToCell(this.editor, 1);
         if (this.editor.isActive('listItem') || this.editor.isActive('taskItem')) this.editor.commands.sinkListItem(listItem());
@@ -125,3 +126,16 @@ export const WritingShortcuts = Extension.create({
     };
   },
 });
+
+/**
+ * Tab on a selected block that has its own controls (an image's size buttons) moves the
+ * focus to them, so they are reachable from the keyboard; elsewhere Tab stays in the page.
+ */
+function focusSelectedNodeControls(editor: Editor): boolean {
+  const { selection } = editor.state;
+  if (!(selection instanceof NodeSelection)) return false;
+  const dom = editor.view.nodeDOM(selection.from);
+  const control = dom instanceof HTMLElement ? dom.querySelector<HTMLElement>('.qe-image-sizes button') : null;
+  control?.focus();
+  return !!control;
+}

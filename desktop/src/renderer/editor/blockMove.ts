@@ -1,7 +1,24 @@
 import type { Editor } from '@tiptap/core';
-import { TextSelection } from '@tiptap/pm/state';
+import type { Fragment, Node as PMNode } from '@tiptap/pm/model';
+import { NodeSelection, TextSelection, type Transaction } from '@tiptap/pm/state';
 
 const ITEMS = new Set(['listItem', 'taskItem']);
+
+/**
+ * Moves `content` (the range start..end) to `insertAt`, a position outside the range in the
+ * same document, within `tr`: one transaction, so one undo step and one sync update.
+ * Returns where the moved content starts afterwards.
+ */
+function moveRange(tr: Transaction, start: number, end: number, insertAt: number, content: Fragment | PMNode): number {
+  if (insertAt < start) {
+    tr.delete(start, end);
+    tr.insert(insertAt, content);
+    return insertAt;
+  }
+  tr.insert(insertAt, content);
+  tr.delete(start, end);
+  return insertAt - (end - start);
+}
 
 /**
  * Alt+Shift+Up/Down: moves the blocks the selection touches (list items inside a list,
@@ -32,21 +49,36 @@ export function moveBlock(editor: Editor, dir: -1 | 1): boolean {
   const moved = state.doc.slice(start, end).content;
   const sibling = parent.child(target);
   const tr = state.tr;
-  let shift: number;
-  if (dir < 0) {
-    tr.delete(start, end);
-    tr.insert(start - sibling.nodeSize, moved);
-    shift = -sibling.nodeSize;
-  } else {
-    tr.insert(end + sibling.nodeSize, moved);
-    tr.delete(start, end);
-    shift = sibling.nodeSize;
-  }
+  const insertAt = dir < 0 ? start - sibling.nodeSize : end + sibling.nodeSize;
+  const shift = moveRange(tr, start, end, insertAt, moved) - start;
   const inside = (p: number) => p >= start && p <= end;
   const selection =
     inside(anchor) && inside(head)
       ? TextSelection.create(tr.doc, anchor + shift, head + shift)
       : TextSelection.near(tr.doc.resolve(Math.min(start + shift + 1, tr.doc.content.size)));
   editor.view.dispatch(tr.setSelection(selection).scrollIntoView());
+  return true;
+}
+
+/** Where the top-level block number `index` starts (`childCount`: the end of the page). */
+export function topLevelPos(doc: PMNode, index: number): number {
+  let pos = 0;
+  for (let i = 0; i < index && i < doc.childCount; i++) pos += doc.child(i).nodeSize;
+  return pos;
+}
+
+/**
+ * Moves the top-level block number `from` to just before the block now numbered `to`
+ * (`childCount`: to the end), in one transaction; the moved block ends up selected.
+ * Dragging a block by its handle and the block menu's Move up/down both come here.
+ */
+export function moveTopLevelBlock(editor: Editor, from: number, to: number): boolean {
+  const { doc } = editor.state;
+  if (from < 0 || from >= doc.childCount || to < 0 || to > doc.childCount || to === from || to === from + 1) return false;
+  const node = doc.child(from);
+  const start = topLevelPos(doc, from);
+  const tr = editor.state.tr;
+  const at = moveRange(tr, start, start + node.nodeSize, topLevelPos(doc, to), node);
+  editor.view.dispatch(tr.setSelection(NodeSelection.create(tr.doc, at)).scrollIntoView());
   return true;
 }

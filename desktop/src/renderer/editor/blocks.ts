@@ -12,6 +12,13 @@ import { insertTable } from './tables';
 export interface BlockChoice {
   id: string;
   label: string;
+  /** One line under the label in the `/` menu: what the block is for. */
+  description: string;
+  /**
+   * The ways to make it without the menu, shown beside it: `keys` as in the editor's keymap
+   * (`Mod-Alt-1`), `markdown` as typed at the start of a line. Only shortcuts that exist.
+   */
+  shortcut?: { keys?: string; markdown?: string };
   /** Other words that find it in the `/` menu. */
   keywords: string;
   icon: IconName;
@@ -31,23 +38,71 @@ const setBlock =
     editor.chain().focus().setNode(type, attrs).run();
   };
 
-const hint = (style: string, label: string, icon: IconName): BlockChoice => ({
+const hint = (style: string, label: string, icon: IconName, description: string): BlockChoice => ({
   id: `hint-${style}`,
   node: 'hint',
   label,
+  description,
   keywords: `hint callout ${style} note`,
   icon,
   run: insert({ type: 'hint', attrs: { style }, content: [{ type: 'paragraph' }] }),
 });
 
 export const BLOCK_CHOICES: BlockChoice[] = [
-  { id: 'paragraph', node: 'paragraph', label: 'Text', keywords: 'paragraph plain', icon: 'page', run: setBlock('paragraph') },
-  { id: 'h1', node: 'heading', label: 'Heading 1', keywords: 'title h1 big', icon: 'heading', run: setBlock('heading', { level: 1 }) },
-  { id: 'h2', node: 'heading', label: 'Heading 2', keywords: 'subtitle h2', icon: 'heading', run: setBlock('heading', { level: 2 }) },
-  { id: 'h3', node: 'heading', label: 'Heading 3', keywords: 'h3 small', icon: 'heading', run: setBlock('heading', { level: 3 }) },
-  { id: 'h4', node: 'heading', label: 'Heading 4', keywords: 'h4 smallest', icon: 'heading', run: setBlock('heading', { level: 4 }) },
+  {
+    id: 'paragraph',
+    description: 'Plain text',
+    shortcut: { keys: 'Mod-Alt-0' },
+    node: 'paragraph',
+    label: 'Text',
+    keywords: 'paragraph plain',
+    icon: 'page',
+    run: setBlock('paragraph'),
+  },
+  {
+    id: 'h1',
+    description: 'Big section heading',
+    shortcut: { keys: 'Mod-Alt-1', markdown: '#' },
+    node: 'heading',
+    label: 'Heading 1',
+    keywords: 'title h1 big',
+    icon: 'heading',
+    run: setBlock('heading', { level: 1 }),
+  },
+  {
+    id: 'h2',
+    description: 'Medium section heading',
+    shortcut: { keys: 'Mod-Alt-2', markdown: '##' },
+    node: 'heading',
+    label: 'Heading 2',
+    keywords: 'subtitle h2',
+    icon: 'heading',
+    run: setBlock('heading', { level: 2 }),
+  },
+  {
+    id: 'h3',
+    description: 'Small section heading',
+    shortcut: { keys: 'Mod-Alt-3', markdown: '###' },
+    node: 'heading',
+    label: 'Heading 3',
+    keywords: 'h3 small',
+    icon: 'heading',
+    run: setBlock('heading', { level: 3 }),
+  },
+  {
+    id: 'h4',
+    description: 'Smallest heading',
+    shortcut: { markdown: '####' },
+    node: 'heading',
+    label: 'Heading 4',
+    keywords: 'h4 smallest',
+    icon: 'heading',
+    run: setBlock('heading', { level: 4 }),
+  },
   {
     id: 'bulletList',
+    description: 'A simple list of points',
+    shortcut: { keys: 'Mod-Shift-8', markdown: '-' },
     node: 'bulletList',
     label: 'Bulleted list',
     keywords: 'ul unordered bullets',
@@ -56,6 +111,8 @@ export const BLOCK_CHOICES: BlockChoice[] = [
   },
   {
     id: 'orderedList',
+    description: 'Numbered, in order',
+    shortcut: { keys: 'Mod-Shift-7', markdown: '1.' },
     node: 'orderedList',
     label: 'Numbered list',
     keywords: 'ol ordered numbers',
@@ -64,6 +121,8 @@ export const BLOCK_CHOICES: BlockChoice[] = [
   },
   {
     id: 'taskList',
+    description: 'Items to tick off',
+    shortcut: { keys: 'Mod-Shift-9', markdown: '[ ]' },
     node: 'taskList',
     label: 'Task list',
     keywords: 'todo checkbox checklist',
@@ -72,24 +131,45 @@ export const BLOCK_CHOICES: BlockChoice[] = [
   },
   {
     id: 'blockquote',
+    description: 'Quoted text, set apart',
+    shortcut: { keys: 'Mod-Shift-b', markdown: '>' },
     node: 'blockquote',
     label: 'Quote',
     keywords: 'blockquote citation',
     icon: 'quote',
     run: (e) => void e.chain().focus().toggleWrap('blockquote').run(),
   },
-  { id: 'codeBlock', node: 'codeBlock', label: 'Code block', keywords: 'code pre snippet', icon: 'codeBlock', run: setBlock('codeBlock') },
+  {
+    id: 'codeBlock',
+    description: 'Code with highlighting',
+    shortcut: { keys: 'Mod-Alt-c', markdown: '```' },
+    node: 'codeBlock',
+    label: 'Code block',
+    keywords: 'code pre snippet',
+    icon: 'codeBlock',
+    run: setBlock('codeBlock'),
+  },
   {
     id: 'mermaid',
+    description: 'A diagram drawn from text',
     node: 'codeBlock',
     label: 'Diagram (Mermaid)',
     keywords: 'mermaid chart flowchart',
     icon: 'codeBlock',
     run: setBlock('codeBlock', { language: 'mermaid' }),
   },
-  { id: 'table', node: 'table', label: 'Table', keywords: 'grid rows columns', icon: 'table', run: (e) => void insertTable(e) },
+  {
+    id: 'table',
+    description: 'Rows and columns',
+    node: 'table',
+    label: 'Table',
+    keywords: 'grid rows columns',
+    icon: 'table',
+    run: (e) => void insertTable(e),
+  },
   {
     id: 'image',
+    description: 'A picture from a file',
     node: 'image',
     label: 'Image',
     keywords: 'picture photo screenshot',
@@ -98,18 +178,20 @@ export const BLOCK_CHOICES: BlockChoice[] = [
   },
   {
     id: 'file',
+    description: 'An attachment to download',
     node: 'file',
     label: 'File',
     keywords: 'attachment upload pdf download',
     icon: 'file',
     run: async (e) => insertFiles(e, await pickFiles()),
   },
-  hint('info', 'Hint: info', 'info'),
-  hint('warning', 'Hint: warning', 'warning'),
-  hint('danger', 'Hint: danger', 'danger'),
-  hint('success', 'Hint: success', 'check'),
+  hint('info', 'Hint: info', 'info', 'A note that stands out'),
+  hint('warning', 'Hint: warning', 'warning', 'Something to be careful about'),
+  hint('danger', 'Hint: danger', 'danger', 'Something that can go badly wrong'),
+  hint('success', 'Hint: success', 'check', 'A success or a good practice'),
   {
     id: 'tabs',
+    description: 'Content in switchable tabs',
     node: 'tabs',
     label: 'Tabs',
     keywords: 'tabbed',
@@ -124,6 +206,7 @@ export const BLOCK_CHOICES: BlockChoice[] = [
   },
   {
     id: 'details',
+    description: 'Hidden until the reader opens it',
     node: 'details',
     label: 'Expandable',
     keywords: 'details collapsible toggle accordion',
@@ -138,6 +221,7 @@ export const BLOCK_CHOICES: BlockChoice[] = [
   },
   {
     id: 'stepper',
+    description: 'Numbered steps of a procedure',
     node: 'stepper',
     label: 'Stepper',
     keywords: 'steps procedure',
@@ -158,6 +242,7 @@ export const BLOCK_CHOICES: BlockChoice[] = [
   },
   {
     id: 'columns',
+    description: 'Blocks side by side',
     node: 'columns',
     label: 'Columns',
     keywords: 'layout side by side two',
@@ -172,6 +257,7 @@ export const BLOCK_CHOICES: BlockChoice[] = [
   },
   {
     id: 'updates',
+    description: 'Dated entries, like a changelog',
     node: 'updates',
     label: 'Update log',
     keywords: 'changelog release notes updates',
@@ -183,6 +269,7 @@ export const BLOCK_CHOICES: BlockChoice[] = [
   },
   {
     id: 'math',
+    description: 'A formula in TeX',
     node: 'math',
     label: 'Math',
     keywords: 'tex latex formula equation',
@@ -194,6 +281,7 @@ export const BLOCK_CHOICES: BlockChoice[] = [
   },
   {
     id: 'openapiOperation',
+    description: 'One endpoint of an API',
     node: 'openapiOperation',
     label: 'API operation',
     keywords: 'openapi swagger endpoint rest',
@@ -206,6 +294,7 @@ export const BLOCK_CHOICES: BlockChoice[] = [
   },
   {
     id: 'htmlBlock',
+    description: 'Raw HTML, shown as written',
     node: 'htmlBlock',
     label: 'HTML',
     keywords: 'raw markup source',
@@ -217,6 +306,8 @@ export const BLOCK_CHOICES: BlockChoice[] = [
   },
   {
     id: 'divider',
+    description: 'A line between sections',
+    shortcut: { markdown: '---' },
     node: 'horizontalRule',
     label: 'Divider',
     keywords: 'hr rule line separator',
@@ -225,6 +316,7 @@ export const BLOCK_CHOICES: BlockChoice[] = [
   },
   {
     id: 'embed',
+    description: 'A video or page from a URL',
     node: 'embed',
     label: 'Embed',
     keywords: 'url video iframe youtube',
@@ -236,6 +328,7 @@ export const BLOCK_CHOICES: BlockChoice[] = [
   },
   {
     id: 'contentRef',
+    description: 'A card linking to a page',
     node: 'contentRef',
     label: 'Page reference',
     keywords: 'link card content-ref',
@@ -256,4 +349,18 @@ export function filterBlocks(query: string, choices: readonly BlockChoice[] = BL
   const words = q.split(/\s+/);
   const hits = choices.filter((c) => words.every((w) => `${c.label} ${c.keywords} ${c.id}`.toLowerCase().includes(w)));
   return hits.sort((a, b) => Number(!a.label.toLowerCase().startsWith(q)) - Number(!b.label.toLowerCase().startsWith(q)));
+}
+
+const MAC = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+const KEY_NAMES: Record<string, [mac: string, other: string]> = {
+  Mod: ['⌘', 'Ctrl'],
+  Alt: ['⌥', 'Alt'],
+  Shift: ['⇧', 'Shift'],
+  Ctrl: ['⌃', 'Ctrl'],
+};
+
+/** A keymap binding (`Mod-Alt-1`) as this platform writes it: Ctrl+Alt+1, or ⌘⌥1 on a Mac. */
+export function keysLabel(keys: string, mac = MAC): string {
+  const parts = keys.split('-').map((k) => KEY_NAMES[k]?.[mac ? 0 : 1] ?? k.toUpperCase());
+  return parts.join(mac ? '' : '+');
 }

@@ -3,7 +3,8 @@ import type { NodeViewRendererProps } from '@tiptap/core';
 import type { Node as PMNode } from '@tiptap/pm/model';
 import { NodeViewContent, NodeViewWrapper, type NodeViewProps, ReactNodeViewRenderer } from '@tiptap/react';
 import { useState } from 'react';
-import { editorBranch, fileIdOf, fileUrl, uploadingIdOf, useImageUrl, watchFileUrl } from '../files/fileUrls';
+import { editorBranch, fileIdOf, fileUrl, uploadingIdOf, watchFileUrl } from '../files/fileUrls';
+import { ImageView } from './ImageView';
 import { Icon } from '../components/Icons';
 import { askText } from '../components/Prompt';
 import { type NodeExtras, imageDom, inlineImageDom, loadableSrc } from './schema';
@@ -215,41 +216,6 @@ function FileView({ node, selected, editor }: NodeViewProps) {
           Open
         </button>
       )}
-    </NodeViewWrapper>
-  );
-}
-
-function ImageView({ node, updateAttributes, selected, editor }: NodeViewProps) {
-  const src = String(node.attrs.src ?? '');
-  const caption = (node.attrs.caption as string | null) ?? '';
-  const shown = useImageUrl(editorBranch(editor), src);
-  return (
-    <NodeViewWrapper className={`qe-image${selected ? ' is-selected' : ''}`} data-drag-handle="" data-src={src}>
-      {uploadingIdOf(src) && (
-        <span className="qe-image-uploading" role="status" title="Shown from this machine: others see it once the server has it.">
-          Waiting for upload
-        </span>
-      )}
-      {shown ? (
-        <img
-          src={shown}
-          alt={(node.attrs.alt as string | null) ?? ''}
-          width={(node.attrs.width as string | null) ?? undefined}
-          draggable={false}
-        />
-      ) : (
-        <div className="qe-image-missing">
-          <Icon name="image" size={22} />
-          <span>{fileIdOf(src) ? 'Loading image…' : src || 'No image'}</span>
-        </div>
-      )}
-      <input
-        className="qe-image-caption"
-        value={caption}
-        placeholder={editor.isEditable ? 'Add a caption' : ''}
-        disabled={!editor.isEditable}
-        onChange={(e) => updateAttributes({ caption: e.target.value || null })}
-      />
     </NodeViewWrapper>
   );
 }

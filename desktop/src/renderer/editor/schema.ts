@@ -173,6 +173,7 @@ const NODE_DOM: Record<string, DomMapping> = {
           return {
             src: srcOf(img),
             alt: img.getAttribute('alt'),
+            width: img.getAttribute('width'),
             caption: (el as HTMLElement).querySelector('figcaption')?.textContent ?? null,
           };
         },

@@ -3,7 +3,7 @@ import { ReactRenderer } from '@tiptap/react';
 import Suggestion, { type SuggestionKeyDownProps, type SuggestionProps } from '@tiptap/suggestion';
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import { Icon } from '../components/Icons';
-import { type BlockChoice, filterBlocks } from './blocks';
+import { type BlockChoice, filterBlocks, keysLabel } from './blocks';
 
 interface MenuProps {
   items: BlockChoice[];
@@ -53,7 +53,17 @@ const SlashMenuList = forwardRef<MenuHandle, MenuProps>(function SlashMenuList({
           onMouseMove={() => setActive(i)}
           onClick={() => command(item)}
         >
-          <Icon name={item.icon} size={16} /> {item.label}
+          <Icon name={item.icon} size={16} />
+          <span className="slash-text">
+            <span className="slash-label">{item.label}</span>
+            <span className="slash-description">{item.description}</span>
+          </span>
+          {item.shortcut && (
+            <span className="slash-shortcuts">
+              {item.shortcut.markdown && <kbd title="Type at the start of a line, then a space">{item.shortcut.markdown}</kbd>}
+              {item.shortcut.keys && <kbd>{keysLabel(item.shortcut.keys)}</kbd>}
+            </span>
+          )}
         </button>
       ))}
     </div>

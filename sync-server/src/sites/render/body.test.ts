@@ -136,3 +136,16 @@ describe('a page imported from a repository', () => {
     expect(out).toContain('<span class="hljs-keyword">const</span>');
   });
 });
+
+describe('an image block’s width', () => {
+  const image = (width: unknown) =>
+    renderBody({ type: 'doc', content: [{ type: 'image', attrs: { src: 'file:Pic', alt: 'A', width } }] } as NodeJSON, links).html;
+
+  it('draws the width the editor stored (pixels) or markdown wrote (`width="400"`), the height in proportion', () => {
+    expect(image(480)).toMatch(/<img [^>]*width="480" height="120"/);
+    expect(image('400')).toMatch(/<img [^>]*width="400" height="100"/);
+    // No width, or one the site cannot draw as pixels: the file's own size.
+    expect(image(null)).toMatch(/<img [^>]*width="1600" height="400"/);
+    expect(image('50%')).toMatch(/<img [^>]*width="1600" height="400"/);
+  });
+});

@@ -204,7 +204,9 @@ export function bodyTree(body: NodeJSON, links: LinkResolver, taken = new Set<st
     const local = fileId && links.image ? links.image(fileId) : undefined;
     const src = local?.src ?? resolveHref(a.src, links);
     if (!src) return undefined;
-    const wanted = typeof a.width === 'number' && a.width > 0 ? a.width : undefined;
+    // Pixels, kept by the content model as written in HTML (`"400"`; a number from older clients); not a percentage.
+    const asNumber = typeof a.width === 'number' ? a.width : /^\d+(\.\d+)?$/.test(String(a.width ?? '').trim()) ? Number(a.width) : NaN;
+    const wanted = asNumber > 0 ? Math.round(asNumber) : undefined;
     let width = local?.width;
     let height = local?.height;
     if (wanted && width && height) {
