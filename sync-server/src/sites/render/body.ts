@@ -13,7 +13,7 @@ import { highlightLines } from './highlight';
 import { type LinkResolver, isExternal, resolveHref, shownLinkText } from './links';
 import { texToMathml } from './math';
 import { htmlFragment, sanitizeToHtml } from './sanitize';
-import { formatSize, widthClass } from './sizes';
+import { formatSize, pixelWidth, widthClass } from './sizes';
 
 /**
  * Page bodies to HTML. The body (ProseMirror JSON of the content model) is turned into an
@@ -204,9 +204,7 @@ export function bodyTree(body: NodeJSON, links: LinkResolver, taken = new Set<st
     const local = fileId && links.image ? links.image(fileId) : undefined;
     const src = local?.src ?? resolveHref(a.src, links);
     if (!src) return undefined;
-    // Pixels, kept by the content model as written in HTML (`"400"`; a number from older clients); not a percentage.
-    const asNumber = typeof a.width === 'number' ? a.width : /^\d+(\.\d+)?$/.test(String(a.width ?? '').trim()) ? Number(a.width) : NaN;
-    const wanted = asNumber > 0 ? Math.round(asNumber) : undefined;
+    const wanted = pixelWidth(a.width);
     let width = local?.width;
     let height = local?.height;
     if (wanted && width && height) {

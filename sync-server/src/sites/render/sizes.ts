@@ -22,3 +22,9 @@ export function widthClass(width: unknown): string | undefined {
   const nearest = steps.reduce((a, b) => (Math.abs(b - n) < Math.abs(a - n) ? b : a));
   return `w-${nearest}`;
 }
+
+/** An image's width in pixels, as the content model keeps it: written in HTML (`"400"`), or a number from older clients; never a percentage. */
+export function pixelWidth(width: unknown): number | undefined {
+  const n = typeof width === 'number' ? width : /^\d+(\.\d+)?$/.test(String(width ?? '').trim()) ? Number(width) : Number.NaN;
+  return n > 0 ? Math.round(n) : undefined;
+}
