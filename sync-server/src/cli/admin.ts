@@ -4,7 +4,15 @@ import { ROLES, type Role } from '@quire/shared';
 import { DomainError } from '@quire/shared/domainErrors';
 import { type Config, loadConfig } from '../config';
 import { type InsightsReport, insightsReport } from '../core/insights/queries';
-import { type AdminStore, createOrganization, issueToken, openAdminStore, revokeTokenValue, setMember, spaceArchive } from '../core/admin';
+import {
+  type AdminStore,
+  createOrganization,
+  issueToken,
+  openAdminStore,
+  revokeTokenValue,
+  setMember,
+  spaceArchive,
+} from '../core/platform/admin';
 import type { ArchiveFormat } from '../core/content/export';
 
 const USAGE = `Usage: npm run admin -- <command>
