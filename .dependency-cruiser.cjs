@@ -30,7 +30,7 @@ module.exports = {
     {
       name: 'mcp-not-http',
       comment:
-        'MCP (mcp/) is a front of its own: its tools call core/ and what sites/ shows a visitor, never the REST front. The REST front mounts /v1/mcp behind its authentication and hands in the /v1 operations the organization tools answer with (http/mcp.ts).',
+        'MCP (mcp/) is a front of its own: its tools call the core/ commands and queries the REST routes call, and what sites/ shows a visitor, never the REST front. The REST front only mounts /v1/mcp behind its authentication (http/mcp.ts). lint/thin-http.yml (fronts-not-http) also refuses the type re-exports this rule cannot see.',
       severity: 'error',
       from: { path: '^sync-server/src/mcp/' },
       to: { path: '^sync-server/src/http/' },
@@ -53,7 +53,7 @@ module.exports = {
     {
       name: 'http-without-sql',
       comment:
-        'HTTP handlers parse, call core, present: SQL lives in store/. http/ never reaches a database driver or adapter, nor the query interface and its helpers (store/db.ts): it hands the database handle (core/deps DbHandle) to store/ and core/ functions, which hold the SQL. That http/ imports nothing but types from store/ is checked by lint/thin-http.yml (http-store-types-only): dependency-cruiser tells a type-only import apart only through the TypeScript compiler API, which TypeScript 7 does not have.',
+        'HTTP handlers parse, call core, present: SQL lives in store/. http/ never reaches a database driver or adapter, nor the query interface and its helpers (store/db.ts): it hands the database handle (core/platform/deps DbHandle) to store/ and core/ functions, which hold the SQL. That http/ imports nothing but types from store/ is checked by lint/thin-http.yml (http-store-types-only): dependency-cruiser tells a type-only import apart only through the TypeScript compiler API, which TypeScript 7 does not have.',
       severity: 'error',
       from: { path: '^sync-server/src/http/', pathNot: '\\.test\\.ts$' },
       to: {
@@ -71,10 +71,13 @@ module.exports = {
     {
       name: 'who-may-only-in-policies',
       comment:
-        "Who may do what is decided by the policies in core/policies/ (one per resource, tested as tables) and nowhere else: ranking roles (core/roles.ts) is theirs and the effective-role function's (core/orgAccess.ts, loaded by core/access.ts).",
+        "Who may do what is decided by the policies in core/policies/ (one per resource, tested as tables) and nowhere else: ranking roles (core/access/roles.ts) is theirs and the effective-role function's (core/access/orgAccess.ts, loaded by core/access/callerAccess.ts).",
       severity: 'error',
-      from: { path: '^sync-server/src/', pathNot: '^sync-server/src/core/(policies/|access\\.ts$|orgAccess\\.ts$)|\\.test\\.ts$' },
-      to: { path: '^sync-server/src/core/roles\\.ts$' },
+      from: {
+        path: '^sync-server/src/',
+        pathNot: '^sync-server/src/core/(policies/|access/callerAccess\\.ts$|access/orgAccess\\.ts$)|\\.test\\.ts$',
+      },
+      to: { path: '^sync-server/src/core/access/roles\\.ts$' },
     },
     {
       name: 'no-circular',

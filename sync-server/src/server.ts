@@ -1,12 +1,12 @@
 import { type Server, createServer } from 'node:http';
 import { type ServerType, serve } from '@hono/node-server';
 import type { Config } from './config';
-import { bootstrapAdmin } from './core/bootstrap';
+import { bootstrapAdmin } from './core/platform/bootstrap';
 import { GitRunner } from './core/git/runner';
 import { stopInsightsRecorder } from './core/insights/recorder';
-import { startJobs } from './core/jobs';
+import { startJobs } from './core/platform/jobs';
 import { resumeUnfinishedSpecs } from './core/openapi/process';
-import { readModelOf } from './core/readModel';
+import { readModelOf } from './core/readModel/readModel';
 import { startTranslationSchedule } from './core/translations/schedule';
 import { WebhookDispatcher } from './core/webhooks/dispatcher';
 import { type App, createApp } from './http/app';

@@ -13,8 +13,12 @@ export interface MutationModule {
 
 export const MUTATION_MODULES: Record<string, MutationModule> = {
   access: {
-    mutate: ['sync-server/src/core/access.ts', 'sync-server/src/core/orgAccess.ts', 'sync-server/src/core/roles.ts'],
-    tests: ['sync-server/src/core/access.test.ts', 'sync-server/src/core/accessLoading.test.ts'],
+    mutate: [
+      'sync-server/src/core/access/callerAccess.ts',
+      'sync-server/src/core/access/orgAccess.ts',
+      'sync-server/src/core/access/roles.ts',
+    ],
+    tests: ['sync-server/src/core/access/callerAccess.test.ts', 'sync-server/src/core/access/accessLoading.test.ts'],
   },
   // Who may do what, per resource: pure tables and the state rules beside them.
   policies: {
@@ -30,8 +34,8 @@ export const MUTATION_MODULES: Record<string, MutationModule> = {
     tests: ['sync-server/src/core/policies/policies.test.ts', 'sync-server/src/core/policies/git.test.ts'],
   },
   fetchGuard: {
-    mutate: ['sync-server/src/core/fetchGuard.ts'],
-    tests: ['sync-server/src/core/fetchGuard.test.ts'],
+    mutate: ['sync-server/src/core/security/fetchGuard.ts'],
+    tests: ['sync-server/src/core/security/fetchGuard.test.ts'],
   },
   visitorAccess: {
     mutate: ['sync-server/src/core/sites/visitorAuth.ts', 'sync-server/src/sites/gate.ts'],
@@ -120,19 +124,19 @@ export const MUTATION_MODULES: Record<string, MutationModule> = {
       'sync-server/src/core/webhooks/targets.ts',
       'sync-server/src/core/webhooks/dispatcher.ts:47-57',
       'sync-server/src/core/webhooks/dispatcher.ts:156-206',
-      'sync-server/src/core/shownUrl.ts',
+      'sync-server/src/core/security/shownUrl.ts',
     ],
     tests: [
       'sync-server/src/core/webhooks/signing.test.ts',
       'sync-server/src/core/webhooks/dispatcher.test.ts',
-      'sync-server/src/core/shownUrl.test.ts',
+      'sync-server/src/core/security/shownUrl.test.ts',
     ],
   },
   // Who reads a site through the API (members by role, guests and outsiders only a published
   // site open to its audience, a share-link one with its key) and who changes or deletes it.
   // The published site's own gate (cookies, visitor tokens) is `visitorAccess` above.
   siteAccess: {
-    mutate: ['sync-server/src/core/sites/siteAccess.ts', 'sync-server/src/core/secrets.ts:27-31'],
+    mutate: ['sync-server/src/core/sites/siteAccess.ts', 'sync-server/src/core/security/secrets.ts:27-31'],
     tests: ['sync-server/src/core/sites/siteAccess.test.ts'],
   },
   // What an imported zip or tar.gz may unpack to: IMPORT_MAX_BYTES in all and per entry,

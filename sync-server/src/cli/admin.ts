@@ -13,7 +13,7 @@ import {
   setMember,
   setPassword,
   spaceArchive,
-} from '../core/admin';
+} from '../core/platform/admin';
 import { MIN_PASSWORD_LENGTH } from '../core/desktopSignIn/passwords';
 import type { ArchiveFormat } from '../core/content/export';
 

@@ -1,5 +1,5 @@
-export type { Deps } from '../core/deps';
+export type { Deps } from '../core/platform/deps';
 
-export type { Caller } from '../core/callers';
+export type { Caller } from '../core/access/callers';
 
 export type { AppEnv } from '../web/env';

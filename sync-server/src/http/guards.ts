@@ -3,8 +3,7 @@ import type { ChangeRequestAction } from '../core/policies/changeRequests';
 import type { CollectionAction } from '../core/policies/collections';
 import type { OrganizationAction } from '../core/policies/organizations';
 import type { SpaceAction } from '../core/policies/spaces';
-import type { CommandContext } from '../core/deps';
-import { changeRequestSeenBy, collectionSeenBy, orgSeenBy, spaceSeenBy } from '../core/resourceAccess';
+import { changeRequestSeenBy, collectionSeenBy, orgSeenBy, spaceSeenBy } from '../core/access/resourceAccess';
 import type { AppEnv } from './env';
 
 type Ctx = Context<AppEnv>;
@@ -31,9 +30,4 @@ export function requireCollection(c: Ctx, collectionId: string, action: Collecti
 /** The space and change request, if the caller may see them (404 when not at all, 403 when `action` is refused). */
 export function requireChangeRequest(c: Ctx, spaceId: string, ref: string, action: ChangeRequestAction = 'view') {
   return changeRequestSeenBy(c.get('deps').db, c.get('access'), spaceId, ref, action);
-}
-
-/** The caller's context, as every command and query takes it. */
-export function commandContext(c: Ctx): CommandContext {
-  return { deps: c.get('deps'), access: c.get('access'), userId: c.get('caller').user.id };
 }

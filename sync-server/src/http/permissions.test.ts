@@ -1,6 +1,6 @@
 import { ROLES, type Role } from '@quire/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { atLeast } from '../core/roles';
+import { atLeast } from '../core/access/roles';
 import { setGrant } from '../store/grants';
 import { type Answer, type TestUser, TestServer } from '../testing/harness';
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
-import { tokenHashOf } from '../core/callers';
-import { readModelOf, tags, type Tag } from '../core/readModel';
+import { tokenHashOf } from '../core/access/callers';
+import { readModelOf, tags, type Tag } from '../core/readModel/readModel';
 import { tooManyRequests } from '@quire/shared/domainErrors';
 import { type HttpAnswer, httpAnswerOf } from './errorStatus';
 import type { AppEnv, Deps } from './env';

@@ -1,6 +1,6 @@
 import { setPageMarkdown } from '@quire/shared/content/body';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readModelOf } from '../core/readModel';
+import { readModelOf } from '../core/readModel/readModel';
 import { TestServer, type TestUser } from '../testing/harness';
 import { listen } from '../testing/mcpClients';
 import type { Db } from '../store/db';

@@ -1,18 +1,24 @@
 import { badRequest } from '@quire/shared/domainErrors';
 import { type ChangeRequestListQuery, CreateReviewBody, OrgChangeRequestListQuery } from '@quire/shared/schemas/changeRequest';
 import { CreateCommentBody, CreateCommentReplyBody, ListCommentsQuery } from '@quire/shared/schemas/comment';
-import { IdSchema, type ListQuery, ListQuerySchema } from '@quire/shared/schemas/common';
+import { IdSchema, ListQuerySchema } from '@quire/shared/schemas/common';
 import { ContentQuery, PageQuery } from '@quire/shared/schemas/content';
 import { ProposeEditArgs } from '@quire/shared/schemas/mcp';
 import { SearchQuery } from '@quire/shared/schemas/search';
 import type { Context } from 'hono';
 import { z } from 'zod';
-import type { OrgAccess } from '../core/access';
 import { type ProposedEditTarget, proposeEdit as proposeEditIn } from '../core/content/proposedEdits';
 import type { Scope } from '../core/comments/threads';
-import { tags } from '../core/readModel';
-import { changeRequestSeenBy, spaceSeenBy } from '../core/resourceAccess';
-import type { ChangeRequestsRead } from '../core/content/changeRequestViews';
+import { tags } from '../core/readModel/readModel';
+import { changeRequestSeenBy, spaceSeenBy } from '../core/access/resourceAccess';
+import { mergeChangeRequest, reviewChangeRequest } from '../core/changeRequests/commands';
+import { listOrganizationChangeRequests, listSpaceChangeRequests } from '../core/changeRequests/queries';
+import * as comments from '../core/comments/operations';
+import { pageTree, readPage, searchOrganization, searchSpace } from '../core/content/queries';
+import { listOrganizations } from '../core/organizations/queries';
+import { listOrganizationSpaces } from '../core/spaces/queries';
+import { presentChangeRequest } from '../core/views/changeRequest';
+import { commandContext } from '../web/commandContext';
 import { baseUrl } from '../web/baseUrl';
 import type { AppEnv } from '../web/env';
 import { organizationAnswers } from './organizationAnswers';
@@ -22,34 +28,10 @@ type Ctx = Context<AppEnv>;
 type Branch = { spaceId: string; changeRequestId?: string };
 
 /**
- * The `/v1` operations the organization's tools answer with, as the REST front runs them
- * (its access checks, its presenters, its list envelopes), handed in by it (`http/mcp.ts`):
- * the same answer as the REST call, without this front importing the REST one. Each is to
- * become a core query or command returning the view model, which both fronts then call.
- */
-export interface OrganizationOperations {
-  organizations(c: Ctx, q: ListQuery): Promise<unknown>;
-  spaces(c: Ctx, organizationId: string, q: ListQuery): Promise<unknown>;
-  searchOrganization(c: Ctx, organizationId: string, q: z.output<typeof SearchQuery>): Promise<unknown>;
-  searchSpace(c: Ctx, spaceId: string, q: z.output<typeof SearchQuery>): Promise<unknown>;
-  pageTree(c: Ctx, branch: Branch, q: { metadata?: boolean }): Promise<unknown>;
-  readPage(c: Ctx, page: Branch & { pageId: string }, q: z.output<typeof PageQuery>): Promise<{ computed?: unknown }>;
-  spaceChangeRequests(c: Ctx, spaceId: string, q: z.output<typeof ChangeRequestListQuery>): Promise<unknown>;
-  organizationChangeRequests(c: Ctx, organizationId: string, q: z.output<typeof OrgChangeRequestListQuery>): Promise<unknown>;
-  review(c: Ctx, spaceId: string, changeRequestId: string, b: z.output<typeof CreateReviewBody>): Promise<unknown>;
-  merge(c: Ctx, spaceId: string, changeRequestId: string): Promise<unknown>;
-  presentChangeRequest(read: ChangeRequestsRead, access: OrgAccess, base: string): unknown;
-  /** Says the answer being computed may be kept, and which rows it came from. */
-  cacheable(c: Ctx, answerTags: string[]): void;
-  listComments(c: Ctx, scope: Scope, q: z.output<typeof ListCommentsQuery>): Promise<unknown>;
-  createComment(c: Ctx, scope: Scope, b: z.output<typeof CreateCommentBody>): Promise<unknown>;
-  createReply(c: Ctx, scope: Scope, commentId: string, b: z.output<typeof CreateCommentReplyBody>): Promise<unknown>;
-}
-
-/**
  * The organization as an MCP server at `/v1/mcp`, for an API token: each tool is a /v1
- * operation (its zod schemas, its access checks, its answer) called in-process as the
- * token's user, so the caller's role decides exactly as it does over REST.
+ * operation (its zod schemas, and the core command or query the REST route calls, with its
+ * access checks and its view model) run as the token's user, so the caller's role decides
+ * exactly as it does over REST.
  */
 
 /** Arguments of a tool: a /v1 operation's path parameters and its query or body, as one object. */
@@ -64,16 +46,9 @@ const OptionalChangeRequest = { changeRequestId: IdSchema.optional() };
 const LIST_TEXT = ['limit'] as const;
 
 /** The comments of main, or of a change request when one is named (404 or 403 as over REST). */
-async function commentScope(c: Ctx, a: Branch): Promise<Scope> {
-  const { db } = c.get('deps');
-  const userId = c.get('caller').user.id;
-  if (a.changeRequestId) {
-    const { space, access, role, cr } = await changeRequestSeenBy(db, c.get('access'), a.spaceId, a.changeRequestId, 'view');
-    const path = `/v1/spaces/${space.id}/change-requests/${cr.id}`;
-    return { thread: { spaceId: space.id, changeRequestId: cr.id }, space, access, role, path, userId };
-  }
-  const { space, access, role } = await spaceSeenBy(db, c.get('access'), a.spaceId, 'view');
-  return { thread: { spaceId: space.id, changeRequestId: null }, space, access, role, path: `/v1/spaces/${space.id}`, userId };
+function commentScope(c: Ctx, a: Branch): Promise<Scope> {
+  const ctx = commandContext(c);
+  return a.changeRequestId ? comments.changeRequestScope(ctx, a.spaceId, a.changeRequestId) : comments.spaceScope(ctx, a.spaceId);
 }
 
 /**
@@ -81,12 +56,12 @@ async function commentScope(c: Ctx, a: Branch): Promise<Scope> {
  * be kept: the revision read is named by the space's or the change request's row (both tag
  * `s:<space>`), and the caller's right to read it by the organization's access rows.
  */
-async function keepRead(ops: OrganizationOperations, c: Ctx, spaceId: string) {
+async function keepRead(c: Ctx, spaceId: string) {
   const { space } = await spaceSeenBy(c.get('deps').db, c.get('access'), spaceId, 'view');
-  ops.cacheable(c, [tags.space(space.id), tags.org(space.org_id), tags.access(space.org_id)]);
+  c.set('cacheTags', [tags.space(space.id), tags.org(space.org_id), tags.access(space.org_id)]);
 }
 
-async function proposeEdit(ops: OrganizationOperations, c: Ctx, a: ProposeEditArgs) {
+async function proposeEdit(c: Ctx, a: ProposeEditArgs) {
   const target = a.target ?? 'change-request';
   if (!a.pageId && !a.title) throw badRequest('Missing argument field "title": a new page needs one.');
   if (target === 'main' && (a.changeRequestId || a.subject)) {
@@ -105,11 +80,11 @@ async function proposeEdit(ops: OrganizationOperations, c: Ctx, a: ProposeEditAr
         : { kind: 'new', subject: a.subject ?? `Edit ${a.title ?? 'a page'}` };
   const { changeRequest, ...written } = await proposeEditIn(db, space, where, edit, c.get('caller').user.id);
   if (target === 'main') return { target, ...written };
-  return { target, ...written, changeRequest: changeRequest && ops.presentChangeRequest(changeRequest, access, baseUrl(c)) };
+  return { target, ...written, changeRequest: changeRequest && presentChangeRequest(changeRequest, access, baseUrl(c)) };
 }
 
-/** The organization's tools, answered by `ops`. */
-export const organizationEndpoint = (ops: OrganizationOperations): McpEndpoint<Ctx> => ({
+/** The organization's tools. */
+export const organizationEndpoint: McpEndpoint<Ctx> = {
   name: 'quire',
   instructions: () =>
     'Quire documentation, as the API token allows. Find spaces with list_organizations and list_spaces or search, read pages as markdown with list_pages and read_page, and propose changes with propose_edit: edits go into a change request for review unless target "main" is asked for. Change requests are listed, reviewed and merged with their tools; comments are read and posted on main or on a change request.',
@@ -121,7 +96,7 @@ export const organizationEndpoint = (ops: OrganizationOperations): McpEndpoint<C
       input: args(ListQuerySchema.shape, {}),
       textFields: LIST_TEXT,
       readOnly: true,
-      run: (c, a) => ops.organizations(c, a),
+      run: (c, a) => listOrganizations(commandContext(c), a),
     }),
     tool({
       name: 'list_spaces',
@@ -130,7 +105,7 @@ export const organizationEndpoint = (ops: OrganizationOperations): McpEndpoint<C
       input: args(OrgParams.shape, ListQuerySchema.shape),
       textFields: LIST_TEXT,
       readOnly: true,
-      run: (c, { organizationId, ...q }) => ops.spaces(c, organizationId, q),
+      run: (c, { organizationId, ...page }) => listOrganizationSpaces(commandContext(c), { organizationId, page }),
     }),
     tool({
       name: 'search',
@@ -140,7 +115,7 @@ export const organizationEndpoint = (ops: OrganizationOperations): McpEndpoint<C
       input: args(OrgParams.shape, SearchQuery.shape),
       textFields: LIST_TEXT,
       readOnly: true,
-      run: (c, { organizationId, ...q }) => ops.searchOrganization(c, organizationId, q),
+      run: (c, a) => searchOrganization(commandContext(c), a),
     }),
     tool({
       name: 'search_space',
@@ -149,7 +124,7 @@ export const organizationEndpoint = (ops: OrganizationOperations): McpEndpoint<C
       input: args(SpaceParams.shape, SearchQuery.shape),
       textFields: LIST_TEXT,
       readOnly: true,
-      run: (c, { spaceId, ...q }) => ops.searchSpace(c, spaceId, q),
+      run: (c, a) => searchSpace(commandContext(c), a),
     }),
     tool({
       name: 'list_pages',
@@ -159,9 +134,9 @@ export const organizationEndpoint = (ops: OrganizationOperations): McpEndpoint<C
       textFields: ['metadata'],
       readOnly: true,
       kept: true,
-      run: async (c, { spaceId, changeRequestId, ...q }) => {
-        const tree = await ops.pageTree(c, { spaceId, changeRequestId }, q);
-        await keepRead(ops, c, spaceId);
+      run: async (c, a) => {
+        const tree = await pageTree(commandContext(c), a);
+        await keepRead(c, a.spaceId);
         return tree;
       },
     }),
@@ -177,10 +152,10 @@ export const organizationEndpoint = (ops: OrganizationOperations): McpEndpoint<C
       textFields: ['evaluated'],
       readOnly: true,
       kept: true,
-      run: async (c, { spaceId, pageId, changeRequestId, ...q }) => {
-        const page = await ops.readPage(c, { spaceId, pageId, changeRequestId }, { ...q, format: 'markdown' });
+      run: async (c, a) => {
+        const page = await readPage(commandContext(c), { ...a, format: 'markdown' });
         // A computed page shows an OpenAPI specification, whose rows the read model does not track.
-        if (!page.computed) await keepRead(ops, c, spaceId);
+        if (!page.computed) await keepRead(c, a.spaceId);
         return (page as { markdown: string }).markdown;
       },
     }),
@@ -191,7 +166,7 @@ export const organizationEndpoint = (ops: OrganizationOperations): McpEndpoint<C
         'Replaces a page body with markdown (or adds a page when pageId is left out). The edit goes into a change request: the one named, else a new one. Only with target "main" does it write to main directly, and only for a caller with the edit role on a space that is not locked.',
       input: ProposeEditArgs,
       readOnly: false,
-      run: (c, a) => proposeEdit(ops, c, a),
+      run: (c, a) => proposeEdit(c, a),
     }),
     tool({
       name: 'list_change_requests',
@@ -202,9 +177,9 @@ export const organizationEndpoint = (ops: OrganizationOperations): McpEndpoint<C
       textFields: LIST_TEXT,
       readOnly: true,
       run: (c, { organizationId, spaceId, ...q }) => {
-        if (spaceId) return ops.spaceChangeRequests(c, spaceId, withoutOrgFilters(q));
+        if (spaceId) return listSpaceChangeRequests(commandContext(c), { spaceId, ...withoutOrgFilters(q) });
         if (!organizationId) throw badRequest('Missing argument field "organizationId": name an organization or a space.');
-        return ops.organizationChangeRequests(c, organizationId, q);
+        return listOrganizationChangeRequests(commandContext(c), { organizationId, ...q });
       },
     }),
     tool({
@@ -213,7 +188,7 @@ export const organizationEndpoint = (ops: OrganizationOperations): McpEndpoint<C
       description: 'Approves or requests changes on a change request, with an optional comment (POST .../reviews).',
       input: args(ChangeRequestRef, CreateReviewBody.shape),
       readOnly: false,
-      run: (c, { spaceId, changeRequestId, ...b }) => ops.review(c, spaceId, changeRequestId, b),
+      run: (c, a) => reviewChangeRequest(commandContext(c), a),
     }),
     tool({
       name: 'merge_change_request',
@@ -221,7 +196,7 @@ export const organizationEndpoint = (ops: OrganizationOperations): McpEndpoint<C
       description: 'Merges a change request into main; needs the review role and the merge rules met (POST .../merge).',
       input: args(ChangeRequestRef, {}),
       readOnly: false,
-      run: (c, { spaceId, changeRequestId }) => ops.merge(c, spaceId, changeRequestId),
+      run: (c, a) => mergeChangeRequest(commandContext(c), a),
     }),
     tool({
       name: 'list_comments',
@@ -230,7 +205,8 @@ export const organizationEndpoint = (ops: OrganizationOperations): McpEndpoint<C
       input: args({ ...SpaceParams.shape, ...OptionalChangeRequest }, ListCommentsQuery.shape),
       textFields: LIST_TEXT,
       readOnly: true,
-      run: async (c, { spaceId, changeRequestId, ...q }) => ops.listComments(c, await commentScope(c, { spaceId, changeRequestId }), q),
+      run: async (c, { spaceId, changeRequestId, ...q }) =>
+        comments.listComments(commandContext(c), await commentScope(c, { spaceId, changeRequestId }), q),
     }),
     tool({
       name: 'post_comment',
@@ -238,7 +214,8 @@ export const organizationEndpoint = (ops: OrganizationOperations): McpEndpoint<C
       description: 'A new comment on main or on a change request, optionally on a page (POST .../comments).',
       input: args({ ...SpaceParams.shape, ...OptionalChangeRequest }, CreateCommentBody.shape),
       readOnly: false,
-      run: async (c, { spaceId, changeRequestId, ...b }) => ops.createComment(c, await commentScope(c, { spaceId, changeRequestId }), b),
+      run: async (c, { spaceId, changeRequestId, ...b }) =>
+        comments.createComment(commandContext(c), await commentScope(c, { spaceId, changeRequestId }), b),
     }),
     tool({
       name: 'reply_to_comment',
@@ -247,10 +224,10 @@ export const organizationEndpoint = (ops: OrganizationOperations): McpEndpoint<C
       input: args({ ...SpaceParams.shape, ...OptionalChangeRequest, commentId: IdSchema }, CreateCommentReplyBody.shape),
       readOnly: false,
       run: async (c, { spaceId, changeRequestId, commentId, ...b }) =>
-        ops.createReply(c, await commentScope(c, { spaceId, changeRequestId }), commentId, b),
+        comments.createReply(commandContext(c), await commentScope(c, { spaceId, changeRequestId }), commentId, b),
     }),
   ],
-});
+};
 
 /** The organization-wide filters have no meaning within one space. */
 function withoutOrgFilters(q: z.output<typeof OrgChangeRequestListQuery>): z.output<typeof ChangeRequestListQuery> {

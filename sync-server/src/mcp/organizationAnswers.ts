@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { readModelOf, tags } from '../core/readModel';
+import { readModelOf, tags } from '../core/readModel/readModel';
 import type { AppEnv } from '../web/env';
 import { baseUrl } from '../web/baseUrl';
 import type { ToolAnswers } from './keptAnswers';

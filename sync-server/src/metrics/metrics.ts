@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { readModelOf } from '../core/readModel';
+import { readModelOf } from '../core/readModel/readModel';
 import type { Db } from '../store/db';
 import { jobQueueDepths } from '../store/jobQueues';
 import { journalOf } from '../store/journal/journaledDb';

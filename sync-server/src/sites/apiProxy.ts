@@ -1,4 +1,4 @@
-import { FetchError, guardedFetch } from '../core/fetchGuard';
+import { FetchError, guardedFetch } from '../core/security/fetchGuard';
 import { flatten, type SiteRequest } from './context';
 import { loadSpec } from './openapiPages';
 import { specServers } from './render/apiContext';

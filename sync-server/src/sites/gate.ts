@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
-import { sameSecret } from '../core/secrets';
+import { sameSecret } from '../core/security/secrets';
 import { visitorClaims } from '../core/sites/adaptiveSchema';
 import { verifyVisitorToken } from '../core/sites/visitorAuth';
 import type { SiteRow } from '../store/sites';

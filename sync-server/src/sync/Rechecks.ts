@@ -1,5 +1,5 @@
 import { SyncClose, SyncCloseReason, type SyncRoom } from '@quire/shared/sync';
-import type { OrgAccess } from '../core/access';
+import type { OrgAccess } from '../core/access/callerAccess';
 import type { Db } from '../store/db';
 import { changeRequestsAvailable, changeRequestsForSync, existingTokens, liveSpaces } from '../store/syncRooms';
 import { SyncRefused, orgAccessFor, policyOf } from './access';

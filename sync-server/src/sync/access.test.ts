@@ -1,9 +1,9 @@
 import { SyncClose, SyncCloseReason, SyncRefusal, changeRequestRoom, parseRoom, spaceRoom, type SyncRoom } from '@quire/shared/sync';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serverSecret } from '../core/secrets';
+import { serverSecret } from '../core/security/secrets';
 import { openChangeRequest } from '../core/content/changeRequests';
-import { readModelOf } from '../core/readModel';
+import { readModelOf } from '../core/readModel/readModel';
 import type { Db } from '../store/db';
 import { addMember } from '../store/members';
 import { createOrg } from '../store/organizations';

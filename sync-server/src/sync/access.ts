@@ -1,6 +1,6 @@
 import type { Role } from '@quire/shared';
 import { SyncClose, SyncCloseReason, SyncRefusal, type SyncRoom } from '@quire/shared/sync';
-import { Access, type OrgAccess } from '../core/access';
+import { Access, type OrgAccess } from '../core/access/callerAccess';
 import { type SpaceRow, getSpace } from '../store/spaces';
 import {
   type SyncChangeRequestRow,

@@ -1,6 +1,6 @@
 import { newId } from '@quire/shared';
 import { SignJWT, jwtVerify } from 'jose';
-import { serverSecret } from '../core/secrets';
+import { serverSecret } from '../core/security/secrets';
 import type { Queryable } from '../store/db';
 
 const AUDIENCE = 'quire-sync';

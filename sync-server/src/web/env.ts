@@ -1,6 +1,6 @@
-import type { Access } from '../core/access';
-import type { Caller } from '../core/callers';
-import type { Deps } from '../core/deps';
+import type { Access } from '../core/access/callerAccess';
+import type { Caller } from '../core/access/callers';
+import type { Deps } from '../core/platform/deps';
 
 /** What a request carries from middleware to handler, for the API and the published sites alike. */
 export interface AppEnv {

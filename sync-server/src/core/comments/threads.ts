@@ -1,7 +1,7 @@
 import type { Role } from '@quire/shared';
 import { badRequest, forbidden, notFound } from '@quire/shared/domainErrors';
 import type { CreateCommentBody, ListCommentsQuery, UpdateCommentBody, UpdateCommentReplyBody } from '@quire/shared/schemas/comment';
-import type { OrgAccess } from '../access';
+import type { OrgAccess } from '../access/callerAccess';
 import { commentPermissions as permissionsFor, commentRoleFor, mayComment } from '../policies/comments';
 import { recordWebhookEvent } from '../webhooks/events';
 import { BodyError, storedBody } from './bodies';

@@ -7,10 +7,10 @@ import type {
   ReviewStatusSchema,
 } from '@quire/shared/schemas/changeRequest';
 import type { z } from 'zod';
-import type { OrgAccess } from '../access';
-import type { DbHandle } from '../deps';
+import type { OrgAccess } from '../access/callerAccess';
+import type { DbHandle } from '../platform/deps';
 import { mayReview } from '../policies/changeRequests';
-import { visibleSpaceIds } from '../visibleSpaces';
+import { visibleSpaceIds } from '../spaces/visible';
 import type { Branch } from './branches';
 import { crBranch, isActive, openChangeRequest, recordChangeRequestEvent, updateFromMain } from './changeRequests';
 import {

@@ -1,6 +1,6 @@
 import { notFound } from '@quire/shared/domainErrors';
 import { LRUCache } from 'lru-cache';
-import type { Deps } from '../deps';
+import type { Deps } from '../platform/deps';
 import { renderPdf } from '../pdf/index';
 import { REMOTE_IMAGE_LIMITS } from '../pdf/images';
 import { pdfPagesOf, pdfResources } from '../pdf/sources';

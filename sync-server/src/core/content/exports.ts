@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../../store/db';
-import { serverSecret } from '../secrets';
+import { serverSecret } from '../security/secrets';
 
 /**
  * Links the server hands out for downloads that a browser opens without a token (file

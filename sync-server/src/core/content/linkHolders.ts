@@ -1,5 +1,5 @@
 import { DomainError, notFound } from '@quire/shared/domainErrors';
-import { Access } from '../access';
+import { Access } from '../access/callerAccess';
 import type { Queryable } from '../../store/db';
 import { publishedSiteShowsSpace } from '../../store/sites';
 import { getSpace } from '../../store/spaces';

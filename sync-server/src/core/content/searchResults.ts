@@ -1,7 +1,7 @@
 import type { SearchQuery } from '@quire/shared/schemas/search';
 import type { z } from 'zod';
-import type { OrgAccess } from '../access';
-import { visibleSpaceIds } from '../visibleSpaces';
+import type { OrgAccess } from '../access/callerAccess';
+import { visibleSpaceIds } from '../spaces/visible';
 import { memoryPage } from './memoryPage';
 import { contentAtRevision } from './revisions';
 import { type PageHits, rankKey, searchPages } from './search';

@@ -1,5 +1,5 @@
 import { copySpaceFiles } from '../../store/files';
-import { onSpaceCopy } from '../spaceCopy';
+import { onSpaceCopy } from '../spaces/copySteps';
 import { copySpaceContent } from './revisions';
 
 let registered = false;

@@ -1,8 +1,8 @@
 import type { ExportToGitRepositoryBody, ImportGitRepositoryBody } from '@quire/shared/schemas/git';
 import { type GitOperationRequest, insertGitOperation } from '../../store/git';
-import type { CommandContext } from '../deps';
+import type { CommandContext } from '../platform/deps';
 import { authorizeGit } from '../policies/git';
-import { spaceSeenBy } from '../resourceAccess';
+import { spaceSeenBy } from '../access/resourceAccess';
 import { splitCredentials } from './address';
 import { sealCredentials } from './credentials';
 

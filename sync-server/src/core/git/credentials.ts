@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Queryable } from '../../store/db';
-import { serverSecret } from '../secrets';
+import { serverSecret } from '../security/secrets';
 import type { GitCredentials } from './address';
 
 /*

@@ -1,6 +1,6 @@
 import type { GitOperationEnd, GitOperationRow } from '../../store/git';
 import type { SpaceRow } from '../../store/spaces';
-import type { Deps } from '../deps';
+import type { Deps } from '../platform/deps';
 import type { Remote, RemoteLimits } from './remote';
 
 /** One run of a claimed operation: what the import and the export work with. */

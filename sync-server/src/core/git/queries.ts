@@ -1,9 +1,9 @@
 import { notFound } from '@quire/shared/domainErrors';
 import type { GitSyncState } from '@quire/shared/schemas/git';
 import { lastGitOperation } from '../../store/git';
-import type { CommandContext } from '../deps';
+import type { CommandContext } from '../platform/deps';
 import { authorizeGit } from '../policies/git';
-import { spaceSeenBy } from '../resourceAccess';
+import { spaceSeenBy } from '../access/resourceAccess';
 import { providerOf, repoNameOf } from './address';
 
 /**

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as git from 'isomorphic-git';
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
-import { FetchError, guardedFetch } from '../fetchGuard';
+import { FetchError, guardedFetch } from '../security/fetchGuard';
 import type { GitCredentials } from './address';
 
 /**

@@ -12,8 +12,8 @@ import {
   releaseGitOperation,
 } from '../../store/git';
 import { getSpace } from '../../store/spaces';
-import { loadOrgAccess } from '../access';
-import type { Deps } from '../deps';
+import { loadOrgAccess } from '../access/callerAccess';
+import type { Deps } from '../platform/deps';
 import { gitDecision } from '../policies/git';
 import { redact } from './address';
 import { unsealCredentials } from './credentials';

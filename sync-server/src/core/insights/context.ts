@@ -4,7 +4,7 @@ import type { Logger } from '../../logger';
 import type { Db } from '../../store/db';
 import { siteById } from '../../store/insights';
 import type { SiteRow } from '../../store/sites';
-import type { Access } from '../access';
+import type { Access } from '../access/callerAccess';
 import { authorizeInsights, type InsightsAction } from '../policies/insights';
 
 /** Who acts: an API caller (the policy decides), or the operator at the admin command line (who reads the database anyway). */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db, Queryable } from '../../store/db';
 import { TestServer } from '../../testing/harness';
 import { waitFor } from '../../testing/syncClients';
-import { runBackgroundJobs } from '../jobs';
+import { runBackgroundJobs } from '../platform/jobs';
 import { forgetOldInsights, recordSiteVisit, type SiteVisit } from './commands';
 import { blankDraft, finishRows } from './events';
 import { InsightsRecorder, stopInsightsRecorder } from './recorder';

@@ -1,7 +1,7 @@
 import type { OpenAPIErrorCode } from '@quire/shared/schemas/openapi';
-import type { Deps } from '../deps';
+import type { Deps } from '../platform/deps';
 import * as specs from '../../store/openapiSpecs';
-import { FetchError, guardedFetch } from '../fetchGuard';
+import { FetchError, guardedFetch } from '../security/fetchGuard';
 import { parseSpecText, type SpecProblem } from './parse';
 
 /** Limits of a spec fetch: generous for large public APIs, bounded so one spec cannot exhaust memory. */

@@ -1,8 +1,8 @@
 import type { CreateOpenAPISpecBody, OpenAPISource } from '@quire/shared/schemas/openapi';
 import { conflict, notFound } from '@quire/shared/domainErrors';
-import type { Access, OrgAccess } from '../access';
-import type { Deps } from '../deps';
-import { orgSeenBy } from '../resourceAccess';
+import type { Access, OrgAccess } from '../access/callerAccess';
+import type { Deps } from '../platform/deps';
+import { orgSeenBy } from '../access/resourceAccess';
 import type { Db } from '../../store/db';
 import type { PageRequest } from '../../store/paginate';
 import * as specs from '../../store/openapiSpecs';

@@ -2,7 +2,7 @@ import { initSpaceContent } from '../content/revisions';
 import { templatePages, writeTemplate } from '../content/templates';
 import { scheduleSpecProcessing } from '../openapi/process';
 import { addSiteSpace, slugify } from '../sites/structure';
-import type { Deps, DbHandle } from '../deps';
+import type { Deps, DbHandle } from '../platform/deps';
 import { insertSpec } from '../../store/openapiSpecs';
 import { type OrgRow, updateOrg } from '../../store/organizations';
 import { createSite, freeBasename } from '../../store/sites';

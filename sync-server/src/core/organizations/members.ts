@@ -1,9 +1,9 @@
 import type { Role } from '@quire/shared';
 import { conflict, forbidden, notFound } from '@quire/shared/domainErrors';
-import { type Access, type OrgAccess, loadOrgAccess } from '../access';
-import type { Caller } from '../callers';
-import { withCounts, type SpacePage } from '../spaceLists';
-import { visibleSpaceIds } from '../visibleSpaces';
+import { type Access, type OrgAccess, loadOrgAccess } from '../access/callerAccess';
+import type { Caller } from '../access/callers';
+import { withCounts, type SpacePage } from '../spaces/lists';
+import { visibleSpaceIds } from '../spaces/visible';
 import type { Db } from '../../store/db';
 import {
   type MemberView,

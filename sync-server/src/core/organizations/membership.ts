@@ -1,10 +1,10 @@
 import type { Role } from '@quire/shared';
 import { badRequest, notFound } from '@quire/shared/domainErrors';
 import { SignJWT } from 'jose';
-import type { Access, OrgAccess } from '../access';
-import { loadOrgAccess } from '../access';
-import type { Caller } from '../callers';
-import { serverSecret } from '../secrets';
+import type { Access, OrgAccess } from '../access/callerAccess';
+import { loadOrgAccess } from '../access/callerAccess';
+import type { Caller } from '../access/callers';
+import { serverSecret } from '../security/secrets';
 import type { Db } from '../../store/db';
 import { addMember, getMembership, markMemberSeen } from '../../store/members';
 import { deleteLinkInvite, getOrg, listOrgsOfUser, type OrgRow, orgsWithEmailDomain } from '../../store/organizations';

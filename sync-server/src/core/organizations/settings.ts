@@ -1,7 +1,7 @@
 import { badRequest } from '@quire/shared/domainErrors';
 import type { UpdateOrganizationBody } from '@quire/shared/schemas/organization';
-import type { Deps } from '../deps';
-import { requireMergeRuleMembers } from '../spaces';
+import type { Deps } from '../platform/deps';
+import { requireMergeRuleMembers } from '../spaces/rules';
 import { createOrg, hostnameTakenByOtherOrg, type OrgRow, orgHasSite, updateOrg } from '../../store/organizations';
 import { createDefaultSite, scheduleDefaultSpec } from './defaultSite';
 

@@ -1,7 +1,7 @@
 import { forbidden, notFound } from '@quire/shared/domainErrors';
-import type { OrgAccess } from '../access';
-import type { Caller } from '../callers';
-import type { DbHandle } from '../deps';
+import type { OrgAccess } from '../access/callerAccess';
+import type { Caller } from '../access/callers';
+import type { DbHandle } from '../platform/deps';
 import type { Db } from '../../store/db';
 import { type MemberView, getMemberView, memberIdByRef } from '../../store/members';
 import type { Page, PageRequest } from '../../store/paginate';

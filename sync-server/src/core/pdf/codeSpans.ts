@@ -1,5 +1,5 @@
 import type { ElementContent } from 'hast';
-import { highlightCode } from '../highlight';
+import { highlightCode } from '../content/highlight';
 import type { Span } from './inline';
 import { COLORS } from './writer';
 

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { FetchError, guardedFetch } from '../fetchGuard';
+import { FetchError, guardedFetch } from '../security/fetchGuard';
 import type { PdfImage } from './model';
 
 /**

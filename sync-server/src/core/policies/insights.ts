@@ -2,8 +2,8 @@ import type { Role } from '@quire/shared';
 import { forbidden, notFound } from '@quire/shared/domainErrors';
 import type { Queryable } from '../../store/db';
 import { getSite, type SiteRow } from '../../store/sites';
-import type { Access } from '../access';
-import { atLeast } from '../roles';
+import type { Access } from '../access/callerAccess';
+import { atLeast } from '../access/roles';
 
 /**
  * Who may do what with a site's insights. What readers did is the team's to see and

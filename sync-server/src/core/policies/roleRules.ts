@@ -1,5 +1,5 @@
 import type { Role } from '@quire/shared';
-import { atLeast } from '../roles';
+import { atLeast } from '../access/roles';
 
 /** A resource's actions and the role each needs: the table its policy reads. */
 export type RoleTable<A extends string> = Readonly<Record<A, Role>>;

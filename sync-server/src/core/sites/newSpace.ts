@@ -2,7 +2,7 @@ import { badRequest, notFound } from '@quire/shared/domainErrors';
 import type { ContentRef } from '@quire/shared/schemas/content';
 import type { Queryable } from '../../store/db';
 import { createSpace, getSpace, type SpaceRow } from '../../store/spaces';
-import type { OrgAccess } from '../access';
+import type { OrgAccess } from '../access/callerAccess';
 import { initSpaceContent } from '../content/revisions';
 import { TEMPLATES, type TemplatePage, templatePages, writeTemplate } from '../content/templates';
 

@@ -5,7 +5,7 @@ import { conditionError } from './expression';
 import { positionAmong, positionAtEnd } from './placement';
 import { createSection, moveIntoGroup, removeSection, requireGroup, requireSection } from './structure';
 import { newSpaceTitle, spaceForNewContent } from './newSpace';
-import type { OrgAccess } from '../access';
+import type { OrgAccess } from '../access/callerAccess';
 import type { Db } from '../../store/db';
 import { type SiteRow, touchSite } from '../../store/sites';
 import { getSection, getSiteSpace, type SectionRow, sectionSiblings, takenPaths, updateSection } from '../../store/sitesStructure';

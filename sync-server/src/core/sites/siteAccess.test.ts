@@ -6,8 +6,8 @@ import { createOrg } from '../../store/organizations';
 import { type SiteRow, createSite, updateSite } from '../../store/sites';
 import { ensureUser } from '../../store/users';
 import { freshTestDb } from '../../testing/databases';
-import { Access } from '../access';
-import { readModelOf } from '../readModel';
+import { Access } from '../access/callerAccess';
+import { readModelOf } from '../readModel/readModel';
 import { siteForDelete, siteForRead, siteForWrite } from './siteAccess';
 
 /**

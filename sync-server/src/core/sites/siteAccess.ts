@@ -1,6 +1,6 @@
 import { forbidden, notFound } from '@quire/shared/domainErrors';
-import { type Access, OrgAccess } from '../access';
-import { sameSecret } from '../secrets';
+import { type Access, OrgAccess } from '../access/callerAccess';
+import { sameSecret } from '../security/secrets';
 import { SITE_MANAGER_ROLE } from './structureRead';
 import type { Db } from '../../store/db';
 import { getSite, type SiteRow } from '../../store/sites';

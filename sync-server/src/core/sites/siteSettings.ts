@@ -1,8 +1,8 @@
 import { badRequest, notFound } from '@quire/shared/domainErrors';
 import type { UpdateSiteBody } from '@quire/shared/schemas/site';
-import type { Access, OrgAccess } from '../access';
-import type { Deps } from '../deps';
-import { orgSeenBy } from '../resourceAccess';
+import type { Access, OrgAccess } from '../access/callerAccess';
+import type { Deps } from '../platform/deps';
+import { orgSeenBy } from '../access/resourceAccess';
 import { adaptiveSchemaError } from './adaptiveSchema';
 import { recordWebhookEvent } from '../webhooks/events';
 import { hostnameProven, isReservedHostname } from './hostnameOwnership';

@@ -1,7 +1,7 @@
 import { badRequest, notFound } from '@quire/shared/domainErrors';
 import type { CreateSiteSpaceBody, MoveSiteSpaceBody, UpdateSiteSpaceBody } from '@quire/shared/schemas/siteStructure';
 import type { z } from 'zod';
-import type { OrgAccess } from '../access';
+import type { OrgAccess } from '../access/callerAccess';
 import { newSpaceTitle, spaceForNewContent, spaceForSite } from './newSpace';
 import { positionAmong, positionAtEnd } from './placement';
 import { checkCondition } from './sectionWrites';

@@ -1,4 +1,4 @@
-import type { OrgAccess } from '../access';
+import type { OrgAccess } from '../access/callerAccess';
 import { conditionHolds } from './expression';
 import type { Queryable } from '../../store/db';
 import type { Page, PageRequest } from '../../store/paginate';

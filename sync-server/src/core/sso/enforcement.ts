@@ -1,4 +1,4 @@
-import { OrgAccess } from '../orgAccess';
+import { OrgAccess } from '../access/orgAccess';
 import type { Queryable } from '../../store/db';
 import { ssoTokenOrg } from '../../store/saml';
 

@@ -20,7 +20,7 @@ import {
   updatePage,
 } from '@quire/shared/content/index';
 import * as Y from 'yjs';
-import type { Deps } from '../deps';
+import type { Deps } from '../platform/deps';
 import { copySpaceFiles } from '../../store/files';
 import { createSpace, getSpace } from '../../store/spaces';
 import * as store from '../../store/translations';

@@ -1,4 +1,4 @@
-import type { Deps } from '../deps';
+import type { Deps } from '../platform/deps';
 import * as store from '../../store/translations';
 import { type TranslationProvider } from './provider';
 import { scheduleTranslationRun } from './run';

@@ -1,9 +1,9 @@
 import { forbidden, notFound } from '@quire/shared/domainErrors';
 import type { CreateTranslationBody, UpdateTranslationBody } from '@quire/shared/schemas/translation';
 import type { z } from 'zod';
-import type { OrgAccess } from '../access';
-import { visibleSpaceIds } from '../visibleSpaces';
-import type { Deps } from '../deps';
+import type { OrgAccess } from '../access/callerAccess';
+import { visibleSpaceIds } from '../spaces/visible';
+import type { Deps } from '../platform/deps';
 import { scheduleTranslationRun } from './run';
 import type { Db, Queryable } from '../../store/db';
 import type { Page, PageRequest } from '../../store/paginate';

@@ -9,7 +9,7 @@ import {
   nextDueAt,
   recordAttempt,
 } from '../../store/webhooks';
-import { FetchError, guardedFetch } from '../fetchGuard';
+import { FetchError, guardedFetch } from '../security/fetchGuard';
 import { DISABLE_AFTER_MS, retryDelay } from './backoff';
 import { WEBHOOK_CHANNEL } from './events';
 import { SIGNATURE_HEADER, signatureHeader } from './signing';

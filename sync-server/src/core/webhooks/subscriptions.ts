@@ -1,6 +1,6 @@
 import { badRequest, conflict, notFound } from '@quire/shared/domainErrors';
 import type { CreateWebhookBody, UpdateWebhookBody } from '@quire/shared/schemas/webhook';
-import type { Deps } from '../deps';
+import type { Deps } from '../platform/deps';
 import type { Db } from '../../store/db';
 import type { PageRequest } from '../../store/paginate';
 import * as store from '../../store/webhooks';

@@ -1,22 +1,14 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { z } from 'zod';
-import type { ChangeRequestListQuery, CreateReviewBody, OrgChangeRequestListQuery } from '@quire/shared/schemas/changeRequest';
 import type { Role } from '@quire/shared';
-import type { Context } from 'hono';
 import type { ChangeRequestRow } from '../../store/changeRequests';
 import type { SpaceRow } from '../../store/spaces';
-import { BodyError, storedBody } from '../../core/comments/bodies';
-import { mergeChangeRequest } from '../../core/content/changeRequests';
 import { requestedReviewerOf, requestedReviewersPage, reviewOf, reviewsPage } from '../../core/content/changeRequestViews';
 import {
-  changeRequestsOfOrg,
   removeRequestedReviewerAs,
   updateFromMainAs,
-  changeRequestsOfSpace,
   openChangeRequestAs,
   readChangeRequest,
   requestReviewersAs,
-  reviewChangeRequestAs,
   updateChangeRequestAs,
 } from '../../core/content/changeRequestWrites';
 import { changeRequestPdfUrl } from '../../core/content/branchOps';
@@ -24,33 +16,22 @@ import { mayChangeRequest } from '../../core/policies/changeRequests';
 import { isActive } from '../../core/content/changeRequests';
 import { badRequest } from '@quire/shared/domainErrors';
 import type { AppEnv } from '../env';
-import { requireChangeRequest, requireOrg, requireSpace } from '../guards';
-import { envelope } from '../listing';
+import { requireChangeRequest, requireSpace } from '../guards';
+import { envelope } from '../../core/views/listing';
 import { baseUrl, linkBase } from '../urls';
-import { presentChangeRequest, presentChangeRequests, presentRequestedReviewers, presentReviews } from '../presenters/changeRequest';
+import { presentChangeRequest, presentRequestedReviewers, presentReviews } from '../../core/views/changeRequest';
 import * as r from './routes';
+import { mergeChangeRequest, reviewChangeRequest } from '../../core/changeRequests/commands';
+import { listOrganizationChangeRequests, listSpaceChangeRequests } from '../../core/changeRequests/queries';
+import { commandContext } from '../../web/commandContext';
 
 /** Whether the caller may change who is asked to review (the list shows it as `permissions.remove`). */
 const mayAskForReviews = (role: Role, cr: ChangeRequestRow, space: SpaceRow) =>
   mayChangeRequest(role, 'askForReviews', { active: isActive(cr) }, space);
 
-type Ctx = Context<AppEnv>;
-type OrgListQuery = z.output<typeof OrgChangeRequestListQuery>;
-type SpaceListQuery = z.output<typeof ChangeRequestListQuery>;
-
-/** A review's comment as markdown: a comment body, or a bare Document as earlier clients sent it. */
-function reviewComment(input: NonNullable<CreateReviewBody['comment']>): string {
-  try {
-    return storedBody('object' in input ? { document: input } : input);
-  } catch (err) {
-    if (err instanceof BodyError) throw badRequest(err.message.replace(/"body(\.document)?"/, '"comment"'));
-    throw err;
-  }
-}
-
 export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.listChangeRequests, async (c) =>
-    c.json(await spaceChangeRequests(c, c.req.valid('param').spaceId, c.req.valid('query')), 200),
+    c.json(await listSpaceChangeRequests(commandContext(c), { ...c.req.valid('param'), ...c.req.valid('query') }), 200),
   );
 
   app.openapi(r.createChangeRequest, async (c) => {
@@ -74,7 +55,7 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(r.mergeChangeRequest, async (c) => {
     const { spaceId, changeRequestId } = c.req.valid('param');
-    return c.json(await mergeChangeRequestAs(c, spaceId, changeRequestId), 200);
+    return c.json(await mergeChangeRequest(commandContext(c), { spaceId, changeRequestId }), 200);
   });
 
   app.openapi(r.updateChangeRequestFromMain, async (c) => {
@@ -106,7 +87,7 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(r.createReview, async (c) => {
     const { spaceId, changeRequestId } = c.req.valid('param');
-    const shown = await reviewChangeRequest(c, spaceId, changeRequestId, c.req.valid('json'));
+    const shown = await reviewChangeRequest(commandContext(c), { spaceId, changeRequestId, ...c.req.valid('json') });
     c.header('Location', shown.urls.location);
     return c.json(shown, 201);
   });
@@ -153,36 +134,6 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(r.listOrgChangeRequests, async (c) =>
-    c.json(await orgChangeRequests(c, c.req.valid('param').organizationId, c.req.valid('query')), 200),
+    c.json(await listOrganizationChangeRequests(commandContext(c), { ...c.req.valid('param'), ...c.req.valid('query') }), 200),
   );
-}
-
-/** A space's change requests (`GET /v1/spaces/{id}/change-requests`). */
-export async function spaceChangeRequests(c: Ctx, spaceId: string, q: SpaceListQuery) {
-  const { space, access } = await requireSpace(c, spaceId);
-  const { page, read } = await changeRequestsOfSpace(c.get('deps').db, space, q);
-  return envelope({ ...page, rows: presentChangeRequests(read, access, baseUrl(c)) }, (x) => x);
-}
-
-/** Merges a change request as the caller (`POST .../merge`). */
-export async function mergeChangeRequestAs(c: Ctx, spaceId: string, changeRequestId: string) {
-  const { cr } = await requireChangeRequest(c, spaceId, changeRequestId, 'merge');
-  const { revision } = await mergeChangeRequest(c.get('deps').db, cr.id, c.get('caller').user.id);
-  return { revision, result: 'merge' as const };
-}
-
-/** Reviews a change request as the caller: a reviewer or someone asked to review (`POST .../reviews`). */
-export async function reviewChangeRequest(c: Ctx, spaceId: string, changeRequestId: string, b: CreateReviewBody) {
-  const { cr, role } = await requireChangeRequest(c, spaceId, changeRequestId);
-  const markdown = b.comment && reviewComment(b.comment);
-  const read = await reviewChangeRequestAs(c.get('deps').db, cr, role, c.get('caller').user.id, { status: b.status, markdown });
-  const [shown] = presentReviews(read, baseUrl(c));
-  return shown as NonNullable<typeof shown>;
-}
-
-/** Change requests across the spaces of an organization the caller may see (`GET /v1/orgs/{id}/change-requests`). */
-export async function orgChangeRequests(c: Ctx, organizationId: string, q: OrgListQuery) {
-  const { org, access } = await requireOrg(c, organizationId);
-  const { page, read } = await changeRequestsOfOrg(c.get('deps').db, org, access, q);
-  return envelope({ ...page, rows: presentChangeRequests(read, access, baseUrl(c)) }, (x) => x);
 }

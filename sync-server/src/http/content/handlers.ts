@@ -1,47 +1,30 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Role } from '@quire/shared';
-import { bodyToGitbookDocument, markdownToBody } from '@quire/shared/content/index';
-import type { PageQuery } from '@quire/shared/schemas/content';
 import type { Context } from 'hono';
-import type { z } from 'zod';
-import { applyTemplateAs, importAs, spacePdfUrl, spaceRevisionId, uploadFileAs } from '../../core/content/branchOps';
-import { crBranch } from '../../core/content/changeRequests';
+import { applyTemplateAs, importAs, spacePdfUrl, uploadFileAs } from '../../core/content/branchOps';
 import { ARCHIVE_TYPES, exportRevisionArchive } from '../../core/content/export';
-import { readBody } from '../../core/content/read';
 import { contentAtRevision } from '../../core/content/revisions';
 import { downloadLinks, readRevision } from '../../core/content/downloadLinks';
-import { pagePaths } from '../../core/content/tree';
 import { registerContentCopyStep } from '../../core/content/spaceCopyStep';
-import { computedSpecRef, renderSpecOperations } from '../../core/openapi';
 import { linkContextOf } from '../../core/content/linkContext';
 import { badRequest, notFound } from '@quire/shared/domainErrors';
 import type { AppEnv } from '../env';
 import { requireSpace } from '../guards';
-import { requireChangeRequest } from '../guards';
-import { presentOrg } from '../presenters/organization';
-import { presentSpace } from '../presenters/space';
+import { presentOrg } from '../../core/views/organization';
+import { presentSpace } from '../../core/views/space';
 import { baseUrl, linkBase } from '../urls';
 import { type LinkScope, backlinkItems, linkItems, linkStats } from './links';
 import { memoryPage } from '../../core/content/memoryPage';
-import { appBase, presentFiles, presentPage, presentPageTree, presentRevision } from '../presenters/content';
+import { presentFiles, presentRevision } from '../../core/views/content';
 import { registerContentDownloads } from './downloads';
 import * as r from './routes';
+import { type BranchRef, branchSeenBy, pageTree, readPage } from '../../core/content/queries';
+import { commandContext } from '../../web/commandContext';
 
 type Ctx = Context<AppEnv>;
-interface BranchParams {
-  spaceId: string;
-  changeRequestId?: string;
-}
-
 /** The branch a content route reads or writes, checked for the caller, and its current revision. */
-async function branchContext(c: Ctx, p: BranchParams, action: 'view' | 'edit' = 'view') {
-  if (p.changeRequestId) {
-    const found = await requireChangeRequest(c, p.spaceId, p.changeRequestId, action);
-    return { ...found, branch: crBranch(found.cr), revisionId: found.cr.revision_id };
-  }
-  const found = await requireSpace(c, p.spaceId, action);
-  const revisionId = await spaceRevisionId(c.get('deps').db, found.space);
-  return { ...found, cr: undefined, branch: { spaceId: found.space.id }, revisionId };
+function branchContext(c: Ctx, p: BranchRef, action: 'view' | 'edit' = 'view') {
+  return branchSeenBy(commandContext(c), p, action);
 }
 
 async function linkScope(c: Ctx, ctx: Awaited<ReturnType<typeof branchContext>>): Promise<LinkScope> {
@@ -71,7 +54,9 @@ function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof
     return c.json(presentRevision(baseUrl(c), read, { metadata: c.req.valid('query').metadata !== false }), 200);
   });
 
-  app.openapi(routes.listPages, async (c) => c.json(await pageTree(c, c.req.valid('param'), c.req.valid('query')), 200));
+  app.openapi(routes.listPages, async (c) =>
+    c.json(await pageTree(commandContext(c), { ...c.req.valid('param'), ...c.req.valid('query') }), 200),
+  );
 
   app.openapi(routes.listFiles, async (c) => {
     const { db } = c.get('deps');
@@ -109,7 +94,9 @@ function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof
     );
   });
 
-  app.openapi(routes.getPage, async (c) => c.json(await readPage(c, c.req.valid('param'), c.req.valid('query')), 200));
+  app.openapi(routes.getPage, async (c) =>
+    c.json(await readPage(commandContext(c), { ...c.req.valid('param'), ...c.req.valid('query') }), 200),
+  );
 
   app.openapi(routes.pageLinks, async (c) => {
     const p = c.req.valid('param');
@@ -160,34 +147,6 @@ function registerReads(app: OpenAPIHono<AppEnv>, routes: typeof r.space | typeof
 }
 
 /** The page tree of main or of a change request (`GET .../content/pages`). */
-export async function pageTree(c: Ctx, p: BranchParams, q: { metadata?: boolean }) {
-  const ctx = await branchContext(c, p);
-  const content = await contentAtRevision(c.get('deps').db, ctx.revisionId);
-  const app = appBase(baseUrl(c), ctx.space.id, ctx.cr?.id);
-  return { pages: presentPageTree(content, app, q.metadata !== false) };
-}
-
-/** A page of main or of a change request, with its body as a document or markdown (`GET .../content/page/{pageId}`). */
-export async function readPage(c: Ctx, p: BranchParams & { pageId: string }, q: z.output<typeof PageQuery>) {
-  const { db } = c.get('deps');
-  const ctx = await branchContext(c, p);
-  const content = await contentAtRevision(db, ctx.revisionId);
-  const entry = content.pages[p.pageId];
-  if (!entry) throw notFound('page');
-  const format = q.format ?? 'document';
-  const evaluated = q.evaluated === 'true' || q.evaluated === 'deterministic-only';
-  const refs = q['format.markdown.refs'] === 'relative' ? 'relative' : 'stable';
-  let body = await readBody(db, ctx.revisionId, p.pageId, { format, evaluated, refs });
-  const spec = computedSpecRef(entry.computed);
-  if (spec && q.computed !== false) {
-    const rendered = await renderSpecOperations(db, ctx.space.org_id, spec);
-    if (rendered) body = format === 'markdown' ? rendered.markdown : bodyToGitbookDocument(markdownToBody(rendered.markdown).doc);
-  }
-  const app = appBase(baseUrl(c), ctx.space.id, ctx.cr?.id);
-  const shown = presentPage({ ...entry, path: pagePaths(content).get(entry.id) ?? entry.slug }, app, false, q.metadata !== false);
-  return format === 'markdown' ? { ...shown, markdown: body as string } : { ...shown, document: body };
-}
-
 export function registerContent(app: OpenAPIHono<AppEnv>) {
   registerContentCopyStep();
   registerReads(app, r.space);

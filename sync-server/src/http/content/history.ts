@@ -5,11 +5,11 @@ import { mainRevisionStateOf, pageRevisionsOf, revisionPageOf } from '../../core
 import { pagePaths } from '../../core/content/tree';
 import type { AppEnv } from '../env';
 import { requireSpace } from '../guards';
-import { envelope } from '../listing';
+import { envelope } from '../../core/views/listing';
 import { apiRoute, json } from '../openapi';
 import { SpaceParams } from '../params';
-import { appBase, presentPage } from '../presenters/content';
-import { iso } from '../presenters/iso';
+import { appBase, presentPage } from '../../core/views/content';
+import { iso } from '../../core/views/iso';
 import { baseUrl } from '../urls';
 
 /**

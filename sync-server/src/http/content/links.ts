@@ -4,8 +4,8 @@ import type { Materialized } from '../../core/content/materialize';
 import type { Target } from '../../core/content/model';
 import { type LinkStatus, linkStatus } from '../../core/content/read';
 import { pagePaths } from '../../core/content/tree';
-import type { DbHandle } from '../../core/deps';
-import { presentFiles } from '../presenters/content';
+import type { DbHandle } from '../../core/platform/deps';
+import { presentFiles } from '../../core/views/content';
 import { downloadLinks } from '../../core/content/downloadLinks';
 import type { LinkBase } from '../../core/content/exports';
 

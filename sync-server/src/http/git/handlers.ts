@@ -2,7 +2,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { exportToGit, importFromGit } from '../../core/git/commands';
 import { gitInfo } from '../../core/git/queries';
 import type { AppEnv } from '../env';
-import { commandContext } from '../guards';
+import { commandContext } from '../../web/commandContext';
 import * as r from './routes';
 
 export function registerGit(app: OpenAPIHono<AppEnv>) {

@@ -5,7 +5,7 @@ import type { InsightsContext } from '../../core/insights/context';
 import { aggregate, visitorSegments } from '../../core/insights/queries';
 import { memoryPage } from '../../core/content/memoryPage';
 import type { AppEnv } from '../env';
-import { envelope } from '../listing';
+import { envelope } from '../../core/views/listing';
 import { clientAddress } from '../middleware/rateLimit';
 import * as r from './routes';
 

@@ -4,14 +4,14 @@ import { changeMemberRole, makeSsoMember, memberSeenBy, membersOf, removeMemberA
 import { teamsOfMember } from '../../core/organizations/teams';
 import type { AppEnv } from '../env';
 import { requireOrg } from '../guards';
-import { envelope } from '../listing';
-import { presentMember } from '../presenters/member';
-import { presentSpace } from '../presenters/space';
-import { presentTeam } from '../presenters/team';
+import { envelope } from '../../core/views/listing';
+import { presentMember } from '../../core/views/member';
+import { presentSpace } from '../../core/views/space';
+import { presentTeam } from '../../core/views/team';
 import { baseUrl } from '../urls';
 import * as r from './routes';
 import { cacheable } from '../responseCache';
-import { tags } from '../../core/readModel';
+import { tags } from '../../core/readModel/readModel';
 
 export function registerMembers(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.listMembers, async (c) => {

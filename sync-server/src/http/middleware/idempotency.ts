@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import { claimRequest, isKept, keepAnswer, releaseRequest } from '../../core/idempotency';
+import { claimRequest, isKept, keepAnswer, releaseRequest } from '../../core/platform/idempotency';
 import { badRequest } from '@quire/shared/domainErrors';
 import { httpAnswerOf } from '../errorStatus';
 import type { AppEnv } from '../env';

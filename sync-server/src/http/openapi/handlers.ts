@@ -13,9 +13,9 @@ import {
 import { ID_PATTERN as ID } from '@quire/shared';
 import { notFound } from '@quire/shared/domainErrors';
 import type { AppEnv } from '../env';
-import { envelope } from '../listing';
+import { envelope } from '../../core/views/listing';
 import { baseUrl } from '../urls';
-import { presentSpec } from '../presenters/openapi';
+import { presentSpec } from '../../core/views/openapi';
 import * as r from './routes';
 
 type Ctx = Context<AppEnv>;

@@ -1,7 +1,7 @@
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FetchError, guardedFetch } from '../../core/fetchGuard';
+import { FetchError, guardedFetch } from '../../core/security/fetchGuard';
 import { processSpec, resumeUnfinishedSpecs } from '../../core/openapi/process';
 import { renderSpecOperations } from '../../core/openapi/index';
 import { writePages } from '../../testing/testContent';

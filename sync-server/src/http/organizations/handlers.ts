@@ -1,36 +1,34 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { ListQuery } from '@quire/shared/schemas/common';
-import { collectionsOf, createCollectionIn } from '../../core/collections';
+import { createCollection } from '../../core/collections/commands';
+import { listOrganizationCollections } from '../../core/collections/queries';
 import { agentInstructionsOf, replaceAgentInstructions } from '../../core/organizations/agentInstructions';
 import {
   inviteMembers,
   joinOrganization,
-  organizationsOf,
   organizationsOfOwnDomain,
   pingOrganization,
   withdrawLinkInvite,
 } from '../../core/organizations/membership';
 import { createOrganization, updateOrganization } from '../../core/organizations/settings';
-import { tags } from '../../core/readModel';
-import { createSpaceIn } from '../../core/spaceCreate';
-import { listVisibleSpaces } from '../../core/spaceLists';
-import { visibleSpaceIds } from '../../core/visibleSpaces';
+import { listOrganizations } from '../../core/organizations/queries';
+import { tags } from '../../core/readModel/readModel';
+import { createSpace } from '../../core/spaces/commands';
+import { listOrganizationSpaces } from '../../core/spaces/queries';
+import { visibleSpaceIds } from '../../core/spaces/visible';
 import type { AppEnv } from '../env';
 import { requireOrg } from '../guards';
-import { envelope, presentCollectionList, presentSpaceList } from '../listing';
-import { presentCollection } from '../presenters/collection';
-import { iso } from '../presenters/iso';
-import { presentOrg } from '../presenters/organization';
-import { presentSpace } from '../presenters/space';
+import { iso } from '../../core/views/iso';
+import { presentOrg } from '../../core/views/organization';
 import { cacheable } from '../responseCache';
 import { baseUrl } from '../urls';
+import { commandContext } from '../../web/commandContext';
 import * as r from './routes';
 
 const EMPTY_DOCUMENT = { object: 'document' as const, data: { schemaVersion: 1 }, nodes: [] };
 
 export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
-  app.openapi(r.listOrganizations, async (c) => c.json(await organizationList(c, c.req.valid('query')), 200));
+  app.openapi(r.listOrganizations, async (c) => c.json(await listOrganizations(commandContext(c), c.req.valid('query')), 200));
 
   app.openapi(r.createOrganization, async (c) => {
     const org = await createOrganization(c.get('deps'), c.get('caller').user.id, c.req.valid('json'), c.req.valid('query'));
@@ -113,39 +111,22 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
     return c.json({ platformVisitorClaims, gitbookVisitorClaims: platformVisitorClaims }, 200);
   });
 
-  app.openapi(r.listOrgSpaces, async (c) => c.json(await orgSpaceList(c, c.req.valid('param').organizationId, c.req.valid('query')), 200));
+  app.openapi(r.listOrgSpaces, async (c) =>
+    c.json(await listOrganizationSpaces(commandContext(c), { ...c.req.valid('param'), page: c.req.valid('query') }), 200),
+  );
 
-  app.openapi(r.createOrgSpace, async (c) => {
-    const { org, access } = await requireOrg(c, c.req.valid('param').organizationId);
-    const { space, counts } = await createSpaceIn(c.get('deps').db, org, access, c.get('caller').user.id, c.req.valid('json'));
-    return c.json(presentSpace(space, access, baseUrl(c), counts), 201);
-  });
+  app.openapi(r.createOrgSpace, async (c) =>
+    c.json(await createSpace(commandContext(c), { ...c.req.valid('param'), fields: c.req.valid('json') }), 201),
+  );
 
   app.openapi(r.listOrgCollections, async (c) => {
-    const { org, access } = await requireOrg(c, c.req.valid('param').organizationId);
-    const q = c.req.valid('query');
-    const page = await collectionsOf(c.get('deps').db, org, access, q.nested ?? true, q);
-    return c.json(presentCollectionList(c, page, access), 200);
+    const { nested, ...page } = c.req.valid('query');
+    return c.json(await listOrganizationCollections(commandContext(c), { ...c.req.valid('param'), nested, page }), 200);
   });
 
-  app.openapi(r.createOrgCollection, async (c) => {
-    const { org, access } = await requireOrg(c, c.req.valid('param').organizationId);
-    const created = await createCollectionIn(c.get('deps').db, c.get('access'), org, access, c.req.valid('json'));
-    return c.json(presentCollection(created.collection, created.access, baseUrl(c)), 200);
-  });
-}
-
-/** The organizations of the caller (`GET /v1/orgs`). */
-export async function organizationList(c: Context<AppEnv>, query: ListQuery) {
-  const { page, items } = await organizationsOf(c.get('deps').db, c.get('caller'), c.get('access'), query);
-  const base = baseUrl(c);
-  return envelope({ ...page, rows: items }, ({ org, access }) => presentOrg(org, access, base));
-}
-
-/** The spaces of an organization the caller may see (`GET /v1/orgs/{id}/spaces`). */
-export async function orgSpaceList(c: Context<AppEnv>, organizationId: string, query: ListQuery) {
-  const { org, access } = await requireOrg(c, organizationId);
-  return presentSpaceList(c, await listVisibleSpaces(c.get('deps').db, access, { orgId: org.id }, query), access);
+  app.openapi(r.createOrgCollection, async (c) =>
+    c.json(await createCollection(commandContext(c), { ...c.req.valid('param'), fields: c.req.valid('json') }), 200),
+  );
 }
 
 /** Spaces a guest can see: those granted to them directly or through a collection. */

@@ -1,5 +1,5 @@
 import { jwtVerify } from 'jose';
-import { serverSecret } from '../../core/secrets';
+import { serverSecret } from '../../core/security/secrets';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setGrant } from '../../store/grants';
 import { createToken } from '../../store/tokens';

@@ -12,9 +12,9 @@ import { badRequest } from '@quire/shared/domainErrors';
 import { ApiError } from '../errorStatus';
 import type { AppEnv } from '../env';
 import { requireOrg } from '../guards';
-import { envelope } from '../listing';
+import { envelope } from '../../core/views/listing';
 import { baseUrl } from '../urls';
-import { presentProvider } from '../presenters/saml';
+import { presentProvider } from '../../core/views/saml';
 import * as r from './routes';
 
 type Ctx = Context<AppEnv>;

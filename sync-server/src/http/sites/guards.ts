@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { OrgAccess } from '../../core/access';
+import type { OrgAccess } from '../../core/access/callerAccess';
 import {
   siteForDelete as deletableOf,
   siteForRead as readerOf,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setGrant } from '../../store/grants';
-import { runBackgroundJobs } from '../../core/jobs';
+import { runBackgroundJobs } from '../../core/platform/jobs';
 import { NO_COLLECTION, NO_MEMBER, NO_ORG, NO_SPACE, UNKNOWN_ID, expectError } from '../../testing/apiExpect';
 import { testAdapter } from '../../testing/databases';
 import { type TestUser, TestServer } from '../../testing/harness';

@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { parseRoom } from '@quire/shared/sync';
-import { roomSeenBy } from '../../core/resourceAccess';
+import { roomSeenBy } from '../../core/access/resourceAccess';
 import { issueTicket } from '../../sync/tickets';
 import type { AppEnv } from '../env';
 import { badRequest } from '@quire/shared/domainErrors';

@@ -1,6 +1,6 @@
 import { spaceRoom } from '@quire/shared/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBackgroundJobs } from '../../core/jobs';
+import { runBackgroundJobs } from '../../core/platform/jobs';
 import { spendSyncTicket } from '../../store/syncRooms';
 import { TestServer } from '../../testing/harness';
 import { verifyTicket } from '../../sync/tickets';

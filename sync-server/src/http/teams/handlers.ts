@@ -13,9 +13,9 @@ import {
 } from '../../core/organizations/teams';
 import type { AppEnv } from '../env';
 import { requireOrg } from '../guards';
-import { envelope } from '../listing';
-import { presentMember } from '../presenters/member';
-import { presentTeam } from '../presenters/team';
+import { envelope } from '../../core/views/listing';
+import { presentMember } from '../../core/views/member';
+import { presentTeam } from '../../core/views/team';
 import { baseUrl } from '../urls';
 import * as r from './routes';
 

@@ -2,8 +2,8 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import * as core from '../../core/translations/translations';
 import type { AppEnv } from '../env';
 import { requireOrg } from '../guards';
-import { envelope } from '../listing';
-import { presentTranslation } from '../presenters/translation';
+import { envelope } from '../../core/views/listing';
+import { presentTranslation } from '../../core/views/translation';
 import { baseUrl } from '../urls';
 import * as r from './routes';
 

@@ -1,10 +1,10 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { IdSchema, UserSchema } from '@quire/shared';
 import { z } from 'zod';
-import { userSeenBy } from '../../core/callers';
+import { userSeenBy } from '../../core/access/callers';
 import type { AppEnv } from '../env';
 import { apiRoute, json } from '../openapi';
-import { presentUser } from '../presenters/user';
+import { presentUser } from '../../core/views/user';
 import { baseUrl } from '../urls';
 
 const getCurrentUser = apiRoute({

@@ -12,7 +12,7 @@ import {
 } from '../../core/webhooks/subscriptions';
 import type { AppEnv } from '../env';
 import { requireOrg } from '../guards';
-import { envelope } from '../listing';
+import { envelope } from '../../core/views/listing';
 import { baseUrl } from '../urls';
 import { presentDelivery, presentWebhook } from './present';
 import * as r from './routes';

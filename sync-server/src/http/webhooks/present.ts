@@ -1,7 +1,7 @@
 import type { Webhook, WebhookDelivery, WebhookEvent } from '@quire/shared/schemas/webhook';
 import type { DeliveryRow, WebhookRow } from '../../store/webhooks';
-import { shownUrl } from '../../core/shownUrl';
-import { iso } from '../presenters/iso';
+import { shownUrl } from '../../core/security/shownUrl';
+import { iso } from '../../core/views/iso';
 
 export function webhookPath(w: Pick<WebhookRow, 'org_id' | 'id'>) {
   return `/v1/orgs/${w.org_id}/webhooks/${w.id}`;

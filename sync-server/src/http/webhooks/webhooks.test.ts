@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import * as Y from 'yjs';
 import { createPage, updatePage } from '@quire/shared/content/pages';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runBackgroundJobs } from '../../core/jobs';
+import { runBackgroundJobs } from '../../core/platform/jobs';
 import { WebhookDispatcher } from '../../core/webhooks/dispatcher';
 import { verifySignature } from '../../core/webhooks/signing';
 import { TestServer, type TestUser } from '../../testing/harness';

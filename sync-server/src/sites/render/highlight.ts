@@ -1,5 +1,5 @@
 import type { Element, ElementContent } from 'hast';
-import { highlightCode } from '../../core/highlight';
+import { highlightCode } from '../../core/content/highlight';
 
 /** The code as highlighted nodes (readers get colored code without a script), split into one `span.line` per line. */
 export function highlightLines(code: string, language: string | undefined): Element[] {

@@ -1,5 +1,5 @@
 import { DomainError } from '@quire/shared/domainErrors';
-import { FetchError, guardedFetch } from '../../fetchGuard';
+import { FetchError, guardedFetch } from '../../security/fetchGuard';
 import type { ContentConfig } from '../config';
 
 export interface Fetched {

@@ -8,10 +8,10 @@ import {
   updateRedirect,
 } from '../../../core/sites/siteRedirects';
 import type { AppEnv } from '../../env';
-import { envelope } from '../../listing';
+import { envelope } from '../../../core/views/listing';
 import { baseUrl } from '../../urls';
 import { siteForDelete, siteForRead, siteForWrite } from '../guards';
-import { presentRedirect } from '../../presenters/site';
+import { presentRedirect } from '../../../core/views/site';
 import * as r from './routes';
 
 export function registerSiteRedirects(app: OpenAPIHono<AppEnv>) {

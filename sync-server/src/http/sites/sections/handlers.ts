@@ -1,13 +1,13 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { OrgAccess } from '../../../core/access';
+import type { OrgAccess } from '../../../core/access/callerAccess';
 import { addSection, changeSection, deleteSection, moveSection } from '../../../core/sites/sectionWrites';
 import type { AppEnv } from '../../env';
 import { notFound } from '@quire/shared/domainErrors';
-import { envelope } from '../../listing';
+import { envelope } from '../../../core/views/listing';
 import { baseUrl } from '../../urls';
 import { siteForDelete, siteForRead, siteForWrite } from '../guards';
-import { SiteStructure } from '../../presenters/site';
+import { SiteStructure } from '../../../core/views/site';
 import { readSiteStructureAfterWrite, sectionsPage } from '../../../core/sites/structureRead';
 import * as r from './routes';
 
