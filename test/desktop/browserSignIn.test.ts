@@ -4,7 +4,7 @@ import { LocalNode } from '../../desktop/src/local/LocalNode';
 import { startBrowserSignIn } from '../../desktop/src/local/browserSignIn';
 import { MemoryCredentialStore } from '../../desktop/src/local/credentials';
 import { type WebBridge, startWebBridge } from '../../desktop/src/web/webBridge';
-import { setPassword } from '../../sync-server/src/core/admin';
+import { setPassword } from '../../sync-server/src/core/platform/admin';
 import { type Machine, RENDERER_DIR, ensureRendererBuilt, launchChromium, openWindow, screenshot } from './helpers/browser';
 import { type QuireTestServer, startQuireServer } from './helpers/server';
 

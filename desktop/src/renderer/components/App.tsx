@@ -1,6 +1,6 @@
 import { getPage } from '@quire/shared/content/pages';
 import { type PageTreeNode, flattenPageTree } from '@quire/shared/content/tree';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { BranchRef, SessionState } from '../../common/ipc';
 import { bridge, call } from '../bridge';
 import { ComputedPage, isComputedPage } from '../editor/ComputedPage';
@@ -49,19 +49,30 @@ function loadNav(): Nav {
   }
 }
 
+const SAVE_LABELS: Record<SaveState, string> = { saved: 'Saved', saving: 'Saving…', error: 'Not saved' };
+
+/**
+ * "Saving…" then "Saved" at every keystroke: drawn straight into its element rather than
+ * through React state, as two commits of the window per key cost a long page more than
+ * the keystroke's own work.
+ */
 function SaveIndicator({ replica }: { replica: BranchReplica | null }) {
-  const [state, setState] = useState<SaveState>('saved');
-  useEffect(() => {
-    if (!replica) return;
-    setState(replica.saveState);
-    return replica.onSaveState(() => setState(replica.saveState));
+  const ref = useRef<HTMLSpanElement>(null);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!replica || !el) return;
+    const draw = () => {
+      const state = replica.saveState;
+      el.className = `save-state is-${state}`;
+      el.textContent = SAVE_LABELS[state];
+      if (state === 'error') el.title = replica.saveError ?? '';
+      else el.removeAttribute('title');
+    };
+    draw();
+    return replica.onSaveState(draw);
   }, [replica]);
   if (!replica) return null;
-  return (
-    <span className={`save-state is-${state}`} data-testid="save-state" title={state === 'error' ? replica.saveError : undefined}>
-      {state === 'saving' ? 'Saving…' : state === 'error' ? 'Not saved' : 'Saved'}
-    </span>
-  );
+  return <span ref={ref} className="save-state is-saved" data-testid="save-state" />;
 }
 
 export function App() {

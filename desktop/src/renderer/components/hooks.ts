@@ -11,8 +11,17 @@ export function useSyncStatus(): SyncStatus | null {
   const [status, setStatus] = useState<SyncStatus | null>(null);
   useEffect(() => {
     let alive = true;
-    void call('sync.status', {}).then((s) => alive && setStatus(s));
-    const off = bridge.on('status', (s) => setStatus(s));
+    // The LocalNode tells after every saved edit, mostly the same status: an unchanged one
+    // would still cost a render and a commit of the footer per keystroke.
+    let last = '';
+    const take = (s: SyncStatus) => {
+      const json = JSON.stringify(s);
+      if (json === last) return;
+      last = json;
+      setStatus(s);
+    };
+    void call('sync.status', {}).then((s) => alive && take(s));
+    const off = bridge.on('status', take);
     return () => {
       alive = false;
       off();

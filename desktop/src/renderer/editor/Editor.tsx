@@ -4,7 +4,6 @@ import { bodyFragment, findPageMap } from '@quire/shared/content/layout';
 import type { PageTreeNode } from '@quire/shared/content/tree';
 import type { Editor as TiptapEditor, JSONContent } from '@tiptap/core';
 import Collaboration from '@tiptap/extension-collaboration';
-import CollaborationCursor from '@tiptap/extension-collaboration-cursor';
 import Dropcursor from '@tiptap/extension-dropcursor';
 import Gapcursor from '@tiptap/extension-gapcursor';
 import Placeholder from '@tiptap/extension-placeholder';
@@ -22,6 +21,7 @@ import { WritingShortcuts } from './behaviour';
 import { BLOCK_CHOICES } from './blocks';
 import { CodeHighlight } from './highlight';
 import { CommentHighlights } from './commentHighlights';
+import { CollaboratorCursors } from './collaboratorCursors';
 import { pickImageFiles } from './images';
 import { nodeViewExtras } from './nodeViews';
 import { PasteHandling, insertFiles } from './paste';
@@ -376,9 +376,12 @@ export function PageEditor({
         FindInPage,
         CommentHighlights.configure({ doc: replica.doc, pageId }),
         Collaboration.configure({ fragment }),
-        CollaborationCursor.configure({ provider: { awareness: replica.awareness }, user }),
+        CollaboratorCursors.configure({ awareness: replica.awareness, user }),
       ],
       editorProps: { attributes: { class: 'prose', spellcheck: 'true', 'aria-label': 'Page content' } },
+      // The toolbar, find bar and outline follow the editor themselves: the whole page
+      // component re-rendering on every keystroke would be work for nothing.
+      shouldRerenderOnTransaction: false,
     },
     [fragment],
   );

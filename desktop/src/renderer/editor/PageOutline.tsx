@@ -1,6 +1,5 @@
 import type { Editor } from '@tiptap/core';
-import { useEditorState } from '@tiptap/react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 
 interface Heading {
   pos: number;
@@ -17,22 +16,74 @@ export function countWords(text: string): number {
   return n;
 }
 
-function summary(editor: Editor): { words: number; selected: number; headings: Heading[] } {
-  const { doc, selection } = editor.state;
+interface Summary {
+  words: number;
+  selected: number;
+  headings: Heading[];
+}
+
+function headingsOf(editor: Editor): Heading[] {
   const headings: Heading[] = [];
-  doc.descendants((node, pos) => {
+  editor.state.doc.descendants((node, pos) => {
     if (node.type.name === 'heading') {
       headings.push({ pos, level: Number(node.attrs.level) || 1, text: node.textContent });
       return false;
     }
     return !node.isTextblock;
   });
-  const selected = selection.empty ? 0 : countWords(doc.textBetween(selection.from, selection.to, '\n', ' '));
-  return { words: countWords(doc.textBetween(0, doc.content.size, '\n', ' ')), selected, headings };
+  return headings;
 }
 
-/** Scrolls the page to a heading (below the sticky toolbar) and puts the caret at its end. */
-function goTo(editor: Editor, heading: Heading) {
+function summary(editor: Editor): Summary {
+  const { doc, selection } = editor.state;
+  const selected = selection.empty ? 0 : countWords(doc.textBetween(selection.from, selection.to, '\n', ' '));
+  return { words: countWords(doc.textBetween(0, doc.content.size, '\n', ' ')), selected, headings: headingsOf(editor) };
+}
+
+const sameSummary = (a: Summary, b: Summary) =>
+  a.words === b.words &&
+  a.selected === b.selected &&
+  a.headings.length === b.headings.length &&
+  a.headings.every((h, i) => h.level === b.headings[i]?.level && h.text === b.headings[i]?.text);
+
+/** How long a count may lag behind the typing when the window is never idle. */
+const IDLE_TIMEOUT_MS = 300;
+
+/**
+ * The summary, read again once the window is idle after the edits and selection changes
+ * that follow one another: walking the whole page for every keystroke would cost a long
+ * page a few milliseconds per key, for a count nobody reads mid-word.
+ */
+function useIdleSummary(editor: Editor): Summary {
+  const [current, setCurrent] = useState(() => summary(editor));
+  useEffect(() => {
+    let pending: number | null = null;
+    const read = () => {
+      pending = null;
+      if (editor.isDestroyed) return;
+      const next = summary(editor);
+      setCurrent((prev) => (sameSummary(prev, next) ? prev : next));
+    };
+    const schedule = () => {
+      pending ??= requestIdleCallback(read, { timeout: IDLE_TIMEOUT_MS });
+    };
+    editor.on('transaction', schedule);
+    schedule();
+    return () => {
+      editor.off('transaction', schedule);
+      if (pending !== null) cancelIdleCallback(pending);
+    };
+  }, [editor]);
+  return current;
+}
+
+/**
+ * Scrolls the page to the `index`-th heading (below the sticky toolbar) and puts the caret
+ * at its end; read from the doc at the click, as the outline may lag the typing a little.
+ */
+function goTo(editor: Editor, index: number) {
+  const heading = headingsOf(editor)[index];
+  if (!heading) return;
   const dom = editor.view.nodeDOM(heading.pos);
   if (dom instanceof HTMLElement) dom.scrollIntoView({ block: 'start' });
   const node = editor.state.doc.nodeAt(heading.pos);
@@ -46,7 +97,8 @@ const READING_LINE = 96;
  * The heading being read: the last one scrolled past the reading line, or the last of the
  * page once it is scrolled to its end; -1 above the first.
  */
-function readingIndex(editor: Editor, headings: Heading[], scroller: HTMLElement): number {
+function readingIndex(editor: Editor, scroller: HTMLElement): number {
+  const headings = headingsOf(editor);
   if (scroller.scrollTop > 0 && scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 2) return headings.length - 1;
   const line = scroller.getBoundingClientRect().top + READING_LINE;
   let current = -1;
@@ -60,9 +112,7 @@ function readingIndex(editor: Editor, headings: Heading[], scroller: HTMLElement
 /** Follows the page's scrolling (once a frame at most) and answers which heading is being read. */
 function useReadingHeading(editor: Editor, headings: Heading[]): number {
   const [current, setCurrent] = useState(-1);
-  // Read at the next scroll: measuring on every keystroke would cost typing a layout.
-  const latest = useRef(headings);
-  latest.current = headings;
+  // Read at the next scroll, from the page as it is then: measuring on every keystroke would cost typing a layout.
   const any = headings.length > 0;
   useEffect(() => {
     const scroller = editor.view.dom.closest('.page-scroll');
@@ -70,7 +120,7 @@ function useReadingHeading(editor: Editor, headings: Heading[]): number {
     let frame = 0;
     const update = () => {
       frame = 0;
-      setCurrent(readingIndex(editor, latest.current, scroller));
+      setCurrent(readingIndex(editor, scroller));
     };
     const onScroll = () => {
       frame ||= requestAnimationFrame(update);
@@ -87,7 +137,7 @@ function useReadingHeading(editor: Editor, headings: Heading[]): number {
 
 /** The page's word count (below it) and the outline of its headings (beside it), the heading being read marked. */
 export function PageOutline({ editor }: { editor: Editor }) {
-  const { words, selected, headings } = useEditorState({ editor, selector: ({ editor: e }) => summary(e) });
+  const { words, selected, headings } = useIdleSummary(editor);
   const reading = useReadingHeading(editor, headings);
   return (
     <>
@@ -97,13 +147,13 @@ export function PageOutline({ editor }: { editor: Editor }) {
             <h2>On this page</h2>
             {headings.map((h, i) => (
               <a
-                key={`${h.pos}`}
-                href={`#h-${h.pos}`}
+                key={i}
+                href={`#h-${i}`}
                 className={`outline-item level-${h.level}${i === reading ? ' is-current' : ''}`}
                 aria-current={i === reading ? 'location' : undefined}
                 onClick={(e) => {
                   e.preventDefault();
-                  goTo(editor, h);
+                  goTo(editor, i);
                 }}
               >
                 {h.text || 'Untitled heading'}

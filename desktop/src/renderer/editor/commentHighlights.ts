@@ -58,6 +58,13 @@ function highlights(view: EditorView, doc: Y.Doc, pageId: string): DecorationSet
   return DecorationSet.create(view.state.doc, decorations);
 }
 
+/** Whether two sets mark the same passages for the same threads. */
+function sameMarks(a: DecorationSet | undefined, b: DecorationSet): boolean {
+  const x = a?.find() ?? [];
+  const y = b.find();
+  return x.length === y.length && x.every((d, i) => d.from === y[i]?.from && d.to === y[i]?.to && d.spec.anchor === y[i]?.spec.anchor);
+}
+
 /**
  * Marks the passages of the page's open comment threads, from the anchors in the branch
  * doc: every window and every client that has the branch draws the same marks, live, and
@@ -92,8 +99,13 @@ export const CommentHighlights = Extension.create<{ doc: Y.Doc | null; pageId: s
           // up with local typing and has drawn remote edits, so positions read from it are current.
           const refresh = () => {
             frame = 0;
+            if (view.isDestroyed) return;
+            const next = highlights(view, doc, pageId);
+            // Marks mapped through the edit are most often where they were read: a second
+            // transaction per keystroke would be work for nothing.
+            if (sameMarks(key.getState(view.state), next)) return;
             // No `addToHistory: false` here: the Yjs binding would end the writer's undo step at each mark drawn.
-            if (!view.isDestroyed) view.dispatch(view.state.tr.setMeta(key, highlights(view, doc, pageId)));
+            view.dispatch(view.state.tr.setMeta(key, next));
           };
           const schedule = () => {
             frame ||= requestAnimationFrame(refresh);

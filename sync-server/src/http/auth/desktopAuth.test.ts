@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setPassword } from '../../core/admin';
+import { setPassword } from '../../core/platform/admin';
 import { s256 } from '../../core/desktopSignIn/pkce';
 import { TestServer, type TestUser } from '../../testing/harness';
 import { TestIdp, authnRequestOf } from '../../testing/testIdp';
