@@ -24,10 +24,24 @@ import { Room, type RoomHost, type RoomMember } from './Room';
  * A 4 MB document (a 40,000-paragraph page) in a room: loading it, answering a new client
  * and compacting it never hold the event loop for long (`docThread.ts`), and the room's
  * document, its answers and its snapshot are the document stored. The goal is 100 ms; the
- * assertion allows 400 ms so that a loaded two-core machine does not fail it, which still
- * fails clearly on Yjs decoding the whole page in one go (1.5 to 8 s).
+ * assertion allows 400 ms, or on a machine too loaded for that, a fifth of what Yjs takes
+ * there to decode the whole page in one go (measured on a fortieth of it just before), which
+ * is what the room did before and still fails clearly (1.5 to 8 s).
  */
 const MAX_BLOCK_MS = 400;
+
+/** What Yjs takes on this machine, now, to decode a fortieth of the page (median of three). */
+function fortiethOfPageMs(): number {
+  const part = largePageUpdate(1000);
+  const times = [0, 1, 2].map(() => {
+    const started = performance.now();
+    Y.applyUpdate(new Y.Doc(), part);
+    return performance.now() - started;
+  });
+  return times.sort((a, b) => a - b)[1] as number;
+}
+
+const allowedBlockMs = () => Math.max(MAX_BLOCK_MS, (40 / 5) * fortiethOfPageMs());
 
 let db: Db;
 let dataDir: string | undefined;
@@ -142,11 +156,12 @@ describe('a 4 MB document in a room', () => {
     expect(page.byteLength).toBeGreaterThan(4_000_000);
     const { room, docId, readBlockMs } = await roomWith([page]);
     try {
+      const allowed = allowedBlockMs();
       const load = await longestBlock(() => room.ready);
       console.log(
-        `4.4 MB page: longest event-loop block while loading ${load.blockMs.toFixed(0)} ms (reading it from the database: ${readBlockMs.toFixed(0)} ms)`,
+        `4.4 MB page: longest event-loop block while loading ${load.blockMs.toFixed(0)} ms (reading it from the database: ${readBlockMs.toFixed(0)} ms; allowed here ${allowed.toFixed(0)} ms)`,
       );
-      expect(load.blockMs).toBeLessThan(MAX_BLOCK_MS);
+      expect(load.blockMs).toBeLessThan(allowed);
       const reference = new Y.Doc();
       Y.applyUpdate(reference, page);
       sameDoc(room.doc, reference);
@@ -154,7 +169,7 @@ describe('a 4 MB document in a room', () => {
       // A new client gets the whole page as its step 2.
       const reply = await longestBlock(async () => room.missingFrom(new Uint8Array([0])));
       console.log(`longest block while answering a new client ${reply.blockMs.toFixed(0)} ms`);
-      expect(reply.blockMs).toBeLessThan(MAX_BLOCK_MS);
+      expect(reply.blockMs).toBeLessThan(allowedBlockMs());
       const client = new Y.Doc();
       Y.applyUpdate(client, reply.value);
       sameDoc(client, reference);
@@ -169,12 +184,13 @@ describe('a 4 MB document in a room', () => {
       await room.submit(member, Y.encodeStateAsUpdate(editor, before));
       let compacted = 0;
       const compactor = new Compactor(db, logger, () => compacted++);
+      const allowedCompacting = allowedBlockMs();
       const compaction = await longestBlock(async () => {
         compactor.compact(docId, room);
         await compactor.stop();
       });
       console.log(`longest block while compacting ${compaction.blockMs.toFixed(0)} ms`);
-      expect(compaction.blockMs).toBeLessThan(MAX_BLOCK_MS);
+      expect(compaction.blockMs).toBeLessThan(allowedCompacting);
       expect(compacted).toBe(1);
       const stored = await loadStoredDoc(db, docId);
       expect(stored?.snapshotSeq).toBe(2);
