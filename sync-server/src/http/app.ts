@@ -23,8 +23,12 @@ import { validationHook } from './validation';
 const FILE_UPLOAD = /^\/v1\/spaces\/[^/]+(\/change-requests\/[^/]+)?\/content\/files\/[^/]+$/;
 const isFileUpload = (c: Context<AppEnv>) => c.req.method === 'PUT' && FILE_UPLOAD.test(c.req.path);
 
-/** Paths under /v1 that answer without a token. */
-const PUBLIC_PATHS = [/^\/v1\/openapi\.json$/, /^\/v1\/reference(\/.*)?$/];
+/** A git host's push webhook: its body is whatever the host signed (JSON or a form), read raw. */
+const GIT_HOOK = /^\/v1\/git\/hooks\/[^/]+$/;
+const isGitHook = (c: Context<AppEnv>) => c.req.method === 'POST' && GIT_HOOK.test(c.req.path);
+
+/** Paths under /v1 that answer without a token (a webhook proves its secret instead). */
+const PUBLIC_PATHS = [/^\/v1\/openapi\.json$/, /^\/v1\/reference(\/.*)?$/, GIT_HOOK];
 
 function errorResponse(c: Context<AppEnv>, status: number, message: string, headers: Record<string, string> = {}) {
   for (const [k, v] of Object.entries(headers)) c.header(k, v);
@@ -136,7 +140,7 @@ export function createApp(deps: Deps, limiters: RateLimiters = rateLimiters(deps
     return next();
   });
   const parseJson = jsonBody();
-  app.use('/v1/*', (c, next) => (isFileUpload(c) ? next() : parseJson(c, next)));
+  app.use('/v1/*', (c, next) => (isFileUpload(c) || isGitHook(c) ? next() : parseJson(c, next)));
   app.use('/v1/*', keepResponses());
   app.use('/v1/*', async (c, next) => {
     if (PUBLIC_PATHS.some((p) => p.test(c.req.path))) return next();
