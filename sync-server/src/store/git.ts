@@ -82,10 +82,11 @@ export function lastGitOperation(db: Queryable, spaceId: string) {
 
 /** Whether an operation waits to be claimed: a read, so an idle queue costs no write (nor, on the embedded database, a WAL flush). */
 export async function gitOperationWaiting(db: Queryable, now: Date): Promise<boolean> {
-  const rows = await db.query(`SELECT 1 FROM git_operations
-      WHERE (state = 'queued' AND (not_before IS NULL OR not_before <= $1)) OR (state = 'running' AND lease_until < $1) LIMIT 1`, [
-    now,
-  ]);
+  const rows = await db.query(
+    `SELECT 1 FROM git_operations
+      WHERE (state = 'queued' AND (not_before IS NULL OR not_before <= $1)) OR (state = 'running' AND lease_until < $1) LIMIT 1`,
+    [now],
+  );
   return rows.length > 0;
 }
 

@@ -238,7 +238,11 @@ async function queuePush(tx: Queryable, spaceId: string, revisionId: string, opt
     await queueGitSync(tx, spaceId, { sync: 'push', revision: revisionId, liveEdits: true });
     return;
   }
-  await queueGitSync(tx, spaceId, { sync: 'push', revision: revisionId, commitMessage: (await changeRequestSubjectOf(tx, merged)) ?? 'Edits in Quire' });
+  await queueGitSync(tx, spaceId, {
+    sync: 'push',
+    revision: revisionId,
+    commitMessage: (await changeRequestSubjectOf(tx, merged)) ?? 'Edits in Quire',
+  });
 }
 
 /** What a revision did to each page it touched, for the pages' histories. */

@@ -122,7 +122,11 @@ export function applyCommit(base: Y.Doc, plan: ImportPlan): CommitDiff {
   });
 
   const summaryChanged = !!plan.summarySource;
-  recordBaselines(base, changedPages.map((p) => ids.get(p.id) ?? p.id), plan);
+  recordBaselines(
+    base,
+    changedPages.map((p) => ids.get(p.id) ?? p.id),
+    plan,
+  );
   return { changedPages, newFiles, summaryChanged };
 }
 
@@ -144,11 +148,16 @@ function recordBaselines(doc: Y.Doc, pageIds: string[], plan: ImportPlan): void 
     const rendered = renderFolder(doc);
     for (const p of places) {
       const text = rendered.pages.get(p.id)?.text;
-      if (text !== undefined) setPageGitBaseline(doc, p.id, { rendered: renderHash(text), parent: p.parent, slug: p.slug, frontMatter: p.frontMatter });
+      if (text !== undefined)
+        setPageGitBaseline(doc, p.id, { rendered: renderHash(text), parent: p.parent, slug: p.slug, frontMatter: p.frontMatter });
     }
     const summary = plan.summarySource;
     if (summary) {
-      setSummaryBaseline(doc, { oid: gitSource(summary.path, summary.bytes).oid, path: summary.path, rendered: renderHash(rendered.summary) });
+      setSummaryBaseline(doc, {
+        oid: gitSource(summary.path, summary.bytes).oid,
+        path: summary.path,
+        rendered: renderHash(rendered.summary),
+      });
     }
   });
 }

@@ -79,7 +79,10 @@ export interface FolderCommit {
  * Writes the folder into the parent's tree as one commit and pushes it. `unchanged` when
  * the tree came out the same (nothing pushed); `rejected` when the ref moved meanwhile.
  */
-export async function commitFolder(job: GitJob, c: FolderCommit): Promise<{ outcome: 'pushed' | 'rejected' | 'unchanged'; commit?: string }> {
+export async function commitFolder(
+  job: GitJob,
+  c: FolderCommit,
+): Promise<{ outcome: 'pushed' | 'rejected' | 'unchanged'; commit?: string }> {
   const { remote, limits } = job;
   const base = c.parent ? await remote.tree(c.parent) : new Map<string, TreeEntry>();
   checkDeadline(limits);

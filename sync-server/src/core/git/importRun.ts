@@ -33,7 +33,11 @@ export async function runImport(job: GitJob): Promise<GitRunResult> {
 }
 
 /** A fetched commit's project folder, planned as an import (nothing written). */
-export async function planCommit(job: GitJob, commit: string, ref: string): Promise<{ plan: ImportPlan; redirects: Record<string, string> }> {
+export async function planCommit(
+  job: GitJob,
+  commit: string,
+  ref: string,
+): Promise<{ plan: ImportPlan; redirects: Record<string, string> }> {
   const { op, remote, limits } = job;
   checkDeadline(limits);
   const project = normalizeFolder(op.request.repoProjectDirectory, 'repoProjectDirectory');
@@ -119,7 +123,7 @@ export async function write(
         replaceContent(doc, plan);
         recordGitBaselines(doc, plan);
       },
-      { type: 'import', createdBy: op.requested_by },
+      { type: 'import', createdBy: op.requested_by, ...(op.request.sync ? { fromGit: true } : {}) },
     );
     if (branch.changeRequestId) await addContributor(tx, branch.changeRequestId, op.requested_by);
     else await onWritten?.(tx, revision.id);

@@ -20,7 +20,12 @@ export async function pollGitConnections(deps: Pick<Deps, 'db' | 'config' | 'log
     if (!conn.base_commit) continue;
     try {
       const credentials = await unsealCredentials(db, conn.credentials);
-      const limits = { allowPrivate: config.allowPrivateFetch, maxBytes: config.git.maxBytes, deadline: Date.now() + 30_000, timeoutMs: 30_000 };
+      const limits = {
+        allowPrivate: config.allowPrivateFetch,
+        maxBytes: config.git.maxBytes,
+        deadline: Date.now() + 30_000,
+        timeoutMs: 30_000,
+      };
       const refs = await Remote.refsOf(conn.url, credentials, limits);
       const name = resolveRef(refs, conn.ref);
       const head = name ? (refs.get(name) ?? null) : null;

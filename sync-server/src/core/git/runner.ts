@@ -188,7 +188,11 @@ export class GitRunner {
     if (!space) throw new GitFailure('the space was deleted');
     // Who asked may have lost their role since: the operation runs only while they may still ask for it.
     const role = (await loadOrgAccess(db, space.org_id, op.requested_by)).roleOn(space);
-    const decision = gitDecision(op.request.sync ? 'sync' : op.direction, { role, locked: space.edit_mode === 'locked', standalone: !!op.request.standalone });
+    const decision = gitDecision(op.request.sync ? 'sync' : op.direction, {
+      role,
+      locked: space.edit_mode === 'locked',
+      standalone: !!op.request.standalone,
+    });
     if (!decision.allowed) throw new GitFailure(`the operation is no longer allowed: ${decision.message}`);
 
     const limits = {

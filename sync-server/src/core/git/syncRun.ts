@@ -87,7 +87,9 @@ export async function runSync(job: GitJob): Promise<GitRunResult> {
       return { state: 'success', ...(result.commit ? { commitOid: result.commit } : commit ? { commitOid: commit } : {}) };
     }
     if (attempt >= PUSH_ATTEMPTS) {
-      throw new GitFailure(`the push to ${shortRef(ref)} was refused ${PUSH_ATTEMPTS} times: the branch kept moving; it is tried again later`);
+      throw new GitFailure(
+        `the push to ${shortRef(ref)} was refused ${PUSH_ATTEMPTS} times: the branch kept moving; it is tried again later`,
+      );
     }
     refs = await remote.refs();
     existing = resolveRef(refs, conn.ref);
@@ -120,7 +122,8 @@ async function mergeCommit(job: GitJob, base: Y.Doc, plan: ImportPlan, commit: s
   const diff = applyCommit(base, plan);
   base.off('update', listen);
   await deps.db.transaction(async (tx: Queryable) => {
-    if (!(await lockRunningGitOperation(tx, op.id, op.attempts))) throw new GitFailure('the operation was stopped before its content was written');
+    if (!(await lockRunningGitOperation(tx, op.id, op.attempts)))
+      throw new GitFailure('the operation was stopped before its content was written');
     const space = await getSpace(tx, op.space_id);
     if (!space) throw new GitFailure('the space was deleted');
     if (space.edit_mode === 'locked') throw new GitFailure('the space is locked: its content cannot be changed until it is live again');
@@ -129,7 +132,11 @@ async function mergeCommit(job: GitJob, base: Y.Doc, plan: ImportPlan, commit: s
     const summary = plan.summarySource;
     if (summary) await putGitSource(tx, op.space_id, gitSource(summary.path, summary.bytes).oid, summary.bytes);
     const cut = updates.length
-      ? await commitToBranch(tx, { spaceId: op.space_id }, Y.mergeUpdates(updates), { type: 'merge', createdBy: op.requested_by, fromGit: true })
+      ? await commitToBranch(tx, { spaceId: op.space_id }, Y.mergeUpdates(updates), {
+          type: 'merge',
+          createdBy: op.requested_by,
+          fromGit: true,
+        })
       : undefined;
     const conn = await getGitConnection(tx, op.space_id);
     if (!conn) throw new GitFailure('the space is no longer connected to a repository');

@@ -115,7 +115,9 @@ describe('git/sync: the connection', () => {
     const got = await t.get(`/v1/spaces/${spaceId}/git/sync`, admin.token);
     expect(got.body.webhookSecret).toBeUndefined();
     expect(JSON.stringify(got.body)).not.toContain(TOKEN);
-    const rows = await t.db.query<{ credentials: string; hook_secret: string }>('SELECT * FROM git_connections WHERE space_id = $1', [spaceId]);
+    const rows = await t.db.query<{ credentials: string; hook_secret: string }>('SELECT * FROM git_connections WHERE space_id = $1', [
+      spaceId,
+    ]);
     expect(JSON.stringify(rows)).not.toContain(TOKEN);
     expect(JSON.stringify(rows)).not.toContain(put.body.webhookSecret);
 
@@ -150,7 +152,11 @@ describe('git/sync: both sides edit, nothing stops', () => {
   it('a push to paragraph 1 and a Quire edit of paragraph 3 both survive, and the branch ends equal to main', async () => {
     const { spaceId, secret } = await connected('both');
     const guide = await pageId(spaceId, 'Guide');
-    g.commit('both', { 'guide.md': `# Guide\n\n${GUIDE.replace('The quick fox jumps.', 'The quick fox jumps high.')}` }, { message: 'Teammate' });
+    g.commit(
+      'both',
+      { 'guide.md': `# Guide\n\n${GUIDE.replace('The quick fox jumps.', 'The quick fox jumps high.')}` },
+      { message: 'Teammate' },
+    );
     await editLive(t.db, { spaceId }, (doc) =>
       setPageMarkdown(doc, guide, GUIDE.replace('Third paragraph is here.', 'Third paragraph is here, edited in Quire.')),
     );
@@ -169,7 +175,7 @@ describe('git/sync: both sides edit, nothing stops', () => {
     expect(g.log('both').map((c) => c.subject)).toContain('Teammate');
   });
 
-  it('both sides editing one sentence keep both edits\' characters', async () => {
+  it("both sides editing one sentence keep both edits' characters", async () => {
     const { spaceId, secret } = await connected('sentence');
     const guide = await pageId(spaceId, 'Guide');
     g.commit('sentence', { 'guide.md': `# Guide\n\n${GUIDE.replace('quick fox', 'quick brown fox')}` });
@@ -190,7 +196,7 @@ describe('git/sync: both sides edit, nothing stops', () => {
     await runner.runOnce();
     const repo = g.checkout('merge');
     try {
-      expect(git(repo, 'log', '-1', '--format=%s%n%b%n%cn').trim()).toMatch(/^Explain the fox\n\nCo-authored-by: .+ <.+@.+>\n+Quire$/);
+      expect(git(repo, 'log', '-1', '--format=%s%n%b%n%cn').trim()).toMatch(/^Explain the fox\nCo-authored-by: .+ <.+@.+>\n+Quire$/);
       expect(readFileSync(join(repo, 'guide.md'), 'utf8')).toContain('A fourth paragraph.');
     } finally {
       rmSync(repo, { recursive: true, force: true });
@@ -214,6 +220,21 @@ describe('git/sync: arrivals and failures', () => {
     expect((await hook(spaceId, { ref: 'refs/heads/main' }, secret)).status).toBe(202);
     expect(await queued()).toBe(1);
     await runner.runOnce();
+
+    const lab = await newSpace('gitlab');
+    const put = await t.put(`/v1/spaces/${lab}/git/sync`, admin.token, {
+      url: g.url('hooks'),
+      ref: 'main',
+      provider: 'gitlab',
+      firstSync: 'git',
+    });
+    const gitlab = (token: string) =>
+      t.request('POST', `/v1/git/hooks/${lab}`, { headers: { 'content-type': 'application/json', 'x-gitlab-token': token }, raw: '{}' });
+    expect((await gitlab('not-it')).status).toBe(401);
+    // A GitHub signature does not stand in for GitLab's token.
+    expect((await hook(lab, {}, put.body.webhookSecret)).status).toBe(401);
+    expect((await gitlab(put.body.webhookSecret)).status).toBe(202);
+    expect((await t.request('DELETE', `/v1/spaces/${lab}/git/sync`, { token: admin.token })).status).toBe(204);
   });
 
   it('polling queues a sync when the branch moved, and none when it did not', async () => {
@@ -242,9 +263,10 @@ describe('git/sync: arrivals and failures', () => {
     expect(info.operation).toMatchObject({ state: 'failure', error: `authentication failed for ${g.url('refused', false)}` });
     expect(JSON.stringify(info)).not.toContain('not-the-token');
     expect((await t.get(`/v1/spaces/${spaceId}`, admin.token)).body.revision).toBe(revision);
-    const retries = await t.db.query<{ not_before: Date }>(`SELECT not_before FROM git_operations WHERE space_id = $1 AND state = 'queued'`, [
-      spaceId,
-    ]);
+    const retries = await t.db.query<{ not_before: Date }>(
+      `SELECT not_before FROM git_operations WHERE space_id = $1 AND state = 'queued'`,
+      [spaceId],
+    );
     expect(retries).toHaveLength(1);
     expect(new Date(retries[0]!.not_before).getTime()).toBeGreaterThan(Date.now());
     expect(await runner.runOnce()).toBe(0);

@@ -49,7 +49,7 @@ export const receiveGitHook = createRoute({
   tags,
   summary: "A git host's push webhook for a connected space",
   description:
-    'Point the repository\'s push webhook here (the connection\'s `webhookUrl`), with its secret: GitHub signs deliveries with it (`X-Hub-Signature-256`), GitLab sends it as `X-Gitlab-Token`, any other server as `X-Quire-Hook-Secret` (or a GitHub-style signature). Answers 202 and merges the push in the background.',
+    "Point the repository's push webhook here (the connection's `webhookUrl`), with its secret: GitHub signs deliveries with it (`X-Hub-Signature-256`), GitLab sends it as `X-Gitlab-Token`, any other server as `X-Quire-Hook-Secret` (or a GitHub-style signature). Answers 202 and merges the push in the background.",
   'x-quire-extension': true,
   request: { params: SpaceParams },
   security: [],
