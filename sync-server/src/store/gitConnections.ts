@@ -4,6 +4,7 @@ import { GIT_CHANNEL, type GitOperationRequest } from './git';
 
 export interface GitConnectionRow {
   space_id: string;
+  id: string;
   url: string;
   ref: string;
   repo_project_directory: string | null;
@@ -29,13 +30,13 @@ export type NewGitConnection = Pick<
 export async function putGitConnection(db: Queryable, c: NewGitConnection): Promise<GitConnectionRow> {
   const row = await maybeOne<GitConnectionRow>(
     db,
-    `INSERT INTO git_connections (space_id, url, ref, repo_project_directory, provider, credentials, hook_secret, first_sync, connected_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-     ON CONFLICT (space_id) DO UPDATE SET url = $2, ref = $3, repo_project_directory = $4, provider = $5, credentials = $6,
+    `INSERT INTO git_connections (space_id, url, ref, repo_project_directory, provider, credentials, hook_secret, first_sync, connected_by, id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+     ON CONFLICT (space_id) DO UPDATE SET id = $10, url = $2, ref = $3, repo_project_directory = $4, provider = $5, credentials = $6,
        hook_secret = $7, first_sync = $8, connected_by = $9, connected_at = now(),
        base_commit = NULL, base_state = NULL, base_revision = NULL, polled_commit = NULL, polled_at = NULL
      RETURNING *`,
-    [c.space_id, c.url, c.ref, c.repo_project_directory, c.provider, c.credentials, c.hook_secret, c.first_sync, c.connected_by],
+    [c.space_id, c.url, c.ref, c.repo_project_directory, c.provider, c.credentials, c.hook_secret, c.first_sync, c.connected_by, newId()],
   );
   return row as GitConnectionRow;
 }
@@ -62,11 +63,11 @@ export interface GitBase {
 }
 
 /** Records the base, unless the space was connected again since (that connection starts over). */
-export async function setGitBase(db: Queryable, spaceId: string, connectedAt: Date, base: GitBase): Promise<void> {
+export async function setGitBase(db: Queryable, spaceId: string, connectionId: string, base: GitBase): Promise<void> {
   await db.query(
     `UPDATE git_connections SET base_commit = $3, base_state = $4, base_revision = $5, polled_commit = $3
-      WHERE space_id = $1 AND connected_at = $2`,
-    [spaceId, connectedAt, base.commit, base.state, base.revision],
+      WHERE space_id = $1 AND id = $2`,
+    [spaceId, connectionId, base.commit, base.state, base.revision],
   );
 }
 

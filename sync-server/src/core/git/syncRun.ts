@@ -45,7 +45,7 @@ export async function runSync(job: GitJob): Promise<GitRunResult> {
       const { plan, redirects } = await planCommit(job, commit, existing);
       return write(job, plan, commit, redirects, async (tx, revision) => {
         const state = Y.encodeStateAsUpdate(await docAtRevision(tx, revision));
-        await setGitBase(tx, conn.space_id, conn.connected_at, { commit, state, revision });
+        await setGitBase(tx, conn.space_id, conn.id, { commit, state, revision });
       });
     }
   }
@@ -60,7 +60,7 @@ export async function runSync(job: GitJob): Promise<GitRunResult> {
     const parent = existing ? await remote.fetch(existing) : undefined;
     if (base && parent && head !== baseCommit) {
       const { plan } = await planCommit(job, parent, ref);
-      await mergeCommit(job, base, plan, parent);
+      await mergeCommit(job, base, plan, parent, conn.id);
       baseCommit = parent;
       merged = true;
     }
@@ -82,7 +82,7 @@ export async function runSync(job: GitJob): Promise<GitRunResult> {
       const commit = result.commit ?? parent;
       if (commit) {
         const state = Y.encodeStateAsUpdate(await docAtRevision(deps.db, revision));
-        await setGitBase(deps.db, conn.space_id, conn.connected_at, { commit, state, revision });
+        await setGitBase(deps.db, conn.space_id, conn.id, { commit, state, revision });
       }
       return { state: 'success', ...(result.commit ? { commitOid: result.commit } : commit ? { commitOid: commit } : {}) };
     }
@@ -114,7 +114,7 @@ async function mainHeadId(job: GitJob): Promise<string> {
  * recorded as that commit in the same transaction, so a later failure never applies the
  * same changes twice.
  */
-async function mergeCommit(job: GitJob, base: Y.Doc, plan: ImportPlan, commit: string): Promise<void> {
+async function mergeCommit(job: GitJob, base: Y.Doc, plan: ImportPlan, commit: string, connectionId: string): Promise<void> {
   const { op, deps } = job;
   const updates: Uint8Array[] = [];
   const listen = (u: Uint8Array) => updates.push(u);
@@ -126,6 +126,8 @@ async function mergeCommit(job: GitJob, base: Y.Doc, plan: ImportPlan, commit: s
       throw new GitFailure('the operation was stopped before its content was written');
     const space = await getSpace(tx, op.space_id);
     if (!space) throw new GitFailure('the space was deleted');
+    const conn = await getGitConnection(tx, op.space_id);
+    if (conn?.id !== connectionId) throw new GitFailure('the space was disconnected or connected again meanwhile');
     if (space.edit_mode === 'locked') throw new GitFailure('the space is locked: its content cannot be changed until it is live again');
     for (const f of diff.newFiles) await linkSpaceFile(tx, op.space_id, f.id, await putBlob(tx, f.bytes, f.contentType));
     for (const p of diff.changedPages) if (p.git && p.source) await putGitSource(tx, op.space_id, p.git.oid, p.source);
@@ -138,10 +140,8 @@ async function mergeCommit(job: GitJob, base: Y.Doc, plan: ImportPlan, commit: s
           fromGit: true,
         })
       : undefined;
-    const conn = await getGitConnection(tx, op.space_id);
-    if (!conn) throw new GitFailure('the space is no longer connected to a repository');
     const revision = cut?.revision.id ?? conn.base_revision ?? '';
-    await setGitBase(tx, op.space_id, conn.connected_at, { commit, state: Y.encodeStateAsUpdate(base), revision });
+    await setGitBase(tx, op.space_id, connectionId, { commit, state: Y.encodeStateAsUpdate(base), revision });
   });
 }
 

@@ -3,6 +3,8 @@
 -- commit is merged as its difference from the base.
 CREATE TABLE git_connections (
   space_id text PRIMARY KEY REFERENCES spaces(id) ON DELETE CASCADE,
+  -- new each time the space is connected: a sync of an earlier connection records no base
+  id text NOT NULL,
   -- the repository's address without credentials
   url text NOT NULL,
   ref text NOT NULL,
