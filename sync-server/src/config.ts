@@ -53,9 +53,12 @@ export interface Config {
   webhooks: { timeoutMs: number; retryBaseMs: number };
   /**
    * Git imports and exports: most bytes one operation may fetch from a repository
-   * (`GIT_MAX_BYTES`), and how long one may run before it is stopped (`GIT_TIMEOUT_MS`).
+   * (`GIT_MAX_BYTES`), and how long one may run before it is stopped (`GIT_TIMEOUT_MS`);
+   * the first wait before a failed sync of a connected space is tried again
+   * (`GIT_RETRY_BASE_MS`, doubled each time), and how often connected branches are polled
+   * (`GIT_POLL_SECONDS`, 0: never, pushes then arrive by webhook only).
    */
-  git: { maxBytes: number; timeoutMs: number };
+  git: { maxBytes: number; timeoutMs: number; retryBaseMs: number; pollSeconds: number };
   /** Days site insights keep an event (`INSIGHTS_RETENTION_DAYS`); older ones are deleted by the background jobs. */
   insightsRetentionDays: number;
   /** The machine translation service translation runs use (LibreTranslate API); none: runs fail and say so. */
@@ -104,6 +107,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     git: {
       maxBytes: Math.max(1, int('GIT_MAX_BYTES', 256 * 1024 * 1024)),
       timeoutMs: Math.max(1, int('GIT_TIMEOUT_MS', 10 * 60 * 1000)),
+      retryBaseMs: Math.max(1, int('GIT_RETRY_BASE_MS', 30_000)),
+      pollSeconds: Math.max(0, int('GIT_POLL_SECONDS', 0)),
     },
     insightsRetentionDays: Math.max(1, int('INSIGHTS_RETENTION_DAYS', 400)),
     translation: {

@@ -2,6 +2,7 @@ import { type Server, createServer } from 'node:http';
 import { type ServerType, serve } from '@hono/node-server';
 import type { Config } from './config';
 import { bootstrapAdmin } from './core/platform/bootstrap';
+import { startGitPolling } from './core/git/poller';
 import { GitRunner } from './core/git/runner';
 import { stopInsightsRecorder } from './core/insights/recorder';
 import { startJobs } from './core/platform/jobs';
@@ -50,6 +51,8 @@ export async function startServer(
   const webhooks = await new WebhookDispatcher({ db, log, ...config.webhooks, allowPrivate: config.allowPrivateFetch }).start();
   // Git operations a stopped process left queued or running are resumed from here too.
   const git = await new GitRunner(deps).start();
+  // Connected branches no webhook reaches are polled (GIT_POLL_SECONDS; off by default).
+  const stopGitPolling = startGitPolling(deps);
   // Spec processing a stopped process left pending or in progress starts again.
   void resumeUnfinishedSpecs(deps).catch((err) => log.error({ err }, 'resuming OpenAPI processing failed'));
   const sync = await SyncService.start({ db, config, log });
@@ -69,6 +72,7 @@ export async function startServer(
       stopping ??= (async () => {
         stopTranslationSchedule();
         await webhooks.stop();
+        await stopGitPolling();
         await git.stop();
         await stopJobs();
         await sync.stop();

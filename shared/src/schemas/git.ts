@@ -90,3 +90,45 @@ export const GitSyncStateSchema = z
   })
   .meta({ id: 'GitSyncState' });
 export type GitSyncState = z.infer<typeof GitSyncStateSchema>;
+
+/** Which side's content the first sync of a new connection keeps: the space's (`quire`) or the branch's (`git`). */
+export const GIT_FIRST_SYNC = ['quire', 'git'] as const;
+
+/** `PUT /v1/spaces/{spaceId}/git/sync`: connects the space to a branch (and folder) of a repository. */
+export const GitSyncConnectionBody = z
+  .strictObject({
+    /** The repository; a user name in it (`https://user@host/…`) is kept for the credential, a password is taken as the credential. */
+    url: RepositoryUrl,
+    ref: GitRef,
+    repoProjectDirectory: ProjectDirectory,
+    provider: z.enum(GIT_PROVIDERS),
+    /** A token with read and write access to the repository; stored sealed, never shown again. */
+    credential: text(4096, 1).optional(),
+    firstSync: z.enum(GIT_FIRST_SYNC),
+  })
+  .meta({ id: 'GitSyncConnectionInput' });
+export type GitSyncConnectionBody = z.infer<typeof GitSyncConnectionBody>;
+
+export const GitSyncConnectionSchema = z
+  .object({
+    object: z.literal('git-sync-connection'),
+    /** The repository's address, never with credentials. */
+    url: z.string(),
+    ref: z.string(),
+    repoProjectDirectory: z.string().optional(),
+    provider: z.enum(GIT_PROVIDERS),
+    hasCredential: z.boolean(),
+    firstSync: z.enum(GIT_FIRST_SYNC),
+    connectedAt: Timestamp,
+    /** The last commit both sides agree on; absent until the first sync. */
+    commit: z.string().optional(),
+    /** Where the provider's webhook posts pushes (`POST /v1/git/hooks/{spaceId}`). */
+    webhookUrl: z.string(),
+    /**
+     * The webhook's secret: GitHub signs with it (`X-Hub-Signature-256`), GitLab and other
+     * servers send it (`X-Gitlab-Token`, `X-Quire-Hook-Secret`). Only in the answer of the PUT.
+     */
+    webhookSecret: z.string().optional(),
+  })
+  .meta({ id: 'GitSyncConnection' });
+export type GitSyncConnection = z.infer<typeof GitSyncConnectionSchema>;

@@ -23,9 +23,16 @@ import { validationHook } from './validation';
 const FILE_UPLOAD = /^\/v1\/spaces\/[^/]+(\/change-requests\/[^/]+)?\/content\/files\/[^/]+$/;
 const isFileUpload = (c: Context<AppEnv>) => c.req.method === 'PUT' && FILE_UPLOAD.test(c.req.path);
 
-/** Paths under /v1 that answer without a token: the API's description, and how a person gets a token. */
-const PUBLIC_PATHS = [/^\/v1\/openapi\.json$/, /^\/v1\/reference(\/.*)?$/, /^\/v1\/auth\/desktop\/(authorize|token)$/];
-/** The desktop sign-in page posts an HTML form, the one body under /v1 that is not JSON. */
+/** A git host's push webhook: its body is whatever the host signed (JSON or a form), read raw. */
+const GIT_HOOK = /^\/v1\/git\/hooks\/[^/]+$/;
+const isGitHook = (c: Context<AppEnv>) => c.req.method === 'POST' && GIT_HOOK.test(c.req.path);
+
+/**
+ * Paths under /v1 that answer without a token: the API's description, how a person gets a
+ * token, and the git hosts' webhooks (which prove a secret instead).
+ */
+const PUBLIC_PATHS = [/^\/v1\/openapi\.json$/, /^\/v1\/reference(\/.*)?$/, /^\/v1\/auth\/desktop\/(authorize|token)$/, GIT_HOOK];
+/** The desktop sign-in page posts an HTML form, the one body under /v1 that is not JSON besides a webhook's. */
 const isSignInForm = (c: Context<AppEnv>) => c.req.method === 'POST' && c.req.path === '/v1/auth/desktop/authorize';
 
 function errorResponse(c: Context<AppEnv>, status: number, message: string, headers: Record<string, string> = {}) {
@@ -138,7 +145,7 @@ export function createApp(deps: Deps, limiters: RateLimiters = rateLimiters(deps
     return next();
   });
   const parseJson = jsonBody();
-  app.use('/v1/*', (c, next) => (isFileUpload(c) || isSignInForm(c) ? next() : parseJson(c, next)));
+  app.use('/v1/*', (c, next) => (isFileUpload(c) || isSignInForm(c) || isGitHook(c) ? next() : parseJson(c, next)));
   app.use('/v1/*', keepResponses());
   app.use('/v1/*', async (c, next) => {
     if (PUBLIC_PATHS.some((p) => p.test(c.req.path))) return next();

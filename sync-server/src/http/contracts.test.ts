@@ -127,10 +127,11 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 /**
- * Paths the contracts do not speak of: the API's own description, and the desktop sign-in,
- * which is how a person without a token gets one (`auth/desktopAuth.test.ts`).
+ * Paths the contracts do not speak of: the API's own description, the desktop sign-in,
+ * which is how a person without a token gets one (`auth/desktopAuth.test.ts`), and the git
+ * hosts' webhooks (a secret instead of a token).
  */
-const NOT_RESOURCES = /^\/v1\/(openapi\.json|reference|auth\/)/;
+const NOT_RESOURCES = /^\/v1\/(openapi\.json|reference|auth\/|git\/hooks\/)/;
 /** Query parameters an operation cannot do without. */
 const REQUIRED_QUERY: Record<string, string> = {
   '/v1/spaces/{spaceId}/search': 'query=welcome',

@@ -22,6 +22,7 @@ export interface GitOperationRow {
   error: string | null;
   commit_oid: string | null;
   change_request_id: string | null;
+  not_before: Date | null;
 }
 
 /** What an operation was asked to do, besides the repository's address and ref. */
@@ -33,7 +34,15 @@ export interface GitOperationRequest {
   timestamp?: string;
   /** The tree URL the client gave (`gitInfo.url`), shown by git/info instead of the repository's address. */
   treeUrl?: string;
-  provider?: 'github' | 'gitlab';
+  provider?: 'github' | 'gitlab' | 'generic';
+  /** A sync of a connected space (`git/sync`): `pull` follows the repository, `push` writes `revision` of main as a commit. */
+  sync?: 'pull' | 'push';
+  /** The main revision a push writes. */
+  revision?: string;
+  /** A push of live edits (cut after a quiet period), which later cuts join while it waits. */
+  liveEdits?: boolean;
+  /** How many syncs in a row failed before this one (it waits longer each time). */
+  retry?: number;
 }
 
 export interface NewGitOperation {
@@ -63,14 +72,21 @@ export async function insertGitOperation(db: Queryable, op: NewGitOperation): Pr
 
 /** The last operation asked of a space. */
 export function lastGitOperation(db: Queryable, spaceId: string) {
-  return maybeOne<GitOperationRow>(db, 'SELECT * FROM git_operations WHERE space_id = $1 ORDER BY seq DESC LIMIT 1', [spaceId]);
+  // A retry waiting for its time is not shown: the failure before it is the last word until it runs.
+  return maybeOne<GitOperationRow>(
+    db,
+    `SELECT * FROM git_operations WHERE space_id = $1 AND NOT (state = 'queued' AND COALESCE(not_before > now(), false)) ORDER BY seq DESC LIMIT 1`,
+    [spaceId],
+  );
 }
 
 /** Whether an operation waits to be claimed: a read, so an idle queue costs no write (nor, on the embedded database, a WAL flush). */
 export async function gitOperationWaiting(db: Queryable, now: Date): Promise<boolean> {
-  const rows = await db.query(`SELECT 1 FROM git_operations WHERE state = 'queued' OR (state = 'running' AND lease_until < $1) LIMIT 1`, [
-    now,
-  ]);
+  const rows = await db.query(
+    `SELECT 1 FROM git_operations
+      WHERE (state = 'queued' AND (not_before IS NULL OR not_before <= $1)) OR (state = 'running' AND lease_until < $1) LIMIT 1`,
+    [now],
+  );
   return rows.length > 0;
 }
 
@@ -85,7 +101,7 @@ export function claimGitOperation(db: Queryable, now: Date, leaseUntil: Date) {
     db,
     `WITH next AS (
        SELECT o.id FROM git_operations o
-        WHERE (o.state = 'queued' OR (o.state = 'running' AND o.lease_until < $1))
+        WHERE ((o.state = 'queued' AND (o.not_before IS NULL OR o.not_before <= $1)) OR (o.state = 'running' AND o.lease_until < $1))
           AND NOT EXISTS (
             SELECT 1 FROM git_operations e
              WHERE e.space_id = o.space_id AND e.seq < o.seq AND e.state IN ('queued', 'running'))

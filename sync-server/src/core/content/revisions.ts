@@ -1,3 +1,4 @@
+import { changeRequestSubjectOf, queueGitSync } from '../../store/gitConnections';
 import { newId } from '@quire/shared';
 import * as Y from 'yjs';
 import { LRUCache } from 'lru-cache';
@@ -108,6 +109,8 @@ export interface CutOptions {
   createdBy?: string | null;
   /** Parents besides the branch's previous head (the merged change request's revision, main's on update). */
   extraParents?: string[];
+  /** A write of the git sync itself (a pushed commit merged in): not written back to the repository as a commit. */
+  fromGit?: boolean;
 }
 
 export interface CutResult {
@@ -216,11 +219,30 @@ async function cutIn(tx: Queryable, branch: Branch, opts: CutOptions): Promise<C
     await setSpaceRevision(tx, branch.spaceId, revision.id);
     await recordPageChanges(tx, branch.spaceId, revision.id, revision.seq, pageChangeRows(pageChanges, prev));
     await reindexPages(tx, branch.spaceId, doc, next, prev, head ? [...pageChanges.keys()] : 'all');
+    if (!opts.fromGit && (pageChanges.size || fileChanges.size)) await queuePush(tx, branch.spaceId, revision.id, opts);
   }
   if (pageChanges.size) await recordContentChange(tx, space.org_id, branch, revision, [...pageChanges.keys()]);
   docs.set(revision.id, doc);
   contents.set(revision.id, next);
   return { revision, changed: true };
+}
+
+/**
+ * A connected space's main revision becomes a commit (`core/git/syncRun.ts`): a merge one of
+ * its own, titled by the change request; other cuts (live edits after a quiet period, REST
+ * writes) join a push still waiting. A space that is not connected reads one row.
+ */
+async function queuePush(tx: Queryable, spaceId: string, revisionId: string, opts: CutOptions): Promise<void> {
+  const merged = opts.type === 'merge' && opts.extraParents?.[0];
+  if (!merged) {
+    await queueGitSync(tx, spaceId, { sync: 'push', revision: revisionId, liveEdits: true });
+    return;
+  }
+  await queueGitSync(tx, spaceId, {
+    sync: 'push',
+    revision: revisionId,
+    commitMessage: (await changeRequestSubjectOf(tx, merged)) ?? 'Edits in Quire',
+  });
 }
 
 /** What a revision did to each page it touched, for the pages' histories. */

@@ -23,13 +23,23 @@ import type { GitJob, GitRunResult } from './job';
  * new change request's) is replaced by it. A failure before that writes nothing.
  */
 export async function runImport(job: GitJob): Promise<GitRunResult> {
-  const { op, remote, limits } = job;
+  const { op, remote } = job;
   const refs = await remote.refs();
   const ref = resolveRef(refs, op.ref);
   if (!ref) throw new GitFailure(`ref not found: ${shortRef(op.ref)}`);
   const commit = await remote.fetch(ref);
-  checkDeadline(limits);
+  const { plan, redirects } = await planCommit(job, commit, ref);
+  return write(job, plan, commit, redirects);
+}
 
+/** A fetched commit's project folder, planned as an import (nothing written). */
+export async function planCommit(
+  job: GitJob,
+  commit: string,
+  ref: string,
+): Promise<{ plan: ImportPlan; redirects: Record<string, string> }> {
+  const { op, remote, limits } = job;
+  checkDeadline(limits);
   const project = normalizeFolder(op.request.repoProjectDirectory, 'repoProjectDirectory');
   const tree = await remote.tree(commit);
   const inProject = (path: string) => !project || path.startsWith(`${project}/`);
@@ -46,7 +56,7 @@ export async function runImport(job: GitJob): Promise<GitRunResult> {
   if (root && !files.size) throw new GitFailure(`folder not found in ${shortRef(ref)}: ${root}`);
   const plan = await planProjectImport(blobSource(job, files), [...files.keys()], layout, job.deps.config.content);
   checkDeadline(limits);
-  return write(job, plan, commit, layout.redirects);
+  return { plan, redirects: layout.redirects };
 }
 
 /** `refs/heads/main`, `main` (a branch, else a tag) or `HEAD`, as the full name the remote lists. */
@@ -87,7 +97,17 @@ function replaceContent(doc: Y.Doc, plan: ImportPlan) {
   });
 }
 
-async function write(job: GitJob, plan: ImportPlan, commit: string, redirects: Record<string, string>): Promise<GitRunResult> {
+/**
+ * Writes a planned import into the space and ends the operation, in one transaction;
+ * `onWritten` runs in it with main's new revision (a sync records its base there).
+ */
+export async function write(
+  job: GitJob,
+  plan: ImportPlan,
+  commit: string,
+  redirects: Record<string, string>,
+  onWritten?: (tx: Queryable, revisionId: string) => Promise<void>,
+): Promise<GitRunResult> {
   const { op, deps } = job;
   const { db } = deps;
   const fill = async (tx: Queryable, branch: Branch) => {
@@ -96,16 +116,17 @@ async function write(job: GitJob, plan: ImportPlan, commit: string, redirects: R
       throw new GitFailure('the operation was stopped before its content was written');
     for (const f of plan.files) await linkSpaceFile(tx, branch.spaceId, f.id, await putBlob(tx, f.bytes, f.contentType));
     await keepGitSources(tx, branch.spaceId, plan);
-    await editBranch(
+    const { revision } = await editBranch(
       tx,
       branch,
       (doc) => {
         replaceContent(doc, plan);
         recordGitBaselines(doc, plan);
       },
-      { type: 'import', createdBy: op.requested_by },
+      { type: 'import', createdBy: op.requested_by, ...(op.request.sync ? { fromGit: true } : {}) },
     );
     if (branch.changeRequestId) await addContributor(tx, branch.changeRequestId, op.requested_by);
+    else await onWritten?.(tx, revision.id);
     const end: GitOperationEnd = {
       state: 'success',
       commitOid: commit,

@@ -133,6 +133,11 @@ export class Remote {
     };
   }
 
+  /** A repository's branches and tags, asked without a local repository (a poll). */
+  static async refsOf(url: string, credentials: GitCredentials | undefined, limits: RemoteLimits): Promise<Map<string, string>> {
+    return new Remote(url, credentials, '', limits).refs();
+  }
+
   /** The repository's branches and tags, by full ref name. */
   async refs(): Promise<Map<string, string>> {
     const refs = await this.run(() => git.listServerRefs({ http: this.transport, url: this.url, protocolVersion: 1, ...this.auth }));

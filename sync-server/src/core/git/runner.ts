@@ -11,6 +11,7 @@ import {
   nextGitLeaseEnd,
   releaseGitOperation,
 } from '../../store/git';
+import { queueGitSync } from '../../store/gitConnections';
 import { getSpace } from '../../store/spaces';
 import { loadOrgAccess } from '../access/callerAccess';
 import type { Deps } from '../platform/deps';
@@ -19,6 +20,7 @@ import { redact } from './address';
 import { unsealCredentials } from './credentials';
 import { runExport } from './exportRun';
 import { runImport } from './importRun';
+import { runSync } from './syncRun';
 import type { GitRunResult } from './job';
 import { GitFailure, Remote, timedOut } from './remote';
 
@@ -28,6 +30,8 @@ type RunnerDeps = Pick<Deps, 'db' | 'config' | 'log'>;
 const LEASE_MARGIN_MS = 60_000;
 /** An operation claimed this many times without ending (its instances kept stopping) is given up. */
 const MAX_ATTEMPTS = 5;
+/** The longest a failed sync waits before it is tried again. */
+const RETRY_MAX_MS = 3_600_000;
 
 export interface GitRunnerOptions {
   /** Looks at the queue at least this often, should a notification be lost or a lease run out. */
@@ -155,6 +159,20 @@ export class GitRunner {
     const { recorded: _, ...rest } = end;
     const recorded: GitOperationEnd = rest.error ? { ...rest, error: redact(rest.error, credentials) } : rest;
     await finishGitOperation(db, op.id, op.attempts, recorded);
+    if (op.request.sync && recorded.state !== 'success') await this.retryLater(op);
+  }
+
+  /**
+   * A sync that failed (the remote unreachable, the credential refused) is tried again,
+   * waiting twice as long each time up to an hour; a push or a new revision meanwhile runs
+   * it at once.
+   */
+  private async retryLater(op: GitOperationRow): Promise<void> {
+    const retry = (op.request.retry ?? 0) + 1;
+    const wait = Math.min(RETRY_MAX_MS, this.deps.config.git.retryBaseMs * 2 ** (retry - 1));
+    await queueGitSync(this.deps.db, op.space_id, { sync: 'pull', retry }, new Date(Date.now() + wait)).catch((err) =>
+      this.deps.log.error({ err, operation: op.id }, 'queueing a git sync retry failed'),
+    );
   }
 
   private async attempt(
@@ -170,7 +188,11 @@ export class GitRunner {
     if (!space) throw new GitFailure('the space was deleted');
     // Who asked may have lost their role since: the operation runs only while they may still ask for it.
     const role = (await loadOrgAccess(db, space.org_id, op.requested_by)).roleOn(space);
-    const decision = gitDecision(op.direction, { role, locked: space.edit_mode === 'locked', standalone: !!op.request.standalone });
+    const decision = gitDecision(op.request.sync ? 'sync' : op.direction, {
+      role,
+      locked: space.edit_mode === 'locked',
+      standalone: !!op.request.standalone,
+    });
     if (!decision.allowed) throw new GitFailure(`the operation is no longer allowed: ${decision.message}`);
 
     const limits = {
@@ -183,7 +205,7 @@ export class GitRunner {
     await mkdir(workdir, { recursive: true, mode: 0o700 });
     const remote = await Remote.open(op.url, credentials, workdir, limits);
     const job = { deps: this.deps, op, space, remote, limits };
-    const work = op.direction === 'import' ? runImport(job) : runExport(job);
+    const work = op.request.sync ? runSync(job) : op.direction === 'import' ? runImport(job) : runExport(job);
     // Reading and planning between requests is bounded too: past the deadline the operation ends as timed out.
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {

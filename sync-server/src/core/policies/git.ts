@@ -7,10 +7,12 @@ import { type RoleTable, roleAllows } from './roleRules';
  * import does, it needs the edit role, and main of a locked space cannot take it; a
  * standalone import opens a change request, which a locked space still allows); an export
  * publishes the space's content to a repository, so it needs the edit role too; reading
- * the state of the last operation needs to read the space.
+ * the state of the last operation needs to read the space. Connecting the space to a
+ * repository (and seeing or removing that connection) makes every later merge a commit and
+ * every push an edit of main: editors only.
  */
 
-export const GIT_ROLES = { import: 'edit', export: 'edit', info: 'read' } as const satisfies RoleTable<string>;
+export const GIT_ROLES = { import: 'edit', export: 'edit', info: 'read', sync: 'edit' } as const satisfies RoleTable<string>;
 
 export type GitAction = keyof typeof GIT_ROLES;
 
