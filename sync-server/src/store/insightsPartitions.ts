@@ -69,10 +69,15 @@ export async function ensureMonthPartitions(db: Db, instants: Date[], now = new 
     if (!cache.has(s.getTime())) starts.set(s.getTime(), s);
   }
   if (!starts.size) return;
-  await db.transaction(async (tx) => {
-    await tx.query(`SELECT pg_advisory_xact_lock(${PARTITION_LOCK})`);
-    for (const s of starts.values()) await tx.query(createPartitionSql(s));
-  });
+  // Usually another instance (or this one's start) made them: a look, no lock, no transaction.
+  const missing = await db.query<{ name: string }>('SELECT n AS name FROM unnest($1::text[]) AS n WHERE to_regclass(n) IS NULL', [
+    [...starts.values()].map(partitionName),
+  ]);
+  if (missing.length)
+    await db.transaction(async (tx) => {
+      await tx.query(`SELECT pg_advisory_xact_lock(${PARTITION_LOCK})`);
+      for (const s of starts.values()) if (missing.some((m) => m.name === partitionName(s))) await tx.query(createPartitionSql(s));
+    });
   for (const k of starts.keys()) cache.add(k);
 }
 
