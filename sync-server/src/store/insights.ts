@@ -1,4 +1,5 @@
-import { maybeOne, type Queryable } from './db';
+import { type Db, maybeOne, type Queryable } from './db';
+import { dropPartitionsBefore, ensureMonthPartitions, forgetKnownPartitions } from './insightsPartitions';
 import { deleteRollupsBefore, rollupUpsertSql } from './insightsRollups';
 import type { SiteRow } from './sites';
 
@@ -7,7 +8,7 @@ import type { SiteRow } from './sites';
  * from the whitelist below; what a caller sends only ever reaches SQL as a parameter.
  */
 
-/** One event as stored. Nothing here identifies a person: see migration 050. */
+/** One event as stored. Nothing here identifies a person: see migration 051. */
 export interface InsightsEventRow {
   site_id: string;
   at: string;
@@ -116,18 +117,33 @@ const RECORDSET = INSERT_COLUMNS.map((c) => `${c} ${COLUMN_TYPES[c]}`).join(', '
  * events. Events of a site deleted since they were recorded are left out rather than
  * failing the batch.
  */
-export async function insertEvents(db: Queryable, rows: InsightsEventRow[]): Promise<void> {
+export async function insertEvents(db: Db, rows: InsightsEventRow[]): Promise<void> {
   if (!rows.length) return;
-  await db.query(
-    `WITH stored AS (
-       INSERT INTO insights_events (${INSERT_COLUMNS.join(', ')})
-       SELECT ${INSERT_COLUMNS.map((c) => `x.${c}`).join(', ')} FROM jsonb_to_recordset($1::jsonb) AS x(${RECORDSET})
-        WHERE EXISTS (SELECT 1 FROM sites s WHERE s.id = x.site_id)
-       RETURNING site_id, at, type, display_context, url_path, space_id, page_id, bot
-     ), ${rollupUpsertSql('stored')}
-     SELECT 1`,
-    [JSON.stringify(rows)],
-  );
+  const store = async () => {
+    await ensureMonthPartitions(
+      db,
+      rows.map((r) => new Date(r.at)),
+    );
+    await db.query(
+      `WITH stored AS (
+         INSERT INTO insights_events (${INSERT_COLUMNS.join(', ')})
+         SELECT ${INSERT_COLUMNS.map((c) => `x.${c}`).join(', ')} FROM jsonb_to_recordset($1::jsonb) AS x(${RECORDSET})
+          WHERE EXISTS (SELECT 1 FROM sites s WHERE s.id = x.site_id)
+         RETURNING site_id, at, type, display_context, url_path, space_id, page_id, bot
+       ), ${rollupUpsertSql('stored')}
+       SELECT 1`,
+      [JSON.stringify(rows)],
+    );
+  };
+  try {
+    await store();
+  } catch (err) {
+    // No partition for a row: another instance's retention dropped a month this one still
+    // believed was there. Learn the partitions again and retry once.
+    if ((err as { code?: string }).code !== '23514') throw err;
+    forgetKnownPartitions(db);
+    await store();
+  }
 }
 
 /** The latest session of each of these visitors of a site since `since`. */
@@ -166,14 +182,16 @@ export async function forgetSaltsBefore(db: Queryable, day: string): Promise<voi
 
 /**
  * Deletes events older than `before` (the start of a UTC day, so no roll-up bucket is left
- * counting events that are gone), a slice at a time so no statement holds the table long,
- * then the roll-ups' buckets before it.
+ * counting events that are gone), then the roll-ups' buckets before it. On PostgreSQL the
+ * months wholly before it go as whole partitions; the rest is deleted a slice at a time so
+ * no statement holds the table long.
  */
-export async function deleteEventsBefore(db: Queryable, before: Date, slice = 5000): Promise<number> {
-  let total = 0;
+export async function deleteEventsBefore(db: Db, before: Date, slice = 5000): Promise<number> {
+  let total = await dropPartitionsBefore(db, before);
   for (;;) {
     const gone = await db.query<{ id: string }>(
-      `DELETE FROM insights_events WHERE id IN (SELECT id FROM insights_events WHERE at < $1 LIMIT $2) RETURNING id`,
+      `DELETE FROM insights_events WHERE at < $1
+          AND (id, at) IN (SELECT id, at FROM insights_events WHERE at < $1 LIMIT $2) RETURNING id`,
       [before.toISOString(), slice],
     );
     total += gone.length;

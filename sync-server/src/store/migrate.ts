@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Db } from './db';
+import { prepareInsightsPartitions } from './insightsPartitions';
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -40,6 +41,8 @@ export async function migrate(db: Db, migrations: Migration[] = listMigrations()
       await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
       applied++;
     }
+    // Not a numbered file: the embedded database keeps the plain table (see insightsPartitions.ts).
+    if (db.kind === 'postgres') await prepareInsightsPartitions(tx);
   });
   return applied;
 }
