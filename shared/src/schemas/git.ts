@@ -129,6 +129,9 @@ export const GitSyncConnectionSchema = z
      * servers send it (`X-Gitlab-Token`, `X-Quire-Hook-Secret`). Only in the answer of the PUT.
      */
     webhookSecret: z.string().optional(),
+    /** Only editors of the space see the connection, and they may change or end it. */
+    permissions: z.object({ edit: z.boolean() }),
+    urls: z.object({ location: z.string() }),
   })
   .meta({ id: 'GitSyncConnection' });
 export type GitSyncConnection = z.infer<typeof GitSyncConnectionSchema>;

@@ -68,6 +68,15 @@ async function fixture(owner: TestUser, orgId: string, reviewer: TestUser, slug:
   const S = `/v1/spaces/${ids.spaceId}`;
   // Queued, never run here: git/info answers its state.
   ok(await t.post(`${S}/git/import`, owner.token, { url: 'https://93.184.216.34/docs.git', ref: 'main' }), 'git import');
+  ok(
+    await t.put(`${S}/git/sync`, owner.token, {
+      url: 'https://93.184.216.34/docs.git',
+      ref: 'main',
+      provider: 'generic',
+      firstSync: 'git',
+    }),
+    'git sync',
+  );
   // Before the comments, so that their events give it deliveries.
   ids.webhookId = ok(
     await t.post(`/v1/orgs/${orgId}/webhooks`, owner.token, { url: 'https://93.184.216.34/hook', events: ['comment.created'] }),

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { notFound } from '@quire/shared/domainErrors';
 import type { GitSyncConnection, GitSyncConnectionBody } from '@quire/shared/schemas/git';
 import { type GitConnectionRow, deleteGitConnection, getGitConnection, putGitConnection, queueGitSync } from '../../store/gitConnections';
-import type { CommandContext } from '../deps';
+import type { CommandContext } from '../platform/deps';
 import { authorizeGit } from '../policies/git';
-import { spaceSeenBy } from '../resourceAccess';
+import { spaceSeenBy } from '../access/resourceAccess';
 import { splitCredentials } from './address';
 import { sealCredentials, seal } from './credentials';
 import { normalizeFolder } from './folder';
@@ -83,5 +83,7 @@ function present(row: GitConnectionRow, baseUrl: string): GitSyncConnection {
     connectedAt: new Date(row.connected_at).toISOString(),
     ...(row.base_commit ? { commit: row.base_commit } : {}),
     webhookUrl: `${baseUrl}/v1/git/hooks/${row.space_id}`,
+    permissions: { edit: true },
+    urls: { location: `${baseUrl}/v1/spaces/${row.space_id}/git/sync` },
   };
 }

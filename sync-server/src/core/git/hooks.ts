@@ -1,8 +1,8 @@
 import { verify } from '@octokit/webhooks-methods';
 import { notFound, unauthorized } from '@quire/shared/domainErrors';
 import { getGitConnection, queueGitSync } from '../../store/gitConnections';
-import type { Deps } from '../deps';
-import { sameSecret } from '../secrets';
+import type { Deps } from '../platform/deps';
+import { sameSecret } from '../security/secrets';
 import { unseal } from './credentials';
 import { resolveRef } from './importRun';
 

@@ -1,5 +1,5 @@
 import { getGitConnection, gitConnectionsToPoll, markGitPolled, queueGitSync } from '../../store/gitConnections';
-import type { Deps } from '../deps';
+import type { Deps } from '../platform/deps';
 import { unsealCredentials } from './credentials';
 import { resolveRef } from './importRun';
 import { Remote } from './remote';
