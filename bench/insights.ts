@@ -8,7 +8,8 @@
  * events, for comparison. Each line says where its answer came from.
  *
  * `npm run bench -- insights` (INSIGHTS_BENCH_EVENTS to change the count; POSTGRES_URL or
- * the local server for the PostgreSQL half).
+ * the local server for the PostgreSQL half; INSIGHTS_BENCH_SECONDS for each serving round;
+ * INSIGHTS_BENCH_ONLY=serving to stop after serving and ingest).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -198,6 +199,8 @@ async function serving() {
 
 export async function runInsightsBench() {
   await serving();
+  // INSIGHTS_BENCH_ONLY=serving measures serving and ingest alone, without the million-event fill.
+  if (process.env.INSIGHTS_BENCH_ONLY === 'serving') return;
   console.log(`${EVENTS.toLocaleString('en')} events of one site over 30 days; goal: top 100 paths ≤ 500 ms on both databases`);
   const dir = mkdtempSync(join(tmpdir(), 'quire-insights-bench-'));
   try {

@@ -132,7 +132,7 @@ export async function insertEvents(db: Db, rows: InsightsEventRow[]): Promise<vo
          RETURNING site_id, at, type, display_context, url_path, space_id, page_id, bot
        ), ${rollupUpsertSql('stored')}
        SELECT 1`,
-      [JSON.stringify(rows)],
+      [JSON.stringify(rows.map(withoutNulls))],
     );
   };
   try {
@@ -144,6 +144,16 @@ export async function insertEvents(db: Db, rows: InsightsEventRow[]): Promise<vo
     forgetKnownPartitions(db);
     await store();
   }
+}
+
+/**
+ * Most of an event's columns are empty: a column left out of the batch's JSON is read as
+ * NULL, so only the filled ones are sent (a page view's row is a third of the size).
+ */
+function withoutNulls(row: InsightsEventRow): Partial<InsightsEventRow> {
+  const out: Record<string, unknown> = {};
+  for (const column of INSERT_COLUMNS) if (row[column] !== null) out[column] = row[column];
+  return out;
 }
 
 /** The latest session of each of these visitors of a site since `since`. */

@@ -71,29 +71,35 @@ function firstLanguage(header: string | undefined): string | null {
  */
 export function recordSiteVisit(ctx: { deps: { db: Db; log?: Logger } }, visit: SiteVisit, now = new Date()): boolean {
   if (optedOut(visit.signals)) return false;
-  const loc = visit.location ?? {};
-  let ownHost: string | undefined;
-  try {
-    ownHost = new URL(visit.url).host;
-  } catch {
-    ownHost = undefined;
-  }
-  const claims = booleanClaims(visit.claims, visit.site.adaptive_schema);
-  insightsRecorder(ctx.deps.db, ctx.deps.log).add({
-    ...blankDraft(visit.site.id, now, visit.type, visit.url, visit.sender),
-    display_context: visit.displayContext ?? 'site',
-    site_section: loc.siteSection || null,
-    site_space: loc.siteSpace || null,
-    space_id: loc.space || null,
-    revision_id: loc.revision || null,
-    page_id: loc.page || null,
-    language: firstLanguage(visit.language),
-    ...referrerFields(visit.referrer, ownHost),
-    authenticated: !!visit.claims && Object.keys(visit.claims).length > 0,
-    claims,
-    ...visit.fields,
-  });
+  insightsRecorder(ctx.deps.db, ctx.deps.log).add(() => draftOfVisit(visit, now));
   return true;
+}
+
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).host;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The draft of a site's visit, made when the recorder writes it (not while the page is answered). */
+function draftOfVisit(visit: SiteVisit, now: Date): Draft {
+  const loc = visit.location ?? {};
+  // Filled in place: a page view's draft is made once, not copied field by field.
+  const draft = blankDraft(visit.site.id, now, visit.type, visit.url, visit.sender);
+  draft.display_context = visit.displayContext ?? 'site';
+  draft.site_section = loc.siteSection || null;
+  draft.site_space = loc.siteSpace || null;
+  draft.space_id = loc.space || null;
+  draft.revision_id = loc.revision || null;
+  draft.page_id = loc.page || null;
+  draft.language = firstLanguage(visit.language);
+  if (visit.referrer) Object.assign(draft, referrerFields(visit.referrer, hostOf(visit.url)));
+  draft.authenticated = !!visit.claims && Object.keys(visit.claims).length > 0;
+  draft.claims = booleanClaims(visit.claims, visit.site.adaptive_schema);
+  if (visit.fields) Object.assign(draft, visit.fields);
+  return draft;
 }
 
 /**

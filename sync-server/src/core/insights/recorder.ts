@@ -4,13 +4,21 @@ import { insertEvents } from '../../store/insights';
 import { type Draft, finishRows } from './events';
 
 /**
+ * An event as a site's answer leaves it: either its draft, or what makes the draft, made
+ * when the buffer is written. Deferring keeps the request path to a few header reads and
+ * keeps 45-field drafts from outliving a request in memory (they would age into the old
+ * generation while they wait, and cost the collector more than building them).
+ */
+export type PendingEvent = Draft | (() => Draft);
+
+/**
  * What sites record as they answer, kept on the side: a page is answered first (from its
  * cached bytes when it has them), its event joins a buffer in memory, and the buffer is
  * written as one statement every few seconds, when it fills, and on shutdown. Never a
  * transaction per page view.
  */
 export class InsightsRecorder {
-  private pending: Draft[] = [];
+  private pending: PendingEvent[] = [];
   private flushing: Promise<void> = Promise.resolve();
   private readonly timer: NodeJS.Timeout;
   /** Events dropped because the buffer was full (the database too slow to keep up). */
@@ -19,13 +27,13 @@ export class InsightsRecorder {
   constructor(
     private readonly db: Db,
     private readonly log: Logger | undefined,
-    readonly opts: { everyMs: number; batch: number; maxPending: number } = { everyMs: 5000, batch: 500, maxPending: 20_000 },
+    readonly opts: { everyMs: number; batch: number; maxPending: number } = { everyMs: 5000, batch: 2000, maxPending: 50_000 },
   ) {
     this.timer = setInterval(() => void this.flush(), opts.everyMs);
     this.timer.unref();
   }
 
-  add(draft: Draft) {
+  add(draft: PendingEvent) {
     if (this.pending.length >= this.opts.maxPending) {
       this.dropped++;
       return;
@@ -38,7 +46,7 @@ export class InsightsRecorder {
   flush(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
       while (this.pending.length) {
-        const batch = this.pending.splice(0, this.opts.batch);
+        const batch = this.pending.splice(0, this.opts.batch).map((e) => (typeof e === 'function' ? e() : e));
         try {
           await insertEvents(this.db, await finishRows(this.db, batch));
         } catch (err) {

@@ -1,5 +1,6 @@
 import type { VisitorBot } from '@quire/shared/schemas/insights';
 import { isbot } from 'isbot';
+import { LRUCache } from 'lru-cache';
 
 /**
  * What insights keep of a user agent: its browser, system and kind of device, and whether
@@ -78,7 +79,19 @@ function deviceOf(ua: string, os: UserAgentFacts['os']): UserAgentFacts['device'
   return 'unknown';
 }
 
+/** Readers come back with the same few user agents: each is matched against the lists once. */
+const known = new LRUCache<string, UserAgentFacts>({ max: 2000 });
+
 export function userAgentFacts(ua: string): UserAgentFacts {
+  let facts = known.get(ua);
+  if (!facts) {
+    facts = factsOf(ua);
+    known.set(ua, facts);
+  }
+  return facts;
+}
+
+function factsOf(ua: string): UserAgentFacts {
   const named = NAMED_BOTS.find(([re]) => re.test(ua))?.[1];
   const bot: UserAgentFacts['bot'] = named ?? (!ua.trim() || isbot(ua) ? 'unknown' : '');
   const os = osOf(ua);
