@@ -58,11 +58,19 @@ function highlights(view: EditorView, doc: Y.Doc, pageId: string): DecorationSet
   return DecorationSet.create(view.state.doc, decorations);
 }
 
-/** Whether two sets mark the same passages for the same threads. */
+/**
+ * Whether two sets mark the same passages for the same threads: an anchor keeps its id
+ * while the comment it opens is named again (the local id, then the server's).
+ */
 function sameMarks(a: DecorationSet | undefined, b: DecorationSet): boolean {
   const x = a?.find() ?? [];
   const y = b.find();
-  return x.length === y.length && x.every((d, i) => d.from === y[i]?.from && d.to === y[i]?.to && d.spec.anchor === y[i]?.spec.anchor);
+  return (
+    x.length === y.length &&
+    x.every(
+      (d, i) => d.from === y[i]?.from && d.to === y[i]?.to && d.spec.anchor === y[i]?.spec.anchor && d.spec.comment === y[i]?.spec.comment,
+    )
+  );
 }
 
 /**
