@@ -35,9 +35,11 @@ describe('loadConfig', () => {
 });
 
 describe('git limits', () => {
-  it('default to 256 MiB and ten minutes an operation, and are read from GIT_MAX_BYTES and GIT_TIMEOUT_MS', () => {
-    expect(loadConfig({}).git).toEqual({ maxBytes: 256 * 1024 * 1024, timeoutMs: 600_000 });
-    expect(loadConfig({ GIT_MAX_BYTES: '1048576', GIT_TIMEOUT_MS: '30000' }).git).toEqual({ maxBytes: 1048576, timeoutMs: 30_000 });
+  it('default to 256 MiB and ten minutes an operation, no polling, retries from 30 s, and are read from the environment', () => {
+    expect(loadConfig({}).git).toEqual({ maxBytes: 256 * 1024 * 1024, timeoutMs: 600_000, retryBaseMs: 30_000, pollSeconds: 0 });
+    expect(loadConfig({ GIT_MAX_BYTES: '1048576', GIT_TIMEOUT_MS: '30000', GIT_RETRY_BASE_MS: '500', GIT_POLL_SECONDS: '60' }).git).toEqual(
+      { maxBytes: 1048576, timeoutMs: 30_000, retryBaseMs: 500, pollSeconds: 60 },
+    );
     expect(() => loadConfig({ GIT_MAX_BYTES: 'lots' })).toThrow('GIT_MAX_BYTES must be a whole number, got "lots"');
   });
 });
