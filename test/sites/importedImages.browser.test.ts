@@ -93,11 +93,28 @@ describe.skipIf(!hasChromium)('images of an imported repository in a browser', (
       // the picture's source answers the scheme: its dark file in the dark theme
       const logo = shown.find((i) => i.alt === 'Acme logo');
       expect(logo?.src, scheme).toContain(scheme === 'dark' ? 'logo-dark.png' : 'logo-light.png');
+      // GitBook's full-width frame spans the outline's column too, and its image is drawn wider than the text
+      const text = await page.locator('article').boundingBox();
+      const frame = await page.locator('article .html-block:has(> [data-full-width="true"])').boundingBox();
+      const banner = await page.locator('article img[alt="Release banner"]').boundingBox();
+      expect(frame?.width, scheme).toBeGreaterThan((text?.width ?? 0) + 200);
+      expect(banner?.width, scheme).toBeGreaterThan((text?.width ?? 0) + 200);
       if (scheme === 'light') {
         await page.evaluate(() => window.scrollTo(0, 0));
         await page.screenshot({ path: join(ARTIFACTS, 'imported-images.png'), fullPage: true });
       }
       await context.close();
     }
+  });
+
+  it('keeps a full-width frame inside the screen of a phone', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+    const page = await context.newPage();
+    await page.goto(pageUrl);
+    const banner = await page.locator('article img[alt="Release banner"]').boundingBox();
+    expect(banner?.width).toBeGreaterThan(200);
+    expect(banner?.width).toBeLessThanOrEqual(390);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await context.close();
   });
 });

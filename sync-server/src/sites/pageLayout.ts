@@ -6,8 +6,8 @@ import type { ImageSource } from './render/links';
 /**
  * GitBook's per-page layout, as front matter writes it and the import keeps it
  * (`layout: {title: {visible: false}, description: {visible}, outline: {visible}, cover:
- * {visible, size}, pagination: {visible}}`), and the page's cover image. Anything left
- * out is shown, as on GitBook.
+ * {visible, size}, pagination: {visible}, width: 'wide'}`), and the page's cover image.
+ * Anything left out is shown, as on GitBook.
  */
 export interface PageLayout {
   title: boolean;
@@ -17,6 +17,8 @@ export interface PageLayout {
   cover: boolean;
   /** `full`: the cover spans the page's width; `hero`: a banner above the title. */
   coverSize: 'hero' | 'full';
+  /** `wide`: the page's text takes the outline's column as well, and the outline is not shown. */
+  wide: boolean;
 }
 
 function visible(layout: Record<string, unknown> | null | undefined, key: string): boolean {
@@ -34,6 +36,7 @@ export function pageLayout(page: PublishedPage): PageLayout {
     pagination: visible(layout, 'pagination'),
     cover: visible(layout, 'cover'),
     coverSize: cover?.size === 'full' ? 'full' : 'hero',
+    wide: layout?.width === 'wide',
   };
 }
 

@@ -98,6 +98,7 @@ async function frame(
     title: string;
     description?: string;
     outline?: OutlineEntry[];
+    wide?: boolean;
     canonical: string;
     noIndex?: boolean;
     markdownUrl?: string;
@@ -178,6 +179,7 @@ async function frame(
     tree: treeOf(req, loc, (await req.snapshot(variant)).pages, loc.page?.id),
     main,
     outline: extra.outline ?? [],
+    wide: extra.wide,
     footerLinks,
     announcementLink: annTo && settings.announcement.link ? { title: settings.announcement.link.title, href: annTo } : undefined,
     markdownUrl: extra.markdownUrl,
@@ -296,6 +298,7 @@ export async function renderPage(req: SiteRequest, loc: Located): Promise<Render
     title,
     description,
     outline,
+    wide: layout.wide,
     canonical: url,
     noIndex: page.noIndex,
     markdownUrl: page.type === 'document' ? markdownUrl : undefined,

@@ -203,6 +203,16 @@ describe('what the page says of itself', () => {
     expect(icons.querySelectorAll('aside.outline a').length).toBeGreaterThan(0);
   });
 
+  it("gives a wide page the outline's column: no outline beside its text", async () => {
+    const wide = parse((await rawGet(`${origin}${root}/topic-1`)).body.toString('utf8'));
+    expect(wide.querySelector('article.content .heading')?.text).toContain('In depth');
+    expect(wide.querySelector('div.layout')?.classList.contains('wide')).toBe(true);
+    expect(wide.querySelector('aside.outline')).toBeNull();
+    const plain = parse((await rawGet(`${origin}${root}/topic-2`)).body.toString('utf8'));
+    expect(plain.querySelector('div.layout')?.classList.contains('wide')).toBe(false);
+    expect(plain.querySelector('aside.outline')).toBeTruthy();
+  });
+
   it("drops GitBook's Ask button, which does nothing here, and draws a button's icon", async () => {
     const doc = parse((await rawGet(`${origin}${root}/landing`)).body.toString('utf8'));
     const article = doc.querySelector('article.content');

@@ -36,7 +36,18 @@ export function iconRepository(cover: Uint8Array): Map<string, Uint8Array> {
       ...Object.fromEntries(
         TOPICS.map((n) => [
           `topic-${n}.md`,
-          text(['---', `description: What readers need to know about topic number ${n}.`, '---', '', `# Topic ${n}`, '', FILLER]),
+          text([
+            '---',
+            `description: What readers need to know about topic number ${n}.`,
+            // The first topic is laid out wide, with a heading the outline would list.
+            ...(n === 1 ? ['layout:', '  width: wide'] : []),
+            '---',
+            '',
+            `# Topic ${n}`,
+            '',
+            ...(n === 1 ? ['## In depth', ''] : []),
+            FILLER,
+          ]),
         ]),
       ),
       'README.md': text(['# Home', '', 'Plain words, no icon at all.']),

@@ -46,6 +46,8 @@ export interface Frame {
   /** The main column; already-safe HTML. */
   main: string;
   outline: OutlineEntry[];
+  /** The page's layout is `wide`: no outline column. */
+  wide?: boolean;
   footerLinks: { title: string; links: NavLink[] }[];
   announcementLink?: NavLink;
   /** A link to the current page as markdown. */
@@ -168,9 +170,11 @@ export function renderFrame(f: Frame): string {
       ? `<details class="variant"><summary>${esc(f.variants.find((v) => v.current)?.title ?? f.variants[0]?.title)}</summary><div class="menu-items">${f.variants.map((v) => link(v)).join('')}</div></details>`
       : '';
   const outline = f.outline.filter((o) => o.level <= 3);
-  const outlineHtml = outline.length
-    ? `<aside class="outline" aria-label="On this page"><h2>On this page</h2><ul>${outline.map((o) => `<li class="l${o.level}"><a href="#${esc(encodeURIComponent(o.anchor))}">${esc(o.title)}</a></li>`).join('')}</ul></aside>`
-    : '<aside class="outline"></aside>';
+  const outlineHtml = f.wide
+    ? ''
+    : outline.length
+      ? `<aside class="outline" aria-label="On this page"><h2>On this page</h2><ul>${outline.map((o) => `<li class="l${o.level}"><a href="#${esc(encodeURIComponent(o.anchor))}">${esc(o.title)}</a></li>`).join('')}</ul></aside>`
+      : '<aside class="outline"></aside>';
   const footerGroups = f.footerLinks
     .map((g) => `<div class="footer-group"><h3>${esc(g.title)}</h3><ul>${g.links.map((l) => `<li>${link(l)}</li>`).join('')}</ul></div>`)
     .join('');
@@ -222,7 +226,7 @@ ${toggle}
 </div>
 ${tabs}
 </header>
-<div class="layout">
+<div class="layout${f.wide ? ' wide' : ''}">
 <nav class="sidebar" aria-label="Pages">
 <details class="menu-toggle"><summary>Menu</summary><div class="drawer-backdrop" aria-hidden="true"></div></details>
 <div class="sidebar-body">${f.headerLinks.length ? `<div class="sidebar-links">${headerLinks(f.headerLinks)}</div>` : ''}${variants}<ul class="tree">${treeHtml(f.tree)}</ul></div>

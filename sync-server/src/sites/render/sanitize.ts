@@ -83,7 +83,10 @@ export const SCHEMA: SanitizeSchema = {
     ol: ['start'],
     td: [...(baseAttributes.td ?? []), ALIGN],
     th: [...(baseAttributes.th ?? []), ALIGN],
-    table: [ALIGN, ['dataView', 'cards']],
+    // GitBook's full-width blocks (`<div data-full-width="true"><figure>…`, a wide table): drawn across the outline's column.
+    div: [...(baseAttributes.div ?? []), ALIGN, ['dataFullWidth', 'true']],
+    figure: [ALIGN, ['dataFullWidth', 'true']],
+    table: [ALIGN, ['dataView', 'cards'], ['dataFullWidth', 'true']],
     input: [['type', 'checkbox'], ['disabled', true], 'checked'],
     button: [['type', 'button', 'submit']],
     details: ['open'],

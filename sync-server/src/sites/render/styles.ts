@@ -211,6 +211,8 @@ code.media{font-size:12px;font-weight:500}
 @media (min-width:1100px){.layout:has(.api-reference){grid-template-columns:280px minmax(0,1fr)}.layout:has(.api-reference) .outline{display:none}
 .api-columns{display:grid;grid-template-columns:minmax(0,1.05fr) minmax(0,1fr);gap:28px;align-items:start}.api-aside .api-samples:first-child{margin-top:0}}
 .brand{min-width:0}.brand>span:last-child{overflow:hidden;text-overflow:ellipsis}
+@media (min-width:1181px){.layout.wide{grid-template-columns:280px minmax(0,1fr)}
+.layout:not(.wide):not(:has(.api-reference)) .html-block:has(>[data-full-width=true]){margin-right:-288px;position:relative;z-index:1;background:var(--bg)}}
 .drawer-backdrop{display:none}
 @media (max-width:1180px){.layout{grid-template-columns:260px minmax(0,1fr)}.outline{display:none}}
 @media (max-width:820px){.layout{grid-template-columns:1fr;gap:0}.sidebar{position:static;height:auto;padding:16px 0;border-bottom:1px solid var(--border)}
