@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OpenAPIDocument } from './parse';
 import { specOperations } from './render';
-import { OPERATIONS_PER_TAG_PAGE, schemaChunks, tagTree, tryItHidden } from './tags';
+import { OPERATIONS_PER_TAG_PAGE, SPEC_BYTES_PER_TAG_PAGE, schemaChunks, tagTree, tryItHidden } from './tags';
 
 const op = (tag: string, summary: string, extra: Record<string, unknown> = {}) => ({ tags: [tag], summary, responses: {}, ...extra });
 
@@ -73,5 +73,40 @@ describe('the tags of a spec as readers navigate them', () => {
     const chunks = schemaChunks({ ...spec, components: { schemas } } as unknown as OpenAPIDocument);
     expect(chunks.map((c) => c.length)).toEqual([100, 100, 50]);
     expect(chunks[0]?.[0]).toBe('S000');
+  });
+
+  it('gives each operation its own page when a few operations carry a large part of the spec', () => {
+    // A schema of 600 described fields: about 90 KB of JSON, named once and used by two operations.
+    const fields = Object.fromEntries(
+      Array.from({ length: 600 }, (_, i) => [
+        `field${i}`,
+        { type: 'string', description: `What field ${i} holds, and when it is left out. `.repeat(3) },
+      ]),
+    );
+    const body = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Export' } } } };
+    const heavy = {
+      ...spec,
+      tags: [],
+      components: { schemas: { Export: { type: 'object', properties: fields }, Unused: { type: 'object', properties: fields } } },
+      paths: {
+        '/exports': {
+          post: op('exports', 'Start', { requestBody: body }),
+          get: op('exports', 'List', { responses: { 200: { description: 'ok', ...body } } }),
+        },
+        '/light': { get: op('light', 'One'), post: op('light', 'Two') },
+      },
+    } as unknown as OpenAPIDocument;
+    expect(JSON.stringify(heavy.components).length / 2).toBeLessThan(SPEC_BYTES_PER_TAG_PAGE);
+    const tree = tagTree(heavy);
+    // Each operation shows the whole schema: two of them are past the weight a page may hold.
+    expect(tree.find((t) => t.name === 'exports')?.split).toBe(true);
+    expect(tree.find((t) => t.name === 'light')?.split).toBe(false);
+    // One heavy operation alone stays on its tag's page: splitting would not make it lighter.
+    const both = { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Unused' } } } } };
+    const single = {
+      ...heavy,
+      paths: { '/exports': { post: op('exports', 'Start', { requestBody: body, responses: both }) } },
+    } as unknown as OpenAPIDocument;
+    expect(tagTree(single)[0]?.split).toBe(false);
   });
 });

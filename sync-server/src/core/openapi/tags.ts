@@ -12,6 +12,14 @@ const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null &
  */
 export const OPERATIONS_PER_TAG_PAGE = 12;
 
+/**
+ * The same by weight: a tag whose operations carry more than this much of the spec (each
+ * operation and the definitions it names, as JSON) splits too, so three operations with
+ * huge schemas never make one page of several megabytes. Rendered HTML runs to about four
+ * times the JSON it shows.
+ */
+export const SPEC_BYTES_PER_TAG_PAGE = 160 * 1024;
+
 /** A tag as readers navigate it: its own page, nested under its `x-parent`. */
 export interface ApiTag {
   /** The tag's name, or null for the operations without a tag. */
@@ -47,6 +55,8 @@ export function tagTree(spec: OpenAPIDocument, ops: SpecOperation[] = specOperat
   for (const t of Array.isArray(spec.tags) ? spec.tags : [])
     if (isObject(t) && typeof t.name === 'string' && !meta.has(t.name)) meta.set(t.name, t);
   const internal = internalTags(spec);
+  const weight = specWeights(spec);
+  const weigh = (entries: { op: SpecOperation }[]) => entries.reduce((sum, e) => sum + weight(e.op.operation), 0);
   const byName = new Map<string | null, ApiTag>();
   const order: (string | null)[] = [];
   const add = (name: string | null, operations: SpecOperation[]) => {
@@ -68,7 +78,7 @@ export function tagTree(spec: OpenAPIDocument, ops: SpecOperation[] = specOperat
       description: typeof m.description === 'string' && m.description ? m.description : undefined,
       operations: entries,
       children: [],
-      split: entries.length > OPERATIONS_PER_TAG_PAGE,
+      split: entries.length > OPERATIONS_PER_TAG_PAGE || (entries.length > 1 && weigh(entries) > SPEC_BYTES_PER_TAG_PAGE),
       hideTryIt: m['x-hideTryItPanel'] === true,
     });
     order.push(name);
@@ -130,4 +140,45 @@ export function schemaChunks(spec: OpenAPIDocument): string[][] {
   const out: string[][] = [];
   for (let i = 0; i < sorted.length; i += SCHEMAS_PER_PAGE) out.push(sorted.slice(i, i + SCHEMAS_PER_PAGE));
   return out;
+}
+
+/**
+ * How many bytes of JSON an operation shows: itself and every definition it reaches
+ * through local `$ref`s, each counted once. Definitions are measured once per spec.
+ */
+function specWeights(spec: OpenAPIDocument): (operation: Obj) => number {
+  const sizes = new Map<string, { bytes: number; refs: string[] }>();
+  const refsIn = (v: unknown, out: string[]) => {
+    if (Array.isArray(v)) for (const x of v) refsIn(x, out);
+    else if (isObject(v)) for (const [k, x] of Object.entries(v)) k === '$ref' && typeof x === 'string' ? out.push(x) : refsIn(x, out);
+    return out;
+  };
+  const measure = (ref: string) => {
+    let known = sizes.get(ref);
+    if (!known) {
+      let target: unknown = spec;
+      if (ref.startsWith('#/'))
+        for (const seg of ref.slice(2).split('/')) {
+          const key = decodeURIComponent(seg.replace(/~1/g, '/').replace(/~0/g, '~'));
+          target = isObject(target) ? target[key] : undefined;
+        }
+      else target = undefined;
+      known = { bytes: target === undefined ? 0 : JSON.stringify(target).length, refs: target === undefined ? [] : refsIn(target, []) };
+      sizes.set(ref, known);
+    }
+    return known;
+  };
+  return (operation) => {
+    let bytes = JSON.stringify(operation).length;
+    const seen = new Set<string>();
+    const queue = refsIn(operation, []);
+    for (let ref = queue.pop(); ref !== undefined; ref = queue.pop()) {
+      if (seen.has(ref)) continue;
+      seen.add(ref);
+      const m = measure(ref);
+      bytes += m.bytes;
+      queue.push(...m.refs);
+    }
+    return bytes;
+  };
 }
