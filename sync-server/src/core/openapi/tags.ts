@@ -20,6 +20,9 @@ export const OPERATIONS_PER_TAG_PAGE = 12;
  */
 export const SPEC_BYTES_PER_TAG_PAGE = 160 * 1024;
 
+/** Named definitions are expanded inside one another this deep on a page (`NAMED_DEPTH` of the sites' renderer). */
+const NAMED_DEPTH = 2;
+
 /** A tag as readers navigate it: its own page, nested under its `x-parent`. */
 export interface ApiTag {
   /** The tag's name, or null for the operations without a tag. */
@@ -143,8 +146,9 @@ export function schemaChunks(spec: OpenAPIDocument): string[][] {
 }
 
 /**
- * How many bytes of JSON an operation shows: itself and every definition it reaches
- * through local `$ref`s, each counted once. Definitions are measured once per spec.
+ * How many bytes of JSON an operation shows: itself and the definitions it reaches through
+ * local `$ref`s as deep as pages expand them, each counted once. Definitions are measured
+ * once per spec.
  */
 function specWeights(spec: OpenAPIDocument): (operation: Obj) => number {
   const sizes = new Map<string, { bytes: number; refs: string[] }>();
@@ -171,13 +175,18 @@ function specWeights(spec: OpenAPIDocument): (operation: Obj) => number {
   return (operation) => {
     let bytes = JSON.stringify(operation).length;
     const seen = new Set<string>();
-    const queue = refsIn(operation, []);
-    for (let ref = queue.pop(); ref !== undefined; ref = queue.pop()) {
-      if (seen.has(ref)) continue;
-      seen.add(ref);
-      const m = measure(ref);
-      bytes += m.bytes;
-      queue.push(...m.refs);
+    let level = refsIn(operation, []);
+    // As deep as a page expands named definitions inside one another; deeper ones are links.
+    for (let depth = 0; depth < NAMED_DEPTH && level.length; depth++) {
+      const next: string[] = [];
+      for (const ref of level) {
+        if (seen.has(ref)) continue;
+        seen.add(ref);
+        const m = measure(ref);
+        bytes += m.bytes;
+        next.push(...m.refs);
+      }
+      level = next;
     }
     return bytes;
   };
