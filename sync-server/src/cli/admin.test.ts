@@ -16,7 +16,7 @@ import { createSpace } from '../store/spaces';
 import { insertEvents } from '../store/insights';
 import { createSite } from '../store/sites';
 import { blankDraft, finishRows } from '../core/insights/events';
-import { verifyPassword } from '../core/desktopSignIn/passwords';
+import { PRODUCTION_COST, verifyPassword } from '../core/desktopSignIn/passwords';
 import { runAdmin } from './admin';
 
 let env: NodeJS.ProcessEnv;
@@ -292,8 +292,8 @@ describe('npm run admin', () => {
         ['grace@acme.test'],
       );
       expect(row?.hash).toMatch(/^scrypt\$32768\$8\$3\$/);
-      expect(await verifyPassword('correct horse battery staple', row?.hash)).toBe(true);
-      expect(await verifyPassword('correct horse battery stapler', row?.hash)).toBe(false);
+      expect(await verifyPassword('correct horse battery staple', row?.hash, PRODUCTION_COST)).toBe(true);
+      expect(await verifyPassword('correct horse battery stapler', row?.hash, PRODUCTION_COST)).toBe(false);
     } finally {
       await store.db.close();
       store.unlock();

@@ -10,7 +10,7 @@ import { getSpace } from '../../store/spaces';
 import { createToken, revokeToken } from '../../store/tokens';
 import { ensureUser, getUserByEmail } from '../../store/users';
 import { type ArchiveFormat, exportRevisionArchive } from '../content/export';
-import { hashPassword } from '../desktopSignIn/passwords';
+import { type ScryptCost, hashPassword } from '../desktopSignIn/passwords';
 import { initSpaceContent } from '../content/revisions';
 
 /*
@@ -75,10 +75,10 @@ export async function issueToken(db: Db, email: string) {
  * Sets the password the user signs in with on the desktop sign-in page (where no
  * organization of theirs requires single sign-on); undefined when there is no such user.
  */
-export async function setPassword(db: Db, email: string, password: string) {
+export async function setPassword(db: Db, email: string, password: string, cost: ScryptCost) {
   const user = await getUserByEmail(db, email);
   if (!user) return undefined;
-  await setPasswordHash(db, user.id, await hashPassword(password));
+  await setPasswordHash(db, user.id, await hashPassword(password, cost));
   return user;
 }
 
