@@ -39,6 +39,9 @@ afterAll(async () => {
   await drop();
 });
 
+/** The database as the tests' own setup and checks open it: on this thread, as the commands do. */
+const fixtureStore = () => ({ ...loadConfig(env), pgliteThread: false });
+
 /**
  * Runs the command line as `npm run admin` does (tsx on src/cli/admin.ts), from a checkout
  * path with a space in it reached through a symlink, and answers its output lines.
@@ -89,7 +92,7 @@ describe('npm run admin', () => {
     async () => {
       const org = await admin('org', 'create', 'Exports');
       const orgId = org.out[0] as string;
-      const store = await openStore(loadConfig(env));
+      const store = await openStore(fixtureStore());
       let spaceId: string;
       try {
         spaceId = (await createSpace(store.db, orgId, { title: 'Handbook' })).id;
@@ -203,7 +206,7 @@ describe('npm run admin', () => {
 
   it('prints what readers of a site did: top pages, ratings, searches with no result, broken URLs', async () => {
     const orgId = (await admin('org', 'create', 'Readers')).out[0] as string;
-    const store = await openStore(loadConfig(env));
+    const store = await openStore(fixtureStore());
     let siteId: string;
     try {
       siteId = (await createSite(store.db, orgId, { title: 'Acme Docs', type: 'basic', visibility: 'public', basename: 'docs' })).id;
@@ -285,7 +288,7 @@ describe('npm run admin', () => {
     const set = await adminWithInput('correct horse battery staple\n', 'user', 'password', 'grace@acme.test');
     expect(set.code, set.errors).toBe(0);
     expect(set.out).toEqual(['Password set for grace@acme.test.']);
-    const store = await openStore(loadConfig(env));
+    const store = await openStore(fixtureStore());
     try {
       const [row] = await store.db.query<{ hash: string }>(
         'SELECT p.hash FROM user_passwords p JOIN users u ON u.id = p.user_id WHERE u.email = $1',

@@ -23,11 +23,15 @@ export interface AdminStore {
   close(): Promise<void>;
 }
 
-/** Opens the server's database for one command; `inUse` says why not when a running server holds it. */
+/**
+ * Opens the server's database for one command; `inUse` says why not when a running server holds it.
+ * On the command's own thread: the database thread keeps a server's event loop free for its
+ * sockets, which a command has none of, and starting it took most of a command's CPU (a second).
+ */
 export async function openAdminStore(settings: StoreSettings): Promise<AdminStore | { inUse: string }> {
   let store: Awaited<ReturnType<typeof openStore>>;
   try {
-    store = await openStore(settings);
+    store = await openStore({ ...settings, pgliteThread: false });
   } catch (err) {
     if (err instanceof DataDirInUseError) return { inUse: err.message };
     throw err;
