@@ -32,6 +32,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ INSIGHTS_RETENTION_DAYS: '0' }).insightsRetentionDays).toBe(1);
     expect(() => loadConfig({ INSIGHTS_RETENTION_DAYS: 'forever' })).toThrow(/INSIGHTS_RETENTION_DAYS/);
   });
+
+  it('hashes new passwords at scrypt N=2^15, and lets only tests lower that', () => {
+    expect(loadConfig({}).passwordCost).toEqual({ N: 32768, r: 8, p: 3 });
+    expect(loadConfig({ PASSWORD_SCRYPT_N: '65536' }).passwordCost).toEqual({ N: 65536, r: 8, p: 3 });
+    expect(() => loadConfig({ PASSWORD_SCRYPT_N: '1024' })).toThrow('PASSWORD_SCRYPT_N must be a power of two of at least 32768, got 1024');
+    expect(() => loadConfig({ NODE_ENV: 'production', PASSWORD_SCRYPT_N: '1024' })).toThrow(/at least 32768/);
+    expect(() => loadConfig({ PASSWORD_SCRYPT_N: '40000' })).toThrow(/power of two/);
+    expect(loadConfig({ NODE_ENV: 'test', PASSWORD_SCRYPT_N: '1024' }).passwordCost).toEqual({ N: 1024, r: 8, p: 3 });
+  });
 });
 
 describe('git limits', () => {

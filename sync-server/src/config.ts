@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { type ContentConfig, loadContentConfig } from './core/content/config';
+import { PRODUCTION_COST, type ScryptCost } from './core/desktopSignIn/passwords';
 import { type SyncConfig, loadSyncConfig } from './sync/config';
 
 /** Every setting comes from the environment; this is the one place that reads it. */
@@ -61,6 +62,12 @@ export interface Config {
   git: { maxBytes: number; timeoutMs: number; retryBaseMs: number; pollSeconds: number };
   /** Days site insights keep an event (`INSIGHTS_RETENTION_DAYS`); older ones are deleted by the background jobs. */
   insightsRetentionDays: number;
+  /**
+   * scrypt's cost for new desktop sign-in passwords (`PASSWORD_SCRYPT_N`, 2^15). Never lower than
+   * that but under `NODE_ENV=test`, where tests set many passwords; a hash keeps its parameters,
+   * so passwords set at another cost still verify.
+   */
+  passwordCost: ScryptCost;
   /** The machine translation service translation runs use (LibreTranslate API); none: runs fail and say so. */
   translation: { providerUrl?: string; providerKey?: string };
 }
@@ -111,11 +118,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollSeconds: Math.max(0, int('GIT_POLL_SECONDS', 0)),
     },
     insightsRetentionDays: Math.max(1, int('INSIGHTS_RETENTION_DAYS', 400)),
+    passwordCost: passwordCost(env, int('PASSWORD_SCRYPT_N', PRODUCTION_COST.N)),
     translation: {
       providerUrl: env.TRANSLATION_PROVIDER_URL?.trim() || undefined,
       providerKey: env.TRANSLATION_PROVIDER_KEY?.trim() || undefined,
     },
   };
+}
+
+function passwordCost(env: NodeJS.ProcessEnv, N: number): ScryptCost {
+  const least = env.NODE_ENV === 'test' ? 2 : PRODUCTION_COST.N;
+  if (N < least || (N & (N - 1)) !== 0) {
+    throw new Error(`PASSWORD_SCRYPT_N must be a power of two of at least ${least}, got ${N}`);
+  }
+  return { ...PRODUCTION_COST, N };
 }
 
 function list(raw: string | undefined): string[] {

@@ -5,7 +5,7 @@ import { createPage } from '@quire/shared/content/pages';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderBody } from '../../sync-server/src/sites/render/body';
-import { type Machine, startLocalNotebook } from './helpers/browser';
+import { ARTIFACTS, type Machine, RESTING, startLocalNotebook } from './helpers/browser';
 
 /**
  * Blocks as writers handle them in GitBook or Notion: a handle beside each block to drag
@@ -13,7 +13,7 @@ import { type Machine, startLocalNotebook } from './helpers/browser';
  * block is for and how to make it without the menu.
  */
 
-const SHOTS = '/work/notes/shots';
+const SHOTS = ARTIFACTS;
 
 let m: Machine;
 let browser: Browser;
@@ -56,8 +56,7 @@ const block = (page: Page, text: string) => page.locator('.ProseMirror > *', { h
 
 async function shot(page: Page, name: string) {
   mkdirSync(SHOTS, { recursive: true });
-  await page.waitForTimeout(250);
-  await page.screenshot({ path: `${SHOTS}/${name}.png` });
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, ...RESTING });
 }
 
 /** Hovers a block and returns its handle, checked to sit in the gutter beside the block's first line. */

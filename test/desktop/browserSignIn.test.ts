@@ -39,7 +39,7 @@ afterAll(async () => {
 
 async function memberWithPassword() {
   const member = await s.live.t.member(s.orgId, 'edit');
-  await setPassword(s.live.t.db, member.email, PASSWORD);
+  await setPassword(s.live.t.db, member.email, PASSWORD, s.live.t.deps.config.passwordCost);
   return member;
 }
 

@@ -181,11 +181,11 @@ describe('a page’s history as a team reads it', { timeout: 120_000 }, () => {
     expect(await first.locator('.history-author').textContent()).toBe(nameA);
     const when = new Date(T0 + 2 * MIN).toLocaleString('en-US');
     expect(await first.locator('.history-what').textContent()).toBe(`Restored the version of ${when} · by ${nameA}`);
-    await w.page.screenshot({ path: '/work/notes/shots/history.png' });
+    await screenshot(w.page, 'history-team-restored');
     // B's first session, compared with the page as it is now.
     await panel.locator('.history-group').nth(2).locator('.history-item').click();
     await compare.locator('.block-diff').waitFor({ timeout: 20_000 });
-    await w.page.screenshot({ path: '/work/notes/shots/history-compare.png' });
+    await screenshot(w.page, 'history-team-compare');
     await w.page.close();
   });
 

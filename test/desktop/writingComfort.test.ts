@@ -3,7 +3,7 @@ import { getPageMarkdown } from '@quire/shared/content/body';
 import { createPage } from '@quire/shared/content/pages';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Machine, select, startLocalNotebook } from './helpers/browser';
+import { ARTIFACTS, type Machine, RESTING, select, startLocalNotebook } from './helpers/browser';
 
 /**
  * What writers expect of a page editor: paragraphs that read as paragraphs, a page that
@@ -11,7 +11,7 @@ import { type Machine, select, startLocalNotebook } from './helpers/browser';
  * outline, find and replace, and moving blocks from the keyboard.
  */
 
-const SHOTS = '/work/notes/shots';
+const SHOTS = ARTIFACTS;
 
 let m: Machine;
 let browser: Browser;
@@ -62,8 +62,7 @@ const pause = (page: Page) => page.waitForTimeout(700);
 
 async function shot(page: Page, name: string) {
   mkdirSync(SHOTS, { recursive: true });
-  await page.waitForTimeout(250);
-  await page.screenshot({ path: `${SHOTS}/${name}.png` });
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, ...RESTING });
 }
 
 beforeAll(async () => {

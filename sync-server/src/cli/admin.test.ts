@@ -16,7 +16,7 @@ import { createSpace } from '../store/spaces';
 import { insertEvents } from '../store/insights';
 import { createSite } from '../store/sites';
 import { blankDraft, finishRows } from '../core/insights/events';
-import { verifyPassword } from '../core/desktopSignIn/passwords';
+import { PRODUCTION_COST, verifyPassword } from '../core/desktopSignIn/passwords';
 import { runAdmin } from './admin';
 
 let env: NodeJS.ProcessEnv;
@@ -38,6 +38,9 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
   await drop();
 });
+
+/** The database as the tests' own setup and checks open it: on this thread, as the commands do. */
+const fixtureStore = () => ({ ...loadConfig(env), pgliteThread: false });
 
 /**
  * Runs the command line as `npm run admin` does (tsx on src/cli/admin.ts), from a checkout
@@ -89,7 +92,7 @@ describe('npm run admin', () => {
     async () => {
       const org = await admin('org', 'create', 'Exports');
       const orgId = org.out[0] as string;
-      const store = await openStore(loadConfig(env));
+      const store = await openStore(fixtureStore());
       let spaceId: string;
       try {
         spaceId = (await createSpace(store.db, orgId, { title: 'Handbook' })).id;
@@ -203,7 +206,7 @@ describe('npm run admin', () => {
 
   it('prints what readers of a site did: top pages, ratings, searches with no result, broken URLs', async () => {
     const orgId = (await admin('org', 'create', 'Readers')).out[0] as string;
-    const store = await openStore(loadConfig(env));
+    const store = await openStore(fixtureStore());
     let siteId: string;
     try {
       siteId = (await createSite(store.db, orgId, { title: 'Acme Docs', type: 'basic', visibility: 'public', basename: 'docs' })).id;
@@ -285,15 +288,15 @@ describe('npm run admin', () => {
     const set = await adminWithInput('correct horse battery staple\n', 'user', 'password', 'grace@acme.test');
     expect(set.code, set.errors).toBe(0);
     expect(set.out).toEqual(['Password set for grace@acme.test.']);
-    const store = await openStore(loadConfig(env));
+    const store = await openStore(fixtureStore());
     try {
       const [row] = await store.db.query<{ hash: string }>(
         'SELECT p.hash FROM user_passwords p JOIN users u ON u.id = p.user_id WHERE u.email = $1',
         ['grace@acme.test'],
       );
       expect(row?.hash).toMatch(/^scrypt\$32768\$8\$3\$/);
-      expect(await verifyPassword('correct horse battery staple', row?.hash)).toBe(true);
-      expect(await verifyPassword('correct horse battery stapler', row?.hash)).toBe(false);
+      expect(await verifyPassword('correct horse battery staple', row?.hash, PRODUCTION_COST)).toBe(true);
+      expect(await verifyPassword('correct horse battery stapler', row?.hash, PRODUCTION_COST)).toBe(false);
     } finally {
       await store.db.close();
       store.unlock();

@@ -102,14 +102,14 @@ function parseCommand(
     case 'user password': {
       const email = args[0];
       if (!email || !email.includes('@')) throw new UsageError('user password needs an email');
-      return async (db) => {
+      return async (db, config) => {
         // Standard input, not an argument: arguments show in the process list and shell history.
         const password = (await readInput()).replace(/\r?\n$/, '');
         if (password.length < MIN_PASSWORD_LENGTH) {
           errOut(`The password must be at least ${MIN_PASSWORD_LENGTH} characters (read from standard input).`);
           return 1;
         }
-        const user = await setPassword(db, email, password);
+        const user = await setPassword(db, email, password, config.passwordCost);
         if (!user) {
           errOut(`No user with email ${email}.`);
           return 1;

@@ -12,6 +12,12 @@ import { createToken } from '../store/tokens';
 import { ensureUser } from '../store/users';
 import { freshTestDb } from './databases';
 
+/**
+ * What test servers read their settings from: defaults, but for passwords hashed at a cost
+ * a thirty-second of a production password's (tests set and check hundreds of them).
+ */
+export const TEST_ENV = { NODE_ENV: 'test', PASSWORD_SCRYPT_N: '1024' } as const;
+
 export interface Answer<T = any> {
   status: number;
   body: T;
@@ -46,7 +52,7 @@ export class TestServer {
 
   static async start(overrides: Partial<Config> = {}): Promise<TestServer> {
     const db = await freshTestDb();
-    const config = { ...loadConfig({}), publicUrl: 'http://quire.test', ...overrides };
+    const config = { ...loadConfig(TEST_ENV), publicUrl: 'http://quire.test', ...overrides };
     const deps: Deps = { db, config, log: createLogger(process.env.LOG_LEVEL ?? 'silent') };
     return new TestServer(db, deps, createApp(deps));
   }

@@ -12,7 +12,7 @@ import { type RunningServer, startServer } from '../server';
 import type { Db } from '../store/db';
 import type { SyncConfig } from '../sync/config';
 import { freshTestDb } from './databases';
-import { TestServer } from './harness';
+import { TEST_ENV, TestServer } from './harness';
 
 /**
  * A real listening server (port 0) on a fresh database, with the REST helpers of
@@ -29,7 +29,7 @@ export class LiveServer {
 
   /** Starts a server; `db` shares a database with another LiveServer (two instances, one database). */
   static async start(overrides: Partial<Omit<Config, 'sync'>> & { sync?: Partial<SyncConfig> } = {}, db?: Db): Promise<LiveServer> {
-    const base = loadConfig({});
+    const base = loadConfig(TEST_ENV);
     const config: Config = {
       ...base,
       port: 0,

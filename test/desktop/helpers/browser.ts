@@ -99,11 +99,12 @@ export async function openWindow(
   return { page, errors };
 }
 
+/** A picture of the resting state: transitions run to their end at once, and no caret (rather than waiting for them). */
+export const RESTING = { animations: 'disabled', caret: 'hide' } as const;
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
-  // Let transitions and the caret settle so the picture shows the resting state.
-  await page.waitForTimeout(250);
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), ...RESTING });
 }
 
 /**

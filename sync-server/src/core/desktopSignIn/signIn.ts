@@ -7,7 +7,7 @@ import { createToken } from '../../store/tokens';
 import { getUser, getUserByEmail } from '../../store/users';
 import { activeProvider, signInUrl } from '../sso/providers';
 import type { SamlSignedIn } from '../sso/signIn';
-import { verifyPassword } from './passwords';
+import { type ScryptCost, verifyPassword } from './passwords';
 import { codeHash, randomCode, verifierMatches } from './pkce';
 
 /** How long the person has to get through their identity provider. */
@@ -52,6 +52,7 @@ export async function signInStep(
   q: DesktopAuthorizeQuery,
   who: { email: string; password?: string; provider?: string },
   base: string,
+  passwordCost: ScryptCost,
 ): Promise<SignInStep> {
   await store.purgeOld(db);
   if (who.provider) return { kind: 'redirect', url: await startSamlSignIn(db, q, who.provider, base) };
@@ -60,15 +61,21 @@ export async function signInStep(
   if (only) return { kind: 'redirect', url: await startSamlSignIn(db, q, only.id, base) };
   if (required.length > 1) return { kind: 'providers', providers: required };
   if (who.password === undefined) return { kind: 'password', refused: false };
-  const signedIn = await signInWithPassword(db, q, who.email, who.password);
+  const signedIn = await signInWithPassword(db, q, who.email, who.password, passwordCost);
   return signedIn ? { kind: 'redirect', url: signedIn.redirect } : { kind: 'password', refused: true };
 }
 
 /** Email and password: the app's redirect with a new code, or undefined when they do not match. */
-async function signInWithPassword(db: Db, q: DesktopAuthorizeQuery, email: string, password: string): Promise<SignedIn | undefined> {
+async function signInWithPassword(
+  db: Db,
+  q: DesktopAuthorizeQuery,
+  email: string,
+  password: string,
+  cost: ScryptCost,
+): Promise<SignedIn | undefined> {
   const user = await getUserByEmail(db, email);
   // Unknown accounts are hashed against a decoy: they take as long as wrong passwords.
-  const ok = await verifyPassword(password, user ? await store.passwordHash(db, user.id) : undefined);
+  const ok = await verifyPassword(password, user ? await store.passwordHash(db, user.id) : undefined, cost);
   if (!user || !ok) return undefined;
   const code = randomCode();
   await store.insertCompleted(db, newSignIn(q, PENDING_MAX_AGE_MS), {

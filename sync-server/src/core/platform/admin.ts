@@ -10,7 +10,7 @@ import { getSpace } from '../../store/spaces';
 import { createToken, revokeToken } from '../../store/tokens';
 import { ensureUser, getUserByEmail } from '../../store/users';
 import { type ArchiveFormat, exportRevisionArchive } from '../content/export';
-import { hashPassword } from '../desktopSignIn/passwords';
+import { type ScryptCost, hashPassword } from '../desktopSignIn/passwords';
 import { initSpaceContent } from '../content/revisions';
 
 /*
@@ -23,11 +23,15 @@ export interface AdminStore {
   close(): Promise<void>;
 }
 
-/** Opens the server's database for one command; `inUse` says why not when a running server holds it. */
+/**
+ * Opens the server's database for one command; `inUse` says why not when a running server holds it.
+ * On the command's own thread: the database thread keeps a server's event loop free for its
+ * sockets, which a command has none of, and starting it took most of a command's CPU (a second).
+ */
 export async function openAdminStore(settings: StoreSettings): Promise<AdminStore | { inUse: string }> {
   let store: Awaited<ReturnType<typeof openStore>>;
   try {
-    store = await openStore(settings);
+    store = await openStore({ ...settings, pgliteThread: false });
   } catch (err) {
     if (err instanceof DataDirInUseError) return { inUse: err.message };
     throw err;
@@ -75,10 +79,10 @@ export async function issueToken(db: Db, email: string) {
  * Sets the password the user signs in with on the desktop sign-in page (where no
  * organization of theirs requires single sign-on); undefined when there is no such user.
  */
-export async function setPassword(db: Db, email: string, password: string) {
+export async function setPassword(db: Db, email: string, password: string, cost: ScryptCost) {
   const user = await getUserByEmail(db, email);
   if (!user) return undefined;
-  await setPasswordHash(db, user.id, await hashPassword(password));
+  await setPasswordHash(db, user.id, await hashPassword(password, cost));
   return user;
 }
 

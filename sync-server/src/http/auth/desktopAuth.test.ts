@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setPassword } from '../../core/platform/admin';
+import { PRODUCTION_COST } from '../../core/desktopSignIn/passwords';
 import { s256 } from '../../core/desktopSignIn/pkce';
 import { TestServer, type TestUser } from '../../testing/harness';
 import { TestIdp, authnRequestOf } from '../../testing/testIdp';
@@ -29,7 +30,7 @@ const exchange = (body: Record<string, unknown>) => t.request('POST', '/v1/auth/
 
 async function userWithPassword(): Promise<TestUser> {
   const u = await t.user('ada');
-  await setPassword(t.db, u.email, PASSWORD);
+  await setPassword(t.db, u.email, PASSWORD, t.deps.config.passwordCost);
   return u;
 }
 
@@ -94,6 +95,20 @@ describe('desktop sign-in page', { timeout: 90_000 }, () => {
       expect(wrong.body).toContain('The email and password do not match.');
       expect(wrong.headers.get('location')).toBeNull();
     }
+  });
+
+  it('signs in with a password set at the production cost on a server that hashes new ones more cheaply', async () => {
+    expect(t.deps.config.passwordCost.N).toBeLessThan(PRODUCTION_COST.N);
+    const u = await t.user('hopper');
+    await setPassword(t.db, u.email, PASSWORD, PRODUCTION_COST);
+    const [row] = await t.db.query<{ hash: string }>('SELECT hash FROM user_passwords WHERE user_id = $1', [u.id]);
+    expect(row?.hash).toMatch(/^scrypt\$32768\$8\$3\$/);
+    const wrong = await postForm({ ...request(), email: u.email, password: 'not the password at all' });
+    expect(wrong.status).toBe(401);
+    const { code } = await passwordCode(u.email);
+    const res = await exchange({ code, code_verifier: VERIFIER, redirect_uri: REDIRECT, device_name: 'Quire desktop' });
+    expect(res.status).toBe(200);
+    expect(res.body.user.id).toBe(u.id);
   });
 });
 
@@ -172,7 +187,7 @@ describe('desktop sign-in where the organization requires SAML', { timeout: 90_0
     ).body;
     expect((await t.patch(`/v1/orgs/${orgId}`, admin.token, { sso: true })).status).toBe(200);
     const member = await t.member(orgId, 'edit');
-    await setPassword(t.db, member.email, PASSWORD);
+    await setPassword(t.db, member.email, PASSWORD, t.deps.config.passwordCost);
 
     for (const fields of [{ email: member.email }, { email: member.email, password: PASSWORD }] as Record<string, string>[]) {
       const res = await postForm({ ...request(), ...fields });

@@ -50,7 +50,8 @@ export function registerDesktopAuth(app: OpenAPIHono<AppEnv>) {
     secure(c);
     if (!parsed.success) return c.html(emailPage(q, 'Enter your email address.', fields.email ?? ''), 400);
     const { email } = parsed.data;
-    const step = await signInStep(c.get('deps').db, q, parsed.data, baseUrl(c));
+    const { db, config } = c.get('deps');
+    const step = await signInStep(db, q, parsed.data, baseUrl(c), config.passwordCost);
     if (step.kind === 'redirect') return c.redirect(step.url, 303);
     if (step.kind === 'providers') return c.html(providersPage(q, email, step.providers), 200);
     if (step.refused) return c.html(passwordPage(q, email, 'The email and password do not match.'), 401);
