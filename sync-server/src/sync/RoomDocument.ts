@@ -1,6 +1,7 @@
 import * as Y from 'yjs';
 import type { Db } from '../store/db';
 import { type StoredDoc, loadStoredDoc, readDocLog } from '../store/ydocs';
+import { LARGE_DOC_BYTES, applySliced, collectLog, diffLog, loadSliced, missingSliced, sizeOf } from './docThread';
 import { encodeUpdate } from './protocol';
 import type { RoomMember } from './roomMember';
 import type { DeleteSet } from './updates';
@@ -26,6 +27,13 @@ export class RoomDocument {
   /** Log rows written since the last compaction, roughly: decides when to compact. */
   rowsSinceSnapshot = 0;
   private deleteSetCache?: DeleteSet;
+  /**
+   * A large document's log as stored (see `docThread.ts`): the update it was read from and
+   * every row applied since, which together make the document at `lastSeq`. What needs a
+   * pass over all of it (a step 2, a compaction) is made from these on the document thread,
+   * and folds them into one. Undefined for a small document, which the room reads directly.
+   */
+  protected storedParts?: Uint8Array[];
 
   constructor(
     readonly docId: string,
@@ -58,7 +66,7 @@ export class RoomDocument {
   protected async load() {
     const stored = await loadStoredDoc(this.db, this.docId);
     if (!stored) return;
-    this.readFrom(stored, stored.lastSeq);
+    await this.readFrom(stored, stored.lastSeq);
     this.lastSeq = stored.lastSeq;
     this.rowsSinceSnapshot = stored.updates.length;
   }
@@ -71,19 +79,76 @@ export class RoomDocument {
     const stored = await loadStoredDoc(this.db, this.docId);
     if (stored && stored.snapshotSeq > this.lastSeq)
       throw new Error(`the snapshot of ${this.docId} is past the room's seq ${this.lastSeq}`);
-    this.readFrom(stored, this.lastSeq);
+    await this.readFrom(stored, this.lastSeq);
     this.settleAhead();
   }
 
-  /** Makes the document the stored snapshot and rows up to `upTo`, in a new Y doc. */
-  private readFrom(stored: StoredDoc | undefined, upTo: number) {
+  /**
+   * Makes the document the stored snapshot and rows up to `upTo`, in a new Y doc. A large
+   * one is merged and cut into slices on the document thread, and applied a slice per turn
+   * of the event loop; the room's document is swapped for it only once it is whole.
+   */
+  private async readFrom(stored: StoredDoc | undefined, upTo: number) {
+    const parts = [
+      ...(stored?.snapshot ? [stored.snapshot] : []),
+      ...(stored?.updates ?? []).filter((row) => row.seq <= upTo).map((row) => row.update),
+    ];
     const doc = new Y.Doc({ gc: true });
-    if (stored?.snapshot) Y.applyUpdate(doc, stored.snapshot);
-    for (const row of stored?.updates ?? []) if (row.seq <= upTo) Y.applyUpdate(doc, row.update);
+    let storedParts: Uint8Array[] | undefined;
+    if (sizeOf(parts) >= LARGE_DOC_BYTES) {
+      const { state, slices } = await loadSliced(parts);
+      await applySliced(doc, slices);
+      storedParts = [state];
+    } else for (const part of parts) Y.applyUpdate(doc, part);
     this.watch(doc);
     this.current.destroy();
     this.current = doc;
+    this.storedParts = storedParts;
     this.deleteSetCache = undefined;
+  }
+
+  /** A row the document now holds was stored or read from the log. */
+  protected storedRow(row: Uint8Array) {
+    this.storedParts?.push(row);
+  }
+
+  /**
+   * Replaces the first `count` parts of a large document's log by their merge, when the
+   * document was not read again meanwhile (parts are only ever appended to the same array).
+   */
+  private fold(parts: Uint8Array[], count: number, merged: Uint8Array) {
+    if (this.storedParts === parts) parts.splice(0, count, merged);
+  }
+
+  /**
+   * What a client whose state vector is `stateVector` is missing of the stored document
+   * (call it when the document holds nothing unstored: `whenStored`). A large document's is
+   * made on the document thread. Throws on a malformed state vector.
+   */
+  missingFrom(stateVector: Uint8Array): Uint8Array | Promise<Uint8Array> {
+    const parts = this.storedParts;
+    if (!parts) return Y.encodeStateAsUpdate(this.doc, stateVector);
+    Y.decodeStateVector(stateVector);
+    const count = parts.length;
+    return diffLog(parts.slice(), stateVector).then(({ state, diff }) => {
+      this.fold(parts, count, state);
+      return diff;
+    });
+  }
+
+  /**
+   * The document as one update, deleted content collected: from the document itself, or a
+   * large one's from its log on the document thread (call it when the document holds
+   * nothing unstored).
+   */
+  protected encodedState(): Uint8Array | Promise<Uint8Array> {
+    const parts = this.storedParts;
+    if (!parts) return Y.encodeStateAsUpdate(this.doc);
+    const count = parts.length;
+    return collectLog(parts.slice()).then(({ state }) => {
+      this.fold(parts, count, state);
+      return state;
+    });
   }
 
   /** Sends a stored update to the members, all of them or all but its one sender; encoded only if someone gets it. */
@@ -127,9 +192,16 @@ export class RoomDocument {
     if (!stored) return;
     if (stored.snapshot) {
       // Members get what the snapshot adds to the document, not the whole document again.
-      const missing = Y.diffUpdate(stored.snapshot, Y.encodeStateVector(this.doc));
-      Y.applyUpdate(this.doc, stored.snapshot);
-      this.relay(missing);
+      if (this.storedParts) {
+        const { diff, slices } = await missingSliced([stored.snapshot], Y.encodeStateVector(this.doc));
+        await applySliced(this.doc, slices);
+        this.relay(diff);
+      } else {
+        const missing = Y.diffUpdate(stored.snapshot, Y.encodeStateVector(this.doc));
+        Y.applyUpdate(this.doc, stored.snapshot);
+        this.relay(missing);
+      }
+      this.storedRow(stored.snapshot);
       this.lastSeq = Math.max(this.lastSeq, stored.snapshotSeq);
       this.rowsSinceSnapshot = 0;
     }
@@ -137,6 +209,7 @@ export class RoomDocument {
       if (row.seq > upTo) break;
       Y.applyUpdate(this.doc, row.update);
       this.relay(row.update);
+      this.storedRow(row.update);
       this.lastSeq = row.seq;
       this.rowsSinceSnapshot++;
     }
