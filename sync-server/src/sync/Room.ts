@@ -361,8 +361,16 @@ export class Room extends RoomDocument implements StoringRoom {
     this.host.emptied(this);
   }
 
+  /** The replica of a large document is lost: the room is dropped, and loaded again by the next connection. */
+  protected override replicaFailed(err: Error) {
+    if (this.destroyed || this.failed) return;
+    this.host.log.error({ err, docId: this.docId }, 'the document thread lost a sync room; closing it');
+    this.fail();
+  }
+
   destroy() {
     this.destroyed = true;
+    this.closeDocument();
     clearTimeout(this.idleTimer);
     for (const job of this.jobs) if (job.kind === 'update') job.reject(new StorageError('room closed'));
     this.jobs = [];

@@ -1,7 +1,7 @@
 import * as Y from 'yjs';
 import type { Db } from '../store/db';
 import { type StoredDoc, loadStoredDoc, readDocLog } from '../store/ydocs';
-import { LARGE_DOC_BYTES, applySliced, collectLog, diffLog, loadSliced, missingSliced, sizeOf } from './docThread';
+import { DocReplica, LARGE_DOC_BYTES, applySliced, missingSliced, sizeOf } from './docThread';
 import { encodeUpdate } from './protocol';
 import type { RoomMember } from './roomMember';
 import type { DeleteSet } from './updates';
@@ -28,12 +28,15 @@ export class RoomDocument {
   rowsSinceSnapshot = 0;
   private deleteSetCache?: DeleteSet;
   /**
-   * A large document's log as stored (see `docThread.ts`): the update it was read from and
-   * every row applied since, which together make the document at `lastSeq`. What needs a
-   * pass over all of it (a step 2, a compaction) is made from these on the document thread,
-   * and folds them into one. Undefined for a small document, which the room reads directly.
+   * A large document's replica on the document thread (see `docThread.ts`): sent every row
+   * the document takes in once it is stored (never a batch on its way to storage), in the
+   * order the document takes them in, it answers what needs a pass over the whole document
+   * (a step 2, a compaction's snapshot) for the document as it was when asked. Undefined
+   * for a small document, which the room reads directly.
    */
-  protected storedParts?: Uint8Array[];
+  private replica?: DocReplica;
+  /** The room is gone: a replica opened by a load still on its way is closed at once. */
+  private documentClosed = false;
 
   constructor(
     readonly docId: string,
@@ -85,8 +88,9 @@ export class RoomDocument {
 
   /**
    * Makes the document the stored snapshot and rows up to `upTo`, in a new Y doc. A large
-   * one is merged and cut into slices on the document thread, and applied a slice per turn
-   * of the event loop; the room's document is swapped for it only once it is whole.
+   * one is read into a replica on the document thread, whose state comes back in slices
+   * applied a slice per turn of the event loop; the room's document is swapped for it only
+   * once it is whole.
    */
   private async readFrom(stored: StoredDoc | undefined, upTo: number) {
     const parts = [
@@ -94,61 +98,80 @@ export class RoomDocument {
       ...(stored?.updates ?? []).filter((row) => row.seq <= upTo).map((row) => row.update),
     ];
     const doc = new Y.Doc({ gc: true });
-    let storedParts: Uint8Array[] | undefined;
+    let replica: DocReplica | undefined;
     if (sizeOf(parts) >= LARGE_DOC_BYTES) {
-      const { state, slices } = await loadSliced(parts);
-      await applySliced(doc, slices);
-      storedParts = [state];
+      const opened = await DocReplica.open(parts);
+      replica = opened.replica;
+      try {
+        await applySliced(doc, opened.slices);
+      } catch (err) {
+        replica.close();
+        throw err;
+      }
     } else for (const part of parts) Y.applyUpdate(doc, part);
     this.watch(doc);
     this.current.destroy();
     this.current = doc;
-    this.storedParts = storedParts;
+    this.replica?.close();
+    this.replica = replica;
+    if (this.documentClosed) this.closeDocument();
     this.deleteSetCache = undefined;
   }
 
-  /** A row the document now holds was stored or read from the log. */
+  /**
+   * The document took in a stored row (stored by the room, or read from the log): so does
+   * its replica. Call it as the row is applied, before anything is asked of the replica.
+   */
   protected storedRow(row: Uint8Array) {
-    this.storedParts?.push(row);
+    const replica = this.replica;
+    replica?.apply(row).catch((err: Error) => this.replicaLost(replica, err));
+  }
+
+  /** The replica of a large document is lost (the document thread stopped): see `Room`. */
+  protected replicaFailed(_err: Error) {}
+
+  private replicaLost(replica: DocReplica, err: Error) {
+    if (this.replica === replica) this.replicaFailed(err);
   }
 
   /**
-   * Replaces the first `count` parts of a large document's log by their merge, when the
-   * document was not read again meanwhile (parts are only ever appended to the same array).
+   * What the document the replica holds as of now, every stored row, past `stateVector`
+   * when given; rejects, and fails the room, when the replica is lost.
    */
-  private fold(parts: Uint8Array[], count: number, merged: Uint8Array) {
-    if (this.storedParts === parts) parts.splice(0, count, merged);
+  private fromReplica(replica: DocReplica, stateVector?: Uint8Array): Promise<Uint8Array> {
+    return replica.encode(stateVector).catch((err: Error) => {
+      this.replicaLost(replica, err);
+      throw err;
+    });
   }
 
   /**
    * What a client whose state vector is `stateVector` is missing of the stored document
    * (call it when the document holds nothing unstored: `whenStored`). A large document's is
-   * made on the document thread. Throws on a malformed state vector.
+   * made on the document thread, from its replica as of this call: rows stored later reach
+   * the client as they are relayed. Throws on a malformed state vector.
    */
   missingFrom(stateVector: Uint8Array): Uint8Array | Promise<Uint8Array> {
-    const parts = this.storedParts;
-    if (!parts) return Y.encodeStateAsUpdate(this.doc, stateVector);
+    if (!this.replica) return Y.encodeStateAsUpdate(this.doc, stateVector);
     Y.decodeStateVector(stateVector);
-    const count = parts.length;
-    return diffLog(parts.slice(), stateVector).then(({ state, diff }) => {
-      this.fold(parts, count, state);
-      return diff;
-    });
+    return this.fromReplica(this.replica, stateVector);
   }
 
   /**
    * The document as one update, deleted content collected: from the document itself, or a
-   * large one's from its log on the document thread (call it when the document holds
-   * nothing unstored).
+   * large one's from its replica on the document thread, as of this call (call it when the
+   * document holds nothing unstored).
    */
   protected encodedState(): Uint8Array | Promise<Uint8Array> {
-    const parts = this.storedParts;
-    if (!parts) return Y.encodeStateAsUpdate(this.doc);
-    const count = parts.length;
-    return collectLog(parts.slice()).then(({ state }) => {
-      this.fold(parts, count, state);
-      return state;
-    });
+    if (!this.replica) return Y.encodeStateAsUpdate(this.doc);
+    return this.fromReplica(this.replica);
+  }
+
+  /** The room is gone: its replica, if any, is dropped. */
+  protected closeDocument() {
+    this.documentClosed = true;
+    this.replica?.close();
+    this.replica = undefined;
   }
 
   /** Sends a stored update to the members, all of them or all but its one sender; encoded only if someone gets it. */
@@ -192,8 +215,8 @@ export class RoomDocument {
     if (!stored) return;
     if (stored.snapshot) {
       // Members get what the snapshot adds to the document, not the whole document again.
-      if (this.storedParts) {
-        const { diff, slices } = await missingSliced([stored.snapshot], Y.encodeStateVector(this.doc));
+      if (this.replica) {
+        const { diff, slices } = await missingSliced(stored.snapshot, Y.encodeStateVector(this.doc));
         await applySliced(this.doc, slices);
         this.relay(diff);
       } else {

@@ -5,9 +5,10 @@ import * as Y from 'yjs';
  * Large documents are read, diffed and folded on a thread of their own (`docWorker.mjs`):
  * Yjs decodes a 4 MB document (a 40,000-paragraph page) in seconds on a busy two-core
  * machine, which would stall every room and REST request of the instance meanwhile. A room
- * whose stored log is at least `LARGE_DOC_BYTES` keeps that log's bytes (`RoomDocument`)
- * and asks this thread for what needs a pass over all of it; it applies a large update to
- * its document in slices of `SLICE_BYTES`, yielding between them (`applySliced`).
+ * whose stored log is at least `LARGE_DOC_BYTES` keeps a replica of its document there
+ * (`DocReplica`), fed every row the room applies, and asks it for what needs a pass over
+ * the whole document (a sync step 2, a compaction's snapshot); it applies a large update
+ * to its own document in slices of `SLICE_BYTES`, yielding between them (`applySliced`).
  */
 export const LARGE_DOC_BYTES = 64 * 1024;
 /** About 500 structs: 2 to 3 ms of Yjs on a quiet machine, tens on a loaded one. */
@@ -66,20 +67,49 @@ function call<T>(op: string, args: object): Promise<T> {
 
 export const sizeOf = (parts: Uint8Array[]) => parts.reduce((n, p) => n + p.byteLength, 0);
 
-/** The log merged into one update, and that update cut into slices to apply one by one. */
-export const loadSliced = (parts: Uint8Array[]) =>
-  call<{ state: Uint8Array; slices: Uint8Array[] }>('load', { parts, budget: SLICE_BYTES });
+let nextKey = 0;
 
-/** What the log holds past `stateVector`, as one update and in slices. */
-export const missingSliced = (parts: Uint8Array[], stateVector: Uint8Array) =>
-  call<{ diff: Uint8Array; slices: Uint8Array[] }>('missing', { parts, stateVector, budget: SLICE_BYTES });
+/**
+ * A room's large document held on the document thread as a replica: fed every row the room
+ * applies, in order (`apply`), it answers for the room's document at that point of that
+ * order (`encode`), as the room's own document would have.
+ */
+export class DocReplica {
+  private readonly key = nextKey++;
+  private closed = false;
 
-/** What the log holds past `stateVector` (a sync step 2's update), with the log merged. */
-export const diffLog = (parts: Uint8Array[], stateVector: Uint8Array) =>
-  call<{ state: Uint8Array; diff: Uint8Array }>('diff', { parts, stateVector });
+  private constructor() {}
 
-/** The log as a document's state, deleted content collected (a compaction's snapshot). */
-export const collectLog = (parts: Uint8Array[]) => call<{ state: Uint8Array }>('collect', { parts });
+  /** A replica of the log's `parts`, and its state in slices for the room's own document. */
+  static async open(parts: Uint8Array[]): Promise<{ replica: DocReplica; slices: Uint8Array[] }> {
+    const replica = new DocReplica();
+    const { slices } = await call<{ slices: Uint8Array[] }>('open', { key: replica.key, parts, budget: SLICE_BYTES });
+    return { replica, slices };
+  }
+
+  /** A row the room applied. Rejects if the thread could not (the replica is then of no use). */
+  apply(update: Uint8Array): Promise<unknown> {
+    return call('apply', { key: this.key, update });
+  }
+
+  /**
+   * The document as one update, past `stateVector` when given (a sync step 2), holding
+   * every row applied before this call.
+   */
+  async encode(stateVector?: Uint8Array): Promise<Uint8Array> {
+    return (await call<{ update: Uint8Array }>('encode', { key: this.key, stateVector })).update;
+  }
+
+  close() {
+    if (this.closed) return;
+    this.closed = true;
+    call('close', { key: this.key }).catch(() => {});
+  }
+}
+
+/** What `update` holds past `stateVector`, as one update and in slices. */
+export const missingSliced = (update: Uint8Array, stateVector: Uint8Array) =>
+  call<{ diff: Uint8Array; slices: Uint8Array[] }>('missing', { update, stateVector, budget: SLICE_BYTES });
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 

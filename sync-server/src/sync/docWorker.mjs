@@ -1,13 +1,12 @@
-// The work on large documents that would block the event loop (see docThread.ts): merging
-// a log, diffing it against a client's state vector, folding it into a garbage-collected
-// snapshot, and cutting an update into slices that a room applies one turn at a time.
+// The work on large documents that would block the event loop (see docThread.ts): reading
+// a log into a replica of a room's document, answering a client's state vector or a
+// compaction from that replica, and cutting an update into slices that a room applies one
+// turn at a time.
 // Plain JavaScript, so the worker starts without a TypeScript loader.
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 import { parentPort } from 'node:worker_threads';
 import * as Y from 'yjs';
-
-const merge = (parts) => (parts.length === 1 ? parts[0] : Y.mergeUpdates(parts));
 
 /** Advances past an item's content (Yjs's update format v1), returning its length in clocks. */
 function skipContent(d, ref) {
@@ -191,45 +190,57 @@ export function sliceUpdate(update, budget) {
   return slices;
 }
 
-/** The log folded into one update, deleted content collected as a room's document would. */
-function collected(parts) {
-  const doc = new Y.Doc({ gc: true });
-  for (const p of parts) Y.applyUpdate(doc, p);
-  const state = Y.encodeStateAsUpdate(doc);
-  doc.destroy();
-  return state;
+/**
+ * The large documents of the rooms loaded, each a replica of a room's document: the room
+ * sends it every row it applies, in the order it applies them, so that a question asked
+ * after a row was sent is answered with that row (messages to a thread are handled in
+ * order). Keyed by the number the room opened it with.
+ */
+const replicas = new Map();
+
+function replica(key) {
+  const doc = replicas.get(key);
+  if (!doc) throw new Error(`no document ${key} on the document thread`);
+  return doc;
 }
 
 const ops = {
-  /** The whole log as one update, and that update in slices. */
-  load: ({ parts, budget }) => {
-    const state = merge(parts);
-    return { state, slices: sliceUpdate(state, budget) };
+  /**
+   * A replica made of the log's parts, and its state cut into slices for the room to
+   * build its own document from.
+   */
+  open: ({ key, parts, budget }) => {
+    const doc = new Y.Doc({ gc: true });
+    for (const p of parts) Y.applyUpdate(doc, p);
+    replicas.set(key, doc);
+    return { slices: sliceUpdate(Y.encodeStateAsUpdate(doc), budget) };
   },
-  /** What the log holds past a state vector, in slices. */
-  missing: ({ parts, stateVector, budget }) => {
-    const diff = Y.diffUpdate(merge(parts), stateVector);
+  /** A row the room applied (stored, or read from the log). */
+  apply: ({ key, update }) => {
+    Y.applyUpdate(replica(key), update);
+    return {};
+  },
+  /** What a client whose state vector is `stateVector` is missing (a sync step 2), or the whole document (a compaction). */
+  encode: ({ key, stateVector }) => ({ update: Y.encodeStateAsUpdate(replica(key), stateVector) }),
+  /** What an update (a snapshot another writer stored) holds past a state vector, in slices. */
+  missing: ({ update, stateVector, budget }) => {
+    const diff = Y.diffUpdate(update, stateVector);
     return { diff, slices: sliceUpdate(diff, budget) };
   },
-  /** What the log holds past a state vector (a sync step 2), and the log merged. */
-  diff: ({ parts, stateVector }) => {
-    const state = merge(parts);
-    return { state, diff: Y.diffUpdate(state, stateVector) };
+  close: ({ key }) => {
+    replicas.get(key)?.destroy();
+    replicas.delete(key);
+    return {};
   },
-  /** The log as a compaction's snapshot. */
-  collect: ({ parts }) => ({ state: collected(parts) }),
 };
 
 if (parentPort) {
   parentPort.on('message', ({ id, op, args }) => {
-    let reply;
+    // Results are copied, not transferred: an update may share its memory with a replica.
     try {
-      const result = ops[op](args);
-      const buffers = Object.values(result).flatMap((v) => (Array.isArray(v) ? v : [v]).map((u) => u.buffer));
-      reply = () => parentPort.postMessage({ id, result }, [...new Set(buffers)]);
+      parentPort.postMessage({ id, result: ops[op](args) });
     } catch (err) {
-      reply = () => parentPort.postMessage({ id, error: err instanceof Error ? err.message : String(err) });
+      parentPort.postMessage({ id, error: err instanceof Error ? err.message : String(err) });
     }
-    reply();
   });
 }

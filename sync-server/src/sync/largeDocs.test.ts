@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { newId } from '@quire/shared';
+import { spaceRoom } from '@quire/shared/sync';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
@@ -11,10 +12,11 @@ import { createOrg } from '../store/organizations';
 import { createSpace } from '../store/spaces';
 import { appendGrouped } from '../store/syncRooms';
 import { ensureUser } from '../store/users';
-import { loadStoredDoc, loadYDoc } from '../store/ydocs';
+import { appendUpdate, loadStoredDoc, loadYDoc } from '../store/ydocs';
 import { openPglite } from '../store/pglite';
 import { freshTestDb, preparedDataDir, testAdapter } from '../testing/databases';
 import { largePageUpdate } from '../testing/largePage';
+import { LiveServer, acknowledged, synced, waitFor } from '../testing/syncClients';
 import { Compactor } from './Compactor';
 import { LogWriterStorage } from './LogWriterStorage';
 import { decodeMessage } from './protocol';
@@ -236,4 +238,73 @@ describe('a 4 MB document in a room', () => {
       room.destroy();
     }
   }, 60_000);
+});
+
+describe('a 4 MB document served while it loads and while it is edited', () => {
+  let s: LiveServer;
+  beforeAll(async () => {
+    s = await LiveServer.start({ sync: { idleMs: 200 } });
+  });
+  afterAll(async () => s?.close());
+
+  const keysOf = (doc: Y.Doc) => [...doc.getMap('ops').keys()].sort();
+  const paragraphs = (doc: Y.Doc) => doc.getXmlFragment('content').length;
+  const ONE_LOAD_MS = 120_000;
+
+  it('gives every client, and a fresh reader, every edit: made during the load, between new clients, after a compaction', async () => {
+    const { orgId, admin } = await s.t.org();
+    const spaceId = await s.space(orgId, admin.token);
+    const docId = `space:${spaceId}`;
+    const room = spaceRoom(spaceId);
+    await appendUpdate(s.db, docId, largePageUpdate());
+    const typed: string[] = [];
+    const type = (p: ReturnType<LiveServer['provider']>, key: string) => {
+      p.doc.getMap('ops').set(key, true);
+      typed.push(key);
+    };
+
+    // The first client starts the load; a second connects while it runs; both type meanwhile.
+    const a = s.provider(room, admin.token);
+    const b = s.provider(room, admin.token);
+    for (let i = 0; i < 5; i++) {
+      type(a, `a-loading-${i}`);
+      type(b, `b-loading-${i}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await Promise.all([synced(a, ONE_LOAD_MS), synced(b, ONE_LOAD_MS)]);
+
+    // New clients join one after another while the first two type: each client's answer is
+    // made while edits are stored and relayed around it.
+    const joined = [];
+    for (let i = 0; i < 6; i++) {
+      joined.push(s.provider(room, admin.token));
+      type(a, `a-${i}`);
+      await new Promise((r) => setTimeout(r, 5));
+      type(b, `b-${i}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await Promise.all(joined.map((p) => synced(p, ONE_LOAD_MS)));
+    await acknowledged(a, ONE_LOAD_MS);
+    await acknowledged(b, ONE_LOAD_MS);
+    typed.sort();
+    for (const p of [a, b, ...joined])
+      await waitFor(() => keysOf(p.doc).length === typed.length, 'every edit at every client', ONE_LOAD_MS);
+    for (const p of [a, b, ...joined]) expect(keysOf(p.doc)).toEqual(typed);
+
+    const reader = s.provider(room, admin.token);
+    await synced(reader, ONE_LOAD_MS);
+    expect(keysOf(reader.doc)).toEqual(typed);
+    expect(paragraphs(reader.doc)).toBe(40_000);
+
+    // Everyone leaves: the room is compacted as it is unloaded, and read again by the next reader.
+    for (const p of [a, b, ...joined, reader]) p.destroy();
+    const rowsLeft = async () =>
+      Number((await s.db.query<{ n: string }>('SELECT count(*) AS n FROM ydoc_updates WHERE doc_id = $1', [docId]))[0]?.n);
+    await waitFor(async () => (await rowsLeft()) === 0, 'the compaction', ONE_LOAD_MS);
+    const later = s.provider(room, admin.token);
+    await synced(later, ONE_LOAD_MS);
+    expect(keysOf(later.doc)).toEqual(typed);
+    expect(paragraphs(later.doc)).toBe(40_000);
+    later.destroy();
+  }, 600_000);
 });
