@@ -100,10 +100,11 @@ export class DocReplica {
     return (await call<{ update: Uint8Array }>('encode', { key: this.key, stateVector })).update;
   }
 
+  /** Drops the replica; questions asked before are answered first. A stopped thread holds none. */
   close() {
     if (this.closed) return;
     this.closed = true;
-    call('close', { key: this.key }).catch(() => {});
+    if (worker) call('close', { key: this.key }).catch(() => {});
   }
 }
 
