@@ -5,7 +5,13 @@ import { compactDoc, compactDocTo } from '../store/ydocs';
 
 /** A loaded room, which can hand its document over as the snapshot (see `Room.stateAtLastSeq`). */
 export interface CompactionSource {
-  stateAtLastSeq(): { update: Uint8Array; seq: number } | undefined;
+  stateAtLastSeq(): CompactionState | Promise<CompactionState> | undefined;
+}
+
+/** A document as one update, holding every row up to `seq`. */
+export interface CompactionState {
+  update: Uint8Array;
+  seq: number;
 }
 
 /**
@@ -31,7 +37,7 @@ export class Compactor {
   compact(docId: string, loaded?: CompactionSource) {
     if (this.running.has(docId) || this.stopped) return;
     const state = loaded?.stateAtLastSeq();
-    const run = (state ? this.store(docId, state) : compactDoc(this.db, docId))
+    const run = (state ? Promise.resolve(state).then((s) => this.store(docId, s)) : compactDoc(this.db, docId))
       .then(() => this.compacted(docId))
       .catch((err) => this.log.error({ err, docId }, 'compacting a document log failed'))
       .finally(() => this.running.delete(docId));
@@ -43,7 +49,7 @@ export class Compactor {
    * database, and holds no room: it changes no row a room reads past its position, and
    * no policy.
    */
-  private store(docId: string, state: { update: Uint8Array; seq: number }) {
+  private store(docId: string, state: CompactionState) {
     const journal = journalOf(this.db);
     const db = journal ? { transaction: journal.transactionWithoutHold } : this.db;
     return compactDocTo(db, docId, state.update, state.seq);

@@ -110,11 +110,21 @@ export class Connection implements RoomMember {
         // Only what is stored leaves the room: a batch applied ahead of its storage waits.
         this.room.whenStored(() => {
           if (this.closed) return;
+          let missing: Uint8Array | Promise<Uint8Array>;
           try {
-            this.send(encodeSyncStep2(this.room.doc, msg.stateVector));
+            missing = this.room.missingFrom(msg.stateVector);
           } catch (err) {
-            this.fail(new ProtocolError(`bad state vector: ${(err as Error).message}`));
+            return this.fail(new ProtocolError(`bad state vector: ${(err as Error).message}`));
           }
+          // A large document's reply is made on the document thread: rows relayed meanwhile
+          // may reach the client first, which Yjs takes in any order.
+          if (missing instanceof Uint8Array) return this.send(encodeSyncStep2(missing));
+          missing.then(
+            (update) => {
+              if (!this.closed) this.send(encodeSyncStep2(update));
+            },
+            (err: Error) => this.fail(err),
+          );
         });
         return;
       }

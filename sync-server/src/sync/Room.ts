@@ -6,6 +6,7 @@ import { type RoomPolicy, SyncRefused, loadRoomPolicy } from './access';
 import type { SyncConfig } from './config';
 import { RoomAwareness } from './RoomAwareness';
 import { RoomDocument } from './RoomDocument';
+import type { CompactionState } from './Compactor';
 import type { RoomMember } from './roomMember';
 import type { RoomStorage, StoringRoom } from './RoomStorage';
 import { type DeleteSet, assertMergeable, pendingOf } from './updates';
@@ -280,6 +281,7 @@ export class Room extends RoomDocument implements StoringRoom {
 
   /** The batch's row is stored: relayed, acknowledged, counted. */
   private async stored(row: Uint8Array, sender: RoomMember | undefined, accepted: UpdateJob[], answered: UpdateJob[]) {
+    this.storedRow(row);
     this.relay(row, sender);
     this.settleAhead();
     this.rowsSinceSnapshot++;
@@ -293,11 +295,14 @@ export class Room extends RoomDocument implements StoringRoom {
    * snapshot straight from memory, instead of reading and merging the log again. The
    * document may hold more than that (a row applied before a gap before it was read): a
    * snapshot holding a row twice is harmless, as Yjs applies what it has once. Undefined
-   * while the document holds a batch not stored yet, or once the room is gone.
+   * while the document holds a batch not stored yet, or once the room is gone. A large
+   * document's is made on the document thread (`encodedState`), hence a promise.
    */
-  stateAtLastSeq(): { update: Uint8Array; seq: number } | undefined {
+  stateAtLastSeq(): CompactionState | Promise<CompactionState> | undefined {
     if (this.applyPending || this.destroyed || this.failed || this.lastSeq === 0) return undefined;
-    return { update: Y.encodeStateAsUpdate(this.doc), seq: this.lastSeq };
+    const seq = this.lastSeq;
+    const update = this.encodedState();
+    return update instanceof Uint8Array ? { update, seq } : update.then((u) => ({ update: u, seq }));
   }
 
   /** Reads the policy; kept only when no section started meanwhile. */
@@ -356,8 +361,16 @@ export class Room extends RoomDocument implements StoringRoom {
     this.host.emptied(this);
   }
 
+  /** The replica of a large document is lost: the room is dropped, and loaded again by the next connection. */
+  protected override replicaFailed(err: Error) {
+    if (this.destroyed || this.failed) return;
+    this.host.log.error({ err, docId: this.docId }, 'the document thread lost a sync room; closing it');
+    this.fail();
+  }
+
   destroy() {
     this.destroyed = true;
+    this.closeDocument();
     clearTimeout(this.idleTimer);
     for (const job of this.jobs) if (job.kind === 'update') job.reject(new StorageError('room closed'));
     this.jobs = [];

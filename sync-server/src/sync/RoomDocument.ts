@@ -1,6 +1,7 @@
 import * as Y from 'yjs';
 import type { Db } from '../store/db';
 import { type StoredDoc, loadStoredDoc, readDocLog } from '../store/ydocs';
+import { DocReplica, LARGE_DOC_BYTES, applySliced, missingSliced, sizeOf } from './docThread';
 import { encodeUpdate } from './protocol';
 import type { RoomMember } from './roomMember';
 import type { DeleteSet } from './updates';
@@ -26,6 +27,16 @@ export class RoomDocument {
   /** Log rows written since the last compaction, roughly: decides when to compact. */
   rowsSinceSnapshot = 0;
   private deleteSetCache?: DeleteSet;
+  /**
+   * A large document's replica on the document thread (see `docThread.ts`): sent every row
+   * the document takes in once it is stored (never a batch on its way to storage), in the
+   * order the document takes them in, it answers what needs a pass over the whole document
+   * (a step 2, a compaction's snapshot) for the document as it was when asked. Undefined
+   * for a small document, which the room reads directly.
+   */
+  private replica?: DocReplica;
+  /** The room is gone: a replica opened by a load still on its way is closed at once. */
+  private documentClosed = false;
 
   constructor(
     readonly docId: string,
@@ -58,7 +69,7 @@ export class RoomDocument {
   protected async load() {
     const stored = await loadStoredDoc(this.db, this.docId);
     if (!stored) return;
-    this.readFrom(stored, stored.lastSeq);
+    await this.readFrom(stored, stored.lastSeq);
     this.lastSeq = stored.lastSeq;
     this.rowsSinceSnapshot = stored.updates.length;
   }
@@ -71,19 +82,96 @@ export class RoomDocument {
     const stored = await loadStoredDoc(this.db, this.docId);
     if (stored && stored.snapshotSeq > this.lastSeq)
       throw new Error(`the snapshot of ${this.docId} is past the room's seq ${this.lastSeq}`);
-    this.readFrom(stored, this.lastSeq);
+    await this.readFrom(stored, this.lastSeq);
     this.settleAhead();
   }
 
-  /** Makes the document the stored snapshot and rows up to `upTo`, in a new Y doc. */
-  private readFrom(stored: StoredDoc | undefined, upTo: number) {
+  /**
+   * Makes the document the stored snapshot and rows up to `upTo`, in a new Y doc. A large
+   * one is read into a replica on the document thread, whose state comes back in slices
+   * applied a slice per turn of the event loop; the room's document is swapped for it only
+   * once it is whole.
+   */
+  private async readFrom(stored: StoredDoc | undefined, upTo: number) {
+    const parts = [
+      ...(stored?.snapshot ? [stored.snapshot] : []),
+      ...(stored?.updates ?? []).filter((row) => row.seq <= upTo).map((row) => row.update),
+    ];
     const doc = new Y.Doc({ gc: true });
-    if (stored?.snapshot) Y.applyUpdate(doc, stored.snapshot);
-    for (const row of stored?.updates ?? []) if (row.seq <= upTo) Y.applyUpdate(doc, row.update);
+    let replica: DocReplica | undefined;
+    if (sizeOf(parts) >= LARGE_DOC_BYTES) {
+      const opened = await DocReplica.open(parts);
+      replica = opened.replica;
+      try {
+        await applySliced(doc, opened.slices);
+      } catch (err) {
+        replica.close();
+        throw err;
+      }
+    } else for (const part of parts) Y.applyUpdate(doc, part);
     this.watch(doc);
     this.current.destroy();
     this.current = doc;
+    this.replica?.close();
+    this.replica = replica;
+    if (this.documentClosed) this.closeDocument();
     this.deleteSetCache = undefined;
+  }
+
+  /**
+   * The document took in a stored row (stored by the room, or read from the log): so does
+   * its replica. Call it as the row is applied, before anything is asked of the replica.
+   */
+  protected storedRow(row: Uint8Array) {
+    const replica = this.replica;
+    replica?.apply(row).catch((err: Error) => this.replicaLost(replica, err));
+  }
+
+  /** The replica of a large document is lost (the document thread stopped): see `Room`. */
+  protected replicaFailed(_err: Error) {}
+
+  private replicaLost(replica: DocReplica, err: Error) {
+    if (this.replica === replica) this.replicaFailed(err);
+  }
+
+  /**
+   * What the document the replica holds as of now, every stored row, past `stateVector`
+   * when given; rejects, and fails the room, when the replica is lost.
+   */
+  private fromReplica(replica: DocReplica, stateVector?: Uint8Array): Promise<Uint8Array> {
+    return replica.encode(stateVector).catch((err: Error) => {
+      this.replicaLost(replica, err);
+      throw err;
+    });
+  }
+
+  /**
+   * What a client whose state vector is `stateVector` is missing of the stored document
+   * (call it when the document holds nothing unstored: `whenStored`). A large document's is
+   * made on the document thread, from its replica as of this call: rows stored later reach
+   * the client as they are relayed. Throws on a malformed state vector.
+   */
+  missingFrom(stateVector: Uint8Array): Uint8Array | Promise<Uint8Array> {
+    if (!this.replica) return Y.encodeStateAsUpdate(this.doc, stateVector);
+    Y.decodeStateVector(stateVector);
+    return this.fromReplica(this.replica, stateVector);
+  }
+
+  /**
+   * The document as one update, deleted content collected: from the document itself, or a
+   * large one's from its replica on the document thread, as of this call (call it when the
+   * document holds nothing unstored).
+   */
+  protected encodedState(): Uint8Array | Promise<Uint8Array> {
+    if (!this.replica) return Y.encodeStateAsUpdate(this.doc);
+    return this.fromReplica(this.replica);
+  }
+
+  /** The room is gone: its replica, if any, is dropped. */
+  protected closeDocument() {
+    this.documentClosed = true;
+    this.replica?.close();
+    this.replica = undefined;
   }
 
   /** Sends a stored update to the members, all of them or all but its one sender; encoded only if someone gets it. */
@@ -127,9 +215,16 @@ export class RoomDocument {
     if (!stored) return;
     if (stored.snapshot) {
       // Members get what the snapshot adds to the document, not the whole document again.
-      const missing = Y.diffUpdate(stored.snapshot, Y.encodeStateVector(this.doc));
-      Y.applyUpdate(this.doc, stored.snapshot);
-      this.relay(missing);
+      if (this.replica) {
+        const { diff, slices } = await missingSliced(stored.snapshot, Y.encodeStateVector(this.doc));
+        await applySliced(this.doc, slices);
+        this.relay(diff);
+      } else {
+        const missing = Y.diffUpdate(stored.snapshot, Y.encodeStateVector(this.doc));
+        Y.applyUpdate(this.doc, stored.snapshot);
+        this.relay(missing);
+      }
+      this.storedRow(stored.snapshot);
       this.lastSeq = Math.max(this.lastSeq, stored.snapshotSeq);
       this.rowsSinceSnapshot = 0;
     }
@@ -137,6 +232,7 @@ export class RoomDocument {
       if (row.seq > upTo) break;
       Y.applyUpdate(this.doc, row.update);
       this.relay(row.update);
+      this.storedRow(row.update);
       this.lastSeq = row.seq;
       this.rowsSinceSnapshot++;
     }

@@ -82,9 +82,8 @@ export function encodeSyncStep1(doc: Y.Doc): Uint8Array {
   });
 }
 
-/** The reply to a client's step 1: what it is missing. Throws on a malformed state vector. */
-export function encodeSyncStep2(doc: Y.Doc, stateVector: Uint8Array): Uint8Array {
-  const update = Y.encodeStateAsUpdate(doc, stateVector);
+/** The reply to a client's step 1: `update`, what it is missing (see `RoomDocument.missingFrom`). */
+export function encodeSyncStep2(update: Uint8Array): Uint8Array {
   return message((e) => {
     encoding.writeVarUint(e, SyncMessage.sync);
     encoding.writeVarUint(e, SyncStep.step2);
