@@ -15,7 +15,8 @@ const BLOCK_MS = 5000;
 /** The shard of a room among `shards` streams. */
 export const shardOf = (docId: string, shards: number) =>
   shards === 1 ? 0 : createHash('sha1').update(docId).digest().readUInt16BE(0) % shards;
-export const streamKey = (shard: number) => `quire:sync:${shard}`;
+/** The stream of a shard; `prefix` keeps deployments (or tests) sharing one Redis apart. */
+export const streamKey = (shard: number, prefix = 'quire:sync') => `${prefix}:${shard}`;
 
 /**
  * Redis Streams (the y-redis design, with rooms spread over `SYNC_BUS_SHARDS` streams): a
@@ -49,17 +50,20 @@ export class RedisBus implements SyncBus {
   private readerWasReady = false;
   private unlisten?: () => Promise<void>;
   private warnedAt = 0;
+  /** The name of this bus's connections (`CLIENT LIST`): `<name>` publishes, `<name>-reader` reads. */
+  readonly name = `quire-bus-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 
   constructor(
     private db: Db,
     url: string,
     private shards: number,
     private log: Logger,
+    private prefix?: string,
   ) {
     // No offline queue: an announcement Redis cannot take now is dropped (readers catch up from the database).
     const opts = { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 } as const;
-    this.pub = new Redis(url, { ...opts, connectionName: `quire-bus-${process.pid}` });
-    this.reader = new Redis(url, { ...opts, connectionName: `quire-bus-reader-${process.pid}` });
+    this.pub = new Redis(url, { ...opts, connectionName: this.name });
+    this.reader = new Redis(url, { ...opts, connectionName: `${this.name}-reader` });
     for (const c of [this.pub, this.reader]) c.on('error', (err) => this.warn(err, 'the sync bus lost Redis'));
     this.reader.on('ready', () => {
       this.readerId = undefined;
@@ -84,7 +88,7 @@ export class RedisBus implements SyncBus {
       byShard.set(shard, [...(byShard.get(shard) ?? []), row]);
     }
     const batch = this.pub.pipeline();
-    for (const [shard, rows] of byShard) batch.xadd(streamKey(shard), 'MAXLEN', '~', MAX_LEN, '*', 'n', logNotice(notice.origin, rows));
+    for (const [shard, rows] of byShard) batch.xadd(this.key(shard), 'MAXLEN', '~', MAX_LEN, '*', 'n', logNotice(notice.origin, rows));
     this.sent.groups += byShard.size;
     batch.exec().catch((err) => this.warn(err, 'announcing stored updates on Redis failed'));
   }
@@ -92,8 +96,12 @@ export class RedisBus implements SyncBus {
   relayAwareness(docId: string, payload: string) {
     this.sent.awareness++;
     this.pub
-      .xadd(streamKey(shardOf(docId, this.shards)), 'MAXLEN', '~', MAX_LEN, '*', 'a', payload)
+      .xadd(this.key(shardOf(docId, this.shards)), 'MAXLEN', '~', MAX_LEN, '*', 'a', payload)
       .catch((err) => this.warn(err, 'relaying awareness on Redis failed'));
+  }
+
+  private key(shard: number) {
+    return streamKey(shard, this.prefix);
   }
 
   hold(docId: string) {
@@ -125,7 +133,7 @@ export class RedisBus implements SyncBus {
     this.lastIds.set(shard, '$');
     let last = '0-0';
     try {
-      const [newest] = (await this.pub.xrevrange(streamKey(shard), '+', '-', 'COUNT', 1)) as [string, string[]][];
+      const [newest] = (await this.pub.xrevrange(this.key(shard), '+', '-', 'COUNT', 1)) as [string, string[]][];
       last = newest?.[0] ?? '0-0';
     } catch (err) {
       this.warn(err, 'reading where a Redis stream stands failed');
@@ -156,7 +164,7 @@ export class RedisBus implements SyncBus {
       }
       try {
         this.readerId ??= Number(await this.reader.client('ID'));
-        const keys = shards.map(([s]) => streamKey(s));
+        const keys = shards.map(([s]) => this.key(s));
         const ids = shards.map(([, id]) => id);
         const reply = (await this.reader.xread('COUNT', READ_COUNT, 'BLOCK', BLOCK_MS, 'STREAMS', ...keys, ...ids)) as
           [string, [string, string[]][]][] | null;
@@ -187,7 +195,7 @@ export class RedisBus implements SyncBus {
 
   private async trimmedPast(shard: number, id: string): Promise<boolean> {
     try {
-      const info = (await this.pub.xinfo('STREAM', streamKey(shard))) as unknown[];
+      const info = (await this.pub.xinfo('STREAM', this.key(shard))) as unknown[];
       const at = info.indexOf('max-deleted-entry-id');
       const deleted = String(info[at + 1] ?? '0-0');
       return at < 0 || compareIds(deleted, id) >= 0;

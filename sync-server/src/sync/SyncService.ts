@@ -22,7 +22,8 @@ import { Rechecks } from './Rechecks';
 import { UpgradeLimiter } from './UpgradeLimiter';
 import { Room, type RoomHost } from './Room';
 import type { RoomStorage } from './RoomStorage';
-import { type LogRows, type SyncBus, busFor } from './SyncBus';
+import { busFor } from './buses';
+import type { LogRows, SyncBus } from './SyncBus';
 import { SyncTraffic } from './traffic';
 
 /** How often loaded rooms compare their position with the log, in case a notification was lost. */
