@@ -55,7 +55,7 @@ export class RedisBus implements SyncBus {
 
   constructor(
     private db: Db,
-    url: string,
+    private url: string,
     private shards: number,
     private log: Logger,
     private prefix?: string,
@@ -77,7 +77,13 @@ export class RedisBus implements SyncBus {
   async start(h: BusHandlers) {
     this.handlers = h;
     this.unlisten = await this.db.listen(YDOC_CHANNEL, (payload) => h.rows(parseLogNotice(payload)));
-    await Promise.all([this.pub.connect(), this.reader.connect()]);
+    try {
+      await Promise.all([this.pub.connect(), this.reader.connect()]);
+    } catch (err) {
+      await this.stop();
+      // A bus that never worked is a setting to fix, not an outage to ride out: say so and stop.
+      throw new Error(`SYNC_BUS=redis, but no Redis answers at REDIS_URL (${shownRedis(this.url)}): ${(err as Error).message}`);
+    }
     this.loop = this.read();
   }
 
@@ -227,4 +233,14 @@ function compareIds(a: string, b: string): number {
   const [am = 0, as = 0] = a.split('-').map(Number);
   const [bm = 0, bs = 0] = b.split('-').map(Number);
   return am - bm || as - bs;
+}
+
+/** The address of a Redis URL without its password, for messages. */
+function shownRedis(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname === '/' ? '' : u.pathname}`;
+  } catch {
+    return 'an unreadable URL';
+  }
 }
