@@ -91,7 +91,9 @@ export class RedisBus implements SyncBus {
     const byShard = new Map<number, LogRows['rows']>();
     for (const row of notice.rows) {
       const shard = shardOf(row.docId, this.shards);
-      byShard.set(shard, [...(byShard.get(shard) ?? []), row]);
+      const rows = byShard.get(shard);
+      if (rows) rows.push(row);
+      else byShard.set(shard, [row]);
     }
     const batch = this.pub.pipeline();
     for (const [shard, rows] of byShard) batch.xadd(this.key(shard), 'MAXLEN', '~', MAX_LEN, '*', 'n', logNotice(notice.origin, rows));
