@@ -43,6 +43,18 @@ describe('loadConfig', () => {
   });
 });
 
+describe('the bus between instances', () => {
+  it('is PostgreSQL unless SYNC_BUS names Redis, which is found at REDIS_URL, on one stream unless sharded', () => {
+    expect(loadConfig({})).toMatchObject({ syncBus: 'postgres', redisUrl: 'redis://127.0.0.1:6379', syncBusShards: 1 });
+    expect(loadConfig({ SYNC_BUS: 'redis', REDIS_URL: 'redis://cache:6380/2', SYNC_BUS_SHARDS: '64' })).toMatchObject({
+      syncBus: 'redis',
+      redisUrl: 'redis://cache:6380/2',
+      syncBusShards: 64,
+    });
+    expect(() => loadConfig({ SYNC_BUS: 'kafka' })).toThrow('SYNC_BUS must be postgres or redis, got "kafka"');
+  });
+});
+
 describe('git limits', () => {
   it('default to 256 MiB and ten minutes an operation, no polling, retries from 30 s, and are read from the environment', () => {
     expect(loadConfig({}).git).toEqual({ maxBytes: 256 * 1024 * 1024, timeoutMs: 600_000, retryBaseMs: 30_000, pollSeconds: 0 });

@@ -16,6 +16,15 @@ export interface Config {
    * `DATA_DIR/journal` (`SYNC_JOURNAL`, on unless `off`); ignored with `DATABASE_URL`.
    */
   syncJournal: boolean;
+  /**
+   * What carries sync updates between instances sharing PostgreSQL (`SYNC_BUS`): `postgres`
+   * (LISTEN/NOTIFY, the default) or `redis` (Redis Streams at `REDIS_URL`); ignored on the
+   * embedded database, which serves one process.
+   */
+  syncBus: 'postgres' | 'redis';
+  redisUrl: string;
+  /** Streams the Redis bus spreads rooms over (`SYNC_BUS_SHARDS`): an instance reads only the shards of the rooms it holds. */
+  syncBusShards: number;
   /** The embedded database's buffer pool in megabytes (`PGLITE_SHARED_BUFFERS_MB`, Postgres's 128). */
   pgliteSharedBuffersMb: number;
   /** The embedded database runs in a thread of its own (`PGLITE_THREAD`, on unless `off`). */
@@ -89,6 +98,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     databasePoolSize: Math.max(1, int('DATABASE_POOL_SIZE', 20)),
     syncJournal: env.SYNC_JOURNAL !== 'off',
+    syncBus: syncBus(env.SYNC_BUS),
+    redisUrl: env.REDIS_URL?.trim() || 'redis://127.0.0.1:6379',
+    syncBusShards: Math.min(1024, Math.max(1, int('SYNC_BUS_SHARDS', 1))),
     pgliteSharedBuffersMb: Math.max(1, int('PGLITE_SHARED_BUFFERS_MB', 128)),
     pgliteThread: env.PGLITE_THREAD !== 'off',
     readModelEntries: int('READ_MODEL_ENTRIES', 50_000),
@@ -132,6 +144,12 @@ function passwordCost(env: NodeJS.ProcessEnv, N: number): ScryptCost {
     throw new Error(`PASSWORD_SCRYPT_N must be a power of two of at least ${least}, got ${N}`);
   }
   return { ...PRODUCTION_COST, N };
+}
+
+function syncBus(raw: string | undefined): 'postgres' | 'redis' {
+  const v = raw?.trim().toLowerCase() || 'postgres';
+  if (v !== 'postgres' && v !== 'redis') throw new Error(`SYNC_BUS must be postgres or redis, got "${raw}"`);
+  return v;
 }
 
 function list(raw: string | undefined): string[] {

@@ -8,7 +8,7 @@ import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
 import { freshPostgresUrl } from '../../sync-server/src/testing/databases';
 import { acknowledged, freePort, synced, waitFor, withBearer } from '../../sync-server/src/testing/syncClients';
-import { ServerProcess } from './serverProcess';
+import { type Bus, ServerProcess, availableBuses, busEnv } from './serverProcess';
 
 const HAPROXY = '/usr/sbin/haproxy';
 const TOKEN = `qt_affinity_${Math.random().toString(36).slice(2)}`;
@@ -19,10 +19,16 @@ afterAll(async () => {
 
 if (!existsSync(HAPROXY)) console.warn(`Skipping the load balancer test: ${HAPROXY} is missing (apt-get install -y haproxy).`);
 
-async function instance(databaseUrl: string): Promise<ServerProcess> {
+async function instance(databaseUrl: string, bus: Bus): Promise<ServerProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'quire-affined-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const server = await ServerProcess.create({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, BOOTSTRAP_ADMIN_TOKEN: TOKEN, METRICS: 'on' });
+  const server = await ServerProcess.create({
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    BOOTSTRAP_ADMIN_TOKEN: TOKEN,
+    METRICS: 'on',
+    ...busEnv(bus),
+  });
   cleanups.push(() => server.kill('SIGTERM'));
   await server.start();
   return server;
@@ -85,7 +91,9 @@ async function metric(server: ServerProcess, name: string): Promise<number> {
 
 const text = (p: WebsocketProvider) => p.doc.getText('t').toString();
 
-describe.skipIf(!existsSync(HAPROXY))('two instances behind HAProxy hashing the path', () => {
+const buses = await availableBuses();
+
+describe.skipIf(!existsSync(HAPROXY)).each(buses)('two instances behind HAProxy hashing the path (%s bus)', (bus) => {
   // On PostgreSQL in both runs: the embedded database serves one process.
   it(
     'keeps a room on one instance, which sends the other nothing; when it dies its clients move and lose nothing',
@@ -93,7 +101,7 @@ describe.skipIf(!existsSync(HAPROXY))('two instances behind HAProxy hashing the 
     async () => {
       const pg = await freshPostgresUrl();
       cleanups.push(pg.drop);
-      const servers = [await instance(pg.url), await instance(pg.url)];
+      const servers = [await instance(pg.url, bus), await instance(pg.url, bus)];
       const room = spaceRoom(await (servers[0] as ServerProcess).createSpace(TOKEN));
       const proxy = await haproxy(servers);
       const clients = [0, 1, 2].map(() => {

@@ -8,7 +8,9 @@ import { WebsocketProvider } from 'y-websocket';
 import { freshPostgresUrl } from '../../sync-server/src/testing/databases';
 import { processEntry } from '../../sync-server/src/testing/processes';
 import { synced, waitFor } from '../../sync-server/src/testing/syncClients';
-import { ServerProcess, bearerClient } from './serverProcess';
+import { type Bus, ServerProcess, availableBuses, bearerClient, busEnv } from './serverProcess';
+import { shardOf } from '../../sync-server/src/sync/RedisBus';
+import { busMessages, storedSeqs } from './busMessages';
 
 const TOKEN = `qt_scale_${Math.random().toString(36).slice(2)}`;
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -20,25 +22,66 @@ function client(server: ServerProcess, room: string): WebsocketProvider {
   return bearerClient(server, room, TOKEN, cleanups);
 }
 
-async function instance(databaseUrl: string): Promise<ServerProcess> {
+async function instance(databaseUrl: string, bus: Bus, env: Record<string, string> = {}): Promise<ServerProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'quire-instance-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const server = await ServerProcess.create({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, BOOTSTRAP_ADMIN_TOKEN: TOKEN });
+  const server = await ServerProcess.create({
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    BOOTSTRAP_ADMIN_TOKEN: TOKEN,
+    ...busEnv(bus),
+    ...env,
+  });
   cleanups.push(() => server.kill('SIGTERM'));
   await server.start();
   return server;
 }
 
 const text = (p: WebsocketProvider) => p.doc.getText('t').toString();
-/** Shorter than the rooms' periodic look at the log (5 s): what arrives in time came through LISTEN/NOTIFY. */
-const NOTIFIED_MS = 3000;
 
-describe('two server processes on one PostgreSQL', () => {
+/**
+ * Two instances, four rooms each open on both, typed in at once on A: every row stored is
+ * announced exactly once (nothing left for the sweep, nothing sent twice). Answers what
+ * was typed, stored and sent.
+ */
+async function typeInRooms(bus: Bus, shards: number) {
+  const pg = await freshPostgresUrl();
+  cleanups.push(pg.drop);
+  const env = { SYNC_BUS_SHARDS: String(shards) };
+  const [a, b] = [await instance(pg.url, bus, env), await instance(pg.url, bus, env)] as [ServerProcess, ServerProcess];
+  const rooms = await Promise.all([0, 1, 2, 3].map(() => a.createSpace(TOKEN)));
+  const docIds = rooms.map((id) => `space:${id}`);
+  const pairs = rooms.map((id) => [client(a, spaceRoom(id)), client(b, spaceRoom(id))] as const);
+  await Promise.all(pairs.flat().map((p) => synced(p)));
+  const before = await storedSeqs(pg.url, docIds);
+  const heard = await busMessages(bus, pg.url, docIds, shards);
+
+  const EDITS = 25;
+  for (let i = 0; i < EDITS; i++) {
+    for (const [onA] of pairs) onA.doc.getText('t').insert(0, 'x');
+    await new Promise((r) => setImmediate(r));
+  }
+  const typed = 'x'.repeat(EDITS);
+  await waitFor(() => pairs.every(([, onB]) => text(onB) === typed), 'every edit to reach the clients of B', 20_000);
+
+  const after = await storedSeqs(pg.url, docIds);
+  const messages = await heard.stop();
+  const rowsStored = docIds.reduce((n, id) => n + (after.get(id)! - before.get(id)!), 0);
+  const announced = messages.flatMap((m) => m.rows).filter((r) => docIds.includes(r.docId));
+  expect(announced).toHaveLength(rowsStored);
+  expect(new Set(announced.map((r) => `${r.docId}@${r.seq}`)).size).toBe(rowsStored);
+  return { updates: EDITS * rooms.length, rowsStored, messages, docIds };
+}
+/** Shorter than the rooms' periodic look at the log (5 s): what arrives in time came through the bus. */
+const NOTIFIED_MS = 3000;
+const buses = await availableBuses();
+
+describe.each(buses)('two server processes on one PostgreSQL, fanning out on the %s bus', (bus) => {
   // On PostgreSQL in both runs: the embedded database serves one process.
   it('relays edits and cursors between clients connected to different instances', { timeout: 120_000 }, async () => {
     const pg = await freshPostgresUrl();
     cleanups.push(pg.drop);
-    const [a, b] = [await instance(pg.url), await instance(pg.url)] as [ServerProcess, ServerProcess];
+    const [a, b] = [await instance(pg.url, bus), await instance(pg.url, bus)] as [ServerProcess, ServerProcess];
     const room = spaceRoom(await a.createSpace(TOKEN));
     const onA = client(a, room);
     const onB = client(b, room);
@@ -62,6 +105,29 @@ describe('two server processes on one PostgreSQL', () => {
     expect(text(late)).toBe('then on A, typed on B');
   });
 
+  it('announces each stored group once, in one message per group, not one per row', { timeout: 120_000 }, async () => {
+    const { updates, rowsStored, messages, docIds } = await typeInRooms(bus, 1);
+    // At most one row per update; fewer messages than rows once groups hold several rooms' rows.
+    expect(rowsStored).toBeLessThanOrEqual(updates);
+    expect(messages.length).toBeLessThanOrEqual(rowsStored);
+    expect(messages.some((m) => m.rows.filter((r) => docIds.includes(r.docId)).length > 1)).toBe(true);
+    if (process.env.BUS_FIGURES) console.info(`${bus}: ${updates} updates, ${rowsStored} rows stored, ${messages.length} messages`);
+  });
+
+  it.runIf(bus === 'redis')(
+    'with rooms spread over 16 streams, sends one entry per stream a group touches',
+    { timeout: 120_000 },
+    async () => {
+      const { updates, rowsStored, messages } = await typeInRooms(bus, 16);
+      expect(messages.length).toBeLessThanOrEqual(rowsStored);
+      // Each entry lists rows of one shard's rooms only: an instance reads the streams of the rooms it holds.
+      for (const m of messages) expect(new Set(m.rows.map((r) => shardOf(r.docId, 16))).size).toBe(1);
+      if (process.env.BUS_FIGURES) console.info(`${bus}/16: ${updates} updates, ${rowsStored} rows stored, ${messages.length} messages`);
+    },
+  );
+});
+
+describe('the embedded database', () => {
   it('says clearly that the embedded database runs one process when asked for more', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'quire-workers-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebsocketProvider } from 'y-websocket';
@@ -105,4 +106,32 @@ export function bearerClient(
   const p = new WebsocketProvider(server.wsUrl, room, new Y.Doc(), { WebSocketPolyfill: withBearer(token) as never, disableBc: true });
   cleanups.push(() => p.destroy());
   return p;
+}
+
+/** The buses between instances (`SYNC_BUS`) the scale-out tests run on. */
+export const BUSES = ['postgres', 'redis'] as const;
+export type Bus = (typeof BUSES)[number];
+export const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+
+/** The settings of an instance on `bus`. */
+export function busEnv(bus: Bus): Record<string, string> {
+  return bus === 'redis' ? { SYNC_BUS: 'redis', REDIS_URL } : { SYNC_BUS: 'postgres' };
+}
+
+/** Whether a Redis server answers at `REDIS_URL` (the machine starts one; a run without it skips the Redis cases, saying so). */
+export async function redisAnswers(): Promise<boolean> {
+  const { hostname, port } = new URL(REDIS_URL);
+  const answered = await new Promise<boolean>((resolve) => {
+    const socket = connect({ host: hostname, port: Number(port || 6379) }, () => socket.write('PING\r\n'));
+    socket.setTimeout(2000, () => (socket.destroy(), resolve(false)));
+    socket.on('data', (d) => (socket.destroy(), resolve(d.toString().startsWith('+PONG'))));
+    socket.on('error', () => resolve(false));
+  });
+  if (!answered) console.warn(`Skipping the Redis bus cases: no Redis answers at ${REDIS_URL}.`);
+  return answered;
+}
+
+/** The buses this machine can run: PostgreSQL always, Redis when it answers. */
+export async function availableBuses(): Promise<Bus[]> {
+  return (await redisAnswers()) ? [...BUSES] : ['postgres'];
 }

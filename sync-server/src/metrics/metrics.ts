@@ -69,6 +69,20 @@ export function createMetrics(db: Db): Metrics {
   totalsCounter(registry, 'quire_sync_updates_relayed_total', 'Update messages sent to sync clients.', [], () => [
     [{}, sync?.traffic.updatesRelayed ?? 0],
   ]);
+  totalsCounter(
+    registry,
+    'quire_sync_bus_messages_total',
+    'Messages this instance sent on the bus between instances (NOTIFYs or XADDs): stored groups announced, awareness relayed.',
+    ['bus', 'kind'],
+    () => {
+      const bus = sync?.bus;
+      if (!bus) return [];
+      return [
+        [{ bus: bus.kind, kind: 'group' }, bus.sent.groups],
+        [{ bus: bus.kind, kind: 'awareness' }, bus.sent.awareness],
+      ];
+    },
+  );
 
   const journalSyncs = new Histogram({
     name: 'quire_journal_sync_seconds',

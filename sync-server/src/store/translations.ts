@@ -20,6 +20,8 @@ export interface TranslationRow {
   error_code: string | null;
   error_message: string | null;
   run_started_at: Date | null;
+  /** Until when the run under way holds the translation, unless it renews its claim. */
+  lease_until: Date | null;
   rerun: boolean;
   runs: number;
   total_words: number;
@@ -55,8 +57,15 @@ export interface TranslatedPageRecord {
 
 const WITH_HEAD = 't.*, (SELECT s.revision_id FROM spaces s WHERE s.id = t.source_space_id) AS source_head';
 
-/** A run that started longer ago than this is taken to have died with its process. */
+/**
+ * How long a run's claim lasts unless renewed: a run renews it every `RUN_LEASE_MS / 4`
+ * (`renewRunLease`), so one whose lease ran out died with its process and is taken over.
+ */
+export const RUN_LEASE_MS = 20_000;
+/** A run left `running` from before leases (no `lease_until`) is taken to have died after this. */
 const STALE_RUN = "interval '1 hour'";
+/** The claim is over: the run's lease ran out, or, from before leases, it started long ago. */
+const CLAIM_OVER = `COALESCE(lease_until, run_started_at + ${STALE_RUN}) < now()`;
 
 export function getTranslation(db: Queryable, orgId: string, id: string) {
   return maybeOne<TranslationRow>(db, `SELECT ${WITH_HEAD} FROM translations t WHERE t.org_id = $1 AND t.id = $2`, [orgId, id]);
@@ -157,15 +166,39 @@ export async function requestRun(db: Queryable, id: string) {
  * Claims the right to run: the translation becomes `running`, unless a live run holds it,
  * in which case that run is asked to go again when it ends. Answers the row when claimed.
  */
-export async function claimRun(db: Queryable, id: string): Promise<TranslationRow | undefined> {
+export async function claimRun(db: Queryable, id: string, opts: { takeover?: boolean } = {}): Promise<TranslationRow | undefined> {
   const claimed = await maybeOne<TranslationRow>(
     db,
-    `UPDATE translations SET status = 'running', run_started_at = now(), rerun = false, updated_at = now()
-     WHERE id = $1 AND (status <> 'running' OR run_started_at < now() - ${STALE_RUN}) RETURNING *`,
-    [id],
+    `UPDATE translations SET status = 'running', run_started_at = date_trunc('milliseconds', clock_timestamp()), rerun = false, updated_at = now(),
+       lease_until = now() + make_interval(secs => $2::double precision / 1000)
+     WHERE id = $1 AND (status <> 'running' OR ${CLAIM_OVER}) RETURNING *`,
+    [id, RUN_LEASE_MS],
   );
-  if (!claimed) await db.query("UPDATE translations SET rerun = true WHERE id = $1 AND status = 'running'", [id]);
+  // A takeover found the run live again (or already taken): nothing was asked of it.
+  if (!claimed && !opts.takeover) await db.query("UPDATE translations SET rerun = true WHERE id = $1 AND status = 'running'", [id]);
   return claimed;
+}
+
+/**
+ * Renews the lease of the run that started at `startedAt`; answers false when that run no
+ * longer holds the translation (its lease ran out and another instance took it over).
+ */
+export async function renewRunLease(db: Queryable, id: string, startedAt: Date): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE translations SET lease_until = now() + make_interval(secs => $3::double precision / 1000)
+     WHERE id = $1 AND status = 'running' AND run_started_at = $2 RETURNING id`,
+    [id, startedAt, RUN_LEASE_MS],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Runs no process is doing: running, with their lease run out (their instance died).
+ * Whoever claims one first resumes it.
+ */
+export async function abandonedRuns(db: Queryable): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(`SELECT id FROM translations WHERE status = 'running' AND ${CLAIM_OVER} ORDER BY seq`);
+  return rows.map((r) => r.id);
 }
 
 export async function setResultSpace(db: Queryable, id: string, spaceId: string) {
@@ -183,8 +216,12 @@ export interface RunOutcome {
   error?: { code: string; message: string };
 }
 
-/** Ends a run with its outcome and stats; answers whether another run was asked for meanwhile. */
-export async function finishRun(db: Queryable, id: string, o: RunOutcome): Promise<boolean> {
+/**
+ * Ends the run that started at `startedAt` with its outcome and stats; answers whether
+ * another run was asked for meanwhile. A run another instance took over (this one's lease
+ * ran out) records nothing: the run that holds the translation now does.
+ */
+export async function finishRun(db: Queryable, id: string, o: RunOutcome, startedAt: Date | null): Promise<boolean> {
   const row = await maybeOne<{ rerun: boolean }>(
     db,
     `UPDATE translations SET
@@ -192,8 +229,8 @@ export async function finishRun(db: Queryable, id: string, o: RunOutcome): Promi
        result_revision_id = COALESCE($5, result_revision_id),
        source_revision_id = COALESCE($9, source_revision_id), conflicts = COALESCE($10::jsonb, conflicts),
        runs = runs + 1, total_words = total_words + $6, total_pages = total_pages + $7, total_duration_ms = total_duration_ms + $8,
-       latest_run_duration_ms = $8, latest_pages = $7, latest_words = $6, run_started_at = NULL, updated_at = now()
-     WHERE id = $1 RETURNING rerun`,
+       latest_run_duration_ms = $8, latest_pages = $7, latest_words = $6, run_started_at = NULL, lease_until = NULL, updated_at = now()
+     WHERE id = $1 AND run_started_at IS NOT DISTINCT FROM $11 RETURNING rerun`,
     [
       id,
       o.error ? 'failed' : 'completed',
@@ -205,6 +242,7 @@ export async function finishRun(db: Queryable, id: string, o: RunOutcome): Promi
       Math.round(o.durationMs),
       o.sourceRevisionId ?? null,
       o.conflicts ? JSON.stringify(o.conflicts) : null,
+      startedAt,
     ],
   );
   return !!row?.rerun;

@@ -1,14 +1,14 @@
 import * as awarenessProtocol from 'y-protocols/awareness';
 import type { Logger } from '../logger';
-import type { Db } from '../store/db';
 import type { Room } from './Room';
+import type { SyncBus } from './SyncBus';
 
 /**
- * NOTIFY channel relaying awareness (cursors, presence) between instances:
+ * NOTIFY channel relaying awareness on the PostgreSQL bus (the Redis bus carries the same payload in its streams) (cursors, presence) between instances:
  * `<docId>\t<origin>\t<base64 update>\t<clientId>:<userId>,…` (who set each entry).
  */
 export const AWARENESS_CHANNEL = 'quire_sync_awareness';
-/** NOTIFY payloads must stay under 8000 bytes. */
+/** NOTIFY payloads must stay under 8000 bytes (kept on both buses: a cursor is small). */
 const MAX_NOTIFY_BYTES = 7800;
 /** Awareness changes are gathered this long before they are relayed to other instances. */
 const AWARENESS_RELAY_MS = 30;
@@ -16,7 +16,7 @@ const AWARENESS_RELAY_MS = 30;
 /**
  * Cursors and presence between instances sharing one PostgreSQL (one process shares them
  * in memory and needs none of this). Local changes are gathered for a moment and sent as
- * one NOTIFY per room, with the user that set each entry, so that the receiving instance
+ * one bus message per room, with the user that set each entry, so that the receiving instance
  * keeps ownership: no user on any instance can take over another user's entry.
  */
 export class AwarenessRelay {
@@ -25,20 +25,14 @@ export class AwarenessRelay {
   private stopped = false;
 
   constructor(
-    private db: Db,
+    private bus: SyncBus | undefined,
     private instanceId: string,
     private log: Logger,
     private roomOf: (docId: string) => Room | undefined,
   ) {}
 
   get enabled(): boolean {
-    return this.db.kind === 'postgres';
-  }
-
-  /** Starts listening to the other instances. */
-  async listen(): Promise<() => Promise<void>> {
-    if (!this.enabled) return async () => {};
-    return this.db.listen(AWARENESS_CHANNEL, (payload) => this.received(payload));
+    return !!this.bus;
   }
 
   /** Local awareness of `room` changed for `clients`; `users` says who set each. */
@@ -66,11 +60,12 @@ export class AwarenessRelay {
         this.log.debug({ docId: room.docId, bytes: payload.length }, 'awareness update too large to relay to other instances');
         continue;
       }
-      this.db.notify(AWARENESS_CHANNEL, payload).catch((err) => this.log.warn({ err }, 'relaying awareness failed'));
+      this.bus?.relayAwareness(room.docId, payload);
     }
   }
 
-  private received(payload: string) {
+  /** An awareness relay another instance sent. */
+  received(payload: string) {
     const [docId, origin, data, owners = ''] = payload.split('\t');
     if (!docId || !data || origin === this.instanceId) return;
     const room = this.roomOf(docId);

@@ -2,6 +2,7 @@ import type { Logger } from '../logger';
 import { type Db, DurabilityUnknownError } from '../store/db';
 import { appendGrouped } from '../store/syncRooms';
 import { noticeBytesOf } from '../store/ydocs';
+import type { SyncBus } from './SyncBus';
 
 interface Pending {
   docId: string;
@@ -32,7 +33,7 @@ const PG_GROUPS_IN_FLIGHT = 3;
  * writes, with rows locked in document id order so two groups committing at once (here or
  * on another instance) cannot deadlock. On PostgreSQL the statement runs in a transaction
  * of its own, so that a connection lost during COMMIT is known as such; it sends one
- * NOTIFY for the group. On the embedded database it runs on its own (one statement is one
+ * NOTIFY for the group, or, on the Redis bus, the group is announced there once committed. On the embedded database it runs on its own (one statement is one
  * transaction; the adapter syncs the WAL after it) and notifies nobody: no other process
  * reads that database.
  */
@@ -48,6 +49,8 @@ export class LogWriter {
     private log: Logger,
     /** The disk may have lost a commit: the process must stop (it recovers on restart). */
     private onDurabilityLost: (err: DurabilityUnknownError) => void,
+    /** What announces each stored group to the other instances; none on the embedded database. */
+    private bus?: SyncBus,
   ) {
     this.maxInFlight = db.kind === 'postgres' ? PG_GROUPS_IN_FLIGHT : 1;
   }
@@ -131,8 +134,13 @@ export class LogWriter {
     return group;
   }
 
-  private commit(group: Pending[]): Promise<(number | undefined)[]> {
+  private async commit(group: Pending[]): Promise<(number | undefined)[]> {
     if (this.db.kind === 'pglite') return appendGrouped(this.db, group, this.origin, { notify: false });
-    return this.db.transaction((tx) => appendGrouped(tx, group, this.origin, { notify: true }));
+    // Without a bus given, the statement announces the group (NOTIFY) as it always could.
+    const notify = this.bus?.announcedInStatement ?? true;
+    const seqs = await this.db.transaction((tx) => appendGrouped(tx, group, this.origin, { notify }));
+    const rows = group.flatMap((p, i) => (seqs[i] === undefined ? [] : [{ docId: p.docId, seq: seqs[i] as number }]));
+    if (rows.length > 0) this.bus?.announce({ origin: this.origin, rows });
+    return seqs;
   }
 }

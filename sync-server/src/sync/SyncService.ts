@@ -9,7 +9,6 @@ import type { Logger } from '../logger';
 import type { Db } from '../store/db';
 import { journalOf } from '../store/journal/journaledDb';
 import { docsAheadOfRevisions, lastSeqs } from '../store/syncRooms';
-import { YDOC_CHANNEL, parseLogNotice } from '../store/ydocs';
 import { type Credentials, SyncRefused, authenticate, policyOf, roleInRoom } from './access';
 import { AwarenessRelay } from './AwarenessRelay';
 import { Compactor } from './Compactor';
@@ -23,6 +22,8 @@ import { Rechecks } from './Rechecks';
 import { UpgradeLimiter } from './UpgradeLimiter';
 import { Room, type RoomHost } from './Room';
 import type { RoomStorage } from './RoomStorage';
+import { busFor } from './buses';
+import type { LogRows, SyncBus } from './SyncBus';
 import { SyncTraffic } from './traffic';
 
 /** How often loaded rooms compare their position with the log, in case a notification was lost. */
@@ -51,12 +52,14 @@ export interface SyncServiceOptions {
    * process by default: retrying is unsafe, and a restart recovers from what is on disk.
    */
   onDurabilityLost?: (err: Error) => void;
+  /** What carries the fan-out between instances (`SYNC_BUS`); by default the one the settings name. */
+  bus?: SyncBus;
 }
 
 /**
  * The `/v1/sync` WebSocket endpoint: authenticates upgrades, keeps one `Room` per loaded
  * branch document, relays what other writers append to the log (other instances, REST
- * merges) through LISTEN/NOTIFY, cuts revisions once edits go quiet, compacts logs and
+ * merges) through the bus (LISTEN/NOTIFY or Redis Streams), cuts revisions once edits go quiet, compacts logs and
  * unloads idle rooms.
  */
 export class SyncService {
@@ -83,9 +86,12 @@ export class SyncService {
   private stopping = false;
   private background: Promise<unknown>[] = [];
   private upgrades: UpgradeLimiter;
+  /** The fan-out between instances; none on the embedded database. */
+  readonly bus: SyncBus | undefined;
 
   private constructor(private opts: SyncServiceOptions) {
     const { db, config, log } = opts;
+    this.bus = opts.bus;
     this.upgrades = new UpgradeLimiter(config.sync.upgradesPerMinute);
     this.wss = new WebSocketServer({
       noServer: true,
@@ -103,12 +109,13 @@ export class SyncService {
           log.fatal({ err }, 'a write of the sync log may not have reached disk; stopping so that a restart recovers');
           process.exit(70);
         }),
+      this.bus,
     );
     this.compactor = new Compactor(db, log, (docId) => {
       const room = this.rooms.get(docId);
       if (room) room.rowsSinceSnapshot = 0;
     });
-    this.awarenessRelay = new AwarenessRelay(db, this.instanceId, log, (docId) => this.rooms.get(docId));
+    this.awarenessRelay = new AwarenessRelay(this.bus, this.instanceId, log, (docId) => this.rooms.get(docId));
     const journal = journalOf(db);
     this.rechecks = new Rechecks(db, () => (journal ? (journal.gate.closed ? -1 : journal.gate.epoch) : undefined));
     if (journal) {
@@ -166,15 +173,23 @@ export class SyncService {
   }
 
   static async start(opts: SyncServiceOptions): Promise<SyncService> {
-    const service = new SyncService(opts);
+    const bus = opts.bus ?? (await busFor(opts.db, opts.config, opts.log));
+    const service = new SyncService({ ...opts, bus });
     await service.listen();
     return service;
   }
 
   private async listen() {
-    const { db, log } = this.opts;
-    this.unlisten.push(await db.listen(YDOC_CHANNEL, (payload) => this.onLogNotice(payload)));
-    this.unlisten.push(await this.awarenessRelay.listen());
+    const { log } = this.opts;
+    if (this.bus) {
+      const bus = this.bus;
+      await bus.start({
+        rows: (notice) => this.onLogNotice(notice),
+        awareness: (payload) => this.awarenessRelay.received(payload),
+        missed: (docIds) => this.catchUp(docIds),
+      });
+      this.unlisten.push(() => bus.stop());
+    }
     this.every(SWEEP_MS, () => this.sweep());
     this.every(POLICY_REFRESH_MS, () => this.rechecks.policies(this.rooms.values()));
     this.every(this.opts.config.sync.recheckMs, () => this.rechecks.connections(this.connections));
@@ -304,6 +319,7 @@ export class SyncService {
     if (!room || room.destroyed || room.failed) {
       room = new Room(docId, sr, this.host, this.newStorage());
       this.rooms.set(docId, room);
+      this.bus?.hold(docId);
     }
     return room;
   }
@@ -319,15 +335,23 @@ export class SyncService {
   private unload(room: Room): void {
     if (room.members.size > 0 || room.destroyed) return;
     if (room.busy && !room.failed) return this.roomEmptied(room);
-    if (this.rooms.get(room.docId) === room) this.rooms.delete(room.docId);
+    if (this.rooms.get(room.docId) === room) {
+      this.rooms.delete(room.docId);
+      this.bus?.release(room.docId);
+    }
     if (room.rowsSinceSnapshot > 0 && !room.failed) this.compactor.compact(room.docId, room);
     room.destroy();
   }
 
-  private onLogNotice(payload: string) {
-    const { origin, rows } = parseLogNotice(payload);
+  private onLogNotice({ origin, rows }: LogRows) {
     if (origin === this.instanceId) return;
     for (const { docId } of rows) this.rooms.get(docId)?.requestCatchUp();
+  }
+
+  /** The bus may have missed messages for these rooms (all when none named): they read the log past where they stand. */
+  private catchUp(docIds?: string[]) {
+    const rooms = docIds ? docIds.map((id) => this.rooms.get(id)) : [...this.rooms.values()];
+    for (const room of rooms) room?.requestCatchUp();
   }
 
   /** Catches up rooms whose log moved without a notification reaching us (a dropped LISTEN connection). */

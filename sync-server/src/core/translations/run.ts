@@ -301,10 +301,17 @@ function instructionsText(t: TranslationRow): string | undefined {
 const running = new Map<string, Promise<void>>();
 
 /** Starts a run in the background; the promise settles when it (and any run asked for meanwhile) ends. */
-export function scheduleTranslationRun(deps: RunDeps, translationId: string, provider?: TranslationProvider): Promise<void> {
+export function scheduleTranslationRun(
+  deps: RunDeps,
+  translationId: string,
+  provider?: TranslationProvider,
+  opts: { takeover?: boolean } = {},
+): Promise<void> {
+  // A takeover of a run this process is already on (or waiting for) would only run it again.
+  if (opts.takeover && running.has(translationId)) return running.get(translationId) as Promise<void>;
   const previous = running.get(translationId) ?? Promise.resolve();
   const run = previous
-    .then(() => runTranslation(deps, translationId, provider))
+    .then(() => runTranslation(deps, translationId, provider, opts))
     .catch((err) => deps.log.error({ err, translationId }, 'translation run crashed'));
   running.set(translationId, run);
   void run.finally(() => {
@@ -319,10 +326,32 @@ export function scheduleTranslationRun(deps: RunDeps, translationId: string, pro
  * run and only their text. Without a provider the run fails and says so; it never copies
  * untranslated text as if it were translated.
  */
-export async function runTranslation(deps: RunDeps, translationId: string, provider = configuredProvider(deps.config)): Promise<void> {
+export async function runTranslation(
+  deps: RunDeps,
+  translationId: string,
+  provider = configuredProvider(deps.config),
+  opts: { takeover?: boolean } = {},
+): Promise<void> {
   const { db } = deps;
-  const t = await store.claimRun(db, translationId);
+  const t = await store.claimRun(db, translationId, opts);
   if (!t) return;
+  // The claim is a lease, renewed while the run works: if this process dies, another takes the run over.
+  const lease = setInterval(() => {
+    store
+      .renewRunLease(db, t.id, t.run_started_at as Date)
+      .catch((err) => deps.log.warn({ err, translationId }, 'renewing a translation run lease failed'));
+  }, store.RUN_LEASE_MS / 4);
+  lease.unref();
+  try {
+    await runClaimed(deps, t, provider);
+  } finally {
+    clearInterval(lease);
+  }
+}
+
+async function runClaimed(deps: RunDeps, t: TranslationRow, provider: TranslationProvider | undefined): Promise<void> {
+  const { db } = deps;
+  const translationId = t.id;
   const started = performance.now();
   let pages = 0;
   let words = 0;
@@ -387,6 +416,6 @@ export async function runTranslation(deps: RunDeps, translationId: string, provi
         : { code: 'INTERNAL_ERROR', message: 'The run failed unexpectedly; the error has been logged.' },
     };
   }
-  const again = await store.finishRun(db, t.id, outcome);
+  const again = await store.finishRun(db, t.id, outcome, t.run_started_at);
   if (again) void scheduleTranslationRun(deps, translationId, provider);
 }
