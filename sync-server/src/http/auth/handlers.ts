@@ -2,6 +2,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { DesktopAuthorizeQuery } from '@quire/shared/schemas/desktopAuth';
 import { describeIssue } from '../../web/issues';
+import { LOCKED_MESSAGE } from '../../core/desktopSignIn/lockout';
 import { exchangeCode, signInStep } from '../../core/desktopSignIn/signIn';
 import { ApiError } from '../errorStatus';
 import type { AppEnv } from '../env';
@@ -53,6 +54,7 @@ export function registerDesktopAuth(app: OpenAPIHono<AppEnv>) {
     const step = await signInStep(c.get('deps').db, q, parsed.data, baseUrl(c));
     if (step.kind === 'redirect') return c.redirect(step.url, 303);
     if (step.kind === 'providers') return c.html(providersPage(q, email, step.providers), 200);
+    if (step.refused === 'locked') return c.html(passwordPage(q, email, LOCKED_MESSAGE), 429);
     if (step.refused) return c.html(passwordPage(q, email, 'The email and password do not match.'), 401);
     return c.html(passwordPage(q, email), 200);
   });

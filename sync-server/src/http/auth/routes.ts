@@ -38,6 +38,11 @@ export const authorizeForm = createRoute({
     303: { description: "To the app's `redirect_uri` with `code` and `state`, or to the identity provider." },
     401: html('The email and password do not match.'),
     ...ERRORS,
+    429: {
+      content: { 'text/html': { schema: z.string() }, 'application/json': { schema: ErrorBodySchema } },
+      description:
+        'Ten wrong passwords within 15 minutes lock the address (known or not) for 15 minutes: the page says so. Past the rate limit: the error, with Retry-After.',
+    },
   },
 });
 
