@@ -19,7 +19,7 @@ export const MIN_PASSWORD_LENGTH = 12;
 
 /** `PUT /v1/user/password`: the caller changes their own password, proving the current one. */
 export const ChangePasswordBodySchema = z
-  .object({
+  .strictObject({
     currentPassword: z.string().min(1).max(1024).meta({ description: 'The password the caller signs in with now.' }),
     newPassword: z
       .string()

@@ -24,18 +24,18 @@ const LOCKED =
   'Too many wrong passwords for this email address: signing in with a password is paused for 15 minutes. ' +
   'Try again later, or ask an administrator of this server to set a new password.';
 
-const signIn = (email: string, password: string) =>
+const postForm = (fields: Record<string, string>) =>
   t.request('POST', '/v1/auth/desktop/authorize', {
     raw: new URLSearchParams({
       redirect_uri: REDIRECT,
       code_challenge: s256(VERIFIER),
       code_challenge_method: 'S256',
       state: 'xyz-123',
-      email,
-      password,
+      ...fields,
     }).toString(),
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
   });
+const signIn = (email: string, password: string) => postForm({ email, password });
 const change = (u: TestUser, body: Record<string, unknown>) => t.request('PUT', '/v1/user/password', { token: u.token, body });
 
 async function userWithPassword(name: string): Promise<TestUser> {
@@ -81,7 +81,7 @@ describe('PUT /v1/user/password', { timeout: 120_000 }, () => {
     expectError(
       await change(u, { currentPassword: PASSWORD, newPassword: PASSWORD }),
       400,
-      'Invalid body field "newPassword": it is your current password; choose a new one.',
+      'Invalid body field "newPassword": is your current password; choose a new one.',
     );
     expectError(await change(u, { newPassword: NEW_PASSWORD }), 400, 'Missing body field "currentPassword".');
     expectError(await t.request('PUT', '/v1/user/password', { body: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD } }), 401);
@@ -95,6 +95,33 @@ describe('PUT /v1/user/password', { timeout: 120_000 }, () => {
     expect(op.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/ChangePasswordBody');
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['204', '400', '401', '403', '429']));
     expect(doc.components.schemas.ChangePasswordBody.required).toEqual(['currentPassword', 'newPassword']);
+  });
+});
+
+describe('changing a password on the sign-in page', { timeout: 120_000 }, () => {
+  it('the password step offers it; the current password, then the new one twice; then signing in with the new one', async () => {
+    const u = await userWithPassword('hedy');
+    const step = await postForm({ email: u.email });
+    expect(step.body).toContain('name="change" value="1"');
+    const form = await postForm({ email: u.email, change: '1' });
+    expect(form.status).toBe(200);
+    expect(form.body).toContain('Change your password');
+    expect(form.body).toContain('name="new_password"');
+    const change = (fields: Record<string, string>) => postForm({ email: u.email, change: '1', ...fields });
+    const differ = await change({ password: PASSWORD, new_password: NEW_PASSWORD, new_password_again: `${NEW_PASSWORD}!` });
+    expect(differ.status).toBe(400);
+    expect(differ.body).toContain('The two new passwords differ.');
+    const wrong = await change({ password: 'not the password', new_password: NEW_PASSWORD, new_password_again: NEW_PASSWORD });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toContain('The email and current password do not match.');
+    const short = await change({ password: PASSWORD, new_password: 'too short', new_password_again: 'too short' });
+    expect(short.status).toBe(400);
+    expect(short.body).toContain('The new password must be at least 12 characters.');
+    const done = await change({ password: PASSWORD, new_password: NEW_PASSWORD, new_password_again: NEW_PASSWORD });
+    expect(done.status).toBe(200);
+    expect(done.body).toContain('Your password is changed. Sign in with the new one.');
+    expect((await signIn(u.email, NEW_PASSWORD)).status).toBe(303);
+    expect((await signIn(u.email, PASSWORD)).status).toBe(401);
   });
 });
 

@@ -12,7 +12,13 @@ const ERRORS = { 400: error('Bad input; the message names the field.'), 429: err
 export const AUTHORIZE_PATH = '/v1/auth/desktop/authorize';
 
 /** The sign-in form's fields: the app's request, who signs in, and the identity provider picked. */
-export const SignInFormFields = DesktopSignInForm.extend({ provider: IdSchema.optional() });
+export const SignInFormFields = DesktopSignInForm.extend({
+  provider: IdSchema.optional(),
+  /** Present: the person changes their password (`password` the current one) rather than signing in. */
+  change: z.literal('1').optional(),
+  new_password: z.string().max(1024).optional(),
+  new_password_again: z.string().max(1024).optional(),
+});
 
 // These operations are how a person without a token gets one: no bearer token.
 export const authorize = createRoute({
