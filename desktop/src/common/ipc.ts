@@ -40,6 +40,36 @@ export type UserSummary = z.infer<typeof UserSummary>;
 export const MemberList = z.object({ members: z.array(UserSummary), source: z.enum(['server', 'kept', 'local']) });
 export type MemberList = z.infer<typeof MemberList>;
 
+/**
+ * A space's git connection as the window shows it: the branch, the last commit both sides
+ * agree on, and how the last sync went. `source`: `server` just asked, `kept` what the server
+ * said last (it cannot be asked now), `none` when the space is not connected (or not on a server).
+ */
+export const GitSpaceState = z.object({
+  connection: z
+    .object({
+      /** The repository's address, never with credentials. */
+      url: z.string(),
+      ref: z.string(),
+      provider: z.string(),
+      commit: z.string().nullable(),
+    })
+    .nullable(),
+  operation: z
+    .object({
+      state: z.enum(['running', 'failure', 'success', 'timeout']),
+      direction: z.enum(['import', 'export']),
+      startedAt: z.string(),
+      endedAt: z.string().nullable(),
+      error: z.string().nullable(),
+    })
+    .nullable(),
+  source: z.enum(['server', 'kept', 'none']),
+  /** When the server was last asked successfully (ISO time), for "as of" offline. */
+  checkedAt: z.string().nullable(),
+});
+export type GitSpaceState = z.infer<typeof GitSpaceState>;
+
 export const SessionState = z.object({
   /** none: first start, nothing chosen yet; local: no server; server: signed in to one. */
   mode: z.enum(['none', 'local', 'server']),
@@ -327,6 +357,8 @@ export const ipcContract = {
   'files.migratePage': { input: z.strictObject({ branch: BranchRef, pageId: Id }), output: z.object({ moved: z.number().int() }) },
   /** The revisions that changed a page (the space's main content), newest first. */
   'members.list': { input: z.strictObject({ spaceId: Id }), output: MemberList },
+  /** The space's git connection and its last sync, asked of the server while it answers, else as kept. */
+  'git.state': { input: z.strictObject({ spaceId: Id }), output: GitSpaceState },
   'history.list': { input: z.strictObject({ branch: BranchRef, pageId: Id }), output: PageHistoryView },
   /** A page as it was in a revision: its title and its body (the content model's JSON). */
   'history.page': {

@@ -26,6 +26,7 @@ import { Comments } from './node/comments';
 import { Files, type NewFile } from './node/files';
 import { History } from './node/history';
 import { Members } from './node/members';
+import { GitStatus } from './node/git';
 import { Insights } from './node/insights';
 import type { LocalNodeOptions, NodeContext, NodeEvents } from './node/context';
 import { OutboxQueue } from './node/outbox';
@@ -64,6 +65,8 @@ export class LocalNode extends EventEmitter<NodeEvents> {
   readonly history: History;
   /** The organization's members, for mentions. */
   readonly members: Members;
+  /** A space's git connection and last sync, as the server tells it. */
+  readonly git: GitStatus;
   /** A space's Insights view, read from the server that publishes its site. */
   readonly insights: Insights;
   /** What the writer sees of the outbox: entries, retry, discard. */
@@ -95,6 +98,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
       files: new Files(ctx),
       history: new History(ctx),
       members: new Members(ctx),
+      git: new GitStatus(ctx),
       insights: new Insights(ctx),
       queue: new OutboxQueue(ctx),
     };
@@ -108,6 +112,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
       files: this.files,
       history: this.history,
       members: this.members,
+      git: this.git,
       insights: this.insights,
       queue: this.queue,
     } = parts);

@@ -55,6 +55,7 @@ export const partChannels: PartChannels = {
   },
   'files.migratePage': async (n, { branch, pageId }) => ({ moved: await n.files.migratePage(branch, pageId) }),
   'members.list': (n, { spaceId }) => n.members.list(spaceId),
+  'git.state': (n, { spaceId }) => n.git.state(spaceId),
   'history.list': (n, { branch, pageId }) => n.history.list(branch, pageId),
   'history.page': (n, { branch, pageId, revisionId }) => n.history.page(branch, pageId, revisionId),
   'history.restore': async (n, { branch, pageId, revisionId }) => {

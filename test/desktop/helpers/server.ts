@@ -11,8 +11,9 @@ export interface QuireTestServer {
   close(): Promise<void>;
 }
 
-export async function startQuireServer(): Promise<QuireTestServer> {
-  const live = await LiveServer.start({ sync: { recheckMs: 200, idleMs: 300 } } as never);
+/** `overrides`: the server's configuration beyond the defaults (e.g. `allowPrivateFetch` to reach a git server on loopback). */
+export async function startQuireServer(overrides: Record<string, unknown> = {}): Promise<QuireTestServer> {
+  const live = await LiveServer.start({ ...overrides, sync: { recheckMs: 200, idleMs: 300 } } as never);
   const { orgId, admin, members } = await live.t.org(['edit']);
   return {
     live,

@@ -13,6 +13,7 @@ import { BranchSwitcher, ReviewView, StatusBadge, useChangeRequests } from './Ch
 import { CommentsPanel } from './CommentsPanel';
 import { HistoryPanel } from './HistoryPanel';
 import { InsightsView } from '../insights/InsightsView';
+import { GitStatus } from './GitStatus';
 import { ConnectScreen } from './ConnectScreen';
 import { AccountDialog, NewSpaceDialog, OutboxDialog, PublishDialog } from './Dialogs';
 import { Icon } from './Icons';
@@ -297,6 +298,7 @@ function Workspace({
                   </button>
                 </div>
               )}
+              <GitStatus spaceId={space.id} />
               <span className="topbar-spacer" />
               <div className="presence" aria-label="People here">
                 {presence.slice(0, 5).map((p) => (

@@ -13,6 +13,7 @@ import {
   turnTopLevelBlockInto,
 } from './blockActions';
 import { moveTopLevelBlock } from './blockMove';
+import { edgeScroller } from './dragScroll';
 
 /** A pointer that moved less than this between press and release clicked the handle. */
 const DRAG_THRESHOLD = 4;
@@ -73,7 +74,7 @@ export function BlockHandle({ editor }: { editor: Editor }) {
   const [spot, setSpot] = useState<Spot | null>(null);
   const [menu, setMenu] = useState(false);
   const [dropTop, setDropTop] = useState<number | null>(null);
-  const drag = useRef<{ from: number; y: number; moved: boolean } | null>(null);
+  const drag = useRef<{ from: number; y: number; moved: boolean; scroll: ReturnType<typeof edgeScroller> } | null>(null);
   const justDragged = useRef(false);
   const spotRef = useRef(spot);
   spotRef.current = spot;
@@ -138,10 +139,22 @@ export function BlockHandle({ editor }: { editor: Editor }) {
     fn();
   };
 
+  /** The line where the dragged block would land, for the pointer at height `y`. */
+  const showDrop = (y: number) => {
+    const blocks = blockElements(editor.view);
+    const editorEl = host();
+    if (!blocks.length || !editorEl) return;
+    const to = dropIndexAt(blocks, y);
+    const box = editorEl.getBoundingClientRect();
+    const edge =
+      to < blocks.length ? blocks[to]!.getBoundingClientRect().top - 4 : blocks[blocks.length - 1]!.getBoundingClientRect().bottom + 4;
+    setDropTop(Math.round(edge - box.top));
+  };
   const onPointerDown = (e: React.PointerEvent<HTMLButtonElement>) => {
     if (e.button !== 0) return;
     e.currentTarget.setPointerCapture(e.pointerId);
-    drag.current = { from: index, y: e.clientY, moved: false };
+    // Near the top or bottom edge of what scrolls the page, the page scrolls under the drag.
+    drag.current = { from: index, y: e.clientY, moved: false, scroll: edgeScroller(editor.view.dom, showDrop) };
   };
   const onPointerMove = (e: React.PointerEvent) => {
     const d = drag.current;
@@ -149,18 +162,13 @@ export function BlockHandle({ editor }: { editor: Editor }) {
     if (!d.moved && Math.abs(e.clientY - d.y) < DRAG_THRESHOLD) return;
     d.moved = true;
     setMenu(false);
-    const blocks = blockElements(editor.view);
-    const editorEl = host();
-    if (!blocks.length || !editorEl) return;
-    const to = dropIndexAt(blocks, e.clientY);
-    const box = editorEl.getBoundingClientRect();
-    const edge =
-      to < blocks.length ? blocks[to]!.getBoundingClientRect().top - 4 : blocks[blocks.length - 1]!.getBoundingClientRect().bottom + 4;
-    setDropTop(Math.round(edge - box.top));
+    showDrop(e.clientY);
+    d.scroll.move(e.clientY);
   };
   const onPointerUp = (e: React.PointerEvent) => {
     const d = drag.current;
     drag.current = null;
+    d?.scroll.stop();
     setDropTop(null);
     if (!d?.moved) return;
     justDragged.current = true;
@@ -185,6 +193,7 @@ export function BlockHandle({ editor }: { editor: Editor }) {
         onPointerMove={onPointerMove}
         onPointerUp={onPointerUp}
         onPointerCancel={() => {
+          drag.current?.scroll.stop();
           drag.current = null;
           setDropTop(null);
         }}

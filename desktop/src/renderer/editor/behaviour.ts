@@ -106,6 +106,7 @@ export const WritingShortcuts = Extension.create({
         return false;
       },
       ArrowDown: () => arrowDownOut(this.editor),
+      Escape: () => deselectNode(this.editor),
       'Alt-Shift-ArrowUp': () => moveBlock(this.editor, -1),
       'Alt-Shift-ArrowDown': () => moveBlock(this.editor, 1),
       // Tab never leaves the page: the browser would move the focus to the next control (a
@@ -131,6 +132,15 @@ export const WritingShortcuts = Extension.create({
  * Tab on a selected block that has its own controls (an image's size buttons) moves the
  * focus to them, so they are reachable from the keyboard; elsewhere Tab stays in the page.
  */
+/** Escape on a selected block (an image, a divider) lets it go: the caret goes just after it, the block stays. */
+function deselectNode(editor: Editor): boolean {
+  const { selection, doc } = editor.state;
+  if (!(selection instanceof NodeSelection)) return false;
+  const after = TextSelection.near(doc.resolve(selection.to));
+  editor.view.dispatch(editor.state.tr.setSelection(after));
+  return true;
+}
+
 function focusSelectedNodeControls(editor: Editor): boolean {
   const { selection } = editor.state;
   if (!(selection instanceof NodeSelection)) return false;

@@ -18,7 +18,7 @@ export const PRODUCTION_COST: ScryptCost = { N: 2 ** 15, r: 8, p: 3 };
 const KEY_BYTES = 32;
 const MAX_MEMORY = 256 * 1024 * 1024;
 
-export const MIN_PASSWORD_LENGTH = 12;
+export { MIN_PASSWORD_LENGTH } from '@quire/shared/schemas/user';
 
 /** `scrypt$N$r$p$salt$key`, base64url: the parameters travel with the hash, so they can be raised later. */
 export async function hashPassword(password: string, cost: ScryptCost): Promise<string> {

@@ -7,6 +7,7 @@ import { createToken } from '../../store/tokens';
 import { getUser, getUserByEmail } from '../../store/users';
 import { activeProvider, signInUrl } from '../sso/providers';
 import type { SamlSignedIn } from '../sso/signIn';
+import { countWrongPassword, forgetWrongPasswords, passwordLockedUntil } from './lockout';
 import { type ScryptCost, verifyPassword } from './passwords';
 import { codeHash, randomCode, verifierMatches } from './pkce';
 
@@ -39,7 +40,10 @@ function newSignIn(q: DesktopAuthorizeQuery, maxAgeMs: number): store.NewDesktop
 
 /** What the sign-in page does with what the person sent. */
 export type SignInStep =
-  { kind: 'redirect'; url: string } | { kind: 'providers'; providers: store.RequiredProvider[] } | { kind: 'password'; refused: boolean };
+  | { kind: 'redirect'; url: string }
+  | { kind: 'providers'; providers: store.RequiredProvider[] }
+  /** `mismatch`: wrong password or unknown address, alike; `locked`: too many wrong ones lately (see `lockout.ts`). */
+  | { kind: 'password'; refused?: 'mismatch' | 'locked' };
 
 /**
  * One step of the sign-in page. An identity provider picked on the page is used; an address
@@ -60,23 +64,29 @@ export async function signInStep(
   const only = required.length === 1 ? required[0] : undefined;
   if (only) return { kind: 'redirect', url: await startSamlSignIn(db, q, only.id, base) };
   if (required.length > 1) return { kind: 'providers', providers: required };
-  if (who.password === undefined) return { kind: 'password', refused: false };
+  if (who.password === undefined) return { kind: 'password' };
   const signedIn = await signInWithPassword(db, q, who.email, who.password, passwordCost);
-  return signedIn ? { kind: 'redirect', url: signedIn.redirect } : { kind: 'password', refused: true };
+  return typeof signedIn === 'string' ? { kind: 'password', refused: signedIn } : { kind: 'redirect', url: signedIn.redirect };
 }
 
-/** Email and password: the app's redirect with a new code, or undefined when they do not match. */
+/**
+ * Email and password: the app's redirect with a new code, or why not. A locked address is
+ * refused before its password is checked; a wrong password counts towards the lock, a right
+ * one clears the count.
+ */
 async function signInWithPassword(
   db: Db,
   q: DesktopAuthorizeQuery,
   email: string,
   password: string,
   cost: ScryptCost,
-): Promise<SignedIn | undefined> {
+): Promise<SignedIn | 'mismatch' | 'locked'> {
+  if (await passwordLockedUntil(db, email)) return 'locked';
   const user = await getUserByEmail(db, email);
   // Unknown accounts are hashed against a decoy: they take as long as wrong passwords.
   const ok = await verifyPassword(password, user ? await store.passwordHash(db, user.id) : undefined, cost);
-  if (!user || !ok) return undefined;
+  if (!user || !ok) return (await countWrongPassword(db, email)) ? 'locked' : 'mismatch';
+  await forgetWrongPasswords(db, email);
   const code = randomCode();
   await store.insertCompleted(db, newSignIn(q, PENDING_MAX_AGE_MS), {
     userId: user.id,

@@ -5,6 +5,7 @@ import { DataDirInUseError } from '../../store/lock';
 import { addMember, getMembership, setMemberRole } from '../../store/members';
 import { type StoreSettings, openStore } from '../../store/open';
 import { setPasswordHash } from '../../store/desktopSignIns';
+import { forgetWrongPasswords } from '../desktopSignIn/lockout';
 import { createOrg, getOrg } from '../../store/organizations';
 import { getSpace } from '../../store/spaces';
 import { createToken, revokeToken } from '../../store/tokens';
@@ -83,6 +84,8 @@ export async function setPassword(db: Db, email: string, password: string, cost:
   const user = await getUserByEmail(db, email);
   if (!user) return undefined;
   await setPasswordHash(db, user.id, await hashPassword(password, cost));
+  // A new password ends a lockout: the operator knows who asked.
+  await forgetWrongPasswords(db, user.email);
   return user;
 }
 

@@ -1,12 +1,15 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { DesktopAuthorizeQuery } from '@quire/shared/schemas/desktopAuth';
+import type { z } from 'zod';
+import { replacePassword } from '../../core/desktopSignIn/changePassword';
 import { describeIssue } from '../../web/issues';
+import { LOCKED_MESSAGE } from '../../core/desktopSignIn/lockout';
 import { exchangeCode, signInStep } from '../../core/desktopSignIn/signIn';
 import { ApiError } from '../errorStatus';
 import type { AppEnv } from '../env';
 import { baseUrl } from '../urls';
-import { emailPage, passwordPage, providersPage } from './pages';
+import { changePasswordPage, emailPage, passwordPage, providersPage } from './pages';
 import * as r from './routes';
 
 type Ctx = Context<AppEnv>;
@@ -32,6 +35,19 @@ async function formFields(c: Ctx): Promise<Record<string, string>> {
   return fields;
 }
 
+/** The change-password form of the sign-in page: the form again with what went wrong, or the sign-in with a notice. */
+async function changeOnPage(c: Ctx, q: DesktopAuthorizeQuery, f: z.infer<typeof r.SignInFormFields>) {
+  const { email, password, new_password: next } = f;
+  if (password === undefined || next === undefined) return c.html(changePasswordPage(q, email), 200);
+  if (next !== f.new_password_again) return c.html(changePasswordPage(q, email, 'The two new passwords differ.'), 400);
+  const { db, config } = c.get('deps');
+  const result = await replacePassword(db, email, password, next, config.passwordCost);
+  if (result.kind === 'locked') return c.html(changePasswordPage(q, email, LOCKED_MESSAGE), 429);
+  if (result.kind === 'mismatch') return c.html(changePasswordPage(q, email, 'The email and current password do not match.'), 401);
+  if (result.kind === 'weak') return c.html(changePasswordPage(q, email, `The new password ${result.reason}.`), 400);
+  return c.html(passwordPage(q, email, undefined, 'Your password is changed. Sign in with the new one.'), 200);
+}
+
 export function registerDesktopAuth(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.authorize, async (c) => {
     secure(c);
@@ -51,9 +67,11 @@ export function registerDesktopAuth(app: OpenAPIHono<AppEnv>) {
     if (!parsed.success) return c.html(emailPage(q, 'Enter your email address.', fields.email ?? ''), 400);
     const { email } = parsed.data;
     const { db, config } = c.get('deps');
+    if (parsed.data.change) return changeOnPage(c, q, parsed.data);
     const step = await signInStep(db, q, parsed.data, baseUrl(c), config.passwordCost);
     if (step.kind === 'redirect') return c.redirect(step.url, 303);
     if (step.kind === 'providers') return c.html(providersPage(q, email, step.providers), 200);
+    if (step.refused === 'locked') return c.html(passwordPage(q, email, LOCKED_MESSAGE), 429);
     if (step.refused) return c.html(passwordPage(q, email, 'The email and password do not match.'), 401);
     return c.html(passwordPage(q, email), 200);
   });

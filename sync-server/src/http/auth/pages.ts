@@ -28,6 +28,7 @@ button{display:block;width:100%;font:inherit;font-weight:600;cursor:pointer;bord
 button.secondary{background:transparent;color:var(--fg);border-color:var(--border)}
 .error{color:var(--danger);background:color-mix(in srgb,var(--danger) 10%,transparent);border-radius:var(--radius);padding:10px 12px;font-size:14px}
 .note{font-size:13px;color:var(--fg-muted);margin:14px 0 0}
+.notice{color:var(--fg);background:color-mix(in srgb,var(--accent) 12%,transparent);border-radius:var(--radius);padding:10px 12px;font-size:14px}
 `;
 
 function page(title: string, body: string): string {
@@ -63,15 +64,31 @@ export function emailPage(q: DesktopAuthorizeQuery, error?: string, email = ''):
   );
 }
 
-export function passwordPage(q: DesktopAuthorizeQuery, email: string, error?: string): string {
+export function passwordPage(q: DesktopAuthorizeQuery, email: string, error?: string, notice?: string): string {
   return page(
     'Sign in',
-    `<h1>Sign in to the desktop app</h1>${WHO}${errorOf(error)}
+    `<h1>Sign in to the desktop app</h1>${WHO}${errorOf(error)}${notice ? `<p class="notice" role="status">${esc(notice)}</p>` : ''}
 <form method="post" action="${ACTION}">${carried(q)}
 <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required value="${esc(email)}">
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required autofocus>
 <button type="submit">Sign in</button></form>
+<form method="post" action="${ACTION}">${carried(q)}<input type="hidden" name="email" value="${esc(email)}"><input type="hidden" name="change" value="1">
+<button type="submit" class="secondary">Change password</button></form>
 <p class="note">No password yet? An administrator of this server sets one for you.</p>`,
+  );
+}
+
+/** Changing one's password on the way in: the current one, then the new one, twice. */
+export function changePasswordPage(q: DesktopAuthorizeQuery, email: string, error?: string): string {
+  return page(
+    'Change password',
+    `<h1>Change your password</h1><p>Enter the password you sign in with now, then the new one: at least 12 characters.</p>${errorOf(error)}
+<form method="post" action="${ACTION}">${carried(q)}<input type="hidden" name="change" value="1">
+<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required value="${esc(email)}">
+<label for="password">Current password</label><input id="password" name="password" type="password" autocomplete="current-password" required autofocus>
+<label for="new_password">New password</label><input id="new_password" name="new_password" type="password" autocomplete="new-password" minlength="12" required>
+<label for="new_password_again">New password, again</label><input id="new_password_again" name="new_password_again" type="password" autocomplete="new-password" minlength="12" required>
+<button type="submit">Change password</button></form>`,
   );
 }
 

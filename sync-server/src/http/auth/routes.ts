@@ -12,7 +12,13 @@ const ERRORS = { 400: error('Bad input; the message names the field.'), 429: err
 export const AUTHORIZE_PATH = '/v1/auth/desktop/authorize';
 
 /** The sign-in form's fields: the app's request, who signs in, and the identity provider picked. */
-export const SignInFormFields = DesktopSignInForm.extend({ provider: IdSchema.optional() });
+export const SignInFormFields = DesktopSignInForm.extend({
+  provider: IdSchema.optional(),
+  /** Present: the person changes their password (`password` the current one) rather than signing in. */
+  change: z.literal('1').optional(),
+  new_password: z.string().max(1024).optional(),
+  new_password_again: z.string().max(1024).optional(),
+});
 
 // These operations are how a person without a token gets one: no bearer token.
 export const authorize = createRoute({
@@ -38,6 +44,11 @@ export const authorizeForm = createRoute({
     303: { description: "To the app's `redirect_uri` with `code` and `state`, or to the identity provider." },
     401: html('The email and password do not match.'),
     ...ERRORS,
+    429: {
+      content: { 'text/html': { schema: z.string() }, 'application/json': { schema: ErrorBodySchema } },
+      description:
+        'Ten wrong passwords within 15 minutes lock the address (known or not) for 15 minutes: the page says so. Past the rate limit: the error, with Retry-After.',
+    },
   },
 });
 

@@ -1,9 +1,12 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { IdSchema, UserSchema } from '@quire/shared';
+import { ChangePasswordBodySchema } from '@quire/shared/schemas/user';
 import { z } from 'zod';
 import { userSeenBy } from '../../core/access/callers';
 import type { AppEnv } from '../env';
-import { apiRoute, json } from '../openapi';
+import { changePassword } from '../../core/desktopSignIn/changePassword';
+import { commandContext } from '../../web/commandContext';
+import { apiRoute, body, json, noContent } from '../openapi';
 import { presentUser } from '../../core/views/user';
 import { baseUrl } from '../urls';
 
@@ -25,8 +28,26 @@ const getUserById = apiRoute({
   responses: { 200: json(UserSchema) },
 });
 
+const changeOwnPassword = apiRoute({
+  method: 'put',
+  path: '/v1/user/password',
+  tags: ['Users'],
+  summary: 'Change the password the caller signs in with',
+  description:
+    'The caller proves the current password and sets a new one (at least 12 characters, not the current one), used from then on by the desktop sign-in page. ' +
+    'A wrong `currentPassword` is a 403 and counts towards the lockout of password sign-in: ten wrong passwords within 15 minutes, here or on the sign-in page, ' +
+    'lock that address for 15 minutes (429 with Retry-After). API tokens already issued keep working.',
+  request: { body: body(ChangePasswordBodySchema) },
+  responses: { ...noContent },
+});
+
 export function registerUser(app: OpenAPIHono<AppEnv>) {
   app.openapi(getCurrentUser, (c) => c.json(presentUser(c.get('caller').user, baseUrl(c)), 200));
+
+  app.openapi(changeOwnPassword, async (c) => {
+    await changePassword(commandContext(c), c.req.valid('json'));
+    return c.body(null, 204);
+  });
 
   app.openapi(getUserById, async (c) => {
     const user = await userSeenBy(c.get('deps').db, c.get('caller'), c.req.valid('param').userId);
