@@ -43,7 +43,7 @@ export async function runExport(job: GitJob): Promise<GitOperationEnd> {
     const refs = await remote.refs();
     const existing = resolveRef(refs, op.ref);
     const ref = existing ?? (op.ref.startsWith('refs/') ? op.ref : `refs/heads/${op.ref}`);
-    const parent = existing ? await remote.fetch(existing) : undefined;
+    const parent = existing ? await remote.fetch(existing, refs.get(existing)) : undefined;
     const result = await commitFolder(job, {
       files,
       project,

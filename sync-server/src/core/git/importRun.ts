@@ -27,7 +27,7 @@ export async function runImport(job: GitJob): Promise<GitRunResult> {
   const refs = await remote.refs();
   const ref = resolveRef(refs, op.ref);
   if (!ref) throw new GitFailure(`ref not found: ${shortRef(op.ref)}`);
-  const commit = await remote.fetch(ref);
+  const commit = await remote.fetch(ref, refs.get(ref));
   const { plan, redirects } = await planCommit(job, commit, ref);
   return write(job, plan, commit, redirects);
 }

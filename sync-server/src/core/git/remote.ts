@@ -102,12 +102,15 @@ export interface TreeEntry {
 
 /**
  * One operation's side of a repository: its refs, a shallow fetch of one of them into a
- * bare repository in `gitdir`, the objects read from it and written to it, and the push.
- * Credentials are handed to isomorphic-git through `onAuth` (never put in the URL, the
- * repository's config or a message).
+ * bare repository in `gitdir` (the space's object store, kept between operations: see
+ * `store.ts`), the objects read from it and written to it, and the push. Credentials are
+ * handed to isomorphic-git through `onAuth` (never put in the URL, the repository's config
+ * or a message).
  */
 export class Remote {
   private readonly transport: GuardedTransport;
+  /** isomorphic-git's cache of parsed pack indexes and packs: without it every object read loads its pack again. */
+  private readonly cache = {};
 
   private constructor(
     readonly url: string,
@@ -144,11 +147,17 @@ export class Remote {
     return new Map(refs.map((r) => [r.ref, r.oid]));
   }
 
-  /** Fetches one ref's commit (alone: depth 1); answers its id. */
-  async fetch(ref: string): Promise<string> {
+  /**
+   * Brings one ref's commit (alone: depth 1) into the store; answers its id. A commit the
+   * store already holds (`oid`, as the ref listing gave it) is not fetched again; else only
+   * what the store's last commit of the ref does not hold is sent (it is told as a `have`).
+   */
+  async fetch(ref: string, oid?: string): Promise<string> {
+    if (oid && (await this.has(oid))) return oid;
     const result = await this.run(() =>
       git.fetch({
         fs,
+        cache: this.cache,
         http: this.transport,
         gitdir: this.gitdir,
         url: this.url,
@@ -161,15 +170,32 @@ export class Remote {
       }),
     );
     if (!result.fetchHead) throw new GitFailure(`ref not found: ${shortRef(ref)}`);
+    await this.remember(ref, result.fetchHead);
     return result.fetchHead;
+  }
+
+  /** Whether the store holds this commit (and so its whole tree: a fetch or an export brought both). */
+  async has(commit: string): Promise<boolean> {
+    try {
+      await git.readCommit({ fs, cache: this.cache, gitdir: this.gitdir, oid: commit });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The store's own ref of the branch: the next fetch names it as a `have`, so only what is new comes. */
+  private async remember(ref: string, commit: string): Promise<void> {
+    if (!ref.startsWith('refs/')) return;
+    await git.writeRef({ fs, gitdir: this.gitdir, ref, value: commit, force: true });
   }
 
   /** Every blob, link and submodule of a commit's tree, by path. */
   async tree(commit: string): Promise<Map<string, TreeEntry>> {
-    const { commit: c } = await git.readCommit({ fs, gitdir: this.gitdir, oid: commit });
+    const { commit: c } = await git.readCommit({ fs, cache: this.cache, gitdir: this.gitdir, oid: commit });
     const out = new Map<string, TreeEntry>();
     const walk = async (oid: string, prefix: string) => {
-      const { tree } = await git.readTree({ fs, gitdir: this.gitdir, oid });
+      const { tree } = await git.readTree({ fs, cache: this.cache, gitdir: this.gitdir, oid });
       for (const e of tree) {
         const path = prefix ? `${prefix}/${e.path}` : e.path;
         if (e.type === 'tree') await walk(e.oid, path);
@@ -181,11 +207,11 @@ export class Remote {
   }
 
   async treeOf(commit: string): Promise<string> {
-    return (await git.readCommit({ fs, gitdir: this.gitdir, oid: commit })).commit.tree;
+    return (await git.readCommit({ fs, cache: this.cache, gitdir: this.gitdir, oid: commit })).commit.tree;
   }
 
   async readBlob(oid: string): Promise<Uint8Array> {
-    return (await git.readBlob({ fs, gitdir: this.gitdir, oid })).blob;
+    return (await git.readBlob({ fs, cache: this.cache, gitdir: this.gitdir, oid })).blob;
   }
 
   async writeBlob(bytes: Uint8Array): Promise<string> {
@@ -246,7 +272,17 @@ export class Remote {
   async push(commit: string, ref: string, force: boolean): Promise<'pushed' | 'rejected'> {
     try {
       const result = await this.run(() =>
-        git.push({ fs, http: this.transport, gitdir: this.gitdir, url: this.url, ref: commit, remoteRef: ref, force, ...this.auth }),
+        git.push({
+          fs,
+          cache: this.cache,
+          http: this.transport,
+          gitdir: this.gitdir,
+          url: this.url,
+          ref: commit,
+          remoteRef: ref,
+          force,
+          ...this.auth,
+        }),
       );
       const refused = Object.entries(result.refs).find(([, r]) => !r.ok);
       if (!result.ok || refused) {
@@ -254,6 +290,7 @@ export class Remote {
         if (/fast.?forward|fetch first|stale/i.test(why)) return 'rejected';
         throw new GitFailure(`the push to ${shortRef(ref)} of ${this.url} was refused: ${why}`);
       }
+      await this.remember(ref, commit);
       return 'pushed';
     } catch (err) {
       if (err instanceof git.Errors.PushRejectedError) return 'rejected';
