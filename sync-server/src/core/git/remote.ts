@@ -130,6 +130,10 @@ export class Remote {
   private get auth() {
     const credentials = this.credentials;
     return {
+      // Sent with the first request: a server that would answer 401 first costs no round trip per request.
+      headers: credentials
+        ? { Authorization: `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}` }
+        : {},
       onAuth: () => (credentials ? { username: credentials.username, password: credentials.password } : { cancel: true }),
       // The same credentials refused twice: stop asking.
       onAuthFailure: () => ({ cancel: true }),

@@ -357,3 +357,33 @@ describe('git/sync: Quire edits become commits', () => {
     expect((await t.get(`/v1/spaces/${spaceId}/git/sync`, admin.token)).body.commit).toBe(log[0]!.hash);
   });
 });
+
+describe('git/sync: the space’s object store', () => {
+  it('a push fetches nothing while the branch did not move; a lost store is fetched again; disconnecting removes it', async () => {
+    const { spaceId } = await connected('store');
+    const guide = await pageId(spaceId, 'Guide');
+    const fetches = () => g.requests.filter((r) => r.startsWith('POST /store.git/git-upload-pack')).length;
+    const stores = join(dataDir, 'git', 'stores', spaceId);
+    expect(existsSync(stores)).toBe(true);
+    const edit = (words: string) =>
+      editLive(t.db, { spaceId }, (doc) => setPageMarkdown(doc, guide, GUIDE.replace('Second paragraph stays.', words)));
+
+    let before = fetches();
+    await edit('Second paragraph, first edit.');
+    await runner.runOnce();
+    expect(fetches() - before).toBe(0);
+    expect(onBranch('store', 'guide.md')).toContain('Second paragraph, first edit.');
+
+    // Another instance's disk, or one cleaned: the commit is fetched again.
+    rmSync(stores, { recursive: true, force: true });
+    before = fetches();
+    await edit('Second paragraph, second edit.');
+    await runner.runOnce();
+    expect(fetches() - before).toBeGreaterThan(0);
+    expect(onBranch('store', 'guide.md')).toContain('Second paragraph, second edit.');
+    expect(g.log('store').map((c) => c.subject)).toEqual(['Edits in Quire', 'Edits in Quire', 'Docs']);
+
+    expect((await t.request('DELETE', `/v1/spaces/${spaceId}/git/sync`, { token: admin.token })).status).toBe(204);
+    expect(existsSync(stores)).toBe(false);
+  });
+});
