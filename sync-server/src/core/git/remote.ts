@@ -111,6 +111,8 @@ export class Remote {
   private readonly transport: GuardedTransport;
   /** isomorphic-git's cache of parsed pack indexes and packs: without it every object read loads its pack again. */
   private readonly cache = {};
+  /** The tree ids of each folder of the commits read with `tree`, by folder path (`''`: the root). */
+  private readonly folders = new Map<string, Map<string, string>>();
 
   private constructor(
     readonly url: string,
@@ -131,9 +133,9 @@ export class Remote {
     const credentials = this.credentials;
     return {
       // Sent with the first request: a server that would answer 401 first costs no round trip per request.
-      headers: credentials
+      headers: (credentials
         ? { Authorization: `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}` }
-        : {},
+        : {}) as Record<string, string>,
       onAuth: () => (credentials ? { username: credentials.username, password: credentials.password } : { cancel: true }),
       // The same credentials refused twice: stop asking.
       onAuthFailure: () => ({ cancel: true }),
@@ -198,7 +200,10 @@ export class Remote {
   async tree(commit: string): Promise<Map<string, TreeEntry>> {
     const { commit: c } = await git.readCommit({ fs, cache: this.cache, gitdir: this.gitdir, oid: commit });
     const out = new Map<string, TreeEntry>();
+    const folders = new Map<string, string>();
+    this.folders.set(commit, folders);
     const walk = async (oid: string, prefix: string) => {
+      folders.set(prefix, oid);
       const { tree } = await git.readTree({ fs, cache: this.cache, gitdir: this.gitdir, oid });
       for (const e of tree) {
         const path = prefix ? `${prefix}/${e.path}` : e.path;
@@ -222,8 +227,19 @@ export class Remote {
     return git.writeBlob({ fs, gitdir: this.gitdir, blob: bytes });
   }
 
-  /** Writes the trees of a whole file listing, bottom up; answers the root tree's id. */
-  async writeTrees(entries: Map<string, TreeEntry>): Promise<string> {
+  /**
+   * Writes the trees of a whole file listing, bottom up; answers the root tree's id. Given
+   * the commit it was made from (read with `tree`) and the paths changed since, a folder
+   * holding none of them keeps that commit's tree, unwritten: only the trees above a
+   * change are written.
+   */
+  async writeTrees(entries: Map<string, TreeEntry>, from?: { commit: string; changed: Iterable<string> }): Promise<string> {
+    const kept = from ? (this.folders.get(from.commit) ?? new Map<string, string>()) : new Map<string, string>();
+    const dirty = new Set<string>();
+    for (const path of from?.changed ?? []) {
+      const parts = path.split('/');
+      for (let i = 0; i < parts.length; i++) dirty.add(parts.slice(0, i).join('/'));
+    }
     interface Folder {
       files: Map<string, TreeEntry>;
       folders: Map<string, Folder>;
@@ -239,13 +255,17 @@ export class Remote {
       }
       at.files.set(parts[parts.length - 1] as string, entry);
     }
-    const write = async (folder: Folder): Promise<string> => {
+    const write = async (folder: Folder, path: string): Promise<string> => {
+      const unchanged = kept.get(path);
+      if (unchanged && !dirty.has(path)) return unchanged;
       const tree: git.TreeEntry[] = [];
-      for (const [name, sub] of folder.folders) tree.push({ mode: '040000', path: name, oid: await write(sub), type: 'tree' });
+      for (const [name, sub] of folder.folders) {
+        tree.push({ mode: '040000', path: name, oid: await write(sub, path ? `${path}/${name}` : name), type: 'tree' });
+      }
       for (const [name, e] of folder.files) tree.push({ mode: e.mode, path: name, oid: e.oid, type: e.type });
       return git.writeTree({ fs, gitdir: this.gitdir, tree });
     };
-    return write(root);
+    return write(root, '');
   }
 
   async writeCommit(c: {
