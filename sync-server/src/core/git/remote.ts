@@ -93,6 +93,26 @@ async function* once(bytes: Uint8Array): AsyncIterableIterator<Uint8Array> {
   yield bytes;
 }
 
+/** A commit's files by path, and its folders' tree ids by path (`''`: the root). */
+interface Listing {
+  files: Map<string, TreeEntry>;
+  folders: Map<string, string>;
+}
+
+/**
+ * Listings of the commits read or written lately, by store and commit (a commit's tree never
+ * changes): the next export of a space starts from the commit it pushed last, without
+ * reading its trees again.
+ */
+const listings = new Map<string, Listing>();
+const LISTINGS_KEPT = 16;
+
+function keepListing(key: string, listing: Listing): void {
+  listings.delete(key);
+  listings.set(key, listing);
+  if (listings.size > LISTINGS_KEPT) listings.delete(listings.keys().next().value as string);
+}
+
 /** An entry of a commit's tree, by path from the repository's root. */
 export interface TreeEntry {
   oid: string;
@@ -113,6 +133,8 @@ export class Remote {
   private readonly cache = {};
   /** The tree ids of each folder of the commits read with `tree`, by folder path (`''`: the root). */
   private readonly folders = new Map<string, Map<string, string>>();
+  /** The listing `writeTrees` wrote last: the commit written with its tree is listed as it. */
+  private built: Listing | undefined;
 
   private constructor(
     readonly url: string,
@@ -198,6 +220,11 @@ export class Remote {
 
   /** Every blob, link and submodule of a commit's tree, by path. */
   async tree(commit: string): Promise<Map<string, TreeEntry>> {
+    const known = listings.get(`${this.gitdir}\0${commit}`);
+    if (known) {
+      this.folders.set(commit, known.folders);
+      return known.files;
+    }
     const { commit: c } = await git.readCommit({ fs, cache: this.cache, gitdir: this.gitdir, oid: commit });
     const out = new Map<string, TreeEntry>();
     const folders = new Map<string, string>();
@@ -212,10 +239,13 @@ export class Remote {
       }
     };
     await walk(c.tree, '');
+    keepListing(`${this.gitdir}\0${commit}`, { files: out, folders });
     return out;
   }
 
   async treeOf(commit: string): Promise<string> {
+    const root = this.folders.get(commit)?.get('');
+    if (root) return root;
     return (await git.readCommit({ fs, cache: this.cache, gitdir: this.gitdir, oid: commit })).commit.tree;
   }
 
@@ -255,6 +285,8 @@ export class Remote {
       }
       at.files.set(parts[parts.length - 1] as string, entry);
     }
+    // The new listing's folders: those kept (a folder gone stays listed, harmlessly: nothing asks for it), then those written.
+    const built = new Map(kept);
     const write = async (folder: Folder, path: string): Promise<string> => {
       const unchanged = kept.get(path);
       if (unchanged && !dirty.has(path)) return unchanged;
@@ -263,9 +295,13 @@ export class Remote {
         tree.push({ mode: '040000', path: name, oid: await write(sub, path ? `${path}/${name}` : name), type: 'tree' });
       }
       for (const [name, e] of folder.files) tree.push({ mode: e.mode, path: name, oid: e.oid, type: e.type });
-      return git.writeTree({ fs, gitdir: this.gitdir, tree });
+      const oid = await git.writeTree({ fs, gitdir: this.gitdir, tree });
+      built.set(path, oid);
+      return oid;
     };
-    return write(root, '');
+    const oid = await write(root, '');
+    this.built = { files: entries, folders: built };
+    return oid;
   }
 
   async writeCommit(c: {
@@ -276,7 +312,7 @@ export class Remote {
     committer: { name: string; email: string };
   }): Promise<string> {
     const timestamp = Math.floor(Date.now() / 1000);
-    return git.writeCommit({
+    const oid = await git.writeCommit({
       fs,
       gitdir: this.gitdir,
       commit: {
@@ -287,6 +323,8 @@ export class Remote {
         committer: { ...c.committer, timestamp, timezoneOffset: 0 },
       },
     });
+    if (this.built?.folders.get('') === c.tree) keepListing(`${this.gitdir}\0${oid}`, this.built);
+    return oid;
   }
 
   /**
