@@ -58,8 +58,9 @@ async function cloneOnce(server: GitServer, name: string): Promise<number> {
   }
 }
 
-async function measure(label: string, db: Db, server: GitServer, repo: string) {
-  const config = { ...loadConfig({}), allowPrivateFetch: true, rateLimitPerAddress: 0, rateLimitPerToken: 0 };
+async function measure(label: string, db: Db, server: GitServer, repo: string, dataDir: string) {
+  // The spaces' object stores of the repository go under the run's own data folder.
+  const config = { ...loadConfig({}), dataDir, allowPrivateFetch: true, rateLimitPerAddress: 0, rateLimitPerToken: 0 };
   const deps = { db, config, log: createLogger('silent') };
   const app = createApp(deps);
   const runner = new GitRunner(deps);
@@ -153,7 +154,7 @@ export async function runGitBench() {
     try {
       const { db, unlock } = await openStore({ dataDir: dir, syncJournal: false });
       try {
-        await measure('embedded (PGlite)', db, server, 'docs-pglite');
+        await measure('embedded (PGlite)', db, server, 'docs-pglite', dir);
       } finally {
         await db.close();
         unlock();
@@ -173,7 +174,7 @@ export async function runGitBench() {
     try {
       const { db } = await openStore({ dataDir: pgDir, databaseUrl: scratch.url });
       try {
-        await measure('PostgreSQL', db, server, 'docs-postgres');
+        await measure('PostgreSQL', db, server, 'docs-postgres', pgDir);
       } finally {
         await db.close();
       }
