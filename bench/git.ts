@@ -58,8 +58,9 @@ async function cloneOnce(server: GitServer, name: string): Promise<number> {
   }
 }
 
-async function measure(label: string, db: Db, server: GitServer, repo: string) {
-  const config = { ...loadConfig({}), allowPrivateFetch: true, rateLimitPerAddress: 0, rateLimitPerToken: 0 };
+async function measure(label: string, db: Db, server: GitServer, repo: string, dataDir: string) {
+  // The spaces' object stores of the repository go under the run's own data folder.
+  const config = { ...loadConfig({}), dataDir, allowPrivateFetch: true, rateLimitPerAddress: 0, rateLimitPerToken: 0 };
   const deps = { db, config, log: createLogger('silent') };
   const app = createApp(deps);
   const runner = new GitRunner(deps);
@@ -100,14 +101,21 @@ async function measure(label: string, db: Db, server: GitServer, repo: string) {
       operate(spaceId, 'export', { url: server.url(repo), ref: 'main', commitMessage: 'Nothing changed' }),
     );
     const pages = (await api('GET', `/v1/spaces/${spaceId}/content`)).body.pages as { id: string; pages: { id: string }[] }[];
-    const page = pages.flatMap((p) => [p, ...p.pages]).at(-1)!.id;
+    const candidates = pages.flatMap((p) => [p, ...p.pages]).reverse();
+    // The last page that has a paragraph with text (not every generated page has one).
+    const paragraphOf = (doc: Y.Doc, id: string) => {
+      const body = findPageMap(doc, id)?.get(PageKey.body) as Y.XmlFragment | undefined;
+      const paragraphs = (body?.toArray() ?? []).filter((n) => n instanceof Y.XmlElement && n.nodeName === 'paragraph') as Y.XmlElement[];
+      return paragraphs.map((p) => p.toArray().findLast((n) => n instanceof Y.XmlText) as Y.XmlText | undefined).find(Boolean);
+    };
+    let page: string | undefined;
     const exports: number[] = [];
     const objects: number[] = [];
     for (let round = 0; round < 3; round++) {
       await editLive(db, { spaceId }, (doc) => {
-        const body = findPageMap(doc, page)?.get(PageKey.body) as Y.XmlFragment;
-        const paragraph = body.toArray().find((n) => n instanceof Y.XmlElement && n.nodeName === 'paragraph') as Y.XmlElement;
-        const text = paragraph.toArray().findLast((n) => n instanceof Y.XmlText) as Y.XmlText;
+        page ??= candidates.find((p) => paragraphOf(doc, p.id))?.id;
+        if (!page) throw new Error('no page has a paragraph to edit');
+        const text = paragraphOf(doc, page) as Y.XmlText;
         text.insert(text.length, ` Edit ${round}.`);
       });
       const pushedBefore = server.pushedObjects.length;
@@ -146,7 +154,7 @@ export async function runGitBench() {
     try {
       const { db, unlock } = await openStore({ dataDir: dir, syncJournal: false });
       try {
-        await measure('embedded (PGlite)', db, server, 'docs-pglite');
+        await measure('embedded (PGlite)', db, server, 'docs-pglite', dir);
       } finally {
         await db.close();
         unlock();
@@ -166,7 +174,7 @@ export async function runGitBench() {
     try {
       const { db } = await openStore({ dataDir: pgDir, databaseUrl: scratch.url });
       try {
-        await measure('PostgreSQL', db, server, 'docs-postgres');
+        await measure('PostgreSQL', db, server, 'docs-postgres', pgDir);
       } finally {
         await db.close();
       }

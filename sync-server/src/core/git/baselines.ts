@@ -1,7 +1,7 @@
 import { type PageTreeNode, pageTree, setPageGitBaseline, setReusableContentGit, setSummaryBaseline } from '@quire/shared/content/index';
 import type * as Y from 'yjs';
 import type { Queryable } from '../../store/db';
-import { putGitSource } from '../../store/gitSources';
+import { putGitSources } from '../../store/gitSources';
 import { renderFolder, renderHash } from '../content/export/markdown';
 import { type ImportPlan, gitSource } from '../content/import/plan';
 
@@ -43,8 +43,10 @@ export function recordGitBaselines(doc: Y.Doc, plan: ImportPlan): void {
 
 /** Keeps the files the import read, for the export to write back. */
 export async function keepGitSources(tx: Queryable, spaceId: string, plan: ImportPlan): Promise<void> {
-  for (const page of plan.pages) if (page.git && page.source) await putGitSource(tx, spaceId, page.git.oid, page.source);
+  const sources: { oid: string; bytes: Uint8Array }[] = [];
+  for (const page of plan.pages) if (page.git && page.source) sources.push({ oid: page.git.oid, bytes: page.source });
+  for (const r of plan.reusableContents ?? []) if (r.git && r.source) sources.push({ oid: r.git.oid, bytes: r.source });
   const summary = plan.summarySource;
-  for (const r of plan.reusableContents ?? []) if (r.git && r.source) await putGitSource(tx, spaceId, r.git.oid, r.source);
-  if (summary) await putGitSource(tx, spaceId, gitSource(summary.path, summary.bytes).oid, summary.bytes);
+  if (summary) sources.push({ oid: gitSource(summary.path, summary.bytes).oid, bytes: summary.bytes });
+  await putGitSources(tx, spaceId, sources);
 }

@@ -5,16 +5,19 @@ import {
   deletePage,
   getPage,
   listFiles,
+  listPages,
   type PageTreeNode,
   pageTree,
   setPageDocument,
   setPageGitBaseline,
+  readSummaryBaseline,
   setSummaryBaseline,
   updatePage,
 } from '@quire/shared/content/index';
 import type * as Y from 'yjs';
 import { renderFolder, renderHash } from '../content/export/markdown';
 import { type ImportPlan, type PlannedFile, type PlannedPage, gitSource } from '../content/import/plan';
+import { applySummaryOrder } from './summaryMoves';
 
 /** What applying a commit to the base changed, for the sync to store beside the merge. */
 export interface CommitDiff {
@@ -60,6 +63,15 @@ export function applyCommit(base: Y.Doc, plan: ImportPlan): CommitDiff {
   for (const p of plan.pages) {
     const known = p.git ? byPath.get(p.git.path.toLowerCase()) : undefined;
     if (known) ids.set(p.id, known);
+  }
+  // A group has no file: it is the base's group of the same title, when only one has it.
+  const groups = new Map<string, string | null>();
+  for (const page of listPages(base)) {
+    if (page.type === 'group') groups.set(page.title, groups.has(page.title) ? null : page.id);
+  }
+  for (const p of plan.pages) {
+    const group = p.type === 'group' && !ids.has(p.id) ? groups.get(p.title) : undefined;
+    if (group) ids.set(p.id, group);
   }
   const mapIds = (body: NodeJSON): NodeJSON => {
     let json = JSON.stringify(body);
@@ -118,6 +130,13 @@ export function applyCommit(base: Y.Doc, plan: ImportPlan): CommitDiff {
       const git = getPage(base, pageId)?.git;
       if (git && planPaths.has(git.path.toLowerCase())) continue;
       if (getPage(base, pageId)) deletePage(base, pageId);
+    }
+    // The summary git has is not the one both sides agreed on: pages it placed elsewhere are moved.
+    const summary = plan.summarySource;
+    if (summary) {
+      const oid = gitSource(summary.path, summary.bytes).oid;
+      const agreed = [readSummaryBaseline(base)?.oid, gitSource(summary.path, new TextEncoder().encode(rendered.summary)).oid];
+      if (!agreed.includes(oid)) applySummaryOrder(base, plan.pages, ids);
     }
   });
 

@@ -8,6 +8,7 @@ import { spaceSeenBy } from '../access/resourceAccess';
 import { splitCredentials } from './address';
 import { sealCredentials, seal } from './credentials';
 import { normalizeFolder } from './folder';
+import { removeGitStores } from './store';
 
 /*
  * A space connected to one branch (and folder) of one repository: `git/sync`. Connecting
@@ -65,10 +66,15 @@ export async function gitSyncConnection(ctx: CommandContext, input: { spaceId: s
   return present(row, input.baseUrl);
 }
 
-/** Disconnects the space: nothing follows the repository any more; the space's content stays. */
+/**
+ * Disconnects the space: nothing follows the repository any more; the space's content
+ * stays, this instance's object stores of it go (other instances' are dropped when they
+ * grow past their bound, or stay as caches a later connection fills).
+ */
 export async function disconnectGitSync(ctx: CommandContext, input: { spaceId: string }): Promise<void> {
   const space = await editableSpace(ctx, input.spaceId);
   await ctx.deps.db.transaction((tx) => deleteGitConnection(tx, space.id));
+  await removeGitStores(ctx.deps.config.dataDir, space.id);
 }
 
 function present(row: GitConnectionRow, baseUrl: string): GitSyncConnection {

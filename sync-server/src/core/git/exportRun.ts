@@ -43,7 +43,7 @@ export async function runExport(job: GitJob): Promise<GitOperationEnd> {
     const refs = await remote.refs();
     const existing = resolveRef(refs, op.ref);
     const ref = existing ?? (op.ref.startsWith('refs/') ? op.ref : `refs/heads/${op.ref}`);
-    const parent = existing ? await remote.fetch(existing) : undefined;
+    const parent = existing ? await remote.fetch(existing, refs.get(existing)) : undefined;
     const result = await commitFolder(job, {
       files,
       project,
@@ -95,10 +95,14 @@ export async function commitFolder(
   for (const [path, bytes] of c.files) written.set(path === 'SUMMARY.md' && layout.summary ? layout.summary : path, bytes);
 
   const next = new Map(base);
+  const changed: string[] = [];
   for (const path of base.keys()) {
     if (root && !path.startsWith(`${root}/`)) continue;
     const inside = root ? path.slice(root.length + 1) : path;
-    if (ownedByExport(inside) && !written.has(inside)) next.delete(path);
+    if (ownedByExport(inside) && !written.has(inside)) {
+      next.delete(path);
+      changed.push(path);
+    }
   }
   for (const [path, bytes] of written) {
     const before = base.get(at(path));
@@ -107,8 +111,9 @@ export async function commitFolder(
     if (before?.oid === oid && before.type === 'blob') continue;
     await remote.writeBlob(bytes);
     next.set(at(path), { oid, mode: before?.type === 'blob' ? before.mode : '100644', type: 'blob' });
+    changed.push(at(path));
   }
-  const tree = await remote.writeTrees(next);
+  const tree = await remote.writeTrees(next, c.parent ? { commit: c.parent, changed } : undefined);
   if (c.parent && tree === (await remote.treeOf(c.parent))) return { outcome: 'unchanged' };
   checkDeadline(limits);
 

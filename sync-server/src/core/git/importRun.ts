@@ -2,7 +2,7 @@ import { deletePage, deleteReusableContent, listFiles, listPages, listReusableCo
 import type * as Y from 'yjs';
 import { addContributor } from '../../store/changeRequests';
 import type { Queryable } from '../../store/db';
-import { linkSpaceFile, putBlob } from '../../store/files';
+import { linkSpaceFiles, putBlobs } from '../../store/files';
 import { type GitOperationEnd, finishGitOperation, lockRunningGitOperation } from '../../store/git';
 import { getSpace } from '../../store/spaces';
 import type { Branch } from '../content/branches';
@@ -27,7 +27,7 @@ export async function runImport(job: GitJob): Promise<GitRunResult> {
   const refs = await remote.refs();
   const ref = resolveRef(refs, op.ref);
   if (!ref) throw new GitFailure(`ref not found: ${shortRef(op.ref)}`);
-  const commit = await remote.fetch(ref);
+  const commit = await remote.fetch(ref, refs.get(ref));
   const { plan, redirects } = await planCommit(job, commit, ref);
   return write(job, plan, commit, redirects);
 }
@@ -114,7 +114,15 @@ export async function write(
     // The operation may have been given up meanwhile (timed out, or its lease taken over): then nothing is written.
     if (!(await lockRunningGitOperation(tx, op.id, op.attempts)))
       throw new GitFailure('the operation was stopped before its content was written');
-    for (const f of plan.files) await linkSpaceFile(tx, branch.spaceId, f.id, await putBlob(tx, f.bytes, f.contentType));
+    const hashes = await putBlobs(
+      tx,
+      plan.files.map((f) => ({ content: f.bytes, contentType: f.contentType })),
+    );
+    await linkSpaceFiles(
+      tx,
+      branch.spaceId,
+      plan.files.map((f, i) => ({ fileId: f.id, hash: hashes[i] as string })),
+    );
     await keepGitSources(tx, branch.spaceId, plan);
     const { revision } = await editBranch(
       tx,

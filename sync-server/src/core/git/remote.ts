@@ -93,6 +93,26 @@ async function* once(bytes: Uint8Array): AsyncIterableIterator<Uint8Array> {
   yield bytes;
 }
 
+/** A commit's files by path, and its folders' tree ids by path (`''`: the root). */
+interface Listing {
+  files: Map<string, TreeEntry>;
+  folders: Map<string, string>;
+}
+
+/**
+ * Listings of the commits read or written lately, by store and commit (a commit's tree never
+ * changes): the next export of a space starts from the commit it pushed last, without
+ * reading its trees again.
+ */
+const listings = new Map<string, Listing>();
+const LISTINGS_KEPT = 16;
+
+function keepListing(key: string, listing: Listing): void {
+  listings.delete(key);
+  listings.set(key, listing);
+  if (listings.size > LISTINGS_KEPT) listings.delete(listings.keys().next().value as string);
+}
+
 /** An entry of a commit's tree, by path from the repository's root. */
 export interface TreeEntry {
   oid: string;
@@ -102,12 +122,19 @@ export interface TreeEntry {
 
 /**
  * One operation's side of a repository: its refs, a shallow fetch of one of them into a
- * bare repository in `gitdir`, the objects read from it and written to it, and the push.
- * Credentials are handed to isomorphic-git through `onAuth` (never put in the URL, the
- * repository's config or a message).
+ * bare repository in `gitdir` (the space's object store, kept between operations: see
+ * `store.ts`), the objects read from it and written to it, and the push. Credentials are
+ * handed to isomorphic-git through `onAuth` (never put in the URL, the repository's config
+ * or a message).
  */
 export class Remote {
   private readonly transport: GuardedTransport;
+  /** isomorphic-git's cache of parsed pack indexes and packs: without it every object read loads its pack again. */
+  private readonly cache = {};
+  /** The tree ids of each folder of the commits read with `tree`, by folder path (`''`: the root). */
+  private readonly folders = new Map<string, Map<string, string>>();
+  /** The listing `writeTrees` wrote last: the commit written with its tree is listed as it. */
+  private built: Listing | undefined;
 
   private constructor(
     readonly url: string,
@@ -127,6 +154,10 @@ export class Remote {
   private get auth() {
     const credentials = this.credentials;
     return {
+      // Sent with the first request: a server that would answer 401 first costs no round trip per request.
+      headers: (credentials
+        ? { Authorization: `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}` }
+        : {}) as Record<string, string>,
       onAuth: () => (credentials ? { username: credentials.username, password: credentials.password } : { cancel: true }),
       // The same credentials refused twice: stop asking.
       onAuthFailure: () => ({ cancel: true }),
@@ -144,11 +175,17 @@ export class Remote {
     return new Map(refs.map((r) => [r.ref, r.oid]));
   }
 
-  /** Fetches one ref's commit (alone: depth 1); answers its id. */
-  async fetch(ref: string): Promise<string> {
+  /**
+   * Brings one ref's commit (alone: depth 1) into the store; answers its id. A commit the
+   * store already holds (`oid`, as the ref listing gave it) is not fetched again; else only
+   * what the store's last commit of the ref does not hold is sent (it is told as a `have`).
+   */
+  async fetch(ref: string, oid?: string): Promise<string> {
+    if (oid && (await this.has(oid))) return oid;
     const result = await this.run(() =>
       git.fetch({
         fs,
+        cache: this.cache,
         http: this.transport,
         gitdir: this.gitdir,
         url: this.url,
@@ -161,15 +198,40 @@ export class Remote {
       }),
     );
     if (!result.fetchHead) throw new GitFailure(`ref not found: ${shortRef(ref)}`);
+    await this.remember(ref, result.fetchHead);
     return result.fetchHead;
+  }
+
+  /** Whether the store holds this commit (and so its whole tree: a fetch or an export brought both). */
+  async has(commit: string): Promise<boolean> {
+    try {
+      await git.readCommit({ fs, cache: this.cache, gitdir: this.gitdir, oid: commit });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The store's own ref of the branch: the next fetch names it as a `have`, so only what is new comes. */
+  private async remember(ref: string, commit: string): Promise<void> {
+    if (!ref.startsWith('refs/')) return;
+    await git.writeRef({ fs, gitdir: this.gitdir, ref, value: commit, force: true });
   }
 
   /** Every blob, link and submodule of a commit's tree, by path. */
   async tree(commit: string): Promise<Map<string, TreeEntry>> {
-    const { commit: c } = await git.readCommit({ fs, gitdir: this.gitdir, oid: commit });
+    const known = listings.get(`${this.gitdir}\0${commit}`);
+    if (known) {
+      this.folders.set(commit, known.folders);
+      return known.files;
+    }
+    const { commit: c } = await git.readCommit({ fs, cache: this.cache, gitdir: this.gitdir, oid: commit });
     const out = new Map<string, TreeEntry>();
+    const folders = new Map<string, string>();
+    this.folders.set(commit, folders);
     const walk = async (oid: string, prefix: string) => {
-      const { tree } = await git.readTree({ fs, gitdir: this.gitdir, oid });
+      folders.set(prefix, oid);
+      const { tree } = await git.readTree({ fs, cache: this.cache, gitdir: this.gitdir, oid });
       for (const e of tree) {
         const path = prefix ? `${prefix}/${e.path}` : e.path;
         if (e.type === 'tree') await walk(e.oid, path);
@@ -177,23 +239,37 @@ export class Remote {
       }
     };
     await walk(c.tree, '');
+    keepListing(`${this.gitdir}\0${commit}`, { files: out, folders });
     return out;
   }
 
   async treeOf(commit: string): Promise<string> {
-    return (await git.readCommit({ fs, gitdir: this.gitdir, oid: commit })).commit.tree;
+    const root = this.folders.get(commit)?.get('');
+    if (root) return root;
+    return (await git.readCommit({ fs, cache: this.cache, gitdir: this.gitdir, oid: commit })).commit.tree;
   }
 
   async readBlob(oid: string): Promise<Uint8Array> {
-    return (await git.readBlob({ fs, gitdir: this.gitdir, oid })).blob;
+    return (await git.readBlob({ fs, cache: this.cache, gitdir: this.gitdir, oid })).blob;
   }
 
   async writeBlob(bytes: Uint8Array): Promise<string> {
     return git.writeBlob({ fs, gitdir: this.gitdir, blob: bytes });
   }
 
-  /** Writes the trees of a whole file listing, bottom up; answers the root tree's id. */
-  async writeTrees(entries: Map<string, TreeEntry>): Promise<string> {
+  /**
+   * Writes the trees of a whole file listing, bottom up; answers the root tree's id. Given
+   * the commit it was made from (read with `tree`) and the paths changed since, a folder
+   * holding none of them keeps that commit's tree, unwritten: only the trees above a
+   * change are written.
+   */
+  async writeTrees(entries: Map<string, TreeEntry>, from?: { commit: string; changed: Iterable<string> }): Promise<string> {
+    const kept = from ? (this.folders.get(from.commit) ?? new Map<string, string>()) : new Map<string, string>();
+    const dirty = new Set<string>();
+    for (const path of from?.changed ?? []) {
+      const parts = path.split('/');
+      for (let i = 0; i < parts.length; i++) dirty.add(parts.slice(0, i).join('/'));
+    }
     interface Folder {
       files: Map<string, TreeEntry>;
       folders: Map<string, Folder>;
@@ -209,13 +285,23 @@ export class Remote {
       }
       at.files.set(parts[parts.length - 1] as string, entry);
     }
-    const write = async (folder: Folder): Promise<string> => {
+    // The new listing's folders: those kept (a folder gone stays listed, harmlessly: nothing asks for it), then those written.
+    const built = new Map(kept);
+    const write = async (folder: Folder, path: string): Promise<string> => {
+      const unchanged = kept.get(path);
+      if (unchanged && !dirty.has(path)) return unchanged;
       const tree: git.TreeEntry[] = [];
-      for (const [name, sub] of folder.folders) tree.push({ mode: '040000', path: name, oid: await write(sub), type: 'tree' });
+      for (const [name, sub] of folder.folders) {
+        tree.push({ mode: '040000', path: name, oid: await write(sub, path ? `${path}/${name}` : name), type: 'tree' });
+      }
       for (const [name, e] of folder.files) tree.push({ mode: e.mode, path: name, oid: e.oid, type: e.type });
-      return git.writeTree({ fs, gitdir: this.gitdir, tree });
+      const oid = await git.writeTree({ fs, gitdir: this.gitdir, tree });
+      built.set(path, oid);
+      return oid;
     };
-    return write(root);
+    const oid = await write(root, '');
+    this.built = { files: entries, folders: built };
+    return oid;
   }
 
   async writeCommit(c: {
@@ -226,7 +312,7 @@ export class Remote {
     committer: { name: string; email: string };
   }): Promise<string> {
     const timestamp = Math.floor(Date.now() / 1000);
-    return git.writeCommit({
+    const oid = await git.writeCommit({
       fs,
       gitdir: this.gitdir,
       commit: {
@@ -237,6 +323,8 @@ export class Remote {
         committer: { ...c.committer, timestamp, timezoneOffset: 0 },
       },
     });
+    if (this.built?.folders.get('') === c.tree) keepListing(`${this.gitdir}\0${oid}`, this.built);
+    return oid;
   }
 
   /**
@@ -246,7 +334,17 @@ export class Remote {
   async push(commit: string, ref: string, force: boolean): Promise<'pushed' | 'rejected'> {
     try {
       const result = await this.run(() =>
-        git.push({ fs, http: this.transport, gitdir: this.gitdir, url: this.url, ref: commit, remoteRef: ref, force, ...this.auth }),
+        git.push({
+          fs,
+          cache: this.cache,
+          http: this.transport,
+          gitdir: this.gitdir,
+          url: this.url,
+          ref: commit,
+          remoteRef: ref,
+          force,
+          ...this.auth,
+        }),
       );
       const refused = Object.entries(result.refs).find(([, r]) => !r.ok);
       if (!result.ok || refused) {
@@ -254,6 +352,7 @@ export class Remote {
         if (/fast.?forward|fetch first|stale/i.test(why)) return 'rejected';
         throw new GitFailure(`the push to ${shortRef(ref)} of ${this.url} was refused: ${why}`);
       }
+      await this.remember(ref, commit);
       return 'pushed';
     } catch (err) {
       if (err instanceof git.Errors.PushRejectedError) return 'rejected';

@@ -1,5 +1,4 @@
-import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
 import { DomainError } from '@quire/shared/domainErrors';
 import {
   GIT_CHANNEL,
@@ -23,6 +22,7 @@ import { runImport } from './importRun';
 import { runSync } from './syncRun';
 import type { GitRunResult } from './job';
 import { GitFailure, Remote, timedOut } from './remote';
+import { boundGitStore, dropGitStore, gitStorePath } from './store';
 
 type RunnerDeps = Pick<Deps, 'db' | 'config' | 'log'>;
 
@@ -136,12 +136,12 @@ export class GitRunner {
 
   private async run(op: GitOperationRow): Promise<void> {
     const { db, config, log } = this.deps;
-    const workdir = join(config.dataDir, 'tmp', 'git', op.id);
+    const store = gitStorePath(config.dataDir, op.space_id, op.url);
     let credentials;
     let end: GitRunResult;
     try {
       credentials = await unsealCredentials(db, op.credentials);
-      end = await this.attempt(op, workdir, credentials);
+      end = await this.attempt(op, store, credentials);
     } catch (err) {
       if (err instanceof GitFailure) end = { state: err.state, error: err.message };
       else if (err instanceof DomainError) end = { state: 'failure', error: err.message };
@@ -152,9 +152,9 @@ export class GitRunner {
         );
         end = { state: 'failure', error: 'the operation failed unexpectedly; the error has been logged' };
       }
-    } finally {
-      await rm(workdir, { recursive: true, force: true }).catch(() => {});
     }
+    // The store may be what failed (an interrupted write, a corrupt object): the next run builds it again.
+    if (end.state !== 'success') await dropGitStore(store).catch(() => {});
     if (end.recorded) return;
     const { recorded: _, ...rest } = end;
     const recorded: GitOperationEnd = rest.error ? { ...rest, error: redact(rest.error, credentials) } : rest;
@@ -177,7 +177,7 @@ export class GitRunner {
 
   private async attempt(
     op: GitOperationRow,
-    workdir: string,
+    store: string,
     credentials: Awaited<ReturnType<typeof unsealCredentials>>,
   ): Promise<GitRunResult> {
     const { db, config } = this.deps;
@@ -201,9 +201,9 @@ export class GitRunner {
       deadline: Date.now() + config.git.timeoutMs,
       timeoutMs: config.git.timeoutMs,
     };
-    await rm(workdir, { recursive: true, force: true });
-    await mkdir(workdir, { recursive: true, mode: 0o700 });
-    const remote = await Remote.open(op.url, credentials, workdir, limits);
+    await boundGitStore(store, 2 * config.git.maxBytes);
+    await mkdir(store, { recursive: true, mode: 0o700 });
+    const remote = await Remote.open(op.url, credentials, store, limits);
     const job = { deps: this.deps, op, space, remote, limits };
     const work = op.request.sync ? runSync(job) : op.direction === 'import' ? runImport(job) : runExport(job);
     // Reading and planning between requests is bounded too: past the deadline the operation ends as timed out.

@@ -41,7 +41,7 @@ export async function runSync(job: GitJob): Promise<GitRunResult> {
   if (!conn.base_commit || !conn.base_state) {
     if (conn.first_sync === 'git') {
       if (!existing) throw new GitFailure(`ref not found: ${shortRef(conn.ref)}`);
-      const commit = await remote.fetch(existing);
+      const commit = await remote.fetch(existing, refs.get(existing));
       const { plan, redirects } = await planCommit(job, commit, existing);
       return write(job, plan, commit, redirects, async (tx, revision) => {
         const state = Y.encodeStateAsUpdate(await docAtRevision(tx, revision));
@@ -57,7 +57,7 @@ export async function runSync(job: GitJob): Promise<GitRunResult> {
   for (let attempt = 1; ; attempt++) {
     const ref = existing ?? (conn.ref.startsWith('refs/') ? conn.ref : `refs/heads/${conn.ref}`);
     const head = existing ? refs.get(existing) : undefined;
-    const parent = existing ? await remote.fetch(existing) : undefined;
+    const parent = existing ? await remote.fetch(existing, refs.get(existing)) : undefined;
     if (base && parent && head !== baseCommit) {
       const { plan } = await planCommit(job, parent, ref);
       await mergeCommit(job, base, plan, parent, conn.id);

@@ -1,4 +1,5 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPage, setPageMarkdown } from '@quire/shared/content/index';
 import { sign } from '@octokit/webhooks-methods';
@@ -16,6 +17,8 @@ let runner: GitRunner;
 let orgId: string;
 let admin: TestUser;
 let reader: TestUser;
+// The spaces' object stores of the repositories (`DATA_DIR/git/stores`).
+const dataDir = mkdtempSync(join(tmpdir(), 'quire-git-sync-'));
 
 const TOKEN = 'sync-t0ken-secret';
 
@@ -24,7 +27,7 @@ vi.setConfig({ testTimeout: 240_000, hookTimeout: 120_000 });
 
 beforeAll(async () => {
   g = await GitServer.start({ user: 'ada', password: TOKEN });
-  t = await TestServer.start({ allowPrivateFetch: true });
+  t = await TestServer.start({ allowPrivateFetch: true, dataDir });
   runner = new GitRunner(t.deps);
   const o = await t.org(['read']);
   orgId = o.orgId;
@@ -35,6 +38,7 @@ afterAll(async () => {
   await runner?.stop();
   await t?.close();
   await g?.close();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 const GUIDE = 'The quick fox jumps.\n\nSecond paragraph stays.\n\nThird paragraph is here.\n';
@@ -49,8 +53,8 @@ async function newSpace(title: string): Promise<string> {
 }
 
 /** A repository and a space connected to it, after its first sync. */
-async function connected(name: string, firstSync: 'git' | 'quire' = 'git') {
-  g.createRepository(name, REPO);
+async function connected(name: string, firstSync: 'git' | 'quire' = 'git', files: Record<string, string> = REPO) {
+  g.createRepository(name, files);
   const spaceId = await newSpace(name);
   const put = await t.put(`/v1/spaces/${spaceId}/git/sync`, admin.token, {
     url: g.url(name, false).replace('//', '//ada@'),
@@ -270,5 +274,116 @@ describe('git/sync: arrivals and failures', () => {
     expect(retries).toHaveLength(1);
     expect(new Date(retries[0]!.not_before).getTime()).toBeGreaterThan(Date.now());
     expect(await runner.runOnce()).toBe(0);
+  });
+});
+
+interface TreePage {
+  id: string;
+  title: string;
+  pages: TreePage[];
+}
+const outline = (pages: TreePage[]): unknown[] => pages.map((p) => [p.title, ...(p.pages.length ? [outline(p.pages)] : [])]);
+const ids = (pages: TreePage[]): Record<string, string> =>
+  Object.fromEntries(pages.flatMap((p) => [[p.title, p.id], ...Object.entries(ids(p.pages))]));
+
+describe('git/sync: the table of contents', () => {
+  it('a page moved in SUMMARY.md is moved in the space, the same page with its id and body', async () => {
+    const files = {
+      ...REPO,
+      'SUMMARY.md': '# Table of contents\n\n* [Welcome](README.md)\n* [Guide](guide.md)\n* [FAQ](faq.md)\n',
+      'faq.md': '# FAQ\n\nAsk away.\n',
+    };
+    const { spaceId, secret } = await connected('moves', 'git', files);
+    const content = async () => (await t.get(`/v1/spaces/${spaceId}/content`, admin.token)).body.pages as TreePage[];
+    const before = ids(await content());
+    expect(outline(await content())).toEqual([['Welcome'], ['Guide'], ['FAQ']]);
+
+    // Only the order changes: FAQ first.
+    g.commit('moves', { 'SUMMARY.md': '# Table of contents\n\n* [FAQ](faq.md)\n* [Welcome](README.md)\n* [Guide](guide.md)\n' });
+    expect((await hook(spaceId, { ref: 'refs/heads/main' }, secret)).status).toBe(202);
+    await runner.runOnce();
+    expect(outline(await content())).toEqual([['FAQ'], ['Welcome'], ['Guide']]);
+
+    // Guide goes under Welcome.
+    g.commit('moves', { 'SUMMARY.md': '# Table of contents\n\n* [FAQ](faq.md)\n* [Welcome](README.md)\n  * [Guide](guide.md)\n' });
+    expect((await hook(spaceId, { ref: 'refs/heads/main' }, secret)).status).toBe(202);
+    await runner.runOnce();
+    const after = await content();
+    expect(outline(after)).toEqual([['FAQ'], ['Welcome', [['Guide']]]]);
+    // The same pages, moved: no page was removed and created again.
+    expect(ids(after)).toEqual(before);
+    expect(await markdown(spaceId, before.Guide!)).toContain('Third paragraph is here.');
+    const info = (await t.get(`/v1/spaces/${spaceId}/git/info`, admin.token)).body;
+    expect(info.operation, JSON.stringify(info.operation)).toMatchObject({ state: 'success' });
+    // Both ends equal: the branch's summary still nests Guide under Welcome.
+    expect(onBranch('moves', 'SUMMARY.md')).toMatch(/\* \[Welcome\]\([^)]+\)\n {2}\* \[Guide\]/);
+  });
+});
+
+describe('git/sync: Quire edits become commits', () => {
+  it('a push refused because the branch moved meanwhile fetches, merges and pushes again, never forced', async () => {
+    const { spaceId } = await connected('moved-meanwhile');
+    const guide = await pageId(spaceId, 'Guide');
+    // A teammate pushes between the sync's fetch and its push.
+    let teammate = false;
+    g.beforeRequest = (request) => {
+      if (teammate || !request.startsWith('GET /moved-meanwhile.git/info/refs?service=git-receive-pack')) return;
+      teammate = true;
+      g.commit(
+        'moved-meanwhile',
+        { 'guide.md': `# Guide\n\n${GUIDE.replace('The quick fox jumps.', 'The quick fox jumps high.')}` },
+        { message: 'Teammate' },
+      );
+    };
+    try {
+      await editLive(t.db, { spaceId }, (doc) =>
+        setPageMarkdown(doc, guide, GUIDE.replace('Third paragraph is here.', 'Third paragraph is here, edited in Quire.')),
+      );
+      await runner.runOnce();
+      expect(teammate).toBe(true);
+    } finally {
+      g.beforeRequest = undefined;
+    }
+    const info = (await t.get(`/v1/spaces/${spaceId}/git/info`, admin.token)).body;
+    expect(info.operation, JSON.stringify(info.operation)).toMatchObject({ state: 'success' });
+    const log = g.log('moved-meanwhile');
+    expect(log[0]).toMatchObject({ subject: 'Edits in Quire' });
+    expect(log.map((c) => c.subject)).toContain('Teammate');
+    const file = onBranch('moved-meanwhile', 'guide.md');
+    expect(file).toContain('The quick fox jumps high.');
+    expect(file).toContain('Third paragraph is here, edited in Quire.');
+    // The teammate's edit came into Quire too, and the base is what was pushed.
+    expect(await markdown(spaceId, guide)).toContain('The quick fox jumps high.');
+    expect((await t.get(`/v1/spaces/${spaceId}/git/sync`, admin.token)).body.commit).toBe(log[0]!.hash);
+  });
+});
+
+describe('git/sync: the space’s object store', () => {
+  it('a push fetches nothing while the branch did not move; a lost store is fetched again; disconnecting removes it', async () => {
+    const { spaceId } = await connected('store');
+    const guide = await pageId(spaceId, 'Guide');
+    const fetches = () => g.requests.filter((r) => r.startsWith('POST /store.git/git-upload-pack')).length;
+    const stores = join(dataDir, 'git', 'stores', spaceId);
+    expect(existsSync(stores)).toBe(true);
+    const edit = (words: string) =>
+      editLive(t.db, { spaceId }, (doc) => setPageMarkdown(doc, guide, GUIDE.replace('Second paragraph stays.', words)));
+
+    let before = fetches();
+    await edit('Second paragraph, first edit.');
+    await runner.runOnce();
+    expect(fetches() - before).toBe(0);
+    expect(onBranch('store', 'guide.md')).toContain('Second paragraph, first edit.');
+
+    // Another instance's disk, or one cleaned: the commit is fetched again.
+    rmSync(stores, { recursive: true, force: true });
+    before = fetches();
+    await edit('Second paragraph, second edit.');
+    await runner.runOnce();
+    expect(fetches() - before).toBeGreaterThan(0);
+    expect(onBranch('store', 'guide.md')).toContain('Second paragraph, second edit.');
+    expect(g.log('store').map((c) => c.subject)).toEqual(['Edits in Quire', 'Edits in Quire', 'Docs']);
+
+    expect((await t.request('DELETE', `/v1/spaces/${spaceId}/git/sync`, { token: admin.token })).status).toBe(204);
+    expect(existsSync(stores)).toBe(false);
   });
 });

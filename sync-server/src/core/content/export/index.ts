@@ -1,6 +1,6 @@
 import { listFiles } from '@quire/shared/content/index';
 import type { Queryable } from '../../../store/db';
-import { getBlob, spaceFileHashes } from '../../../store/files';
+import { getBlobContents, spaceFileHashes } from '../../../store/files';
 import { getGitSources } from '../../../store/gitSources';
 import { docAtRevision } from '../revisions';
 import { type ArchiveFormat, packArchive } from './archive';
@@ -18,11 +18,12 @@ export async function exportRevisionFiles(db: Queryable, spaceId: string, revisi
     spaceId,
     listFiles(doc).map((f) => f.id),
   );
+  const contents = await getBlobContents(db, [...hashes.values()]);
   return exportBranchAsMarkdown(
     doc,
     async (file) => {
       const hash = hashes.get(file.id);
-      return hash ? (await getBlob(db, hash))?.content : undefined;
+      return hash ? contents.get(hash) : undefined;
     },
     (oids) => getGitSources(db, spaceId, oids),
   );
