@@ -7,7 +7,6 @@ import { adaptiveSchemaError } from './adaptiveSchema';
 import { recordWebhookEvent } from '../webhooks/events';
 import { hostnameProven, isReservedHostname } from './hostnameOwnership';
 import { addSiteSpace, slugify } from './structure';
-import { SITE_MANAGER_ROLE } from './structureRead';
 import { clearDefaultContentSite } from '../../store/organizations';
 import * as sites from '../../store/sites';
 import { getSection, getSiteSpace, setSectionDefaultSiteSpace } from '../../store/sitesStructure';

@@ -1,5 +1,4 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { Role } from '@quire/shared';
 import type { Context } from 'hono';
 import { applyTemplateAs, importAs, spacePdfUrl, uploadFileAs } from '../../core/content/branchOps';
 import { ARCHIVE_TYPES, exportRevisionArchive } from '../../core/content/export';

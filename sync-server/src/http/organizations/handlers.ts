@@ -1,5 +1,4 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { Context } from 'hono';
 import { createCollection } from '../../core/collections/commands';
 import { listOrganizationCollections } from '../../core/collections/queries';
 import { agentInstructionsOf, replaceAgentInstructions } from '../../core/organizations/agentInstructions';
@@ -15,7 +14,6 @@ import { listOrganizations } from '../../core/organizations/queries';
 import { tags } from '../../core/readModel/readModel';
 import { createSpace } from '../../core/spaces/commands';
 import { listOrganizationSpaces } from '../../core/spaces/queries';
-import { visibleSpaceIds } from '../../core/spaces/visible';
 import type { AppEnv } from '../env';
 import { requireOrg } from '../guards';
 import { iso } from '../../core/views/iso';
@@ -129,8 +127,3 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
   );
 }
 
-/** Spaces a guest can see: those granted to them directly or through a collection. */
-export async function guestVisibleSpaceIds(c: Context<AppEnv>, orgId: string): Promise<string[]> {
-  const access = await c.get('access').org(orgId);
-  return visibleSpaceIds(c.get('deps').db, access, { orgId });
-}
