@@ -20,7 +20,10 @@ function start(deps: Deps, specId: string) {
 }
 
 /** Creates a spec; 409 when its slug is taken in the organization (a put replaces a source). */
-export async function createSpec(ctx: CommandContext, input: { organizationId: string; fields: CreateOpenAPISpecBody }): Promise<OpenAPISpec> {
+export async function createSpec(
+  ctx: CommandContext,
+  input: { organizationId: string; fields: CreateOpenAPISpecBody },
+): Promise<OpenAPISpec> {
   const { deps } = ctx;
   const { organizationId: orgId, fields: b } = input;
   await orgSeenBy(deps.db, ctx.access, orgId, WRITE);

@@ -80,7 +80,10 @@ export async function putTeamMember(
 }
 
 /** Takes a user out of a team (nothing to do when they are not in it). */
-export async function deleteTeamMember(ctx: CommandContext, input: { organizationId: string; teamId: string; userId: string }): Promise<void> {
+export async function deleteTeamMember(
+  ctx: CommandContext,
+  input: { organizationId: string; teamId: string; userId: string },
+): Promise<void> {
   const { team } = await teamSeenBy(ctx, input, 'manage');
   await teams.removeTeamMember(ctx.deps.db, team.id, input.userId);
 }

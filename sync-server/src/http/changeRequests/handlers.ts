@@ -28,7 +28,10 @@ export function registerChangeRequests(app: OpenAPIHono<AppEnv>) {
   );
 
   app.openapi(r.changeRequestPdf, async (c) =>
-    c.json(await queries.changeRequestPdf(commandContext(c), { ...c.req.valid('param'), links: linkBase(c), query: c.req.valid('query') }), 200),
+    c.json(
+      await queries.changeRequestPdf(commandContext(c), { ...c.req.valid('param'), links: linkBase(c), query: c.req.valid('query') }),
+      200,
+    ),
   );
 
   app.openapi(r.listReviews, async (c) =>

@@ -34,7 +34,10 @@ export function registerOpenAPISpecs(app: OpenAPIHono<AppEnv>) {
   // A public spec's latest processed document, for anyone with the link (outside /v1: no token).
   app.get('/public/openapi/:orgId/:slug', async (c) => {
     const { orgId, slug } = c.req.param();
-    const latest = ID.test(orgId) && ID.test(slug) ? await queries.publicSpecDocument(c.get('deps'), { organizationId: orgId, specSlug: slug }) : undefined;
+    const latest =
+      ID.test(orgId) && ID.test(slug)
+        ? await queries.publicSpecDocument(c.get('deps'), { organizationId: orgId, specSlug: slug })
+        : undefined;
     if (!latest) throw notFound('OpenAPI specification');
     c.header('cache-control', 'no-cache');
     return c.json(latest.document as object, 200);

@@ -126,4 +126,3 @@ export function registerOrganizations(app: OpenAPIHono<AppEnv>) {
     c.json(await createCollection(commandContext(c), { ...c.req.valid('param'), fields: c.req.valid('json') }), 200),
   );
 }
-

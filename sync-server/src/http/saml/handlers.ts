@@ -7,7 +7,6 @@ import { consumeSamlResponse, signInWithSamlResponse } from '../../core/sso/sign
 import * as providers from '../../core/sso/providers';
 import { activeProvider, signInUrl } from '../../core/sso/providers';
 import { serviceProviderMetadata, serviceUrls } from '../../core/sso/serviceProvider';
-import type { SamlProviderRow } from '../../store/saml';
 import { badRequest } from '@quire/shared/domainErrors';
 import { ApiError } from '../errorStatus';
 import type { AppEnv } from '../env';
@@ -23,7 +22,7 @@ type Ctx = Context<AppEnv>;
 const MAX_ACS_BODY = 512 * 1024;
 
 /** A provider for the browser-facing endpoints: unknown ids and malformed ones look the same. */
-function serviceProvider(c: Ctx): Promise<SamlProviderRow> {
+function serviceProvider(c: Ctx) {
   return activeProvider(c.get('deps').db, c.req.param('providerId') ?? '');
 }
 

@@ -38,7 +38,10 @@ export function registerSites(app: OpenAPIHono<AppEnv>) {
   app.openapi(r.getAdaptiveSchema, async (c) => c.json(await queries.getAdaptiveSchema(commandContext(c), c.req.valid('param')), 200));
 
   app.openapi(r.putAdaptiveSchema, async (c) =>
-    c.json(await commands.putAdaptiveSchema(commandContext(c), { ...c.req.valid('param'), jsonSchema: c.req.valid('json').jsonSchema }), 200),
+    c.json(
+      await commands.putAdaptiveSchema(commandContext(c), { ...c.req.valid('param'), jsonSchema: c.req.valid('json').jsonSchema }),
+      200,
+    ),
   );
 
   app.openapi(r.getTemplateConditions, async (c) =>
