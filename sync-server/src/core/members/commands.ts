@@ -1,6 +1,7 @@
 import type { Member, Role } from '@quire/shared';
 import { conflict, forbidden, notFound } from '@quire/shared/domainErrors';
 import { orgSeenBy } from '../access/resourceAccess';
+import { type Invitation, inviteMembers as invite, joinOrganization as join, withdrawLinkInvite } from '../organizations/membership';
 import type { CommandContext } from '../platform/deps';
 import { MEMBER_REFUSALS, mayMember } from '../policies/members';
 import { presentMember } from '../views/member';
@@ -66,4 +67,25 @@ export async function setMemberSso(ctx: CommandContext, input: { organizationId:
   const { org, access } = await orgSeenBy(db, ctx.access, input.organizationId, 'manage');
   if (!(await markSsoMember(db, org.id, input.userId))) throw notFound('member');
   return presentMember((await getMemberView(db, org.id, input.userId)) as MemberView, ctx.baseUrl, access);
+}
+
+/**
+ * Makes each address a member (admins), creating its user when unknown; all or none.
+ * Answers the users' ids in the order of the addresses.
+ */
+export async function inviteMembers(ctx: CommandContext, input: { organizationId: string; invitation: Invitation }) {
+  const { org } = await orgSeenBy(ctx.deps.db, ctx.access, input.organizationId, 'manage');
+  const ids = await invite(ctx.deps.db, org, input.invitation);
+  return { users: ids, invited: ids.length };
+}
+
+/** Withdraws an invitation link of the organization (admins; nothing to do when it is gone). */
+export async function deleteLinkInvite(ctx: CommandContext, input: { organizationId: string; inviteId: string }): Promise<void> {
+  const { org } = await orgSeenBy(ctx.deps.db, ctx.access, input.organizationId, 'manage');
+  await withdrawLinkInvite(ctx.deps.db, org.id, input.inviteId);
+}
+
+/** The caller joins an organization open to their verified email domain (see `joinOrganization` in membership.ts). */
+export async function joinOrganization(ctx: CommandContext, input: { organizationId: string }): Promise<void> {
+  await join(ctx.deps.db, ctx.caller, input.organizationId);
 }
