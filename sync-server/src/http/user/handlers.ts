@@ -1,11 +1,10 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { IdSchema, UserSchema } from '@quire/shared';
 import { z } from 'zod';
-import { userSeenBy } from '../../core/access/callers';
+import * as queries from '../../core/users/queries';
+import { commandContext } from '../../web/commandContext';
 import type { AppEnv } from '../env';
 import { apiRoute, json } from '../openapi';
-import { presentUser } from '../../core/views/user';
-import { baseUrl } from '../urls';
 
 const getCurrentUser = apiRoute({
   method: 'get',
@@ -26,10 +25,7 @@ const getUserById = apiRoute({
 });
 
 export function registerUser(app: OpenAPIHono<AppEnv>) {
-  app.openapi(getCurrentUser, (c) => c.json(presentUser(c.get('caller').user, baseUrl(c)), 200));
+  app.openapi(getCurrentUser, (c) => c.json(queries.getCurrentUser(commandContext(c)), 200));
 
-  app.openapi(getUserById, async (c) => {
-    const user = await userSeenBy(c.get('deps').db, c.get('caller'), c.req.valid('param').userId);
-    return c.json(presentUser(user, baseUrl(c)), 200);
-  });
+  app.openapi(getUserById, async (c) => c.json(await queries.getUser(commandContext(c), c.req.valid('param')), 200));
 }
