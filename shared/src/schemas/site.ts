@@ -87,6 +87,8 @@ export const CreateSiteBody = z.strictObject({
   spaces: z.array(IdSchema).max(50).optional(),
 });
 
+export type CreateSiteBody = z.infer<typeof CreateSiteBody>;
+
 export const UpdateSiteBody = patchBody({
   title: text(128, 1).optional(),
   visibility: SiteVisibilitySchema.optional(),

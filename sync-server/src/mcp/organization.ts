@@ -8,12 +8,12 @@ import { SearchQuery } from '@quire/shared/schemas/search';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { type ProposedEditTarget, proposeEdit as proposeEditIn } from '../core/content/proposedEdits';
-import type { Scope } from '../core/comments/threads';
 import { tags } from '../core/readModel/readModel';
 import { changeRequestSeenBy, spaceSeenBy } from '../core/access/resourceAccess';
 import { mergeChangeRequest, reviewChangeRequest } from '../core/changeRequests/commands';
 import { listOrganizationChangeRequests, listSpaceChangeRequests } from '../core/changeRequests/queries';
-import * as comments from '../core/comments/operations';
+import * as commentCommands from '../core/comments/commands';
+import * as commentQueries from '../core/comments/queries';
 import { pageTree, readPage, searchOrganization, searchSpace } from '../core/content/queries';
 import { listOrganizations } from '../core/organizations/queries';
 import { listOrganizationSpaces } from '../core/spaces/queries';
@@ -25,7 +25,6 @@ import { organizationAnswers } from './organizationAnswers';
 import { answerMcp, type McpEndpoint, tool } from './server';
 
 type Ctx = Context<AppEnv>;
-type Branch = { spaceId: string; changeRequestId?: string };
 
 /**
  * The organization as an MCP server at `/v1/mcp`, for an API token: each tool is a /v1
@@ -44,12 +43,6 @@ const SpaceParams = z.object({ spaceId: IdSchema });
 const ChangeRequestRef = { spaceId: IdSchema, changeRequestId: IdSchema };
 const OptionalChangeRequest = { changeRequestId: IdSchema.optional() };
 const LIST_TEXT = ['limit'] as const;
-
-/** The comments of main, or of a change request when one is named (404 or 403 as over REST). */
-function commentScope(c: Ctx, a: Branch): Promise<Scope> {
-  const ctx = commandContext(c);
-  return a.changeRequestId ? comments.changeRequestScope(ctx, a.spaceId, a.changeRequestId) : comments.spaceScope(ctx, a.spaceId);
-}
 
 /**
  * Says the answer just computed from a space's content (of main or of a change request) may
@@ -206,7 +199,7 @@ export const organizationEndpoint: McpEndpoint<Ctx> = {
       textFields: LIST_TEXT,
       readOnly: true,
       run: async (c, { spaceId, changeRequestId, ...q }) =>
-        comments.listComments(commandContext(c), await commentScope(c, { spaceId, changeRequestId }), q),
+        commentQueries.listComments(commandContext(c), { spaceId, changeRequestId, query: q }),
     }),
     tool({
       name: 'post_comment',
@@ -215,7 +208,7 @@ export const organizationEndpoint: McpEndpoint<Ctx> = {
       input: args({ ...SpaceParams.shape, ...OptionalChangeRequest }, CreateCommentBody.shape),
       readOnly: false,
       run: async (c, { spaceId, changeRequestId, ...b }) =>
-        comments.createComment(commandContext(c), await commentScope(c, { spaceId, changeRequestId }), b),
+        commentCommands.createComment(commandContext(c), { spaceId, changeRequestId, fields: b }),
     }),
     tool({
       name: 'reply_to_comment',
@@ -224,7 +217,7 @@ export const organizationEndpoint: McpEndpoint<Ctx> = {
       input: args({ ...SpaceParams.shape, ...OptionalChangeRequest, commentId: IdSchema }, CreateCommentReplyBody.shape),
       readOnly: false,
       run: async (c, { spaceId, changeRequestId, commentId, ...b }) =>
-        comments.createReply(commandContext(c), await commentScope(c, { spaceId, changeRequestId }), commentId, b),
+        commentCommands.createReply(commandContext(c), { spaceId, changeRequestId, commentId, fields: b }),
     }),
   ],
 };

@@ -1,12 +1,26 @@
-import type { CreateReviewBody } from '@quire/shared/schemas/changeRequest';
+import type {
+  ChangeRequest,
+  CreateChangeRequestBody,
+  CreateReviewBody,
+  RequestReviewersBody,
+  UpdateChangeRequestBody,
+} from '@quire/shared/schemas/changeRequest';
 import { badRequest } from '@quire/shared/domainErrors';
 import type { z } from 'zod';
-import { changeRequestSeenBy } from '../access/resourceAccess';
+import { changeRequestSeenBy, spaceSeenBy } from '../access/resourceAccess';
 import { BodyError, storedBody } from '../comments/bodies';
 import { mergeChangeRequest as merge } from '../content/changeRequests';
-import { reviewChangeRequestAs } from '../content/changeRequestWrites';
+import {
+  openChangeRequestAs,
+  removeRequestedReviewerAs,
+  requestReviewersAs,
+  reviewChangeRequestAs,
+  updateChangeRequestAs,
+  updateFromMainAs,
+} from '../content/changeRequestWrites';
 import type { CommandContext } from '../platform/deps';
-import { presentReviews } from '../views/changeRequest';
+import { presentChangeRequest, presentRequestedReviewers, presentReviews } from '../views/changeRequest';
+import { envelope } from '../views/listing';
 
 /*
  * The writes on change requests that both the `/v1` routes and MCP's tools answer with, one
@@ -39,4 +53,46 @@ export async function reviewChangeRequest(ctx: CommandContext, input: { spaceId:
   const read = await reviewChangeRequestAs(ctx.deps.db, cr, role, ctx.userId, { status: input.status, markdown });
   const [shown] = presentReviews(read, ctx.baseUrl);
   return shown as NonNullable<typeof shown>;
+}
+
+type ChangeRequestRef = { spaceId: string; changeRequestId: string };
+
+/** Opens a change request on a space the caller may edit, from a template when one is named (`POST .../change-requests`). */
+export async function createChangeRequest(
+  ctx: CommandContext,
+  input: { spaceId: string; fields: z.output<typeof CreateChangeRequestBody> },
+): Promise<ChangeRequest> {
+  const { space, access } = await spaceSeenBy(ctx.deps.db, ctx.access, input.spaceId, 'openChangeRequest');
+  return presentChangeRequest(await openChangeRequestAs(ctx.deps.db, space, ctx.userId, input.fields), access, ctx.baseUrl);
+}
+
+/** Changes a change request's details or status (`PATCH .../change-requests/{id}`). */
+export async function updateChangeRequest(
+  ctx: CommandContext,
+  input: ChangeRequestRef & { changes: z.output<typeof UpdateChangeRequestBody> },
+): Promise<ChangeRequest> {
+  const { space, access, cr } = await changeRequestSeenBy(ctx.deps.db, ctx.access, input.spaceId, input.changeRequestId, 'edit');
+  const updated = await updateChangeRequestAs(ctx.deps.db, cr, space, input.changes, ctx.userId);
+  return presentChangeRequest(updated, access, ctx.baseUrl);
+}
+
+/** Brings main's changes into a change request (`POST .../update`). */
+export async function updateChangeRequestFromMain(ctx: CommandContext, input: ChangeRequestRef) {
+  const { cr } = await changeRequestSeenBy(ctx.deps.db, ctx.access, input.spaceId, input.changeRequestId, 'edit');
+  const { revision } = await updateFromMainAs(ctx.deps.db, cr, ctx.userId);
+  return { revision, result: 'update' as const };
+}
+
+/** Asks members to review a change request; answers who is asked now. */
+export async function requestReviewers(ctx: CommandContext, input: ChangeRequestRef & { fields: z.output<typeof RequestReviewersBody> }) {
+  const { space, cr } = await changeRequestSeenBy(ctx.deps.db, ctx.access, input.spaceId, input.changeRequestId, 'askForReviews');
+  const { page, read } = await requestReviewersAs(ctx.deps.db, space, cr, input.fields, ctx.userId);
+  const items = presentRequestedReviewers(read, true, ctx.baseUrl);
+  return { ...envelope({ ...page, rows: items }, (x) => x), users: items };
+}
+
+/** Withdraws the request that a user review a change request (one never asked changes nothing). */
+export async function removeRequestedReviewer(ctx: CommandContext, input: ChangeRequestRef & { userId: string }): Promise<void> {
+  const { cr } = await changeRequestSeenBy(ctx.deps.db, ctx.access, input.spaceId, input.changeRequestId, 'askForReviews');
+  await removeRequestedReviewerAs(ctx.deps.db, cr, input.userId);
 }

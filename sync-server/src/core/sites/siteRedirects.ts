@@ -16,7 +16,7 @@ import {
   redirectTarget,
   withCapturedRest,
 } from './redirects';
-import { publishedBase } from './siteSettings';
+import { publishedBase } from '../views/site';
 import { requireSiteSpace } from './siteSpaceWrites';
 import { requireSection } from './structure';
 import type { Db, Queryable } from '../../store/db';

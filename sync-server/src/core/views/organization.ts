@@ -1,7 +1,7 @@
 import type { Organization } from '@quire/shared';
 import type { OrgAccess } from '../access/callerAccess';
 import { organizationPermissions } from '../policies/organizations';
-import type { OrgRow } from '../../store/organizations';
+import type { AgentInstructionsRow, OrgRow } from '../../store/organizations';
 import { compact, iso } from './iso';
 
 export function presentOrg(o: OrgRow, access: OrgAccess, base: string): Organization {
@@ -27,4 +27,23 @@ export function presentOrg(o: OrgRow, access: OrgAccess, base: string): Organiza
     urls: compact({ location: `${base}/v1/orgs/${o.id}`, app: `${base}/app/orgs/${o.id}`, logo: o.logo ?? undefined }),
     permissions: organizationPermissions(access),
   });
+}
+
+const EMPTY_DOCUMENT = { object: 'document' as const, data: { schemaVersion: 1 }, nodes: [] };
+
+/** An organization's instructions for AI agents; never written, an empty document. */
+export function presentAgentInstructions(
+  instructions: unknown,
+  row: AgentInstructionsRow | undefined,
+  orgId: string,
+  base: string,
+  edit: boolean,
+) {
+  return {
+    object: 'agent-instructions' as const,
+    instructions: (instructions as typeof EMPTY_DOCUMENT) ?? EMPTY_DOCUMENT,
+    ...(row ? { updatedAt: iso(row.updated_at), ...(row.updated_by ? { updatedBy: row.updated_by } : {}) } : {}),
+    urls: { location: `${base}/v1/orgs/${orgId}/agent-instructions` },
+    permissions: { view: true, edit },
+  };
 }

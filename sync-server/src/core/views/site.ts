@@ -8,11 +8,13 @@ import type { RedirectRow } from '../../store/sitesRedirects';
 import { byPosition } from '@quire/shared';
 import type { SectionGroupRow, SectionRow, SiteSpaceRow } from '../../store/sitesStructure';
 import type { SiteStructureRead } from '../sites/structureRead';
-import { publishedBase } from '../sites/siteSettings';
 import { compact, iso } from './iso';
 import { presentSpace } from './space';
 
-export { publishedBase } from '../sites/siteSettings';
+/** Where the server publishes a site: `/s/<organization>/<basename>`, no trailing slash. */
+export function publishedBase(base: string, site: Pick<SiteRow, 'org_id' | 'basename'>): string {
+  return `${base}/s/${site.org_id}/${site.basename}`;
+}
 
 /**
  * `manager`: may change the site (create role or more in its organization); `member`: reads
@@ -227,4 +229,15 @@ export class SiteStructure {
     ];
     return { type: 'sections', structure: rootItems.sort(byPosition).map((i) => i.out) };
   }
+}
+
+/** A site's visitor schema; whoever reads the site reads it, its managers replace it. */
+export function presentAdaptiveSchema(site: SiteRow, base: string, manager: boolean) {
+  return {
+    object: 'site-adaptive-schema' as const,
+    jsonSchema: site.adaptive_schema ?? {},
+    updatedAt: (site.adaptive_schema_updated_at as Date).toISOString(),
+    urls: { location: `${base}/v1/orgs/${site.org_id}/sites/${site.id}/adaptive-schema` },
+    permissions: { view: true, edit: manager },
+  };
 }

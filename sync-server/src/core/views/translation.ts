@@ -1,7 +1,7 @@
 import type { Document } from '@quire/shared';
 import type { Translation } from '@quire/shared/schemas/translation';
 import type { OrgAccess } from '../access/callerAccess';
-import { mayEditTranslations } from '../translations/translations';
+import { mayEditTranslations } from '../policies/translations';
 import type { TranslationRow } from '../../store/translations';
 import { compact, iso } from './iso';
 

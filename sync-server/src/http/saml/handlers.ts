@@ -4,17 +4,15 @@ import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { completeSamlSignIn, pendingSignIn } from '../../core/desktopSignIn/signIn';
 import { consumeSamlResponse, signInWithSamlResponse } from '../../core/sso/signIn';
-import * as providers from '../../core/sso/providers';
+import * as commands from '../../core/sso/commands';
+import * as queries from '../../core/sso/queries';
 import { activeProvider, signInUrl } from '../../core/sso/providers';
-import { serviceProviderMetadata, serviceUrls } from '../../core/sso/serviceProvider';
-import type { SamlProviderRow } from '../../store/saml';
+import { serviceProviderMetadata } from '../../core/sso/serviceProvider';
 import { badRequest } from '@quire/shared/domainErrors';
 import { ApiError } from '../errorStatus';
 import type { AppEnv } from '../env';
-import { requireOrg } from '../guards';
-import { envelope } from '../../core/views/listing';
 import { baseUrl } from '../urls';
-import { presentProvider } from '../../core/views/saml';
+import { commandContext } from '../../web/commandContext';
 import * as r from './routes';
 
 type Ctx = Context<AppEnv>;
@@ -23,7 +21,7 @@ type Ctx = Context<AppEnv>;
 const MAX_ACS_BODY = 512 * 1024;
 
 /** A provider for the browser-facing endpoints: unknown ids and malformed ones look the same. */
-function serviceProvider(c: Ctx): Promise<SamlProviderRow> {
+function serviceProvider(c: Ctx) {
   return activeProvider(c.get('deps').db, c.req.param('providerId') ?? '');
 }
 
@@ -44,59 +42,28 @@ function tokenPage(s: SsoSignIn): string {
 }
 
 export function registerSaml(app: OpenAPIHono<AppEnv>) {
-  app.openapi(r.listProviders, async (c) => {
-    const { organizationId } = c.req.valid('param');
-    const { access } = await requireOrg(c, organizationId, 'manage');
-    const { page, teams } = await providers.listProviders(c.get('deps').db, organizationId, c.req.valid('query'));
-    const base = baseUrl(c);
-    return c.json(
-      {
-        items: page.rows.map((p) => presentProvider(p, p.default_team_id ? teams.get(p.default_team_id) : undefined, access, base)),
-        count: page.count,
-        ...(page.next ? { next: { page: page.next } } : {}),
-      },
-      200,
-    );
-  });
+  app.openapi(r.listProviders, async (c) =>
+    c.json(await queries.listProviders(commandContext(c), { ...c.req.valid('param'), page: c.req.valid('query') }), 200),
+  );
 
-  app.openapi(r.createProvider, async (c) => {
-    const { organizationId } = c.req.valid('param');
-    const { access } = await requireOrg(c, organizationId, 'manage');
-    const { provider, team } = await providers.createProvider(c.get('deps').db, organizationId, c.req.valid('json'));
-    return c.json(presentProvider(provider, team, access, baseUrl(c)), 200);
-  });
+  app.openapi(r.createProvider, async (c) =>
+    c.json(await commands.createProvider(commandContext(c), { ...c.req.valid('param'), fields: c.req.valid('json') }), 200),
+  );
 
-  app.openapi(r.getProvider, async (c) => {
-    const { organizationId, samlProviderId } = c.req.valid('param');
-    const { access } = await requireOrg(c, organizationId, 'manage');
-    const { provider, team } = await providers.readProvider(c.get('deps').db, organizationId, samlProviderId);
-    return c.json(presentProvider(provider, team, access, baseUrl(c)), 200);
-  });
+  app.openapi(r.getProvider, async (c) => c.json(await queries.getProvider(commandContext(c), c.req.valid('param')), 200));
 
   app.openapi(r.deleteProvider, async (c) => {
-    const { organizationId, samlProviderId } = c.req.valid('param');
-    await requireOrg(c, organizationId, 'manage');
-    await providers.deleteProvider(c.get('deps').db, organizationId, samlProviderId);
+    await commands.deleteProvider(commandContext(c), c.req.valid('param'));
     return c.body(null, 204);
   });
 
-  app.openapi(r.updateProvider, async (c) => {
-    const { organizationId, samlProviderId } = c.req.valid('param');
-    const { access } = await requireOrg(c, organizationId, 'manage');
-    const { provider, team } = await providers.updateProvider(c.get('deps').db, organizationId, samlProviderId, c.req.valid('json'));
-    return c.json(presentProvider(provider, team, access, baseUrl(c)), 200);
-  });
+  app.openapi(r.updateProvider, async (c) =>
+    c.json(await commands.updateProvider(commandContext(c), { ...c.req.valid('param'), changes: c.req.valid('json') }), 200),
+  );
 
-  app.openapi(r.listSso, async (c) => {
-    const { organizationId } = c.req.valid('param');
-    await requireOrg(c, organizationId);
-    const base = baseUrl(c);
-    const page = await providers.activeProviders(c.get('deps').db, organizationId, c.req.valid('query'));
-    return c.json(
-      envelope(page, (p) => ({ id: p.id, label: p.label, startURL: serviceUrls(base, p.id).startURL })),
-      200,
-    );
-  });
+  app.openapi(r.listSso, async (c) =>
+    c.json(await queries.listSignInChoices(commandContext(c), { ...c.req.valid('param'), page: c.req.valid('query') }), 200),
+  );
 
   // Browser-facing service endpoints: no API token (the person has none yet), so outside /v1.
   app.use(

@@ -2,13 +2,11 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { IdSchema, UserSchema } from '@quire/shared';
 import { ChangePasswordBodySchema } from '@quire/shared/schemas/user';
 import { z } from 'zod';
-import { userSeenBy } from '../../core/access/callers';
+import * as queries from '../../core/users/queries';
+import { commandContext } from '../../web/commandContext';
 import type { AppEnv } from '../env';
 import { changePassword } from '../../core/desktopSignIn/changePassword';
-import { commandContext } from '../../web/commandContext';
 import { apiRoute, body, json, noContent } from '../openapi';
-import { presentUser } from '../../core/views/user';
-import { baseUrl } from '../urls';
 
 const getCurrentUser = apiRoute({
   method: 'get',
@@ -42,15 +40,12 @@ const changeOwnPassword = apiRoute({
 });
 
 export function registerUser(app: OpenAPIHono<AppEnv>) {
-  app.openapi(getCurrentUser, (c) => c.json(presentUser(c.get('caller').user, baseUrl(c)), 200));
+  app.openapi(getCurrentUser, (c) => c.json(queries.getCurrentUser(commandContext(c)), 200));
 
   app.openapi(changeOwnPassword, async (c) => {
     await changePassword(commandContext(c), c.req.valid('json'));
     return c.body(null, 204);
   });
 
-  app.openapi(getUserById, async (c) => {
-    const user = await userSeenBy(c.get('deps').db, c.get('caller'), c.req.valid('param').userId);
-    return c.json(presentUser(user, baseUrl(c)), 200);
-  });
+  app.openapi(getUserById, async (c) => c.json(await queries.getUser(commandContext(c), c.req.valid('param')), 200));
 }

@@ -1,45 +1,27 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { siteSettings } from '../../../core/sites/customization';
-import {
-  patchSiteSpaceCustomization,
-  putSiteCustomization,
-  resetSiteSpaceCustomization,
-  siteSpaceCustomization,
-} from '../../../core/sites/customizationWrites';
+import * as commands from '../../../core/siteCustomization/commands';
+import * as queries from '../../../core/siteCustomization/queries';
+import { commandContext } from '../../../web/commandContext';
 import type { AppEnv } from '../../env';
-import { siteForDelete, siteForRead, siteForWrite } from '../guards';
 import * as r from './routes';
 
 export function registerSiteCustomization(app: OpenAPIHono<AppEnv>) {
-  app.openapi(r.getSiteCustomization, async (c) => {
-    const { organizationId, siteId } = c.req.valid('param');
-    const { site } = await siteForRead(c, organizationId, siteId);
-    return c.json(siteSettings(site.customization), 200);
-  });
+  app.openapi(r.getSiteCustomization, async (c) => c.json(await queries.getCustomization(commandContext(c), c.req.valid('param')), 200));
 
-  app.openapi(r.putSiteCustomization, async (c) => {
-    const { organizationId, siteId } = c.req.valid('param');
-    const { site } = await siteForWrite(c, organizationId, siteId);
-    return c.json(await putSiteCustomization(c.get('deps').db, site, c.req.valid('json')), 200);
-  });
+  app.openapi(r.putSiteCustomization, async (c) =>
+    c.json(await commands.putCustomization(commandContext(c), { ...c.req.valid('param'), settings: c.req.valid('json') }), 200),
+  );
 
-  app.openapi(r.getSiteSpaceCustomization, async (c) => {
-    const { organizationId, siteId, siteSpaceId } = c.req.valid('param');
-    const { site } = await siteForRead(c, organizationId, siteId);
-    return c.json(await siteSpaceCustomization(c.get('deps').db, site, siteSpaceId), 200);
-  });
+  app.openapi(r.getSiteSpaceCustomization, async (c) =>
+    c.json(await queries.getSiteSpaceCustomization(commandContext(c), c.req.valid('param')), 200),
+  );
 
   app.openapi(r.deleteSiteSpaceCustomization, async (c) => {
-    const { organizationId, siteId, siteSpaceId } = c.req.valid('param');
-    const site = await siteForDelete(c, organizationId, siteId);
-    if (!site) return c.body(null, 204);
-    await resetSiteSpaceCustomization(c.get('deps').db, site, siteSpaceId);
+    await commands.deleteSiteSpaceCustomization(commandContext(c), c.req.valid('param'));
     return c.body(null, 204);
   });
 
-  app.openapi(r.patchSiteSpaceCustomization, async (c) => {
-    const { organizationId, siteId, siteSpaceId } = c.req.valid('param');
-    const { site } = await siteForWrite(c, organizationId, siteId);
-    return c.json(await patchSiteSpaceCustomization(c.get('deps').db, site, siteSpaceId, c.req.valid('json')), 200);
-  });
+  app.openapi(r.patchSiteSpaceCustomization, async (c) =>
+    c.json(await commands.patchSiteSpaceCustomization(commandContext(c), { ...c.req.valid('param'), patch: c.req.valid('json') }), 200),
+  );
 }

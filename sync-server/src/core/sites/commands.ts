@@ -1,72 +1,56 @@
 import { badRequest, notFound } from '@quire/shared/domainErrors';
-import type { UpdateSiteBody } from '@quire/shared/schemas/site';
-import type { Access, OrgAccess } from '../access/callerAccess';
-import type { Deps } from '../platform/deps';
+import type { CreateSiteBody, Site, UpdateSiteBody } from '@quire/shared/schemas/site';
+import type { CommandContext } from '../platform/deps';
 import { orgSeenBy } from '../access/resourceAccess';
+import { presentAdaptiveSchema, presentSite, publishedBase } from '../views/site';
+import { spaceForSite } from './newSpace';
+import { siteForDelete, siteForWrite } from './siteAccess';
 import { adaptiveSchemaError } from './adaptiveSchema';
 import { recordWebhookEvent } from '../webhooks/events';
 import { hostnameProven, isReservedHostname } from './hostnameOwnership';
 import { addSiteSpace, slugify } from './structure';
-import { SITE_MANAGER_ROLE } from './structureRead';
 import { clearDefaultContentSite } from '../../store/organizations';
 import * as sites from '../../store/sites';
 import { getSection, getSiteSpace, setSectionDefaultSiteSpace } from '../../store/sitesStructure';
 import type { SpaceRow } from '../../store/spaces';
 import type { Db } from '../../store/db';
-import type { PageRequest } from '../../store/paginate';
-import { mayOrganization } from '../policies/organizations';
 
-/** Where the server publishes a site: `/s/<organization>/<basename>`, no trailing slash. */
-export function publishedBase(base: string, site: Pick<sites.SiteRow, 'org_id' | 'basename'>): string {
-  return `${base}/s/${site.org_id}/${site.basename}`;
-}
-
-/** A site as it is presented: its row and how many site spaces it has. */
-export interface SiteWithCount {
-  site: sites.SiteRow;
-  siteSpaces: number;
-}
-
-/** The site with its count of site spaces, read now. */
-export async function withSiteSpaceCount(db: Db, site: sites.SiteRow): Promise<SiteWithCount> {
-  const counts = await sites.siteSpaceCounts(db, [site.id]);
-  return { site, siteSpaces: counts.get(site.id) ?? 0 };
-}
-
-/**
- * A page of an organization's sites (members with a role read them all), with their counts
- * of site spaces and whether the caller manages sites there.
+/*
+ * The writes of the `/v1` site operations (the site itself, its settings, its visitor
+ * schema, publishing), one function each, taking the caller's context and the operation's
+ * input and answering the site as a manager sees it. Sites are managed with the create
+ * role in their organization (core/policies/organizations.ts, `manageSites`).
  */
-export async function sitesOf(
-  db: Db,
-  access: Access,
-  orgId: string,
-  filters: sites.SiteFilters,
-  page: PageRequest,
-): Promise<{ page: Awaited<ReturnType<typeof sites.listSites>>; counts: Map<string, number>; manager: boolean; access: OrgAccess }> {
-  const { access: orgAccess } = await orgSeenBy(db, access, orgId, 'readContent');
-  const found = await sites.listSites(db, orgId, filters, page);
-  const counts = await sites.siteSpaceCounts(
-    db,
-    found.rows.map((s) => s.id),
-  );
-  return { page: found, counts, manager: mayOrganization(orgAccess, 'manageSites'), access: orgAccess };
+
+/** The site presented to its manager, with its count of site spaces read now. */
+export async function presentedSite(db: Db, site: sites.SiteRow, base: string): Promise<Site> {
+  const counts = await sites.siteSpaceCounts(db, [site.id]);
+  return presentSite(site, { base, manager: true, member: true, siteSpaces: counts.get(site.id) ?? 0 });
 }
 
 /** Replaces the JSON schema of a site's visitor attributes; 400 when it is not one the site can use. */
-export async function replaceAdaptiveSchema(db: Db, site: sites.SiteRow, jsonSchema: Record<string, unknown>): Promise<sites.SiteRow> {
-  const problem = adaptiveSchemaError(jsonSchema);
+export async function putAdaptiveSchema(
+  ctx: CommandContext,
+  input: { organizationId: string; siteId: string; jsonSchema: Record<string, unknown> },
+) {
+  const { db } = ctx.deps;
+  const { site } = await siteForWrite(db, ctx.access, input.organizationId, input.siteId);
+  const problem = adaptiveSchemaError(input.jsonSchema);
   if (problem) throw badRequest(`Invalid body field "jsonSchema": ${problem}.`);
-  return sites.updateSite(db, site.id, { adaptiveSchema: jsonSchema });
+  const updated = await sites.updateSite(db, site.id, { adaptiveSchema: input.jsonSchema });
+  return presentAdaptiveSchema(updated, ctx.baseUrl, true);
 }
 
-/** Creates an unpublished site publishing `spaces` (already checked readable), under a basename free in the organization. */
-export async function createSite(
-  db: Db,
-  organizationId: string,
-  fields: { title?: string; type?: sites.SiteRow['type']; visibility?: sites.SiteRow['visibility'] },
-  spaces: SpaceRow[],
-): Promise<SiteWithCount> {
+/**
+ * Creates an unpublished site publishing `spaces` (each one the caller can see in the
+ * organization, 404 otherwise), under a basename free in the organization.
+ */
+export async function createSite(ctx: CommandContext, input: { organizationId: string; fields: CreateSiteBody }): Promise<Site> {
+  const { db } = ctx.deps;
+  const { organizationId, fields } = input;
+  const { access } = await orgSeenBy(db, ctx.access, organizationId, 'manageSites');
+  const spaces: SpaceRow[] = [];
+  for (const id of new Set(fields.spaces ?? [])) spaces.push(await spaceForSite(db, organizationId, id, access));
   const title = fields.title ?? spaces[0]?.title ?? 'Untitled site';
   const site = await db.transaction(async (tx) => {
     const basename = await sites.freeBasename(tx, organizationId, slugify(title, 'docs'));
@@ -79,15 +63,22 @@ export async function createSite(
     for (const space of spaces) await addSiteSpace(tx, created, space, null);
     return (await sites.getSite(tx, organizationId, created.id)) as sites.SiteRow;
   });
-  return withSiteSpaceCount(db, site);
+  return presentedSite(db, site, ctx.baseUrl);
 }
 
-/** Deletes a site; the organization's default content no longer points at it. */
-export async function deleteSite(db: Db, organizationId: string, siteId: string): Promise<void> {
+/**
+ * Deletes a site; the organization's default content no longer points at it. Answers
+ * whether a site was deleted: one the caller cannot see, or that is gone, is not.
+ */
+export async function deleteSite(ctx: CommandContext, input: { organizationId: string; siteId: string }): Promise<boolean> {
+  const { db } = ctx.deps;
+  const site = await siteForDelete(db, ctx.access, input.organizationId, input.siteId);
+  if (!site) return false;
   await db.transaction(async (tx) => {
-    await clearDefaultContentSite(tx, organizationId, siteId);
-    await sites.deleteSite(tx, organizationId, siteId);
+    await clearDefaultContentSite(tx, site.org_id, site.id);
+    await sites.deleteSite(tx, site.org_id, site.id);
   });
+  return true;
 }
 
 /**
@@ -97,8 +88,13 @@ export async function deleteSite(db: Db, organizationId: string, siteId: string)
  * hostname: a proven claim takes the name from any other site, so nobody can squat a name
  * they do not control), default site space and section of this site.
  */
-export async function updateSiteSettings(deps: Deps, site: sites.SiteRow, b: UpdateSiteBody): Promise<SiteWithCount> {
-  const { db, config } = deps;
+export async function updateSite(
+  ctx: CommandContext,
+  input: { organizationId: string; siteId: string; changes: UpdateSiteBody },
+): Promise<Site> {
+  const { db, config } = ctx.deps;
+  const { site } = await siteForWrite(db, ctx.access, input.organizationId, input.siteId);
+  const b = input.changes;
   if (b.basename && (await sites.freeBasename(db, site.org_id, b.basename, site.id)) !== b.basename) {
     throw badRequest('Invalid body field "basename": already used by another site of the organization.');
   }
@@ -131,11 +127,13 @@ export async function updateSiteSettings(deps: Deps, site: sites.SiteRow, b: Upd
     if (b.hostname) await sites.setHostnameProven(tx, site.id, b.hostname, proven);
     return changed;
   });
-  return withSiteSpaceCount(db, updated);
+  return presentedSite(db, updated, ctx.baseUrl);
 }
 
 /** Publishes a site (once: publishing a published site changes nothing), with its `site.published` event. */
-export async function publishSite(db: Db, site: sites.SiteRow, actorId: string): Promise<SiteWithCount> {
+export async function publishSite(ctx: CommandContext, input: { organizationId: string; siteId: string }): Promise<Site> {
+  const { db } = ctx.deps;
+  const { site } = await siteForWrite(db, ctx.access, input.organizationId, input.siteId);
   const updated = site.published
     ? site
     : await db.transaction(async (tx) => {
@@ -145,10 +143,10 @@ export async function publishSite(db: Db, site: sites.SiteRow, actorId: string):
           orgId: site.org_id,
           data: (base) => ({
             site: { id: site.id, url: `${base}/v1/orgs/${site.org_id}/sites/${site.id}`, published: `${publishedBase(base, row)}/` },
-            actor: { id: actorId },
+            actor: { id: ctx.userId },
           }),
         });
         return row;
       });
-  return withSiteSpaceCount(db, updated);
+  return presentedSite(db, updated, ctx.baseUrl);
 }

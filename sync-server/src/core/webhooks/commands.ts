@@ -1,12 +1,20 @@
 import { badRequest, conflict, notFound } from '@quire/shared/domainErrors';
-import type { CreateWebhookBody, UpdateWebhookBody } from '@quire/shared/schemas/webhook';
-import type { Deps } from '../platform/deps';
+import type { CreateWebhookBody, UpdateWebhookBody, Webhook, WebhookDelivery } from '@quire/shared/schemas/webhook';
+import { orgSeenBy } from '../access/resourceAccess';
+import type { CommandContext, Deps } from '../platform/deps';
+import { presentDelivery, presentWebhook } from '../views/webhook';
 import type { Db } from '../../store/db';
-import type { PageRequest } from '../../store/paginate';
 import * as store from '../../store/webhooks';
 import { WEBHOOK_CHANNEL, queueRedelivery } from './events';
+import { webhookSeenBy } from './queries';
 import { newWebhookSecret } from './signing';
 import { refusedTarget } from './targets';
+
+/*
+ * The writes of the `/v1` webhook operations, one function each, taking the caller's
+ * context and the operation's input. Webhooks are the organization's admins' (the
+ * organization policy's `manage`).
+ */
 
 /** A target on the server's own network is refused before it is ever stored (and again, by the fetch guard, on every delivery). */
 async function checkTarget(deps: Deps, url: string) {
@@ -23,34 +31,40 @@ async function checkSpaces(db: Db, orgId: string, ids: string[] | undefined): Pr
   return unique;
 }
 
-/** Subscribes a URL to events; answers the webhook and its signing secret, which is never shown again. */
+/** Subscribes a URL to events; answers the webhook with its signing secret, which is never shown again. */
 export async function createWebhook(
-  deps: Deps,
-  orgId: string,
-  b: CreateWebhookBody,
-  by: { userId: string; apiBase: string },
-): Promise<{ hook: store.WebhookRow; secret: string }> {
+  ctx: CommandContext,
+  input: { organizationId: string; fields: CreateWebhookBody },
+): Promise<Webhook & { secret: string }> {
+  const { deps } = ctx;
+  const b = input.fields;
+  const { org } = await orgSeenBy(deps.db, ctx.access, input.organizationId, 'manage');
   await checkTarget(deps, b.url);
-  const spaceIds = (await checkSpaces(deps.db, orgId, b.spaces)) ?? [];
+  const spaceIds = (await checkSpaces(deps.db, org.id, b.spaces)) ?? [];
   const secret = newWebhookSecret();
   const hook = await store.insertWebhook(deps.db, {
-    orgId,
+    orgId: org.id,
     url: b.url,
     events: [...new Set(b.events)],
     spaceIds,
     secret,
     description: b.description ?? null,
     enabled: b.enabled ?? true,
-    apiBase: by.apiBase,
-    createdBy: by.userId,
+    apiBase: ctx.baseUrl,
+    createdBy: ctx.userId,
   });
-  return { hook, secret };
+  return { ...presentWebhook(hook, ctx.baseUrl), secret };
 }
 
 /** Changes a webhook; turned back on, what waited for it is due at once. */
-export async function updateWebhook(deps: Deps, hook: store.WebhookRow, b: UpdateWebhookBody): Promise<store.WebhookRow> {
-  const { db } = deps;
-  if (b.url !== undefined) await checkTarget(deps, b.url);
+export async function updateWebhook(
+  ctx: CommandContext,
+  input: { organizationId: string; webhookId: string; changes: UpdateWebhookBody },
+): Promise<Webhook> {
+  const { db } = ctx.deps;
+  const b = input.changes;
+  const hook = await webhookSeenBy(ctx, input);
+  if (b.url !== undefined) await checkTarget(ctx.deps, b.url);
   const spaceIds = await checkSpaces(db, hook.org_id, b.spaces);
   const updated = await store.updateWebhook(db, hook.id, {
     url: b.url,
@@ -61,45 +75,27 @@ export async function updateWebhook(deps: Deps, hook: store.WebhookRow, b: Updat
   });
   if (!updated) throw notFound('webhook');
   if (b.enabled) await db.notify(WEBHOOK_CHANNEL, '');
-  return updated;
+  return presentWebhook(updated, ctx.baseUrl);
 }
 
 /** Queues a delivery's event again (the webhook must be on); answers the new delivery. */
-export async function redeliver(db: Db, hook: store.WebhookRow, deliveryId: string): Promise<store.DeliveryRow> {
-  const d = await store.getDelivery(db, hook.id, deliveryId);
+export async function redeliver(
+  ctx: CommandContext,
+  input: { organizationId: string; webhookId: string; deliveryId: string },
+): Promise<WebhookDelivery> {
+  const { db } = ctx.deps;
+  const hook = await webhookSeenBy(ctx, input);
+  const d = await store.getDelivery(db, hook.id, input.deliveryId);
   if (!d) throw notFound('delivery');
   if (!hook.enabled) throw conflict('The webhook is turned off: turn it on (enabled: true) before sending deliveries again.');
   const id = await queueRedelivery(db, d);
   const fresh = await store.getDelivery(db, hook.id, id);
   if (!fresh) throw notFound('delivery');
-  return fresh;
-}
-
-/** A webhook of the organization; 404 when there is none with that id. */
-export async function webhookOf(db: Db, orgId: string, id: string): Promise<store.WebhookRow> {
-  const hook = await store.getWebhook(db, orgId, id);
-  if (!hook) throw notFound('webhook');
-  return hook;
-}
-
-/** A page of the organization's webhooks. */
-export function webhooksOf(db: Db, orgId: string, page: PageRequest) {
-  return store.listWebhooks(db, orgId, page);
+  return presentDelivery(fresh, hook, ctx.baseUrl);
 }
 
 /** Unsubscribes a webhook (nothing to do when it is gone). */
-export async function deleteWebhook(db: Db, orgId: string, id: string): Promise<void> {
-  await store.deleteWebhook(db, orgId, id);
-}
-
-/** A page of a webhook's deliveries, of one status when given. */
-export function deliveriesOf(db: Db, hook: store.WebhookRow, status: string | undefined, page: PageRequest) {
-  return store.listDeliveries(db, hook.id, status, page);
-}
-
-/** One delivery of a webhook; 404 when it has none with that id. */
-export async function deliveryOf(db: Db, hook: store.WebhookRow, deliveryId: string): Promise<store.DeliveryRow> {
-  const d = await store.getDelivery(db, hook.id, deliveryId);
-  if (!d) throw notFound('delivery');
-  return d;
+export async function deleteWebhook(ctx: CommandContext, input: { organizationId: string; webhookId: string }): Promise<void> {
+  const { org } = await orgSeenBy(ctx.deps.db, ctx.access, input.organizationId, 'manage');
+  await store.deleteWebhook(ctx.deps.db, org.id, input.webhookId);
 }

@@ -1,7 +1,7 @@
 import type { Webhook, WebhookDelivery, WebhookEvent } from '@quire/shared/schemas/webhook';
 import type { DeliveryRow, WebhookRow } from '../../store/webhooks';
-import { shownUrl } from '../../core/security/shownUrl';
-import { iso } from '../../core/views/iso';
+import { shownUrl } from '../security/shownUrl';
+import { iso } from './iso';
 
 export function webhookPath(w: Pick<WebhookRow, 'org_id' | 'id'>) {
   return `/v1/orgs/${w.org_id}/webhooks/${w.id}`;

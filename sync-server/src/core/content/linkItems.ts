@@ -1,13 +1,13 @@
 import type { Organization, Space } from '@quire/shared';
 import type { File } from '@quire/shared/schemas/content';
-import type { Materialized } from '../../core/content/materialize';
-import type { Target } from '../../core/content/model';
-import { type LinkStatus, linkStatus } from '../../core/content/read';
-import { pagePaths } from '../../core/content/tree';
-import type { DbHandle } from '../../core/platform/deps';
-import { presentFiles } from '../../core/views/content';
-import { downloadLinks } from '../../core/content/downloadLinks';
-import type { LinkBase } from '../../core/content/exports';
+import type { Materialized } from './materialize';
+import type { Target } from './model';
+import { type LinkStatus, linkStatus } from './read';
+import { pagePaths } from './tree';
+import type { DbHandle } from '../platform/deps';
+import { presentFiles } from '../views/content';
+import { downloadLinks } from './downloadLinks';
+import type { LinkBase } from './exports';
 
 /** The organization, space and revision every location of a read is in. */
 export interface LinkScope {
