@@ -10,7 +10,8 @@
  * `npm run bench -- insights` (INSIGHTS_BENCH_EVENTS to change the count; POSTGRES_URL or
  * the local server for the PostgreSQL half; INSIGHTS_BENCH_SECONDS for each serving load,
  * INSIGHTS_BENCH_ROUNDS for how many rounds of off then on;
- * INSIGHTS_BENCH_ONLY=serving to stop after serving and ingest).
+ * INSIGHTS_BENCH_ONLY=serving to stop after serving and ingest, =embedded or =postgres for
+ * the million events on one database alone).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -30,6 +31,7 @@ import { ensureUser } from '../sync-server/src/store/users';
 import { planAggregation } from '../sync-server/src/core/insights/queries';
 import type { Db } from '../sync-server/src/store/db';
 import { aggregateEvents, aggregationSource } from '../sync-server/src/store/insights';
+import { ensureMonthPartitions } from '../sync-server/src/store/insightsPartitions';
 import { rebuildRollups } from '../sync-server/src/store/insightsRollups';
 import { openStore } from '../sync-server/src/store/open';
 import { createSite } from '../sync-server/src/store/sites';
@@ -44,6 +46,8 @@ const ROUNDS = 5;
 async function fill(db: Db): Promise<number> {
   const started = performance.now();
   await db.query(`INSERT INTO organizations (id, title) VALUES ('org_bench', 'Bench') ON CONFLICT DO NOTHING`);
+  // The events go straight into the table: the months they fall in need their partitions.
+  await ensureMonthPartitions(db, [new Date(Date.now() - 31 * 24 * 60 * 60 * 1000)]);
   SITE = (await createSite(db, 'org_bench', { title: 'Bench docs', type: 'basic', visibility: 'public', basename: 'bench' })).id;
   const batch = 100_000;
   for (let from = 0; from < EVENTS; from += batch) {
@@ -231,9 +235,16 @@ async function serving() {
 }
 
 export async function runInsightsBench() {
-  await serving();
-  // INSIGHTS_BENCH_ONLY=serving measures serving and ingest alone, without the million-event fill.
-  if (process.env.INSIGHTS_BENCH_ONLY === 'serving') return;
+  // INSIGHTS_BENCH_ONLY=serving measures serving and ingest alone, without the million-event
+  // fill; =embedded or =postgres the million events on that database alone.
+  const only = process.env.INSIGHTS_BENCH_ONLY;
+  if (!only || only === 'serving') await serving();
+  if (only === 'serving') return;
+  if (!only || only === 'embedded') await embedded();
+  if (!only || only === 'postgres') await postgres();
+}
+
+async function embedded() {
   console.log(
     `${EVENTS.toLocaleString('en')} events of one site over 30 days; goal: top 100 paths with visitors ≤ 500 ms on both databases`,
   );
@@ -249,6 +260,9 @@ export async function runInsightsBench() {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+async function postgres() {
   let scratch: Awaited<ReturnType<typeof scratchDatabase>> | undefined;
   try {
     scratch = await scratchDatabase(POSTGRES, 'quire_insights_bench');
