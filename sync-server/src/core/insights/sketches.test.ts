@@ -174,11 +174,12 @@ describe('a restart', () => {
       // As the server shuts down: what the recorder holds is written first.
       await stopInsightsRecorder(store.db);
       const before = await read(store.db, site);
-      expect(before).toEqual([
+      expect(before.slice(0, 2)).toEqual([
         ['/s/o/docs/page-0', '/s/o/docs/page-1', '/s/o/docs/page-2'],
         [10, 10, 10],
-        [10, 10, 10],
       ]);
+      // Ten readers each: an estimate, exact unless two of them share a register (about 1% a page).
+      for (const v of before[2] as number[]) expect(Math.abs(v - 10)).toBeLessThanOrEqual(1);
       await store.db.close();
       store.unlock();
 
@@ -187,7 +188,7 @@ describe('a restart', () => {
       // The same 30 readers again, on each page once more: views add up, visitors do not.
       for (let n = 0; n < 30; n++) visit(store.db, site, n);
       await stopInsightsRecorder(store.db);
-      expect(await read(store.db, site)).toEqual([before[0], [20, 20, 20], [10, 10, 10]]);
+      expect(await read(store.db, site)).toEqual([before[0], [20, 20, 20], before[2]]);
       await store.db.close();
       store.unlock();
     } finally {
