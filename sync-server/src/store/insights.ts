@@ -129,7 +129,7 @@ export async function insertEvents(db: Db, rows: InsightsEventRow[]): Promise<vo
          INSERT INTO insights_events (${INSERT_COLUMNS.join(', ')})
          SELECT ${INSERT_COLUMNS.map((c) => `x.${c}`).join(', ')} FROM jsonb_to_recordset($1::jsonb) AS x(${RECORDSET})
           WHERE EXISTS (SELECT 1 FROM sites s WHERE s.id = x.site_id)
-         RETURNING site_id, at, type, display_context, url_path, space_id, page_id, bot
+         RETURNING site_id, at, type, display_context, url_path, space_id, page_id, bot, visitor
        ), ${rollupUpsertSql('stored')}
        SELECT 1`,
       [JSON.stringify(rows.map(withoutNulls))],

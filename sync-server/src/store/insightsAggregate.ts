@@ -1,11 +1,13 @@
 import type { InsightsColumnName, InsightsOperator } from '@quire/shared/schemas/insights';
 import type { Queryable } from './db';
+import { estimateVisitors } from './insightsSketch';
 import { holdsWholeHour, rollupsAnswer, rollupSource, type RollupQuestion } from './insightsRollups';
 
 /**
  * Aggregations of insights events, built from the whitelist below: what a caller sends only
  * ever reaches SQL as a parameter. Counts of events are read from the roll-ups when those
- * hold every column asked about; anything else reads the events.
+ * hold every column asked about (visitors are estimated from their sketches); anything else
+ * reads the events.
  */
 
 export type DateInterval = 'hour' | 'day' | 'week' | 'month';
@@ -137,7 +139,7 @@ function dimensionSql(ref: ColumnRef, p: Params): string[] {
 
 /** How each count is computed: over events, or, from roll-ups, as a sum of the events each row stands for. */
 type Counts = Partial<Record<InsightsColumnName, string>>;
-const ROLLED_COUNTS: Counts = { eventsCount: 'coalesce(sum(n), 0)::int' };
+const ROLLED_COUNTS: Counts = { eventsCount: 'coalesce(sum(n), 0)::int', visitorsCount: "string_agg(visitors, ''::bytea)" };
 
 function valueSql(ref: ColumnRef, p: Params, counts: Counts): string[] {
   const counted = counts[ref.column];
@@ -188,6 +190,7 @@ function rollupQuestion(plan: AggregatePlan): RollupQuestion {
   return {
     columns: refs.map((r) => ({ column: r.column, ...(r.column === 'datetime' ? { interval: r.interval ?? 'day' } : {}) })),
     filtered: plan.filters.map((f) => f.ref.column),
+    ...(plan.order ? { ordered: plan.order.ref.column } : {}),
   };
 }
 
@@ -246,6 +249,8 @@ export async function aggregateEvents(db: Queryable, plan: AggregatePlan, opts: 
         return page === null ? null : { page, space: space ?? '' };
       }
       const v = row[`c${i}_0`];
+      // Sketches of the group's visitors, laid end to end.
+      if (rolled && ref.column === 'visitorsCount') return estimateVisitors(v as Uint8Array | null);
       return typeof v === 'string' && counts[ref.column] ? JSON.parse(v) : v;
     }),
   );
