@@ -200,13 +200,37 @@ export function aggregationSource(plan: AggregatePlan): 'rollups' | 'events' {
 }
 
 /**
- * Runs an aggregation; the answer is columnar, rows in the same order in every column.
- * `events: true` reads the events even where the roll-ups could answer (the answer is the same).
+ * Below this many events in the range, visitors are counted exactly from the events (a read
+ * of at most this many index entries); from it on, estimated from the roll-ups' sketches. A
+ * sketch of 4,096 registers can take two of a handful of readers for one, and a small site's
+ * readers are counted exactly.
  */
-export async function aggregateEvents(db: Queryable, plan: AggregatePlan, opts: { events?: boolean } = {}): Promise<unknown[][]> {
+export const EXACT_VISITORS_BELOW = 50_000;
+
+async function fewEvents(db: Queryable, plan: AggregatePlan): Promise<boolean> {
+  const rows = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM insights_events WHERE site_id = $1 AND at >= $2 AND at < $3 LIMIT $4) AS few`,
+    [plan.siteId, plan.from.toISOString(), plan.to.toISOString(), EXACT_VISITORS_BELOW],
+  );
+  return (rows[0]?.n ?? 0) < EXACT_VISITORS_BELOW;
+}
+
+/**
+ * Runs an aggregation; the answer is columnar, rows in the same order in every column.
+ * `events: true` reads the events even where the roll-ups could answer (the answer is the
+ * same, visitors counted exactly); `sketches: true` estimates visitors from the roll-ups
+ * however few the events.
+ */
+export async function aggregateEvents(
+  db: Queryable,
+  plan: AggregatePlan,
+  opts: { events?: boolean; sketches?: boolean } = {},
+): Promise<unknown[][]> {
   const p = new Params();
   const q = rollupQuestion(plan);
-  const rolled = !opts.events && rollupsAnswer(q) ? rollupSource(q, plan, (v) => p.add(v)) : null;
+  const exactVisitors =
+    !opts.sketches && plan.outputs.some((r) => r.column === 'visitorsCount') && rollupsAnswer(q) && (await fewEvents(db, plan));
+  const rolled = !opts.events && !exactVisitors && rollupsAnswer(q) ? rollupSource(q, plan, (v) => p.add(v)) : null;
   const counts = rolled ? ROLLED_COUNTS : COUNTS;
   const outputs = plan.outputs.map((ref) => valueSql(ref, p, counts));
   const groups = plan.groupBy.flatMap((ref) => dimensionSql(ref, p));
