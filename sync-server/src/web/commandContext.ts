@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { CommandContext } from '../core/platform/deps';
+import type { CommandContext, PublicContext } from '../core/platform/deps';
 import { baseUrl } from './baseUrl';
 import type { AppEnv } from './env';
 
@@ -7,4 +7,9 @@ import type { AppEnv } from './env';
 export function commandContext(c: Context<AppEnv>): CommandContext {
   const caller = c.get('caller');
   return { deps: c.get('deps'), caller, userId: caller.user.id, access: c.get('access'), baseUrl: baseUrl(c) };
+}
+
+/** The context of a request made without an API token (sign-in pages, signed links, hooks): no caller. */
+export function publicContext(c: Context<AppEnv>): PublicContext {
+  return { deps: c.get('deps'), baseUrl: baseUrl(c) };
 }

@@ -1,13 +1,14 @@
 import { notFound } from '@quire/shared/domainErrors';
 import { LRUCache } from 'lru-cache';
-import type { Deps } from '../platform/deps';
+import type { Deps, PublicContext } from '../platform/deps';
+import { recordPdfDownload, type SiteVisit } from '../insights/commands';
+import type { Sender } from '../insights/events';
 import { renderPdf } from '../pdf/index';
 import { REMOTE_IMAGE_LIMITS } from '../pdf/images';
 import { pdfPagesOf, pdfResources } from '../pdf/sources';
 import { type LinkBase, type LinkHolder, filePayload, type PdfTarget, pdfPayload } from './exports';
 import { checkLink } from './linkHolders';
 import { getChangeRequest } from '../../store/changeRequests';
-import type { Db } from '../../store/db';
 import { type BlobRow, getBlob, spaceFileHashes } from '../../store/files';
 import { getOrg } from '../../store/organizations';
 import { getRevisionHead } from '../../store/revisions';
@@ -21,20 +22,49 @@ import { getSpace } from '../../store/spaces';
 const pdfs = new LRUCache<string, Buffer>({ max: 8 });
 const building = new Map<string, Promise<Buffer>>();
 
-/** The bytes of a space's file a verified link names. */
-export async function linkedFile(db: Db, spaceId: string, fileId: string, query: Record<string, string>): Promise<BlobRow> {
-  await checkLink(db, filePayload(spaceId, fileId), spaceId, query);
+/** The bytes of a space's file a verified link names (`query`: the link's, with its signature). */
+export async function linkedFile(
+  ctx: PublicContext,
+  input: { spaceId: string; fileId: string; query: Record<string, string> },
+): Promise<BlobRow> {
+  const { db } = ctx.deps;
+  const { spaceId, fileId } = input;
+  await checkLink(db, filePayload(spaceId, fileId), spaceId, input.query);
   const hash = (await spaceFileHashes(db, spaceId, [fileId])).get(fileId);
   const blob = hash ? await getBlob(db, hash) : undefined;
   if (!blob) throw notFound('file');
   return blob;
 }
 
+/** A PDF link opened by a reader (not merely asked about): recorded in the site's insights when a site handed it out. */
+export interface PdfOpening {
+  url: string;
+  sender: Sender;
+  signals: SiteVisit['signals'];
+}
+
+/**
+ * The PDF a verified link names (`query`: the link's, with its signature). When `opened`
+ * says a reader opened it, the download is recorded for the site the link was handed to
+ * (`recordPdfDownload`).
+ */
+export async function linkedPdf(
+  ctx: PublicContext,
+  input: { target: PdfTarget; query: Record<string, string>; opened?: PdfOpening },
+): Promise<Buffer> {
+  const { target } = input;
+  const { pdf, holder } = await pdfOf(ctx.deps, ctx.baseUrl, target, input.query);
+  if (input.opened) {
+    recordPdfDownload(ctx, { ...input.opened, holder, spaceId: target.spaceId, revisionId: target.revisionId });
+  }
+  return pdf;
+}
+
 /**
  * Builds (or takes from the cache) the PDF a verified link names, with whom the link was
  * handed to; the revision is immutable, so the bytes are too.
  */
-export async function linkedPdf(
+async function pdfOf(
   deps: Pick<Deps, 'db' | 'config'>,
   base: string,
   target: PdfTarget,

@@ -2,9 +2,9 @@ import { badRequest, forbidden } from '@quire/shared/domainErrors';
 import { type ChangePasswordBody, MIN_PASSWORD_LENGTH } from '@quire/shared/schemas/user';
 import * as store from '../../store/desktopSignIns';
 import { getUserByEmail } from '../../store/users';
-import type { CommandContext } from '../platform/deps';
+import type { CommandContext, PublicContext } from '../platform/deps';
 import { countWrongPassword, forgetWrongPasswords, lockedError, passwordLockedUntil } from './lockout';
-import { hashPassword, type ScryptCost, verifyPassword } from './passwords';
+import { hashPassword, verifyPassword } from './passwords';
 
 /** How a change of password went: done, or why not (a reason reads after "the new password"). */
 export type PasswordChange = { kind: 'done' } | { kind: 'mismatch' } | { kind: 'locked'; until: Date } | { kind: 'weak'; reason: string };
@@ -20,18 +20,19 @@ function weakness(next: string, current: string, email: string): string | undefi
 }
 
 /**
- * Replaces the password of the account at `email`, given its current one. A wrong current
- * password (or an unknown address, checked against a decoy so it takes as long) counts
- * towards the address's lockout like a wrong one on the sign-in page; a locked address is
- * refused before anything is checked.
+ * Replaces the password of the account at `email`, given its current one: the
+ * change-password form of the sign-in page, where no one is signed in and the current
+ * password proves who asks. A wrong current password (or an unknown address, checked against
+ * a decoy so it takes as long) counts towards the address's lockout like a wrong one on the
+ * sign-in page; a locked address is refused before anything is checked.
  */
 export async function replacePassword(
-  db: CommandContext['deps']['db'],
-  email: string,
-  current: string,
-  next: string,
-  cost: ScryptCost,
+  ctx: PublicContext,
+  input: { email: string; currentPassword: string; newPassword: string },
 ): Promise<PasswordChange> {
+  const { db, config } = ctx.deps;
+  const { email, currentPassword: current, newPassword: next } = input;
+  const cost = config.passwordCost;
   const locked = await passwordLockedUntil(db, email);
   if (locked) return { kind: 'locked', until: locked };
   const user = await getUserByEmail(db, email);
@@ -52,13 +53,7 @@ export async function replacePassword(
  * current one (a token alone must not be a way to guess it: wrong ones count towards the lockout).
  */
 export async function changePassword(ctx: CommandContext, input: ChangePasswordBody): Promise<void> {
-  const result = await replacePassword(
-    ctx.deps.db,
-    ctx.caller.user.email,
-    input.currentPassword,
-    input.newPassword,
-    ctx.deps.config.passwordCost,
-  );
+  const result = await replacePassword(ctx, { ...input, email: ctx.caller.user.email });
   if (result.kind === 'locked') throw lockedError(result.until);
   if (result.kind === 'mismatch') throw forbidden('Invalid body field "currentPassword": it is not the password you sign in with.');
   if (result.kind === 'weak') throw badRequest(`Invalid body field "newPassword": ${result.reason}.`);

@@ -1,6 +1,7 @@
 import type { DesktopAuthorizeQuery, DesktopToken, DesktopTokenBody } from '@quire/shared/schemas/desktopAuth';
 import { badRequest } from '@quire/shared/domainErrors';
 import type { Db, Queryable } from '../../store/db';
+import type { PublicContext } from '../platform/deps';
 import * as store from '../../store/desktopSignIns';
 import { getProviderById, recordSsoToken } from '../../store/saml';
 import { createToken } from '../../store/tokens';
@@ -52,12 +53,12 @@ export type SignInStep =
  * unknown address are refused alike.
  */
 export async function signInStep(
-  db: Db,
-  q: DesktopAuthorizeQuery,
-  who: { email: string; password?: string; provider?: string },
-  base: string,
-  passwordCost: ScryptCost,
+  ctx: PublicContext,
+  input: { request: DesktopAuthorizeQuery; who: { email: string; password?: string; provider?: string } },
 ): Promise<SignInStep> {
+  const { db, config } = ctx.deps;
+  const { request: q, who } = input;
+  const base = ctx.baseUrl;
   await store.purgeOld(db);
   if (who.provider) return { kind: 'redirect', url: await startSamlSignIn(db, q, who.provider, base) };
   const required = await store.requiredProviders(db, who.email);
@@ -65,7 +66,7 @@ export async function signInStep(
   if (only) return { kind: 'redirect', url: await startSamlSignIn(db, q, only.id, base) };
   if (required.length > 1) return { kind: 'providers', providers: required };
   if (who.password === undefined) return { kind: 'password' };
-  const signedIn = await signInWithPassword(db, q, who.email, who.password, passwordCost);
+  const signedIn = await signInWithPassword(db, q, who.email, who.password, config.passwordCost);
   return typeof signedIn === 'string' ? { kind: 'password', refused: signedIn } : { kind: 'redirect', url: signedIn.redirect };
 }
 
@@ -139,7 +140,8 @@ export async function completeSamlSignIn(tx: Queryable, pending: store.DesktopSi
  * The code is spent by this call whatever follows, so a stolen code tried with a wrong
  * verifier is gone; a code presented again revokes the token it gave (RFC 6749 §4.1.2).
  */
-export async function exchangeCode(db: Db, body: DesktopTokenBody): Promise<DesktopToken> {
+export async function exchangeCode(ctx: PublicContext, body: DesktopTokenBody): Promise<DesktopToken> {
+  const { db } = ctx.deps;
   const { spent, replayed } = await store.spendCode(db, codeHash(body.code));
   if (replayed) {
     if (replayed.token_id) await store.revokeIssuedToken(db, replayed.token_id);

@@ -1,7 +1,7 @@
 import { verify } from '@octokit/webhooks-methods';
 import { notFound, unauthorized } from '@quire/shared/domainErrors';
 import { getGitConnection, queueGitSync } from '../../store/gitConnections';
-import type { Deps } from '../platform/deps';
+import type { PublicContext } from '../platform/deps';
 import { sameSecret } from '../security/secrets';
 import { unseal } from './credentials';
 import { resolveRef } from './importRun';
@@ -25,8 +25,8 @@ export interface GitHookDelivery {
  * is unknown (404) whoever asks; a delivery that does not prove the secret is refused (401)
  * and queues nothing. A push to another branch is acknowledged and ignored.
  */
-export async function receiveGitHook(deps: Pick<Deps, 'db'>, d: GitHookDelivery): Promise<void> {
-  const { db } = deps;
+export async function receiveGitHook(ctx: PublicContext, d: GitHookDelivery): Promise<void> {
+  const { db } = ctx.deps;
   const conn = await getGitConnection(db, d.spaceId);
   if (!conn) throw notFound('git sync connection');
   const secret = await unseal(db, conn.hook_secret);

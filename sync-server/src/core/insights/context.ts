@@ -5,6 +5,7 @@ import type { Db } from '../../store/db';
 import { siteById } from '../../store/insights';
 import type { SiteRow } from '../../store/sites';
 import type { Access } from '../access/callerAccess';
+import type { CommandContext } from '../platform/deps';
 import { authorizeInsights, type InsightsAction } from '../policies/insights';
 
 /** Who acts: an API caller (the policy decides), or the operator at the admin command line (who reads the database anyway). */
@@ -14,6 +15,11 @@ export type InsightsActor = { kind: 'caller'; access: Access } | { kind: 'operat
 export interface InsightsContext {
   deps: { db: Db; config: Config; log?: Logger };
   actor: InsightsActor;
+}
+
+/** An API caller's insights context, from the context every front builds. */
+export function callerInsights(ctx: CommandContext): InsightsContext {
+  return { deps: ctx.deps, actor: { kind: 'caller', access: ctx.access } };
 }
 
 /** The site an actor may act on: the policy's answer for a caller; any site for the operator. */

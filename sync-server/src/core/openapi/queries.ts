@@ -1,6 +1,6 @@
 import type { OpenAPISpec } from '@quire/shared/schemas/openapi';
 import { orgSeenBy } from '../access/resourceAccess';
-import type { CommandContext, Deps } from '../platform/deps';
+import type { CommandContext, PublicContext } from '../platform/deps';
 import { envelope } from '../views/listing';
 import { presentSpec } from '../views/openapi';
 import type { PageRequest } from '../../store/paginate';
@@ -26,9 +26,9 @@ export async function getSpec(ctx: CommandContext, input: { organizationId: stri
 
 /** A public spec's latest processed version, for anyone with the link (no caller); undefined otherwise. */
 export async function publicSpecDocument(
-  deps: Pick<Deps, 'db'>,
+  ctx: PublicContext,
   input: { organizationId: string; specSlug: string },
 ): Promise<{ document: unknown } | undefined> {
-  const spec = await specs.getSpecBySlug(deps.db, input.organizationId, input.specSlug);
-  return spec?.visibility === 'public' ? await specs.latestSpecDocument(deps.db, spec.id) : undefined;
+  const spec = await specs.getSpecBySlug(ctx.deps.db, input.organizationId, input.specSlug);
+  return spec?.visibility === 'public' ? await specs.latestSpecDocument(ctx.deps.db, spec.id) : undefined;
 }

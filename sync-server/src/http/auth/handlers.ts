@@ -8,7 +8,7 @@ import { LOCKED_MESSAGE } from '../../core/desktopSignIn/lockout';
 import { exchangeCode, signInStep } from '../../core/desktopSignIn/signIn';
 import { ApiError } from '../errorStatus';
 import type { AppEnv } from '../env';
-import { baseUrl } from '../urls';
+import { publicContext } from '../../web/commandContext';
 import { changePasswordPage, emailPage, passwordPage, providersPage } from './pages';
 import * as r from './routes';
 
@@ -40,8 +40,7 @@ async function changeOnPage(c: Ctx, q: DesktopAuthorizeQuery, f: z.infer<typeof 
   const { email, password, new_password: next } = f;
   if (password === undefined || next === undefined) return c.html(changePasswordPage(q, email), 200);
   if (next !== f.new_password_again) return c.html(changePasswordPage(q, email, 'The two new passwords differ.'), 400);
-  const { db, config } = c.get('deps');
-  const result = await replacePassword(db, email, password, next, config.passwordCost);
+  const result = await replacePassword(publicContext(c), { email, currentPassword: password, newPassword: next });
   if (result.kind === 'locked') return c.html(changePasswordPage(q, email, LOCKED_MESSAGE), 429);
   if (result.kind === 'mismatch') return c.html(changePasswordPage(q, email, 'The email and current password do not match.'), 401);
   if (result.kind === 'weak') return c.html(changePasswordPage(q, email, `The new password ${result.reason}.`), 400);
@@ -66,9 +65,8 @@ export function registerDesktopAuth(app: OpenAPIHono<AppEnv>) {
     secure(c);
     if (!parsed.success) return c.html(emailPage(q, 'Enter your email address.', fields.email ?? ''), 400);
     const { email } = parsed.data;
-    const { db, config } = c.get('deps');
     if (parsed.data.change) return changeOnPage(c, q, parsed.data);
-    const step = await signInStep(db, q, parsed.data, baseUrl(c), config.passwordCost);
+    const step = await signInStep(publicContext(c), { request: q, who: parsed.data });
     if (step.kind === 'redirect') return c.redirect(step.url, 303);
     if (step.kind === 'providers') return c.html(providersPage(q, email, step.providers), 200);
     if (step.refused === 'locked') return c.html(passwordPage(q, email, LOCKED_MESSAGE), 429);
@@ -78,6 +76,6 @@ export function registerDesktopAuth(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(r.token, async (c) => {
     c.header('cache-control', 'no-store');
-    return c.json(await exchangeCode(c.get('deps').db, c.req.valid('json')), 200);
+    return c.json(await exchangeCode(publicContext(c), c.req.valid('json')), 200);
   });
 }

@@ -2,28 +2,25 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { PdfTarget } from '../../core/content/exports';
 import { linkedFile, linkedPdf } from '../../core/content/downloads';
-import { recordPdfDownload } from '../../core/insights/commands';
 import type { AppEnv } from '../env';
 import { clientAddress } from '../middleware/rateLimit';
-import { baseUrl } from '../urls';
+import { publicContext } from '../../web/commandContext';
 
 /** Types a browser may show in place; anything else downloads, so no uploaded page runs on this origin. */
 const INLINE_TYPES = /^(image\/(png|jpeg|gif|webp|avif)|application\/pdf|text\/plain|video\/|audio\/)/;
 
 async function servePdf(c: Context<AppEnv>, target: PdfTarget, filename: string) {
-  const { pdf, holder } = await linkedPdf(c.get('deps'), baseUrl(c), target, c.req.query());
-  if (c.req.method === 'GET')
-    recordPdfDownload(
-      { deps: c.get('deps') },
-      {
-        holder,
-        spaceId: target.spaceId,
-        revisionId: target.revisionId,
-        url: `${baseUrl(c)}${c.req.path}`,
-        sender: { address: clientAddress(c), userAgent: c.req.header('user-agent') ?? '' },
-        signals: { gpc: c.req.header('sec-gpc'), dnt: c.req.header('dnt') },
-      },
-    );
+  const ctx = publicContext(c);
+  // A HEAD request asks about the PDF; a GET opens it.
+  const opened =
+    c.req.method === 'GET'
+      ? {
+          url: `${ctx.baseUrl}${c.req.path}`,
+          sender: { address: clientAddress(c), userAgent: c.req.header('user-agent') ?? '' },
+          signals: { gpc: c.req.header('sec-gpc'), dnt: c.req.header('dnt') },
+        }
+      : undefined;
+  const pdf = await linkedPdf(ctx, { target, query: c.req.query(), opened });
   return c.body(new Uint8Array(pdf), 200, {
     'content-type': 'application/pdf',
     'content-disposition': `inline; filename="${filename}.pdf"`,
@@ -43,7 +40,7 @@ function pdfQuery(c: Context<AppEnv>) {
 export function registerContentDownloads(app: OpenAPIHono<AppEnv>) {
   app.get('/files/:spaceId/:fileId/:name', async (c) => {
     const { spaceId, fileId } = c.req.param();
-    const blob = await linkedFile(c.get('deps').db, spaceId, fileId, c.req.query());
+    const blob = await linkedFile(publicContext(c), { spaceId, fileId, query: c.req.query() });
     const inline = INLINE_TYPES.test(blob.content_type);
     return c.body(new Uint8Array(blob.content), 200, {
       'content-type': blob.content_type,

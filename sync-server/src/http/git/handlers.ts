@@ -5,7 +5,7 @@ import { receiveGitHook } from '../../core/git/hooks';
 import { gitInfo } from '../../core/git/queries';
 import { baseUrl } from '../../web/baseUrl';
 import type { AppEnv } from '../env';
-import { commandContext } from '../../web/commandContext';
+import { commandContext, publicContext } from '../../web/commandContext';
 import * as r from './routes';
 import * as s from './syncRoutes';
 
@@ -36,7 +36,7 @@ export function registerGit(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(s.receiveGitHook, async (c) => {
-    await receiveGitHook(c.get('deps'), {
+    await receiveGitHook(publicContext(c), {
       spaceId: c.req.valid('param').spaceId,
       signature: c.req.header('x-hub-signature-256'),
       gitlabToken: c.req.header('x-gitlab-token'),

@@ -1,7 +1,8 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { recordEvents } from '../../core/insights/commands';
-import type { InsightsContext } from '../../core/insights/context';
+import { callerInsights, type InsightsContext } from '../../core/insights/context';
+import { commandContext } from '../../web/commandContext';
 import { aggregate, visitorSegments } from '../../core/insights/queries';
 import { memoryPage } from '../../core/content/memoryPage';
 import type { AppEnv } from '../env';
@@ -11,7 +12,7 @@ import * as r from './routes';
 
 /** The caller's context for insights commands. */
 function insightsContext(c: Context<AppEnv>): InsightsContext {
-  return { deps: c.get('deps'), actor: { kind: 'caller', access: c.get('access') } };
+  return callerInsights(commandContext(c));
 }
 
 /** Site insights: events in, aggregations and visitor segments out. */

@@ -3,7 +3,7 @@ import { ID_PATTERN as ID } from '@quire/shared';
 import { notFound } from '@quire/shared/domainErrors';
 import * as commands from '../../core/openapi/commands';
 import * as queries from '../../core/openapi/queries';
-import { commandContext } from '../../web/commandContext';
+import { commandContext, publicContext } from '../../web/commandContext';
 import type { AppEnv } from '../env';
 import * as r from './routes';
 
@@ -36,7 +36,7 @@ export function registerOpenAPISpecs(app: OpenAPIHono<AppEnv>) {
     const { orgId, slug } = c.req.param();
     const latest =
       ID.test(orgId) && ID.test(slug)
-        ? await queries.publicSpecDocument(c.get('deps'), { organizationId: orgId, specSlug: slug })
+        ? await queries.publicSpecDocument(publicContext(c), { organizationId: orgId, specSlug: slug })
         : undefined;
     if (!latest) throw notFound('OpenAPI specification');
     c.header('cache-control', 'no-cache');

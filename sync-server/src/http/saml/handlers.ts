@@ -2,17 +2,13 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { SsoSignIn } from '@quire/shared/schemas/saml';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { completeSamlSignIn, pendingSignIn } from '../../core/desktopSignIn/signIn';
-import { consumeSamlResponse, signInWithSamlResponse } from '../../core/sso/signIn';
 import * as commands from '../../core/sso/commands';
 import * as queries from '../../core/sso/queries';
-import { activeProvider, signInUrl } from '../../core/sso/providers';
-import { serviceProviderMetadata } from '../../core/sso/serviceProvider';
+import { type PostedSamlResponse, providerMetadata, receiveSamlResponse, startSignIn } from '../../core/sso/service';
 import { badRequest } from '@quire/shared/domainErrors';
 import { ApiError } from '../errorStatus';
 import type { AppEnv } from '../env';
-import { baseUrl } from '../urls';
-import { commandContext } from '../../web/commandContext';
+import { commandContext, publicContext } from '../../web/commandContext';
 import * as r from './routes';
 
 type Ctx = Context<AppEnv>;
@@ -20,9 +16,23 @@ type Ctx = Context<AppEnv>;
 /** Largest SAML response accepted: signed assertions with certificates are a few tens of kB. */
 const MAX_ACS_BODY = 512 * 1024;
 
-/** A provider for the browser-facing endpoints: unknown ids and malformed ones look the same. */
-function serviceProvider(c: Ctx) {
-  return activeProvider(c.get('deps').db, c.req.param('providerId') ?? '');
+/** The provider a browser-facing endpoint names: unknown ids and malformed ones look the same. */
+function providerRef(c: Ctx) {
+  return { providerId: c.req.param('providerId') ?? '' };
+}
+
+/** The SAML response posted to the ACS URL, read once its provider is known. */
+async function postedResponse(c: Ctx): Promise<PostedSamlResponse> {
+  const type = c.req.header('content-type') ?? '';
+  if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type)) {
+    throw new ApiError(415, 'The SAML response must be posted as a form (HTTP-POST binding), with a SAMLResponse field.');
+  }
+  const form = await c.req.parseBody();
+  const samlResponse = form.SAMLResponse;
+  if (typeof samlResponse !== 'string' || samlResponse.trim() === '') throw badRequest('Missing form field "SAMLResponse".');
+  c.header('cache-control', 'no-store');
+  c.header('referrer-policy', 'no-referrer');
+  return { samlResponse, relayState: form.RelayState };
 }
 
 const escapeHtml = (s: string) =>
@@ -77,37 +87,21 @@ export function registerSaml(app: OpenAPIHono<AppEnv>) {
   );
 
   app.get('/sso/saml/:providerId', async (c) => {
-    const p = await serviceProvider(c);
-    const xml = await serviceProviderMetadata(c.get('deps').db, p, baseUrl(c));
+    const xml = await providerMetadata(publicContext(c), providerRef(c));
     return c.body(xml, 200, { 'content-type': 'application/samlmetadata+xml; charset=utf-8' });
   });
 
   app.get('/sso/saml/:providerId/start', async (c) => {
-    const p = await serviceProvider(c);
-    const url = await signInUrl(c.get('deps').db, p, baseUrl(c));
+    const url = await startSignIn(publicContext(c), providerRef(c));
     c.header('cache-control', 'no-store');
     return c.redirect(url, 302);
   });
 
   app.post('/sso/saml/:providerId/acs', async (c) => {
-    const p = await serviceProvider(c);
-    const type = c.req.header('content-type') ?? '';
-    if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type)) {
-      throw new ApiError(415, 'The SAML response must be posted as a form (HTTP-POST binding), with a SAMLResponse field.');
-    }
-    const form = await c.req.parseBody();
-    const samlResponse = form.SAMLResponse;
-    if (typeof samlResponse !== 'string' || samlResponse.trim() === '') throw badRequest('Missing form field "SAMLResponse".');
-    const db = c.get('deps').db;
-    c.header('cache-control', 'no-store');
-    c.header('referrer-policy', 'no-referrer');
-    // A desktop app's sign-in (RelayState names it): the browser goes back to the app with a one-time code.
-    const desktop = await pendingSignIn(db, form.RelayState, p.id);
-    if (desktop) {
-      const { redirect } = await signInWithSamlResponse(db, p, baseUrl(c), samlResponse, (tx, who) => completeSamlSignIn(tx, desktop, who));
-      return c.redirect(redirect, 303);
-    }
-    const signedIn: SsoSignIn = await consumeSamlResponse(db, p, baseUrl(c), samlResponse);
+    const outcome = await receiveSamlResponse(publicContext(c), { ...providerRef(c), form: () => postedResponse(c) });
+    // A desktop app's sign-in (RelayState named it): the browser goes back to the app with a one-time code.
+    if (outcome.kind === 'desktop') return c.redirect(outcome.redirect, 303);
+    const { signedIn } = outcome;
     if (/application\/json/i.test(c.req.header('accept') ?? '')) return c.json(signedIn, 200);
     c.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
     return c.html(tokenPage(signedIn), 200);
