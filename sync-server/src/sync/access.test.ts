@@ -13,7 +13,7 @@ import { createToken, revokeToken } from '../store/tokens';
 import { ensureUser } from '../store/users';
 import { freshTestDb } from '../testing/databases';
 import { type Credentials, authenticate, loadRoomPolicy, policyOf, roleInRoom, writeRefusal } from './access';
-import { issueTicket, looksLikeTicket, verifyTicket } from './tickets';
+import { issueTicket, looksLikeTicket, verifyTicket } from '../core/sync/tickets';
 
 /**
  * Which sockets may join which room: the credential an upgrade carries (an API token in the

@@ -11,7 +11,7 @@ import {
 } from '../store/syncRooms';
 import { userForToken } from '../store/tokens';
 import type { Queryable } from '../store/db';
-import { looksLikeTicket, verifyTicket } from './tickets';
+import { looksLikeTicket, verifyTicket } from '../core/sync/tickets';
 import { roleAllows } from '../core/policies/roleRules';
 import { SPACE_ROLES } from '../core/policies/spaces';
 

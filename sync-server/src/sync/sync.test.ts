@@ -5,7 +5,7 @@ import * as decoding from 'lib0/decoding';
 import * as Y from 'yjs';
 import { appendUpdate, loadDocUpdate } from '../store/ydocs';
 import { encodeUpdate } from './protocol';
-import { issueTicket } from './tickets';
+import { issueTicket } from '../core/sync/tickets';
 import { LiveServer, acknowledged, nextClose, rawClient, refusals, synced, waitFor } from '../testing/syncClients';
 
 let s: LiveServer;

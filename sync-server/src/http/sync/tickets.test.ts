@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBackgroundJobs } from '../../core/platform/jobs';
 import { spendSyncTicket } from '../../store/syncRooms';
 import { TestServer } from '../../testing/harness';
-import { verifyTicket } from '../../sync/tickets';
+import { verifyTicket } from '../../core/sync/tickets';
 
 let t: TestServer;
 beforeAll(async () => {

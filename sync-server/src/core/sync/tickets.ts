@@ -1,7 +1,7 @@
 import { newId } from '@quire/shared';
 import { SignJWT, jwtVerify } from 'jose';
-import { serverSecret } from '../core/security/secrets';
-import type { Queryable } from '../store/db';
+import { serverSecret } from '../security/secrets';
+import type { Queryable } from '../../store/db';
 
 const AUDIENCE = 'quire-sync';
 const SECRET_NAME = 'sync-tickets';
