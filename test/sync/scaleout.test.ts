@@ -1,15 +1,17 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spaceRoom } from '@quire/shared/sync';
+import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WebsocketProvider } from 'y-websocket';
 import { freshPostgresUrl } from '../../sync-server/src/testing/databases';
 import { processEntry } from '../../sync-server/src/testing/processes';
 import { synced, waitFor } from '../../sync-server/src/testing/syncClients';
-import { type Bus, ServerProcess, availableBuses, bearerClient, busEnv } from './serverProcess';
-import { shardOf } from '../../sync-server/src/sync/RedisBus';
+import { type Bus, REDIS_URL, ServerProcess, availableBuses, bearerClient, busEnv } from './serverProcess';
+import { shardOf, streamKey } from '../../sync-server/src/sync/RedisBus';
 import { busMessages, storedSeqs } from './busMessages';
 
 const TOKEN = `qt_scale_${Math.random().toString(36).slice(2)}`;
@@ -75,6 +77,11 @@ async function typeInRooms(bus: Bus, shards: number) {
 /** Shorter than the rooms' periodic look at the log (5 s): what arrives in time came through the bus. */
 const NOTIFIED_MS = 3000;
 const buses = await availableBuses();
+/** Loaded first by an instance whose stored groups never reach Redis (it died, or the XADD failed, after its commit). */
+const preload = (file: string) => pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), file)).href;
+const DROP_ANNOUNCEMENTS = `--import tsx --import ${preload('dropAnnouncements.mjs')}`;
+/** Loaded first by an instance whose rooms never look at the log by themselves: what reaches them came through the bus. */
+const HOLD_SWEEP = `--import tsx --import ${preload('holdSweep.mjs')}`;
 
 describe.each(buses)('two server processes on one PostgreSQL, fanning out on the %s bus', (bus) => {
   // On PostgreSQL in both runs: the embedded database serves one process.
@@ -123,6 +130,56 @@ describe.each(buses)('two server processes on one PostgreSQL, fanning out on the
       // Each entry lists rows of one shard's rooms only: an instance reads the streams of the rooms it holds.
       for (const m of messages) expect(new Set(m.rows.map((r) => shardOf(r.docId, 16))).size).toBe(1);
       if (process.env.BUS_FIGURES) console.info(`${bus}/16: ${updates} updates, ${rowsStored} rows stored, ${messages.length} messages`);
+    },
+  );
+  it.runIf(bus === 'redis')(
+    'delivers an edit whose announcement never reached Redis: the other instance reads it from the database',
+    { timeout: 120_000 },
+    async () => {
+      const pg = await freshPostgresUrl();
+      cleanups.push(pg.drop);
+      const a = await instance(pg.url, bus, { NODE_OPTIONS: DROP_ANNOUNCEMENTS });
+      const b = await instance(pg.url, bus);
+      const room = spaceRoom(await a.createSpace(TOKEN));
+      const onA = client(a, room);
+      const onB = client(b, room);
+      await Promise.all([synced(onA), synced(onB)]);
+      onA.doc.getText('t').insert(0, 'stored on A, never announced');
+      // Committed on A, with no entry on the stream: B's room finds it in the log at its periodic look.
+      await waitFor(() => text(onB) === 'stored on A, never announced', 'the edit to reach a client of B', 30_000);
+    },
+  );
+  it.runIf(bus === 'redis')(
+    'has a room catch up from the database when its stream was trimmed past what its instance had read',
+    { timeout: 120_000 },
+    async () => {
+      const pg = await freshPostgresUrl();
+      cleanups.push(pg.drop);
+      // A Redis database of this test's own: the burst below trims the stream it writes to.
+      const redisUrl = `${REDIS_URL}/${1 + (process.pid % 15)}`;
+      const probe = new Redis(redisUrl);
+      cleanups.push(async () => {
+        await probe.del(streamKey(0));
+        probe.disconnect();
+      });
+      const a = await instance(pg.url, bus, { REDIS_URL: redisUrl, NODE_OPTIONS: DROP_ANNOUNCEMENTS });
+      const b = await instance(pg.url, bus, { REDIS_URL: redisUrl, NODE_OPTIONS: HOLD_SWEEP });
+      const spaceId = await a.createSpace(TOKEN);
+      const room = spaceRoom(spaceId);
+      const docId = `space:${spaceId}`;
+      const onA = client(a, room);
+      const onB = client(b, room);
+      await Promise.all([synced(onA), synced(onB)]);
+      const before = (await storedSeqs(pg.url, [docId])).get(docId) ?? 0;
+      onA.doc.getText('t').insert(0, 'stored while B was behind');
+      await waitFor(async () => ((await storedSeqs(pg.url, [docId])).get(docId) ?? 0) > before, 'the edit to be stored');
+      // Its entry was among a burst of groups larger than the stream keeps, all added before B read again.
+      const burst = probe.multi();
+      for (let seq = 1; seq <= 3000; seq++) {
+        burst.xadd(streamKey(0), 'MAXLEN', '~', 1000, '*', 'n', `elsewhere\nspace:elsewhere\t${seq}`);
+      }
+      await burst.exec();
+      await waitFor(() => text(onB) === 'stored while B was behind', 'the edit to reach a client of B', 30_000);
     },
   );
 });

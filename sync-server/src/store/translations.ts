@@ -152,13 +152,17 @@ export async function deleteTranslation(db: Queryable, orgId: string, id: string
  * A run was asked for: the translation shows `pending` until a run claims it, or, while a
  * run is under way, that run is asked to go again. Done before the request is answered, so
  * a caller reading right after never sees the previous run's outcome as this one's.
+ * A pending request holds a lease too: the instance that asked claims the run at once, so
+ * one still pending when it runs out was asked of an instance that died first, and another
+ * takes it over. (A translation never asked to run is pending with no lease: left alone.)
  */
 export async function requestRun(db: Queryable, id: string) {
   await db.query(
     `UPDATE translations SET status = CASE WHEN status = 'running' THEN status ELSE 'pending' END,
+       lease_until = CASE WHEN status = 'running' THEN lease_until ELSE now() + make_interval(secs => $2::double precision / 1000) END,
        rerun = (status = 'running'), updated_at = now()
      WHERE id = $1`,
-    [id],
+    [id, RUN_LEASE_MS],
   );
 }
 
@@ -171,8 +175,9 @@ export async function claimRun(db: Queryable, id: string, opts: { takeover?: boo
     db,
     `UPDATE translations SET status = 'running', run_started_at = date_trunc('milliseconds', clock_timestamp()), rerun = false, updated_at = now(),
        lease_until = now() + make_interval(secs => $2::double precision / 1000)
-     WHERE id = $1 AND (status <> 'running' OR ${CLAIM_OVER}) RETURNING *`,
-    [id, RUN_LEASE_MS],
+     WHERE id = $1 AND (CASE WHEN $3::boolean THEN status IN ('pending', 'running') AND ${CLAIM_OVER} ELSE status <> 'running' OR ${CLAIM_OVER} END)
+     RETURNING *`,
+    [id, RUN_LEASE_MS, opts.takeover === true],
   );
   // A takeover found the run live again (or already taken): nothing was asked of it.
   if (!claimed && !opts.takeover) await db.query("UPDATE translations SET rerun = true WHERE id = $1 AND status = 'running'", [id]);
@@ -193,11 +198,13 @@ export async function renewRunLease(db: Queryable, id: string, startedAt: Date):
 }
 
 /**
- * Runs no process is doing: running, with their lease run out (their instance died).
- * Whoever claims one first resumes it.
+ * Runs no process is doing: running, or asked for and not yet claimed, with their lease run
+ * out (their instance died). Whoever claims one first resumes (or starts) it.
  */
 export async function abandonedRuns(db: Queryable): Promise<string[]> {
-  const rows = await db.query<{ id: string }>(`SELECT id FROM translations WHERE status = 'running' AND ${CLAIM_OVER} ORDER BY seq`);
+  const rows = await db.query<{ id: string }>(
+    `SELECT id FROM translations WHERE status IN ('pending', 'running') AND ${CLAIM_OVER} ORDER BY seq`,
+  );
   return rows.map((r) => r.id);
 }
 
@@ -226,10 +233,11 @@ export async function finishRun(db: Queryable, id: string, o: RunOutcome, starte
     db,
     `UPDATE translations SET
        status = CASE WHEN rerun THEN 'pending' ELSE $2::text END, error_code = $3, error_message = $4,
+       lease_until = CASE WHEN rerun THEN now() + make_interval(secs => $12::double precision / 1000) END,
        result_revision_id = COALESCE($5, result_revision_id),
        source_revision_id = COALESCE($9, source_revision_id), conflicts = COALESCE($10::jsonb, conflicts),
        runs = runs + 1, total_words = total_words + $6, total_pages = total_pages + $7, total_duration_ms = total_duration_ms + $8,
-       latest_run_duration_ms = $8, latest_pages = $7, latest_words = $6, run_started_at = NULL, lease_until = NULL, updated_at = now()
+       latest_run_duration_ms = $8, latest_pages = $7, latest_words = $6, run_started_at = NULL, updated_at = now()
      WHERE id = $1 AND run_started_at IS NOT DISTINCT FROM $11 RETURNING rerun`,
     [
       id,
@@ -243,6 +251,7 @@ export async function finishRun(db: Queryable, id: string, o: RunOutcome, starte
       o.sourceRevisionId ?? null,
       o.conflicts ? JSON.stringify(o.conflicts) : null,
       startedAt,
+      RUN_LEASE_MS,
     ],
   );
   return !!row?.rerun;

@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger';
 import type { Db } from '../store/db';
+import { logNotice } from '../store/ydocs';
 import { waitFor } from '../testing/syncClients';
 import { RedisBus, streamKey } from './RedisBus';
 import type { BusHandlers, LogRows } from './SyncBus';
@@ -73,6 +74,27 @@ describe.skipIf(!redisUp)('the Redis bus', () => {
     expect(id).toBeDefined();
     await probe.client('KILL', 'ID', id as string);
     await waitFor(() => b.missed.includes('all'), 'every room to catch up once the reader is back');
+  });
+
+  it('has a room catch up from the database when its stream was trimmed past where its reader stood', async () => {
+    const b = await bus();
+    b.bus.hold('doc:behind');
+    await waitFor(() => b.missed.length === 1, 'the room to start reading');
+    // Other instances store many groups at once while this reader waits: more than the stream
+    // keeps, so the oldest entries this reader never saw are trimmed away before it reads again.
+    const KEEP = 1000;
+    const GROUPS = 3000;
+    const burst = probe.multi();
+    for (let seq = 1; seq <= GROUPS; seq++) {
+      burst.xadd(streamKey(0, PREFIX), 'MAXLEN', '~', KEEP, '*', 'n', logNotice('elsewhere', [{ docId: 'doc:behind', seq }]));
+    }
+    await burst.exec();
+    await waitFor(() => b.missed.length === 2, 'the room to catch up from the database');
+    expect(b.missed[1]).toEqual(['doc:behind']);
+    // What the stream no longer held never reached this reader: only the database has it.
+    const heardSeqs = b.heard.flatMap((n) => n.rows.map((r) => r.seq));
+    expect(heardSeqs).not.toContain(1);
+    expect(await probe.xlen(streamKey(0, PREFIX))).toBeLessThan(GROUPS);
   });
 
   it('reads only the streams of the rooms it holds when rooms are spread over several', async () => {

@@ -201,12 +201,15 @@ export class RedisBus implements SyncBus {
     if (entries.length === READ_COUNT && (await this.trimmedPast(shard, before))) h?.missed([...(this.held.get(shard) ?? [])]);
   }
 
+  /**
+   * Whether entries after `id` may have been trimmed away: trimming removes the oldest entries,
+   * so nothing after `id` is gone while the stream still holds `id` or an older entry. (Trimming
+   * leaves `max-deleted-entry-id` alone: only XDEL moves it.)
+   */
   private async trimmedPast(shard: number, id: string): Promise<boolean> {
     try {
-      const info = (await this.pub.xinfo('STREAM', this.key(shard))) as unknown[];
-      const at = info.indexOf('max-deleted-entry-id');
-      const deleted = String(info[at + 1] ?? '0-0');
-      return at < 0 || compareIds(deleted, id) >= 0;
+      const [first] = (await this.pub.xrange(this.key(shard), '-', '+', 'COUNT', 1)) as [string, string[]][];
+      return first === undefined || compareIds(first[0], id) > 0;
     } catch {
       return true;
     }
